@@ -320,7 +320,9 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         at = images_at_slot()
         depths = combined_depths(np.cumsum(at) - at)
         slot = _choose_slot(depths, im.target_depth, im.window or (0.0, 1.0), 0, in_window)
-        slot_images.setdefault(slot, []).insert(0, k)
+        # after pinned images already at this slot (they have smaller targets), before the free ones
+        at_slot = slot_images.setdefault(slot, [])
+        at_slot.insert(sum(1 for q in at_slot if images[q].target_depth is not None), k)
 
     # needles in depth order, each after the previous one
     order = sorted(range(len(needles)), key=lambda i: needles[i].target_depth)

@@ -65,3 +65,17 @@ def iter_jsonl(path: str | Path):
             except json.JSONDecodeError as exc:
                 raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=lineno) from None
             yield lineno, obj
+
+
+def replace_dir(tmp: str | Path, out: str | Path) -> None:
+    """Move a finished temporary directory into place, replacing ``out`` if it exists (old one removed last)."""
+    import shutil
+
+    tmp, out = Path(tmp), Path(out)
+    if out.exists():
+        trash = out.with_name(f".{out.name}.old-{os.getpid()}")
+        os.replace(out, trash)
+        os.replace(tmp, out)
+        shutil.rmtree(trash, ignore_errors=True)
+    else:
+        os.replace(tmp, out)

@@ -8,7 +8,6 @@ inspect_ai's content types, so every stage can switch on ``part.type``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from niah.errors import DataError
-from niah.iox import dumps_line, iter_jsonl, resolve_under, write_json_atomic
+from niah.iox import dumps_line, iter_jsonl, replace_dir, resolve_under, write_json_atomic
 
 SAMPLES_FILE = "samples.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -305,13 +304,7 @@ class DatasetWriter:
         manifest.setdefault("format_version", FORMAT_VERSION)
         manifest["num_samples"] = self.count
         write_json_atomic(self._tmp / MANIFEST_FILE, manifest)
-        if self.out.exists():
-            trash = self.out.with_name(f".{self.out.name}.old-{os.getpid()}")
-            os.replace(self.out, trash)
-            os.replace(self._tmp, self.out)
-            shutil.rmtree(trash, ignore_errors=True)
-        else:
-            os.replace(self._tmp, self.out)
+        replace_dir(self._tmp, self.out)
         self._tmp = None
 
     def __exit__(self, exc_type, exc, tb) -> None:

@@ -1,0 +1,614 @@
+"""MM-NIAH sample generator: all six tasks over a length x depth grid, exact lengths, deterministic by seed.
+
+Paper section 3.2 and ../specs/mm-niah.md ("Needle generation"). Every sample is a fresh haystack drawn from
+the corpus (documents in a random order, no passage twice), about one image per 2K text tokens, and needles
+placed so that the sample's depth (mean needle depth, the official convention) falls in its requested
+official depth cell. Lengths are exact: the context text tokenized in one call with the named tokenizer plus
+the image rule over the image parts equals ``meta.context_length``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from niah.benchmarks.mm_niah import bins
+from niah.errors import ConfigError
+from niah.haystack import ImageSpec, Layout, NeedleSpec, TextPool, assemble, make_unit
+from niah.sample import ImagePart, Part, Sample, TextPart
+from niah.tokens.image import ImageTokenRule, get_image_rule
+from niah.tokens.text import get_tokenizer
+
+TASKS: tuple[str, ...] = (
+    "retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image", "reasoning-image",
+)
+CATEGORY = {  # the official meta.category of each task
+    "retrieval-text": "find-text", "retrieval-image": "find-image", "counting-text": "count-text",
+    "counting-image": "count-image", "reasoning-text": "infer-choose", "reasoning-image": "visual-reasoning",
+}
+# The paper's context-length bins, as ranges to sample targets from (the last bin runs to 72K).
+DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k",
+                   "48k-64k", "64k-72k")
+DEFAULT_DEPTHS = (0.0, 0.2, 0.4, 0.6, 0.8)  # lower edges of the five official depth cells
+BENCHMARK = "mm-niah"
+HAYSTACK_EXCLUDE = ("penguin", "needle")  # haystack sentences that could be mistaken for needles are dropped
+
+
+def parse_length(spec: str) -> tuple[int, int]:
+    """``"8k"`` -> (8000, 8000) exact; ``"8k-12k"`` -> [8000, 12000) range; plain integers are tokens."""
+
+    def one(s: str) -> int:
+        s = s.strip().lower()
+        try:
+            if s.endswith("k"):
+                return int(float(s[:-1]) * 1000)
+            return int(s)
+        except ValueError:
+            raise ConfigError(f"bad length {spec!r} (examples: 8k, 32000, 8k-12k)") from None
+
+    lo, sep, hi = spec.partition("-")
+    a = one(lo)
+    b = one(hi) if sep else a
+    if a <= 0 or b < a:
+        raise ConfigError(f"bad length range {spec!r}")
+    return a, b
+
+
+@dataclass
+class BuildConfig:
+    tasks: Sequence[str] = TASKS
+    lengths: Sequence[str] = DEFAULT_LENGTHS
+    depths: Sequence[float] = DEFAULT_DEPTHS
+    per_cell: int = 1
+    seed: int = 0
+    corpus: str = "default"
+    lang: str = "en"
+    tokenizer: str = "cl100k_base"
+    image_tokens: str = "internvl"
+    text_tokens_per_image: int = 2000  # "about every 2k text tokens include one image"
+    max_images: int = 36
+    image_max_side: int = 768
+
+    def validate(self) -> None:
+        bad = [t for t in self.tasks if t not in TASKS]
+        if bad:
+            raise ConfigError(f"unknown task(s) {bad}; choose from {', '.join(TASKS)}")
+        for d in self.depths:
+            if not 0.0 <= d <= 1.0:
+                raise ConfigError(f"depth {d} outside [0, 1]")
+        if self.per_cell < 1:
+            raise ConfigError("--per-cell must be >= 1")
+        for spec in self.lengths:
+            parse_length(spec)
+
+
+def depth_window(depth: float) -> tuple[int, float, float]:
+    """The official cell of a requested depth and the range to draw realized depths from.
+
+    A depth is read as the lower edge of its official cell (0.0, 0.2, ... 0.8); 1.0 means the last cell.
+    """
+    cell = min(int(round(depth / bins.DEPTH_STEP, 6)), bins.NUM_DEPTH_CELLS - 1)
+    lo = cell * bins.DEPTH_STEP
+    return cell, lo, min(lo + bins.DEPTH_STEP, 1.0)
+
+
+def _in_cell(cell: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Vectorized test 'official depth_cell(d) == cell' (keeps the float quirks of the official binning)."""
+
+    def test(d: np.ndarray) -> np.ndarray:
+        dd = np.where(d >= 1.0, 0.99, d)
+        return np.minimum((dd / bins.DEPTH_STEP).astype(np.int64), bins.NUM_DEPTH_CELLS - 1) == cell
+
+    return test
+
+
+@dataclass
+class _HaystackImage:
+    """A corpus image at a chosen size variant; written once per dataset however many samples use it."""
+
+    key: str
+    source: Any  # CorpusImage
+    variant: str  # "orig" | "half" | "sq400" | "sq224"
+    width: int
+    height: int
+    tokens: int
+
+
+def _variant_size(w: int, h: int, variant: str, max_side: int) -> tuple[int, int]:
+    scale = min(1.0, max_side / max(w, h))
+    w, h = max(1, round(w * scale)), max(1, round(h * scale))
+    if variant == "orig":
+        return w, h
+    if variant == "half":
+        return max(1, w // 2), max(1, h // 2)
+    side = 400 if variant == "sq400" else 224
+    return side, side
+
+
+def _render_variant(img: Any, variant: str, max_side: int) -> Any:
+    from PIL import Image
+
+    w, h = img.size
+    tw, th = _variant_size(w, h, variant, max_side)
+    if variant.startswith("sq"):
+        s = min(w, h)
+        left, top = (w - s) // 2, (h - s) // 2
+        img = img.crop((left, top, left + s, top + s))
+    if img.size != (tw, th):
+        img = img.resize((tw, th), Image.Resampling.LANCZOS)
+    return img
+
+
+def _encode_jpeg(img: Any) -> bytes:
+    buf = io.BytesIO()
+    img.convert("RGB").save(buf, format="JPEG", quality=88, optimize=True)
+    return buf.getvalue()
+
+
+def _encode_png(img: Any) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
+
+
+@dataclass
+class _Context:
+    """Everything a task generator needs, prepared once per build."""
+
+    cfg: BuildConfig
+    pool: TextPool
+    rule: ImageTokenRule
+    corpus_images: list[Any]
+    image_sizes: list[tuple[int, int]]
+    write_media: Callable[[str, bytes], str]
+    written: set[str] = field(default_factory=set)
+
+    def haystack_image(self, index: int, cap: int) -> _HaystackImage:
+        """The first size variant of corpus image ``index`` whose token cost is within ``cap``."""
+        src = self.corpus_images[index]
+        w0, h0 = self.image_sizes[index]
+        best: _HaystackImage | None = None
+        for variant in ("orig", "half", "sq400", "sq224"):
+            w, h = _variant_size(w0, h0, variant, self.cfg.image_max_side)
+            t = self.rule.tokens(w, h)
+            cand = _HaystackImage(f"{src.id}-{variant}", src, variant, w, h, t)
+            if best is None or t < best.tokens:
+                best = cand
+            if t <= cap:
+                return cand
+        assert best is not None
+        return best
+
+    def store_haystack_image(self, im: _HaystackImage) -> str:
+        rel = f"haystack/{_safe_name(im.key)}.jpg"
+        if rel not in self.written:
+            img = _render_variant(im.source.load(), im.variant, self.cfg.image_max_side)
+            self.write_media(rel, _encode_jpeg(img))
+            self.written.add(rel)
+        return f"media/{rel}"
+
+    def load_variant(self, im: _HaystackImage) -> Any:
+        return _render_variant(im.source.load(), im.variant, self.cfg.image_max_side)
+
+    def store(self, rel: str, img: Any, *, png: bool = False) -> str:
+        data = _encode_png(img) if png else _encode_jpeg(img)
+        if rel not in self.written:
+            self.write_media(rel, data)
+            self.written.add(rel)
+        return f"media/{rel}"
+
+    def store_shared_png(self, img: Any, prefix: str) -> str:
+        """Content-addressed PNG (option images repeat across samples; store each once)."""
+        data = _encode_png(img)
+        rel = f"{prefix}/{hashlib.sha256(data).hexdigest()[:16]}.png"
+        if rel not in self.written:
+            self.write_media(rel, data)
+            self.written.add(rel)
+        return f"media/{rel}"
+
+
+def _safe_name(s: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in s)
+
+
+@dataclass
+class _Plan:
+    """One grid cell instance: task, target length, depth cell, replicate number, its RNGs."""
+
+    task: str
+    length_label: str
+    target: int
+    cell: int
+    depth_lo: float
+    depth_hi: float
+    index: int
+    np_rng: np.random.Generator
+    rng: random.Random
+
+
+def _sample_seed(seed: int, *keys: Any) -> int:
+    h = hashlib.sha256(repr((seed, *keys)).encode()).digest()
+    return int.from_bytes(h[:8], "little")
+
+
+def plan_grid(cfg: BuildConfig) -> list[_Plan]:
+    """The grid in a fixed order; each sample's RNG depends only on (seed, task, length, depth, replicate)."""
+    plans: list[_Plan] = []
+    for task in cfg.tasks:
+        counter = 0
+        for length_spec in cfg.lengths:
+            lo, hi = parse_length(length_spec)
+            for depth in cfg.depths:
+                cell, dlo, dhi = depth_window(depth)
+                for rep in range(cfg.per_cell):
+                    s = _sample_seed(cfg.seed, task, length_spec, depth, rep)
+                    np_rng = np.random.default_rng(s)
+                    target = lo if hi == lo else int(np_rng.integers(lo, hi))
+                    plans.append(_Plan(task, length_spec, target, cell, dlo, dhi, counter, np_rng, random.Random(s)))
+                    counter += 1
+    return plans
+
+
+def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_tokens: int,
+                   extra_tokens: int = 0, exclude: int | None = None) -> list[_HaystackImage]:
+    """About one image per ``text_tokens_per_image`` text tokens, each cheap enough for the target length.
+
+    ``reserve_tokens`` is kept for needles/puzzles; images are drawn without replacement.
+    """
+    cfg = ctx.cfg
+    target = plan.target
+    cap = max(256, target // 6)
+    order = plan.np_rng.permutation(len(ctx.corpus_images))
+    chosen: list[_HaystackImage] = []
+    spent = extra_tokens
+    for idx in order:
+        if idx == exclude:
+            continue
+        if len(chosen) >= cfg.max_images:
+            break
+        im = ctx.haystack_image(int(idx), cap)
+        text_left = target - reserve_tokens - spent - im.tokens
+        need_more = len(chosen) < min_images
+        if text_left < 64:
+            if need_more:
+                continue  # try a cheaper image
+            break
+        if not need_more and text_left / (len(chosen) + 1) < cfg.text_tokens_per_image:
+            break
+        chosen.append(im)
+        spent += im.tokens
+    if len(chosen) < min_images:
+        raise ConfigError(
+            f"{plan.task}: a {target}-token context cannot hold {min_images} image(s) under rule "
+            f"{ctx.rule.name}; use a longer length or a cheaper --image-tokens rule"
+        )
+    return chosen
+
+
+def _spread_depths(rng: random.Random, k: int, lo: float, hi: float) -> list[float]:
+    """k target depths whose mean lies inside [lo, hi) (near its middle), spread over the context."""
+    margin = min(0.04, (hi - lo) / 4)
+    mean = rng.uniform(lo + margin, hi - margin)
+    if k == 1:
+        return [mean]
+    half = (k - 1) / 2
+    spread = min(0.3, mean / half, (1.0 - mean) / half)
+    return [mean + spread * (i - half) for i in range(k)]
+
+
+def _context_parts(layout: Layout, image_paths: dict[int, str]) -> list[Part]:
+    parts: list[Part] = []
+    for item in layout.items:
+        if item.kind == "image":
+            parts.append(ImagePart(image_paths[id(item.payload)]))
+        elif parts and isinstance(parts[-1], TextPart):
+            parts[-1] = TextPart(parts[-1].text + item.text)
+        else:
+            parts.append(TextPart(item.text))
+    return parts
+
+
+class MMNIAHBuilder:
+    """Generates MM-NIAH samples into a dataset writer. Call ``samples()`` and write each one."""
+
+    def __init__(self, cfg: BuildConfig, write_media: Callable[[str, bytes], str]) -> None:
+        from niah.benchmarks.mm_niah import needles as needle_pool
+        from niah.corpus import load_corpus
+        from niah.corpus.text import split_sentences
+
+        cfg.validate()
+        self.cfg = cfg
+        tokenizer = get_tokenizer(cfg.tokenizer)
+        rule = get_image_rule(cfg.image_tokens)
+        corpus = load_corpus(cfg.corpus, lang=cfg.lang, seed=cfg.seed)
+        docs = ((d.id, [s for p in d.paragraphs for s in split_sentences(p, d.lang)])
+                for d in corpus.documents())
+        pool = TextPool.build(docs, tokenizer, cfg.lang, exclude=HAYSTACK_EXCLUDE)
+        images = list(corpus.images())
+        needs_images = any(t.endswith("-image") for t in cfg.tasks)
+        if needs_images and not images:
+            raise ConfigError(f"corpus {cfg.corpus!r} has no images; image-needle tasks need them")
+        self.ctx = _Context(cfg, pool, rule, images, [im.size() for im in images], write_media)
+        self.retrieval = needle_pool.load_retrieval_needles()
+        self.counting = needle_pool.load_counting_variants()
+        self.reasoning = needle_pool.load_reasoning_triples()
+        self.corpus_name = getattr(corpus, "name", cfg.corpus)
+
+    def manifest(self, num_by_task: dict[str, int]) -> dict[str, Any]:
+        cfg = self.cfg
+        return {
+            "benchmark": BENCHMARK,
+            "tasks": list(cfg.tasks),
+            "build": {
+                "lengths": list(cfg.lengths), "depths": list(cfg.depths), "per_cell": cfg.per_cell,
+                "seed": cfg.seed, "corpus": self.corpus_name, "lang": cfg.lang,
+                "text_tokens_per_image": cfg.text_tokens_per_image, "max_images": cfg.max_images,
+            },
+            "tokenizer": cfg.tokenizer,
+            "image_tokens_rule": self.ctx.rule.name,
+            "counts": num_by_task,
+        }
+
+    def samples(self, plans: Sequence[_Plan] | None = None) -> Iterator[Sample]:
+        for plan in plans if plans is not None else plan_grid(self.cfg):
+            yield self.build_one(plan)
+
+    def _fit_target(self, plan: _Plan) -> None:
+        """An image needle of cost c cannot start later than (L - c) / L, so a late depth cell needs
+        L >= c / (1 - cell start); raise the target within its length range when the draw was shorter."""
+        if not plan.task.endswith("-image") or plan.depth_lo <= 0:
+            return
+        smallest = min(self.ctx.rule.tokens(224, 224), self.ctx.rule.tokens(400, 400))
+        needed = int(smallest / (1.0 - plan.depth_lo) * 1.15) + 1
+        lo, hi = parse_length(plan.length_label)
+        if plan.target < needed:
+            if needed >= max(hi, lo + 1):
+                raise ConfigError(
+                    f"{plan.task}: depth cell {plan.cell} is unreachable at {plan.target} tokens (an image "
+                    f"costs at least {smallest} tokens under {self.ctx.rule.name}); use a longer length")
+            plan.target = int(plan.np_rng.integers(needed, hi))
+
+    def build_one(self, plan: _Plan) -> Sample:
+        make = getattr(self, "_" + plan.task.replace("-", "_"))
+        self._fit_target(plan)
+        for _attempt in range(25):
+            sample = make(plan)
+            if sample is not None:
+                return sample
+        raise ConfigError(
+            f"{plan.task}: could not place needles with a mean depth in cell {plan.cell} at {plan.target} tokens"
+        )
+
+    # ------------------------------------------------------------------ shared assembly
+    def _assemble(self, plan: _Plan, images: list[_HaystackImage], needles: list[NeedleSpec],
+                  pinned: dict[int, tuple[float, tuple[float, float]]] | None = None,
+                  pinned_window_cell: bool = False) -> tuple[Layout, list[ImageSpec]] | None:
+        specs = []
+        for k, im in enumerate(images):
+            spec = ImageSpec(im.tokens, payload=im)
+            if pinned and k in pinned:
+                spec.target_depth, spec.window = pinned[k]
+            specs.append(spec)
+        in_window = _in_cell(plan.cell) if pinned_window_cell else None
+        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needles,
+                          in_window=in_window)
+        return layout, specs
+
+    def _finish_sample(self, plan: _Plan, layout: Layout, depths: list[float], *, question: list[Part],
+                       answer: Any, choices: list[list[Part]] | None, needles_meta: list[Any],
+                       image_paths: dict[int, str], extra_meta: dict[str, Any] | None = None) -> Sample | None:
+        if bins.depth_cell(depths) != plan.cell:
+            return None  # realized mean depth left the requested cell: redraw
+        context = _context_parts(layout, image_paths)
+        num_images = sum(1 for p in context if isinstance(p, ImagePart))
+        meta: dict[str, Any] = {
+            "context_length": layout.context_length,
+            "text_tokens": layout.text_tokens,
+            "image_tokens": layout.image_tokens,
+            "num_images": num_images,
+            "depth": [round(d, 6) for d in depths],
+            "tokenizer": self.cfg.tokenizer,
+            "image_tokens_rule": self.ctx.rule.name,
+            "needles": needles_meta,
+            "lang": self.cfg.lang,
+            "category": CATEGORY[plan.task],
+            "target_length": plan.target,
+            "length_bin": plan.length_label,
+            "depth_cell": plan.cell,
+        }
+        if extra_meta:
+            meta.update(extra_meta)
+        return Sample(
+            id=f"{plan.task}/{plan.index:06d}", benchmark=BENCHMARK, task=plan.task, context=context,
+            question=question, answer=answer, choices=choices, meta=meta,
+        )
+
+    def _store_layout_images(self, layout: Layout, override: dict[int, str] | None = None) -> dict[int, str]:
+        paths: dict[int, str] = {}
+        for item in layout.items:
+            if item.kind == "image":
+                spec = item.payload
+                if override and id(spec) in override:
+                    paths[id(spec)] = override[id(spec)]
+                else:
+                    paths[id(spec)] = self.ctx.store_haystack_image(spec.payload)
+        return paths
+
+    # ------------------------------------------------------------------ text-needle tasks
+    def _text_needle_sample(self, plan: _Plan, statements: list[str], *, question: list[Part], answer: Any,
+                            choices: list[list[Part]] | None) -> Sample | None:
+        k = len(statements)
+        if k == 1:
+            targets = [plan.rng.uniform(plan.depth_lo, plan.depth_hi)]
+            windows = [(plan.depth_lo, plan.depth_hi)]
+        else:
+            targets = _spread_depths(plan.rng, k, plan.depth_lo, plan.depth_hi)
+            windows = [(0.0, 1.0)] * k
+        needle_specs = [NeedleSpec(make_unit(s, self.cfg.lang), t, w) for s, t, w in
+                        zip(statements, targets, windows, strict=True)]
+        reserve = sum(self.ctx.pool.tokenizer.unit_count(n.text) for n in needle_specs)
+        images = _choose_images(self.ctx, plan, min_images=0, reserve_tokens=reserve)
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        in_window = _in_cell(plan.cell) if k == 1 else None
+        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs,
+                          in_window=in_window)
+        paths = self._store_layout_images(layout)
+        return self._finish_sample(plan, layout, layout.needle_depths, question=question, answer=answer,
+                                   choices=choices, needles_meta=list(statements), image_paths=paths)
+
+    def _retrieval_text(self, plan: _Plan) -> Sample | None:
+        needle = plan.rng.choice(self.retrieval)
+        return self._text_needle_sample(plan, [needle.needle], question=[TextPart(needle.question)],
+                                        answer=needle.answer, choices=None)
+
+    def _counting_text(self, plan: _Plan) -> Sample | None:
+        from niah.benchmarks.mm_niah.needles import COUNT_RANGE
+
+        variant = plan.rng.choice(self.counting)
+        k = plan.rng.randint(1, 3)
+        counts = [plan.rng.randint(*COUNT_RANGE) for _ in range(k)]
+        return self._text_needle_sample(plan, [variant.render(n) for n in counts],
+                                        question=[TextPart(variant.question)], answer=counts, choices=None)
+
+    def _reasoning_text(self, plan: _Plan) -> Sample | None:
+        triple = plan.rng.choice(self.reasoning)
+        choices = [[TextPart(c)] for c in triple.choices] if triple.choices is not None else None
+        return self._text_needle_sample(plan, list(triple.needles), question=[TextPart(triple.question)],
+                                        answer=triple.answer, choices=choices)
+
+    # ------------------------------------------------------------------ image-needle tasks
+    def _pinned_layout(self, plan: _Plan, specs: list[ImageSpec], pinned: dict[int, float],
+                       single: bool) -> tuple[Layout, dict[int, float]]:
+        """Lay out images with the needle images pinned near target depths; returns depth per image index."""
+        window = (plan.depth_lo, plan.depth_hi) if single else (0.0, 1.0)
+        for k, t in pinned.items():
+            specs[k].target_depth, specs[k].window = t, window
+        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs,
+                          in_window=_in_cell(plan.cell) if single else None)
+        depth_of: dict[int, float] = {}
+        pos = 0
+        by_id = {id(s): k for k, s in enumerate(specs)}
+        for item in layout.items:
+            if item.kind == "image":
+                depth_of[by_id[id(item.payload)]] = pos / plan.target
+            pos += item.tokens
+        return layout, depth_of
+
+    def _retrieval_image(self, plan: _Plan) -> Sample | None:
+        from niah.benchmarks.mm_niah import needle_images as ni
+
+        ctx = self.ctx
+        kind = plan.rng.choice(ni.CARTOON_KINDS)
+        images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0)
+        k = plan.rng.randrange(len(images))
+        target = plan.rng.uniform(plan.depth_lo, plan.depth_hi)
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        layout, depth_of = self._pinned_layout(plan, specs, {k: target}, single=True)
+        depths = [depth_of[k]]
+        if bins.depth_cell(depths) != plan.cell:
+            return None
+        cartoon = ni.draw_cartoon(kind, 256, plan.rng.randrange(2**31))
+        pasted, _box = ni.paste_needle(ctx.load_variant(images[k]), cartoon, rng=plan.rng)
+        needle_path = ctx.store(f"{plan.task}/{plan.index:06d}-needle.jpg", pasted)
+        options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4)
+        choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
+        paths = self._store_layout_images(layout, {id(specs[k]): needle_path})
+        question = [TextPart("Which of the following images appears in a certain image of the above document?")]
+        return self._finish_sample(plan, layout, depths, question=question, answer=answer, choices=choices,
+                                   needles_meta=[needle_path], image_paths=paths,
+                                   extra_meta={"needle_kind": kind})
+
+    def _counting_image(self, plan: _Plan) -> Sample | None:
+        from niah.benchmarks.mm_niah import needle_images as ni
+
+        ctx = self.ctx
+        kind = plan.rng.choice(ni.CARTOON_KINDS)
+        images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0)
+        c = plan.rng.randint(1, min(5, len(images)))
+        needle_idx = sorted(plan.rng.sample(range(len(images)), c))
+        targets = _spread_depths(plan.rng, c, plan.depth_lo, plan.depth_hi)
+        pinned = dict(zip(needle_idx, targets, strict=True))
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        layout, depth_of = self._pinned_layout(plan, specs, pinned, single=(c == 1))
+        depths = [depth_of[k] for k in sorted(needle_idx, key=lambda k: depth_of[k])]
+        if bins.depth_cell(depths) != plan.cell:
+            return None
+        counts: dict[int, int] = {}
+        override: dict[int, str] = {}
+        needle_paths: list[str] = []
+        seed = plan.rng.randrange(2**31)
+        cartoon = ni.draw_cartoon(kind, 256, seed)
+        for n, k in enumerate(needle_idx):
+            m = plan.rng.randint(1, 3)
+            pasted, _boxes = ni.paste_many(ctx.load_variant(images[k]), [cartoon] * m, plan.rng)
+            path = ctx.store(f"{plan.task}/{plan.index:06d}-needle{n}.jpg", pasted)
+            override[id(specs[k])] = path
+            counts[k] = m
+            needle_paths.append(path)
+        paths = self._store_layout_images(layout, override)
+        # the answer lists every context image in reading order: pasted count, 0 for the others
+        by_id = {id(s): k for k, s in enumerate(specs)}
+        answer = [counts.get(by_id[id(it.payload)], 0) for it in layout.items if it.kind == "image"]
+        pattern = ctx.store_shared_png(cartoon, "patterns")
+        question: list[Part] = [
+            TextPart("This is the object: "), ImagePart(pattern),
+            TextPart(" How many of this object are pasted in each image of the document? List the number for "
+                     "every image in the document, in order, as a Python list, e.g. [0, 2, 0, 1]."),
+        ]
+        return self._finish_sample(plan, layout, depths, question=question, answer=answer, choices=None,
+                                   needles_meta=needle_paths, image_paths=paths,
+                                   extra_meta={"needle_kind": kind})
+
+    def _reasoning_image(self, plan: _Plan) -> Sample | None:
+        from niah.benchmarks.mm_niah import needle_images as ni
+
+        ctx = self.ctx
+        kind = plan.rng.choice(ni.REASONING_IMAGE_KINDS)
+        cap = max(256, plan.target // 6)
+        src_idx = plan.rng.randrange(len(ctx.corpus_images))
+        source = ctx.load_variant(ctx.haystack_image(src_idx, cap))
+        try:
+            puzzle = ni.make_reasoning_image(kind, source, plan.rng)
+        except ConfigError:
+            return None  # e.g. a source too uniform for a camera-motion pair: draw another
+        costs = [ctx.rule.tokens(*im.size) for im in puzzle.needle_images]
+        if sum(costs) > plan.target * 0.6:
+            return None  # this puzzle's images are too costly for so short a context: draw another kind
+        # the source picture itself must not also appear in the document (it would give the piece away)
+        images = _choose_images(ctx, plan, min_images=0, reserve_tokens=0, extra_tokens=sum(costs),
+                                exclude=src_idx)
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        n = len(puzzle.needle_images)
+        needle_specs = [ImageSpec(c, payload=("needle", i)) for i, c in enumerate(costs)]
+        insert_at = [plan.rng.randint(0, len(specs)) for _ in range(n)]
+        for pos, spec in sorted(zip(insert_at, needle_specs, strict=True), key=lambda x: -x[0]):
+            specs.insert(pos, spec)
+        idx = [specs.index(s) for s in needle_specs]
+        targets = sorted(_spread_depths(plan.rng, n, plan.depth_lo, plan.depth_hi))
+        layout, depth_of = self._pinned_layout(plan, specs, dict(zip(idx, targets, strict=True)), single=(n == 1))
+        depths = [depth_of[k] for k in idx]
+        if depths != sorted(depths) or bins.depth_cell(depths) != plan.cell:
+            return None  # needle order (first view first) or mean depth cell not as requested: redraw
+        override: dict[int, str] = {}
+        needle_paths: list[str] = []
+        for i, (spec, img) in enumerate(zip(needle_specs, puzzle.needle_images, strict=True)):
+            path = ctx.store(f"{plan.task}/{plan.index:06d}-needle{i}.jpg", img)
+            override[id(spec)] = path
+            needle_paths.append(path)
+        paths = self._store_layout_images(layout, override)
+        if puzzle.choice_images is not None:
+            choices: list[list[Part]] = [
+                [ImagePart(ctx.store(f"{plan.task}/{plan.index:06d}-option{i}.jpg", img))]
+                for i, img in enumerate(puzzle.choice_images)]
+        else:
+            assert puzzle.choices is not None
+            choices = [[TextPart(c)] for c in puzzle.choices]
+        return self._finish_sample(plan, layout, depths, question=[TextPart(puzzle.question)],
+                                   answer=puzzle.answer, choices=choices, needles_meta=needle_paths,
+                                   image_paths=paths, extra_meta={"puzzle_kind": kind})

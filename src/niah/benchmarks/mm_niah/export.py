@@ -1,0 +1,116 @@
+"""Write niah MM-NIAH samples in the official annotation format (so the official evaluation code can read them).
+
+Layout written: ``OUT/annotations/<task>.jsonl`` and ``OUT/images/...`` (paths in ``images_list`` are relative
+to ``OUT/images``, as with the official ``mm_niah_{val,test}`` folders). Each record follows the official schema
+(../specs/mm-niah.md, "Record schema"): ``context`` with the literal ``<image>`` placeholder, ``images_list`` over
+context + question images in placeholder order (choice images are NOT in it), ``answer`` (str | list | int),
+and ``meta`` with ``placed_depth``, ``context_length``, ``context_length_text``, ``context_length_image``,
+``num_images``, ``needles``, ``choices``, ``choices_image_path``, ``category``.
+Invariant checked on every record: placeholders in context + question == len(images_list).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from niah.errors import DataError
+from niah.iox import dumps_line, replace_dir
+from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
+
+PLACEHOLDER = "<image>"
+
+
+def _flatten(parts: list[Part], images: list[str]) -> str:
+    out = []
+    for p in parts:
+        if isinstance(p, TextPart):
+            out.append(p.text)
+        elif isinstance(p, ImagePart):
+            out.append(PLACEHOLDER)
+            images.append(p.path)
+        else:
+            raise DataError("video parts have no MM-NIAH official form")
+    return "".join(out)
+
+
+def _image_rel(path: str) -> str:
+    """Dataset path ``media/x/y.jpg`` -> images-folder path ``x/y.jpg``."""
+    return path[len("media/"):] if path.startswith("media/") else path
+
+
+def official_record(sample: Sample, index: int) -> dict[str, Any]:
+    images: list[str] = []
+    context = _flatten(sample.context, images)
+    question = _flatten(sample.question, images)
+    choices = choices_image = None
+    if sample.choices is not None:
+        if all(len(c) == 1 and isinstance(c[0], ImagePart) for c in sample.choices):
+            choices_image = [_image_rel(c[0].path) for c in sample.choices]  # type: ignore[union-attr]
+        else:
+            choices = [_flatten(c, []) for c in sample.choices]
+    meta = sample.meta
+    n_placeholders = context.count(PLACEHOLDER) + question.count(PLACEHOLDER)
+    if n_placeholders != len(images):
+        raise DataError(f"sample {sample.id}: {n_placeholders} placeholders but {len(images)} images "
+                        "(a text part contains the literal '<image>')")
+    depth = meta.get("depth")
+    return {
+        "id": index,
+        "images_list": [_image_rel(p) for p in images],
+        "context": context,
+        "question": question,
+        "answer": sample.answer,
+        "meta": {
+            "placed_depth": depth,
+            "context_length": meta.get("context_length"),
+            "context_length_text": meta.get("text_tokens"),
+            "context_length_image": meta.get("image_tokens"),
+            "num_images": meta.get("num_images"),
+            "needles": [_image_rel(n) if isinstance(n, str) and n.startswith("media/") else n
+                        for n in meta.get("needles", [])],
+            "choices": choices,
+            "choices_image_path": choices_image,
+            "category": meta.get("category"),
+        },
+    }
+
+
+def export_official(dataset_dir: str | Path, out: str | Path) -> dict[str, int]:
+    """Convert a niah MM-NIAH dataset directory to the official layout at ``out`` (atomically)."""
+    ds = Dataset(dataset_dir)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
+    try:
+        (tmp / "annotations").mkdir()
+        handles: dict[str, Any] = {}
+        counts: dict[str, int] = {}
+        copied: set[str] = set()
+        try:
+            for sample in ds.iter_samples():
+                idx = counts.get(sample.task, 0)
+                rec = official_record(sample, idx)
+                counts[sample.task] = idx + 1
+                fh = handles.get(sample.task)
+                if fh is None:
+                    fh = handles[sample.task] = (tmp / "annotations" / f"{sample.task}.jsonl").open(
+                        "w", encoding="utf-8", newline="\n")
+                fh.write(dumps_line(rec))
+                for rel in sample.all_media():
+                    if rel in copied:
+                        continue
+                    dst = tmp / "images" / _image_rel(rel)
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(ds.resolve_media(rel), dst)
+                    copied.add(rel)
+        finally:
+            for fh in handles.values():
+                fh.close()
+        replace_dir(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return counts

@@ -1,0 +1,155 @@
+"""`niah build BENCHMARK`: generate a dataset directory (or the benchmark's official file layout)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def _split(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def build_mm_niah(cfg, out: Path, *, fmt: str = "niah", progress: bool = True) -> dict[str, int]:
+    """Build MM-NIAH samples into ``out`` (niah dataset dir, or the official layout with fmt='official')."""
+    from niah.benchmarks.mm_niah.build import MMNIAHBuilder, plan_grid
+    from niah.sample import DatasetWriter
+
+    if fmt not in ("niah", "official"):
+        from niah.errors import ConfigError
+
+        raise ConfigError(f"unknown --format {fmt!r} (niah or official)")
+    target = out
+    tmpdir = None
+    if fmt == "official":
+        tmpdir = tempfile.TemporaryDirectory(prefix="niah-build-")
+        target = Path(tmpdir.name) / "dataset"
+    counts: dict[str, int] = {}
+    try:
+        with DatasetWriter(target) as writer:
+            builder = MMNIAHBuilder(cfg, writer.write_media)
+            plans = plan_grid(cfg)
+            with _progress(progress, len(plans), "building mm-niah") as advance:
+                for sample in builder.samples(plans):
+                    writer.write(sample)
+                    counts[sample.task] = counts.get(sample.task, 0) + 1
+                    advance()
+            writer.finish(builder.manifest(counts))
+        if fmt == "official":
+            from niah.benchmarks.mm_niah.export import export_official
+
+            export_official(target, out)
+    finally:
+        if tmpdir is not None:
+            tmpdir.cleanup()
+    return counts
+
+
+class _progress:
+    """A rich progress bar (or nothing); yields an ``advance()`` callable."""
+
+    def __init__(self, enabled: bool, total: int, label: str) -> None:
+        self.enabled, self.total, self.label = enabled, total, label
+        self._bar = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return lambda: None
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), TimeRemainingColumn(), transient=False)
+        self._bar.__enter__()
+        task = self._bar.add_task(self.label, total=self.total)
+        bar = self._bar
+        return lambda: bar.advance(task)
+
+    def __exit__(self, *exc) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+
+def summarize_dataset(path: Path) -> None:
+    """Print a table: per task, samples, context length range, mean images, depth cells covered."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from niah.benchmarks.mm_niah.bins import depth_cell
+    from niah.sample import Dataset
+
+    stats: dict[str, dict] = {}
+    for s in Dataset(path).iter_samples():
+        st = stats.setdefault(s.task, {"n": 0, "min": 10**12, "max": 0, "img": 0, "tok": 0, "cells": set()})
+        n = s.meta.get("context_length", 0)
+        st["n"] += 1
+        st["min"] = min(st["min"], n)
+        st["max"] = max(st["max"], n)
+        st["img"] += s.meta.get("num_images", 0)
+        st["tok"] += n
+        if s.meta.get("depth"):
+            st["cells"].add(depth_cell(s.meta["depth"]))
+    table = Table(title=f"dataset {path}")
+    for col in ("task", "samples", "min tokens", "max tokens", "mean tokens", "mean images", "depth cells"):
+        table.add_column(col, justify="right" if col != "task" else "left")
+    for task, st in stats.items():
+        table.add_row(task, str(st["n"]), str(st["min"]), str(st["max"]), f"{st['tok'] / st['n']:.0f}",
+                      f"{st['img'] / st['n']:.1f}", ",".join(map(str, sorted(st["cells"]))))
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    build_app = typer.Typer(help="Generate benchmark samples.", no_args_is_help=True)
+    app.add_typer(build_app, name="build")
+
+    @build_app.command("mm-niah")
+    def mm_niah(
+        out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
+        tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six)")] = None,
+        lengths: Annotated[list[str] | None, typer.Option(
+            "--lengths", help="lengths: 8k (exact) or 8k-12k (range); default: the paper's 11 bins 1k..72k")] = None,
+        depths: Annotated[list[str] | None, typer.Option(
+            "--depths", help="official depth cells by lower edge, default 0,0.2,0.4,0.6,0.8")] = None,
+        per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+        corpus: Annotated[str, typer.Option(
+            "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes)")] = "default",
+        lang: Annotated[str, typer.Option("--lang", help="corpus language for the embedded corpus")] = "en",
+        tokenizer: Annotated[str, typer.Option(
+            "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH")] = "cl100k_base",
+        image_tokens: Annotated[str, typer.Option(
+            "--image-tokens", help="internvl[:max_tiles=N], internvl-1tile, qwen2vl-28px, fixed:N")] = "internvl",
+        text_per_image: Annotated[int, typer.Option(
+            "--text-tokens-per-image", help="about one image per this many text tokens")] = 2000,
+        fmt: Annotated[str, typer.Option("--format", help="niah (dataset dir) or official (MM-NIAH layout)")] = "niah",
+        no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="no summary table")] = False,
+    ) -> None:
+        """Build MM-NIAH samples (six tasks, length x depth grid) from a corpus."""
+        from niah.benchmarks.mm_niah.build import DEFAULT_DEPTHS, DEFAULT_LENGTHS, TASKS, BuildConfig
+        from niah.errors import ConfigError
+
+        try:
+            depth_values = [float(d) for d in _split(depths)] or list(DEFAULT_DEPTHS)
+        except ValueError:
+            raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
+        cfg = BuildConfig(tasks=_split(tasks) or list(TASKS), lengths=_split(lengths) or list(DEFAULT_LENGTHS),
+                          depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus, lang=lang,
+                          tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image)
+        build_mm_niah(cfg, out, fmt=fmt, progress=not no_progress)
+        if not quiet and fmt == "niah":
+            summarize_dataset(out)
+        elif not quiet:
+            typer.echo(f"wrote official MM-NIAH layout to {out}")
