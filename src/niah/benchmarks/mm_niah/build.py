@@ -37,7 +37,9 @@ DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "2
                    "48k-64k", "64k-72k")
 DEFAULT_DEPTHS = (0.0, 0.2, 0.4, 0.6, 0.8)  # lower edges of the five official depth cells
 BENCHMARK = "mm-niah"
-HAYSTACK_EXCLUDE = ("penguin", "needle")  # haystack sentences that could be mistaken for needles are dropped
+HAYSTACK_EXCLUDE = ("penguin", "needle")
+# Colour/tilt variants per cartoon kind: drawing is slow (~0.1 s) and cached, so a small fixed set is reused.
+CARTOON_LOOKS = 4  # haystack sentences that could be mistaken for needles are dropped
 
 
 def parse_length(spec: str) -> tuple[int, int]:
@@ -168,6 +170,7 @@ class _Context:
     image_sizes: list[tuple[int, int]]
     write_media: Callable[[str, bytes], str]
     written: set[str] = field(default_factory=set)
+    _decoded: dict[str, Any] = field(default_factory=dict)
 
     def haystack_image(self, index: int, cap: int) -> _HaystackImage:
         """The first size variant of corpus image ``index`` whose token cost is within ``cap``."""
@@ -188,13 +191,19 @@ class _Context:
     def store_haystack_image(self, im: _HaystackImage) -> str:
         rel = f"haystack/{_safe_name(im.key)}.jpg"
         if rel not in self.written:
-            img = _render_variant(im.source.load(), im.variant, self.cfg.image_max_side)
-            self.write_media(rel, _encode_jpeg(img))
+            self.write_media(rel, _encode_jpeg(self.load_variant(im)))
             self.written.add(rel)
         return f"media/{rel}"
 
     def load_variant(self, im: _HaystackImage) -> Any:
-        return _render_variant(im.source.load(), im.variant, self.cfg.image_max_side)
+        """The image as written (a copy: callers paste into it); recently used ones stay decoded."""
+        cached = self._decoded.get(im.key)
+        if cached is None:
+            cached = _render_variant(im.source.load(), im.variant, self.cfg.image_max_side).convert("RGB")
+            if len(self._decoded) >= 48:
+                self._decoded.pop(next(iter(self._decoded)))
+            self._decoded[im.key] = cached
+        return cached.copy()
 
     def store(self, rel: str, img: Any, *, png: bool = False) -> str:
         data = _encode_png(img) if png else _encode_jpeg(img)
@@ -513,10 +522,11 @@ class MMNIAHBuilder:
         depths = [depth_of[k]]
         if bins.depth_cell(depths) != plan.cell:
             return None
-        cartoon = ni.draw_cartoon(kind, 256, plan.rng.randrange(2**31))
+        look = plan.rng.randrange(CARTOON_LOOKS)
+        cartoon = ni.draw_cartoon(kind, 256, look)
         pasted, _box = ni.paste_needle(ctx.load_variant(images[k]), cartoon, rng=plan.rng)
         needle_path = ctx.store(f"{plan.task}/{plan.index:06d}-needle.jpg", pasted)
-        options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4)
+        options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look)
         choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
         paths = self._store_layout_images(layout, {id(specs[k]): needle_path})
         question = [TextPart("Which of the following images appears in a certain image of the above document?")]
@@ -542,8 +552,7 @@ class MMNIAHBuilder:
         counts: dict[int, int] = {}
         override: dict[int, str] = {}
         needle_paths: list[str] = []
-        seed = plan.rng.randrange(2**31)
-        cartoon = ni.draw_cartoon(kind, 256, seed)
+        cartoon = ni.draw_cartoon(kind, 256, plan.rng.randrange(CARTOON_LOOKS))
         for n, k in enumerate(needle_idx):
             m = plan.rng.randint(1, 3)
             pasted, _boxes = ni.paste_many(ctx.load_variant(images[k]), [cartoon] * m, plan.rng)
