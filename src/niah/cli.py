@@ -3,6 +3,7 @@ so that `niah --help` starts fast."""
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import typer
@@ -18,11 +19,36 @@ app = typer.Typer(
 )
 
 
+def _friendly_errors(callback):
+    """Print a NiahError as one clear line and exit 2, instead of a traceback."""
+
+    @functools.wraps(callback)
+    def wrapper(*args, **kwargs):
+        try:
+            return callback(*args, **kwargs)
+        except NiahError as exc:
+            typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def _wrap_all(t: typer.Typer) -> None:
+    for info in t.registered_commands:
+        if info.callback is not None:
+            info.callback = _friendly_errors(info.callback)
+    for group in t.registered_groups:
+        if group.typer_instance is not None:
+            _wrap_all(group.typer_instance)
+
+
 def _register() -> None:
-    from niah.commands import build, eval as eval_cmd, metric, report, run, score
+    from niah.commands import build, metric, report, run, score
+    from niah.commands import eval as eval_cmd
 
     for module in (build, metric, score, report, run, eval_cmd):
         module.register(app)
+    _wrap_all(app)
 
 
 _register()

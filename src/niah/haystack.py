@@ -438,3 +438,65 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
     text_tokens = target - image_total
     return Layout(merged, text_tokens, image_total,
                   needle_depths=needle_depths, image_depths=image_depths)
+
+
+@dataclass
+class SweepHaystack:
+    """One text haystack, selected once, into which a needle can be put at any depth cheaply.
+
+    ``with_needle`` costs a slot search and two string slices: no tokenization (the pool is additive and
+    the needle was counted once). Used for depth sweeps, where only the needle position changes.
+    """
+
+    text: str  # the haystack text, without the needle
+    slot_chars: np.ndarray  # char offset of each unit boundary
+    slot_tokens: np.ndarray  # tokens before each unit boundary
+    needle: str
+    needle_tokens: int
+    target: int
+
+    def with_needle(self, depth: float) -> tuple[str, float]:
+        """(context text with the needle at the boundary closest to ``depth``, realized depth)."""
+        want = depth * self.target
+        j = int(np.searchsorted(self.slot_tokens, want))
+        if j > 0 and (j == len(self.slot_tokens) or want - self.slot_tokens[j - 1] <= self.slot_tokens[j] - want):
+            j -= 1
+        j = max(j, 1)  # slot 0 would make the needle the first text (its leading space is stripped there)
+        c = int(self.slot_chars[j])
+        return self.text[:c] + self.needle + self.text[c:], float(self.slot_tokens[j]) / self.target
+
+
+def sweep_haystack(pool: TextPool, target: int, rng: np.random.Generator, needle: str) -> SweepHaystack:
+    """Select and materialize a text-only haystack of ``target - needle`` tokens for a depth sweep."""
+    if not pool.additive:
+        raise ConfigError("depth sweeps need an additive tokenizer/language pair; use assemble() per depth")
+    needle_tokens = pool.tokenizer.unit_count(needle)
+    for _ in range(8):
+        sel = select_text(pool, target - needle_tokens, rng)
+        if not sel.ranges:
+            break
+        pieces: list[str] = []
+        chars: list[np.ndarray] = []
+        toks: list[np.ndarray] = []
+        c0 = t0 = 0
+        for s_u, e_u in sel.ranges:
+            pieces.append(pool.span_text(s_u, e_u))
+            chars.append(pool.char_off[s_u:e_u] - pool.char_off[s_u] + c0)
+            toks.append(pool.unit_cum[s_u:e_u] - pool.unit_cum[s_u] + t0)
+            c0 += len(pieces[-1])
+            t0 += pool.span_tokens(s_u, e_u)
+        first = sel.ranges[0][0]
+        # the context does not start with a space: strip it and re-count only the first unit
+        stripped = pool.units[first].lstrip(" ")
+        shift_c = len(pool.units[first]) - len(stripped)
+        shift_t = pool.tokenizer.count(stripped) - int(pool.unit_tokens[first])
+        gap = sel.tail_tokens - shift_t
+        if gap < 0:
+            continue
+        tail = cut_piece(pool, sel.next_units, gap)
+        text = "".join(pieces)[shift_c:] + tail
+        slot_chars = np.concatenate(chars + [np.array([c0])]) - shift_c
+        slot_tokens = np.concatenate(toks + [np.array([t0])]) + shift_t
+        slot_chars[0], slot_tokens[0] = 0, 0
+        return SweepHaystack(text, slot_chars, slot_tokens, needle, needle_tokens, target)
+    raise ConfigError(f"could not assemble an exact {target}-token haystack for a depth sweep")

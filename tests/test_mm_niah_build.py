@@ -1,0 +1,212 @@
+"""MM-NIAH generator end to end: exact lengths, image counts, depth cells, determinism, official export, errors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from niah.benchmarks.mm_niah.bins import context_bin, depth_cell
+from niah.benchmarks.mm_niah.build import DEFAULT_LENGTHS, TASKS, BuildConfig, parse_length
+from niah.cli import app
+from niah.commands.build import build_mm_niah
+from niah.sample import Dataset, ImagePart, TextPart, parts_text
+from niah.tokens import get_image_rule, get_tokenizer
+from niah.tokens.image import image_size
+
+GRID = ["1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k", "48k-64k"]
+
+
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("mmniah") / "ds"
+    cfg = BuildConfig(lengths=GRID, per_cell=1, seed=3)
+    counts = build_mm_niah(cfg, out, progress=False)
+    assert counts == {t: len(GRID) * 5 for t in TASKS}
+    return out
+
+
+def test_every_sample_measures_exactly_its_context_length(grid: Path) -> None:
+    ds = Dataset(grid)
+    tok = get_tokenizer(ds.manifest["tokenizer"])
+    rule = get_image_rule("internvl")
+    assert ds.manifest["image_tokens_rule"] == rule.name
+    n = 0
+    for s in ds.iter_samples(check_media=True):
+        meta = s.meta
+        text_tokens = tok.count(parts_text(s.context))  # the whole context text in one call
+        images = [p for p in s.context if isinstance(p, ImagePart)]
+        image_tokens = sum(rule.tokens(*image_size(ds.resolve_media(p.path))) for p in images)
+        assert text_tokens == meta["text_tokens"], s.id
+        assert image_tokens == meta["image_tokens"], s.id
+        assert text_tokens + image_tokens == meta["context_length"] == meta["target_length"], s.id
+        assert len(images) == meta["num_images"], s.id
+        lo, hi = parse_length(meta["length_bin"])
+        assert lo <= meta["context_length"] < max(hi, lo + 1)
+        assert context_bin(meta["context_length"]) == GRID.index(meta["length_bin"])
+        assert depth_cell(meta["depth"]) == meta["depth_cell"], s.id
+        if s.task.endswith("-image"):
+            assert images, s.id
+        n += 1
+    assert n == 6 * len(GRID) * 5
+
+
+def test_depth_cells_are_covered_uniformly(grid: Path) -> None:
+    cells: dict[tuple[str, int, int], int] = {}
+    for s in Dataset(grid):
+        key = (s.task, context_bin(s.meta["context_length"]), depth_cell(s.meta["depth"]))
+        cells[key] = cells.get(key, 0) + 1
+    assert len(cells) == 6 * len(GRID) * 5 and set(cells.values()) == {1}
+
+
+def test_task_shapes(grid: Path) -> None:
+    seen = set()
+    for s in Dataset(grid):
+        text = parts_text(s.context)
+        if s.task == "retrieval-text":
+            assert isinstance(s.answer, str) and s.choices is None
+            assert text.count(s.meta["needles"][0]) == 1
+        elif s.task == "counting-text":
+            assert isinstance(s.answer, list) and 1 <= len(s.answer) <= 3
+            positions = [text.index(n) for n in s.meta["needles"]]
+            assert positions == sorted(positions)  # answer order == order of appearance
+            assert [int("".join(c for c in n if c.isdigit())) for n in s.meta["needles"]] == s.answer
+        elif s.task == "reasoning-text":
+            assert len(s.meta["needles"]) == 3 and all(n in text for n in s.meta["needles"])
+        elif s.task == "retrieval-image":
+            assert isinstance(s.answer, int) and len(s.choices) == 4
+            assert all(isinstance(c[0], ImagePart) for c in s.choices)
+            assert s.meta["needles"][0] in [p.path for p in s.context if isinstance(p, ImagePart)]
+        elif s.task == "counting-image":
+            assert len(s.answer) == s.meta["num_images"]
+            assert 1 <= sum(1 for a in s.answer if a > 0) <= 5
+        elif s.task == "reasoning-image":
+            assert isinstance(s.answer, int) and 0 <= s.answer < len(s.choices)
+        for n in s.meta["needles"]:
+            assert "penguin" not in text.replace(n, "") if isinstance(n, str) else True
+        seen.add(s.task)
+    assert seen == set(TASKS)
+
+
+def test_official_export_invariant(grid: Path, tmp_path: Path) -> None:
+    from niah.benchmarks.mm_niah.export import export_official
+
+    counts = export_official(grid, tmp_path / "official")
+    assert set(counts) == set(TASKS)
+    for task in TASKS:
+        lines = (tmp_path / "official" / "annotations" / f"{task}.jsonl").read_text().splitlines()
+        for i, line in enumerate(lines):
+            rec = json.loads(line)
+            assert rec["id"] == i
+            n = rec["context"].count("<image>") + rec["question"].count("<image>")
+            assert n == len(rec["images_list"])
+            assert all((tmp_path / "official" / "images" / p).is_file() for p in rec["images_list"])
+            meta = rec["meta"]
+            assert meta["context_length"] == meta["context_length_text"] + meta["context_length_image"]
+            assert not (meta["choices"] and meta["choices_image_path"])
+            if task in ("retrieval-image",):
+                assert len(meta["choices_image_path"]) == 4
+                assert all((tmp_path / "official" / "images" / p).is_file() for p in meta["choices_image_path"])
+
+
+def _tree_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(root)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def test_same_seed_gives_byte_identical_datasets(tmp_path: Path) -> None:
+    cfg = dict(lengths=["1k-2k", "16k-24k"], depths=[0.0, 0.8], per_cell=1)
+    build_mm_niah(BuildConfig(seed=11, **cfg), tmp_path / "a", progress=False)
+    build_mm_niah(BuildConfig(seed=11, **cfg), tmp_path / "b", progress=False)
+    build_mm_niah(BuildConfig(seed=12, **cfg), tmp_path / "c", progress=False)
+    assert _tree_digest(tmp_path / "a") == _tree_digest(tmp_path / "b")
+    assert (tmp_path / "a" / "samples.jsonl").read_bytes() != (tmp_path / "c" / "samples.jsonl").read_bytes()
+
+
+def test_other_tokenizers_and_image_rules_are_exact(tmp_path: Path) -> None:
+    for tokenizer, rule in (("llama2-sp", "qwen2vl-28px"), ("o200k_base", "internvl-1tile")):
+        out = tmp_path / tokenizer
+        cfg = BuildConfig(tasks=["retrieval-text", "counting-image"], lengths=["8k"], depths=[0.4],
+                          tokenizer=tokenizer, image_tokens=rule)
+        build_mm_niah(cfg, out, progress=False)
+        ds = Dataset(out)
+        tok, img_rule = get_tokenizer(tokenizer), get_image_rule(rule)
+        for s in ds:
+            imgs = [p for p in s.context if isinstance(p, ImagePart)]
+            total = tok.count(parts_text(s.context)) + sum(
+                img_rule.tokens(*image_size(ds.resolve_media(p.path))) for p in imgs)
+            assert total == 8000 == s.meta["context_length"]
+
+
+def test_default_lengths_match_the_paper_bins() -> None:
+    assert [context_bin(parse_length(x)[0]) for x in DEFAULT_LENGTHS] == list(range(11))
+
+
+# ----------------------------------------------------------------------------------------- bad input
+runner = CliRunner()
+
+
+def _build_cli(out: Path, *extra: str):
+    return runner.invoke(app, ["build", "mm-niah", "--out", str(out), "--no-progress", "--quiet",
+                               "--tasks", "retrieval-text", "--lengths", "2k", "--depths", "0.2", *extra])
+
+
+def test_cli_builds_and_prints_a_summary(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "ds"), "--no-progress",
+                              "--tasks", "retrieval-text,counting-text", "--lengths", "2k,4k"])
+    assert res.exit_code == 0, res.output
+    assert "retrieval-text" in res.output and "counting-text" in res.output
+    assert len(list(Dataset(tmp_path / "ds"))) == 2 * 2 * 5
+
+
+def test_corpus_line_missing_a_field(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"text": "A sentence. " * 50}) + "\n" + json.dumps({"title": "no text"}) + "\n")
+    res = _build_cli(tmp_path / "out", "--corpus", f"jsonl:{corpus}")
+    assert res.exit_code != 0
+    assert f"{corpus}:2" in res.output and "text" in res.output
+    assert not (tmp_path / "out").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["corpus.jsonl"]  # no half-written leftovers
+
+
+def test_corpus_too_small_for_the_target(tmp_path: Path) -> None:
+    corpus = tmp_path / "small.jsonl"
+    corpus.write_text(json.dumps({"text": "Only a few words live here. And a few more."}) + "\n")
+    res = _build_cli(tmp_path / "out", "--corpus", f"jsonl:{corpus}")
+    assert res.exit_code != 0 and "not enough" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_unreadable_image_in_an_interleaved_corpus(tmp_path: Path) -> None:
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "broken.jpg").write_bytes(b"not an image at all")
+    text = " ".join(f"Sentence number {i} talks about rivers and hills." for i in range(400))
+    row = {"texts": [text, None], "images": [None, "img/broken.jpg"]}
+    corpus = tmp_path / "obelics.jsonl"
+    corpus.write_text(json.dumps(row) + "\n")
+    res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "out"), "--no-progress", "--quiet",
+                              "--tasks", "retrieval-image", "--lengths", "4k", "--depths", "0.2",
+                              "--corpus", f"obelics:{corpus}"])
+    assert res.exit_code != 0
+    assert "broken.jpg" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_options_are_clear(tmp_path: Path) -> None:
+    res = _build_cli(tmp_path / "o1", "--tokenizer", "nope")
+    assert res.exit_code != 0 and "unknown tokenizer" in res.output
+    res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "o2"), "--tasks", "finding-nemo"])
+    assert res.exit_code != 0 and "unknown task" in res.output
+    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()
+
+
+def test_text_parts_never_contain_the_image_placeholder(grid: Path) -> None:
+    for s in Dataset(grid):
+        assert all("<image>" not in p.text for p in s.context if isinstance(p, TextPart))
