@@ -1,0 +1,53 @@
+"""`niah report`: tables, heatmaps and a static HTML report from run directories or scores.json files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)
+
+
+def report(
+    inputs: Annotated[list[Path], typer.Argument(
+        help="Run directories (scored.jsonl + run.json) or scores.json files; one table row per input.",
+        metavar="RUN_OR_SCORES...")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Report folder (created; files are replaced).")],
+    name: Annotated[list[str] | None, typer.Option(
+        "--name", help="Model name per input, in input order (default: run.json's model, or the file/folder "
+                       "name of a scores file). Give it once per input.")] = None,
+    published: Annotated[bool, typer.Option(
+        "--published/--no-published",
+        help="Show the MM-NIAH paper's rows (Tables 2, 6-11) when the inputs are MM-NIAH with official "
+             "scoring.")] = True,
+    dataset: Annotated[Path | None, typer.Option(
+        help="Dataset folder for the sample browser, instead of the one run.json names.")] = None,
+    title: Annotated[str, typer.Option(help="Report title.")] = "niah report",
+    samples: Annotated[bool, typer.Option("--samples/--no-samples", help="Write the per-sample browser.")] = True,
+    samples_per_cell: Annotated[int, typer.Option(
+        min=0, help="List at most N samples per (task, length bin, depth cell) in the browser; 0 = all.")] = 0,
+    thumbs_per_cell: Annotated[int, typer.Option(
+        min=0, help="Image thumbnails for the first N samples of each (task, length bin, depth cell).")] = 3,
+    chunk_size: Annotated[int, typer.Option(min=1, help="Samples per browser data file.")] = 100,
+) -> None:
+    """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
+    from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
+
+    loaded = load_inputs(inputs, names=name or (), dataset=dataset)
+    options = ReportOptions(
+        published=published, title=title, sample_browser=samples,
+        browser=BrowserOptions(thumbs_per_cell=thumbs_per_cell, samples_per_cell=samples_per_cell,
+                               chunk_size=chunk_size),
+    )
+    result = build_report(loaded, out, options)
+    for note in result.notes:
+        typer.echo(f"note: {note}", err=True)
+    typer.echo(f"tables:   {len(result.tables)} ({out / 'tables.md'})")
+    typer.echo(f"heatmaps: {len(result.heatmaps)}")
+    for page in result.sample_pages:
+        typer.echo(f"samples:  {page}")
+    typer.echo(f"report:   {result.index_html}")

@@ -1,0 +1,13 @@
+"""Reports: MM-NIAH per-length tables (Markdown, CSV, LaTeX), official heatmaps, and a static HTML report
+with a per-sample browser. ``build_report(load_inputs(paths), out)`` is what ``niah report`` runs."""
+
+from __future__ import annotations
+
+from niah.report.build import ReportOptions, ReportResult, build_report, build_tables
+from niah.report.inputs import ReportInput, load_input, load_inputs
+from niah.report.samples import BrowserOptions
+
+__all__ = [
+    "BrowserOptions", "ReportInput", "ReportOptions", "ReportResult", "build_report", "build_tables",
+    "load_input", "load_inputs",
+]

@@ -1,0 +1,222 @@
+"""Per-length result tables in the MM-NIAH paper's format (Appendix A, Tables 2 and 6-11).
+
+A table has one row per report input (``Model | 1K ... 64K | Overall``), values are accuracies x100 printed
+with one decimal like the paper, and an optional "published" section with the paper's own rows. Renderers
+produce Markdown, CSV, LaTeX (booktabs) and an HTML fragment from the same numbers, so the formats can never
+disagree.
+
+Rounding: a value is rounded half-up on its decimal representation (0.1235 -> "12.4"), which is what a reader
+expects from a 6-decimal official score; Python's ``f"{x:.1f}"`` would print "12.3" because 12.35 is stored
+as 12.3499... in binary floating point.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS
+
+# Paper order of the six tasks (Tables 6-11), which is also the order the report shows them in.
+MM_NIAH_TASKS: tuple[str, ...] = (
+    "retrieval-text", "counting-text", "reasoning-text",
+    "retrieval-image", "counting-image", "reasoning-image",
+)
+OVERALL_KEY = "overall"
+TASK_TITLES: dict[str, str] = {
+    "retrieval-text": "Retrieval-Text-Needle",
+    "counting-text": "Counting-Text-Needle",
+    "reasoning-text": "Reasoning-Text-Needle",
+    "retrieval-image": "Retrieval-Image-Needle",
+    "counting-image": "Counting-Image-Needle",
+    "reasoning-image": "Reasoning-Image-Needle",
+    OVERALL_KEY: "Overall (mean over the six tasks)",
+}
+BIN_HEADERS: tuple[str, ...] = tuple(label.upper() for label in CONTEXT_LABELS)
+HEADER: tuple[str, ...] = ("Model", *BIN_HEADERS, "Overall")
+MISSING = "-"
+
+
+def format_pct(value: float | None) -> str:
+    """A percentage with one decimal, rounded half-up on its decimal form; ``-`` for a missing value."""
+    if value is None:
+        return MISSING
+    return str(Decimal(repr(float(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+def task_title(key: str) -> str:
+    return TASK_TITLES.get(key, key)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One model's row; ``values`` and ``overall`` are percentages (x100), None where there is no number."""
+
+    model: str
+    values: tuple[float | None, ...]
+    overall: float | None
+
+    def cells(self) -> list[str]:
+        return [format_pct(v) for v in self.values] + [format_pct(self.overall)]
+
+
+@dataclass(slots=True)
+class PublishedSection:
+    """Rows copied from a paper table, shown below the report's own rows and marked as published."""
+
+    label: str               # e.g. "Published: MM-NIAH paper, Table 6 (test split, official scoring)"
+    rows: list[TableRow]
+    notes: dict[str, str] = field(default_factory=dict)  # model -> caveat (RAG, text tasks only, ...)
+
+
+@dataclass(slots=True)
+class ResultTable:
+    key: str                 # "overall" or a task name
+    title: str
+    rows: list[TableRow]
+    published: PublishedSection | None = None
+
+    @property
+    def slug(self) -> str:
+        return "mm_niah_" + self.key.replace("-", "_")
+
+
+def row_from_bin_scores(model: str, bin_scores: Sequence[float]) -> TableRow:
+    """A table row from 11 per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule)."""
+    if len(bin_scores) != len(CONTEXT_LABELS):
+        raise ValueError(f"expected {len(CONTEXT_LABELS)} bin scores, got {len(bin_scores)}")
+    values = tuple(float(s) * 100.0 for s in bin_scores)
+    overall = sum(float(s) for s in bin_scores) / len(bin_scores) * 100.0
+    return TableRow(model=model, values=values, overall=overall)
+
+
+def overall_bin_scores(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
+    """Benchmark overall per bin: unweighted mean over the six tasks, only when all six are present."""
+    if not all(task in task_scores for task in MM_NIAH_TASKS):
+        return None
+    return [round(sum(float(task_scores[t][b]) for t in MM_NIAH_TASKS) / len(MM_NIAH_TASKS), 6)
+            for b in range(len(CONTEXT_LABELS))]
+
+
+def ordered_tasks(task_keys: Sequence[str] | set[str]) -> list[str]:
+    """The six MM-NIAH tasks in paper order first, then any other task names sorted."""
+    keys = set(task_keys)
+    return [t for t in MM_NIAH_TASKS if t in keys] + sorted(keys - set(MM_NIAH_TASKS) - {OVERALL_KEY})
+
+
+# ----------------------------------------------------------------------------------------------- Markdown
+
+def _md_text(text: str) -> str:
+    """Markdown-safe cell text: no table breaks, no emphasis surprises and no raw HTML."""
+    out = html.escape(text.replace("\n", " "), quote=False)
+    for ch in ("\\", "|", "*", "_", "`", "[", "]"):
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def to_markdown(table: ResultTable) -> str:
+    lines = [f"**{_md_text(table.title)}** (accuracy x100)", ""]
+    lines.append("| " + " | ".join(HEADER) + " |")
+    lines.append("|" + "---|" + "---:|" * (len(HEADER) - 1))
+    for row in table.rows:
+        lines.append("| " + " | ".join([_md_text(row.model), *row.cells()]) + " |")
+    if table.published is not None and table.published.rows:
+        blank = " |" * (len(HEADER) - 1)
+        lines.append(f"| *{_md_text(table.published.label)}* |{blank}")
+        for row in table.published.rows:
+            lines.append("| " + " | ".join([f"*{_md_text(row.model)}*", *row.cells()]) + " |")
+        for model, note in table.published.notes.items():
+            if any(r.model == model for r in table.published.rows):
+                lines.append("")
+                lines.append(f"*{_md_text(model)}*: {_md_text(note)}")
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------------- CSV
+
+def _csv_text(text: str) -> str:
+    """Neutralise spreadsheet formulas in free text cells (model names come from user input)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def to_csv(table: ResultTable) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["section", *HEADER, "source"])
+    for row in table.rows:
+        writer.writerow(["this report", _csv_text(row.model), *row.cells(), ""])
+    if table.published is not None:
+        for row in table.published.rows:
+            writer.writerow(["published", _csv_text(row.model), *row.cells(), _csv_text(table.published.label)])
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------------------- LaTeX
+
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text.replace("\n", " "))
+
+
+def to_latex(table: ResultTable) -> str:
+    ncols = len(HEADER)
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        rf"\caption{{{latex_escape(table.title)}}}",
+        rf"\label{{tab:{table.slug.replace('_', '-')}}}",
+        r"\begin{tabular}{l" + "r" * (ncols - 1) + "}",
+        r"\toprule",
+        " & ".join(HEADER) + r" \\",
+        r"\midrule",
+    ]
+    for row in table.rows:
+        lines.append(" & ".join([latex_escape(row.model), *row.cells()]) + r" \\")
+    if table.published is not None and table.published.rows:
+        lines.append(r"\midrule")
+        lines.append(rf"\multicolumn{{{ncols}}}{{l}}{{\textit{{{latex_escape(table.published.label)}}}}} \\")
+        for row in table.published.rows:
+            lines.append(" & ".join([latex_escape(row.model), *row.cells()]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------- HTML
+
+def to_html(table: ResultTable) -> str:
+    """An HTML <table>; every piece of text is escaped (model names come from run files)."""
+    esc = html.escape
+    out = [f'<table class="results" id="table-{esc(table.key)}">',
+           f"<caption>{esc(table.title)} (accuracy x100)</caption>",
+           "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in HEADER) + "</tr></thead>",
+           "<tbody>"]
+    for row in table.rows:
+        out.append('<tr class="ours"><th scope="row">' + esc(row.model) + "</th>"
+                   + "".join(f"<td>{esc(c)}</td>" for c in row.cells()) + "</tr>")
+    out.append("</tbody>")
+    if table.published is not None and table.published.rows:
+        out.append('<tbody class="published">')
+        out.append(f'<tr class="section"><th colspan="{len(HEADER)}">{esc(table.published.label)}</th></tr>')
+        for row in table.published.rows:
+            note = table.published.notes.get(row.model)
+            title = f' title="{esc(note)}"' if note else ""
+            out.append(f'<tr class="published"><th scope="row"{title}>' + esc(row.model)
+                       + ("*" if note else "") + "</th>"
+                       + "".join(f"<td>{esc(c)}</td>" for c in row.cells()) + "</tr>")
+        out.append("</tbody>")
+    out.append("</table>")
+    notes = [] if table.published is None else [
+        f"<li>{esc(m)}*: {esc(n)}</li>" for m, n in table.published.notes.items()
+        if any(r.model == m for r in table.published.rows)]
+    if notes:
+        out.append('<ul class="table-notes">' + "".join(notes) + "</ul>")
+    return "\n".join(out)

@@ -1,0 +1,110 @@
+"""The HTML report opened in headless Chromium (file:// URLs): heatmaps load, the sample browser renders and
+filters, and model or dataset text that looks like HTML stays text and runs nothing.
+
+Needs Debian's chromium at /usr/bin/chromium (CI: ``apt-get install -y chromium``); the tests are skipped,
+with that reason, where it is absent. They never install anything themselves.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from niah.report import ReportOptions, build_report, load_inputs
+from test_report import RUN_ROWS, XSS_RESPONSE, make_run
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="headless browser tests need Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+)
+
+EVIL_MODEL = "evil<script>document.title='pwned-model'</script>"
+INDEX_TITLE = "niah report"
+
+
+def chromium(tmp_path: Path, url: str, *extra: str, timeout: float = 90) -> str:
+    """Run headless Chromium on ``url`` with a throwaway profile and no network services; return stdout."""
+    profile = tmp_path / "chromium-profile"
+    cmd = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={profile}", "--virtual-time-budget=10000", *extra, url]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("report-html")
+    run = make_run(root, model=EVIL_MODEL)
+    out = root / "out"
+    build_report(load_inputs([run]), out, ReportOptions(title=INDEX_TITLE))
+    return out
+
+
+def body_attrs(dom: str) -> dict[str, str]:
+    match = re.search(r"<body([^>]*)>", dom)
+    assert match, dom[:500]
+    return dict(re.findall(r'([\w-]+)="([^"]*)"', match.group(1)))
+
+
+def test_index_heatmaps_are_present_and_loaded(report_dir: Path, tmp_path: Path) -> None:
+    dom = chromium(tmp_path, (report_dir / "index.html").as_uri(), "--dump-dom")
+    attrs = body_attrs(dom)
+    heatmaps = re.findall(r'<img src="(assets/heatmaps/[^"]+\.png)"', dom)
+    assert len(heatmaps) == 3 and all((report_dir / src).is_file() for src in heatmaps)
+    assert attrs.get("data-images") == "loaded", attrs  # set by report.js once every image has decoded
+    assert attrs.get("data-image-count") == "3"
+    assert f"<title>{INDEX_TITLE}</title>" in dom
+    # the model name is shown as text, never as a script element
+    assert "evil&lt;script&gt;document.title='pwned-model'&lt;/script&gt;" in dom
+    assert "<script>document.title" not in dom
+
+
+def test_sample_browser_shows_hostile_response_as_text(report_dir: Path, tmp_path: Path) -> None:
+    page = next(report_dir.glob("samples-*.html"))
+    dom = chromium(tmp_path, page.as_uri(), "--dump-dom")
+    attrs = body_attrs(dom)
+    assert attrs.get("data-ready") == "1" and attrs.get("data-rendered") == str(len(RUN_ROWS))
+    title = re.search(r"<title>(.*?)</title>", dom, re.S)
+    # unchanged: no injected script ran (each would have replaced document.title with 'pwned...')
+    assert title and title.group(1) == "Samples: evil&lt;script&gt;document.title='pwned-model'&lt;/script&gt;"
+    escaped = XSS_RESPONSE.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert f'<pre class="response">{escaped}</pre>' in dom  # visible, as text
+    assert "<script>document.title" not in dom and '<img src="x"' not in dom and "<img src=x" not in dom
+    assert "What is the secret ingredient? &lt;i&gt;one word&lt;/i&gt;" in dom  # dataset text is text too
+    # needle highlighted, thumbnails from the report's own folder only
+    assert '<mark class="needle">The secret ingredient of the cake is cardamom.</mark>' in dom
+    thumbs = set(re.findall(r'<img src="([^"]+)"', dom))
+    assert thumbs and all(t.startswith("assets/thumbs/") and (report_dir / t).is_file() for t in thumbs)
+
+
+@pytest.mark.parametrize(("fragment", "expected"), [
+    ("task=retrieval-text&status=correct", ["rt-1", "rt-3", "rt-4", "rt-5", "rt-6"]),
+    ("bin=none", ["rt-6"]),
+    ("depth=2", ["rt-3", "rt-4"]),  # 0.6 falls in cell 2, the official quirk
+    ("status=error", ["ri-1"]),
+    ("status=partial&bin=4k", ["ci-1"]),
+])
+def test_sample_browser_filters(report_dir: Path, tmp_path: Path, fragment: str, expected: list[str]) -> None:
+    page = next(report_dir.glob("samples-*.html"))
+    dom = chromium(tmp_path, page.as_uri() + "#" + fragment, "--dump-dom")
+    assert body_attrs(dom).get("data-rendered") == str(len(expected))
+    assert re.findall(r'<article class="sample[^"]*" data-id="([^"]+)"', dom) == expected
+
+
+def test_screenshots_render(report_dir: Path, tmp_path: Path) -> None:
+    from PIL import Image
+
+    shot = tmp_path / "index.png"
+    chromium(tmp_path, (report_dir / "index.html").as_uri(), f"--screenshot={shot}", "--window-size=1200,1600")
+    with Image.open(shot) as image:
+        assert image.size == (1200, 1600)
+        rgb = image.convert("RGB")
+        colours = rgb.getcolors(maxcolors=1 << 22) or []
+    crimson = sum(n for n, c in colours if all(abs(a - b) <= 8 for a, b in zip(c, (0xDC, 0x14, 0x3C), strict=True)))
+    assert crimson > 5000  # a heatmap is painted on the first screen, not an empty page
