@@ -1,0 +1,1 @@
+"""MileBench: official data loading and official-format scoring (``niah.benchmarks.milebench.official``)."""

@@ -1,0 +1,102 @@
+"""MileBench official per-sample rules: process, needle, substring, multiple choice, ROUGE-L."""
+
+import pytest
+from rouge import Rouge
+
+from niah.metrics.base import MetricInputError
+from niah.metrics.milebench import (
+    match_choice,
+    option_letters,
+    process,
+    score_multi_choice,
+    score_needle,
+    score_rouge_l,
+    score_substring,
+)
+from niah.metrics.rouge import rouge_l
+
+OPTIONS = ["a red car", "a blue bus", "a green tram", "a bike"]
+
+
+def test_process_keeps_colons_and_apostrophes_and_strips_quotes():
+    assert process(" 'It's 10:30 (roughly).'\n") == "it's 10:30 roughly"
+
+
+def test_needle_is_a_whitespace_token_match():
+    assert score_needle("oak", "The password is oak.") == 1.0
+    assert score_needle("oak", "oaks") == 0.0
+    assert score_substring("oak", "oaks") == 1.0  # MMCoQA's substring rule
+
+
+def test_multi_choice_answer_is_b_yields_ab_and_scores_zero():
+    options = {k: process(v) for k, v in zip("ABCD", OPTIONS, strict=True)}
+    assert match_choice(process("The answer is B"), options) == "AB"
+    assert score_multi_choice("a blue bus", "The answer is B", OPTIONS) == 0.0
+
+
+def test_multi_choice_forms_that_match():
+    assert score_multi_choice("a blue bus", "B", OPTIONS) == 1.0
+    assert score_multi_choice("a blue bus", "B. a blue bus", OPTIONS) == 1.0
+    assert score_multi_choice("a blue bus", "I saw a blue bus there", OPTIONS) == 1.0
+
+
+def test_empty_prediction_means_option_c():
+    assert score_multi_choice("a green tram", "", OPTIONS) == 1.0
+    assert score_multi_choice("a green tram", "!!!", OPTIONS) == 1.0  # empty after processing
+    assert score_multi_choice("a blue bus", "", OPTIONS) == 0.0
+    # a failed request is not an empty prediction
+    assert score_multi_choice("a green tram", None, OPTIONS) == 0.0
+
+
+def test_gpr1200_without_letters_matches_option_text():
+    options = ["golden retriever", "tabby cat", "gray whale"]
+    assert score_multi_choice("tabby cat", "tabby cat", options) == 1.0
+    assert score_multi_choice("tabby cat", "gray whale", options) == 0.0
+
+
+def test_option_keys_beyond_z_follow_chr_65_plus_i():
+    letters = option_letters(30)
+    assert letters[25] == "Z" and letters[26] == "[" and letters[29] == "^"
+
+
+def test_gold_must_be_an_option():
+    with pytest.raises(MetricInputError) as info:
+        score_multi_choice("a taxi", "A", OPTIONS)
+    assert info.value.field == "answer"
+
+
+def test_rouge_l_hand_computed():
+    # reference words {the, cat, sat, on, mat} (5 distinct), hypothesis {the, cat, on, mat} (4 distinct)
+    # LCS words: the cat on the mat -> distinct set {the, cat, on, mat} = 4; R = 4/5, P = 4/4
+    score = rouge_l("the cat on the mat", "the cat sat on the mat")
+    assert score.r == pytest.approx(0.8) and score.p == pytest.approx(1.0)
+    assert score.f == pytest.approx(2 * 0.8 / 1.8, abs=1e-7)
+
+
+def test_rouge_l_union_across_sentences_counts_each_word_once():
+    # two reference sentences share "cat"; the union set holds it once
+    assert rouge_l("cat dog", "cat. cat dog").r == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("hypothesis", "reference"),
+    [
+        ("a b c d e", "a c e b d"),
+        ("the cat. the dog barked. a cat", "a dog. the cat sat on the cat mat"),
+        ("x y x y x", "y x y"),
+        ("one.  . two three", "two. one three three"),
+        ("solo", "completely different words here"),
+    ],
+)
+def test_rouge_l_equals_the_rouge_package(hypothesis, reference):
+    expected = Rouge().get_scores(hypothesis, reference)[0]["rouge-l"]
+    got = rouge_l(hypothesis, reference)
+    assert (got.f, got.p, got.r) == (expected["f"], expected["p"], expected["r"])
+
+
+def test_score_rouge_l_processes_and_handles_empty():
+    assert score_rouge_l("A red car.", "a RED car") == pytest.approx(1.0, abs=1e-7)
+    assert score_rouge_l("a red car", "...") == 0.0
+    assert score_rouge_l("a red car", None) == 0.0
+    with pytest.raises(MetricInputError):
+        score_rouge_l("!!!", "x")
