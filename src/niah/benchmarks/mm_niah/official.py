@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from niah.benchmarks.mm_niah import bins
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
 from niah.metrics.mm_niah import score_mm_niah_official
@@ -49,10 +50,10 @@ TASKS: tuple[str, ...] = (
 )
 #: Split suffixes of response files, in the order the official script tests them ("rag-val" before "val").
 SPLITS: tuple[str, ...] = ("rag-val", "val", "rag-test", "test")
-CONTEXT_BIN_EDGES: tuple[int, ...] = (1000, 2000, 4000, 8000, 12000, 16000, 24000, 32000, 40000, 48000, 64000)
-CONTEXT_RANGES: list[str] = [f"{edge // 1000}k" for edge in CONTEXT_BIN_EDGES]
-DEPTH_INTERVAL = 0.2
-DEPTH_CELLS = int(1 / DEPTH_INTERVAL)  # 5
+CONTEXT_BIN_EDGES: tuple[int, ...] = bins.CONTEXT_EDGES
+CONTEXT_RANGES: list[str] = list(bins.CONTEXT_LABELS)
+DEPTH_INTERVAL = bins.DEPTH_STEP
+DEPTH_CELLS = bins.NUM_DEPTH_CELLS
 IMAGE_PLACEHOLDER = "<image>"
 MC_INSTRUCTION = "Answer with the option's letter from the given choices directly."
 OPEN_INSTRUCTION = "Answer the question using a single word or phrase."
@@ -83,14 +84,13 @@ def mean_depth(placed_depth: Any, *, field: str = "placed_depth") -> float:
 
 def depth_cell(depth: float) -> int:
     """``int(depth / 0.2)`` for a depth already passed through :func:`mean_depth` (0.6 -> 2, not 3)."""
-    return int(depth / DEPTH_INTERVAL)
+    return bins.depth_cell(depth)
 
 
 def context_bin(context_length: float) -> int:
     """``numpy.digitize`` against the official edges: 0 below 1000 (dropped), 1..11 for 1k..64k."""
-    import numpy as np
-
-    return int(np.digitize(context_length, CONTEXT_BIN_EDGES))
+    b = bins.context_bin(context_length)
+    return 0 if b is None else b + 1
 
 
 def _is_number(value: Any) -> bool:
@@ -108,23 +108,17 @@ class ScoredSample:
 
 def bin_scores(rows: Iterable[ScoredSample | tuple[float, Any, float]]) -> list[float]:
     """The 11 official bin scores of one task from (context_length, depth, score) rows."""
-    import numpy as np
-
-    shape = (len(CONTEXT_BIN_EDGES) + 1, DEPTH_CELLS)
-    total = np.zeros(shape)
-    correct = np.zeros(shape)
+    checked: list[tuple[float, float, float]] = []
     for row in rows:
         length, depth, score = (
             (row.context_length, row.depth, row.score) if isinstance(row, ScoredSample) else row
         )
         if not _is_number(length):
             raise DataError("must be a number", field="context_length")
-        x_index = context_bin(length)
-        y_index = depth_cell(mean_depth(depth))
-        total[x_index][y_index] += 1
-        correct[x_index][y_index] += score
-    result = np.divide(correct, total, out=np.zeros_like(correct), where=total != 0)
-    return [round(value, 6) for value in result[1:].T.mean(axis=0).tolist()]
+        checked.append((length, mean_depth(depth), score))
+    # the one binning implementation (niah.benchmarks.mm_niah.bins), shared with reports
+    acc, _counts = bins.cell_table(checked)
+    return bins.bin_scores(acc)
 
 
 def base_task(task_name: str) -> str:
