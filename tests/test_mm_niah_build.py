@@ -71,8 +71,9 @@ def test_task_shapes(grid: Path) -> None:
             assert text.count(s.meta["needles"][0]) == 1
         elif s.task == "counting-text":
             assert isinstance(s.answer, list) and 1 <= len(s.answer) <= 3
-            positions = [text.index(n) for n in s.meta["needles"]]
-            assert positions == sorted(positions)  # answer order == order of appearance
+            start = 0
+            for n in s.meta["needles"]:  # the needles occur in answer order (equal statements may repeat)
+                start = text.index(n, start) + len(n)
             assert [int("".join(c for c in n if c.isdigit())) for n in s.meta["needles"]] == s.answer
         elif s.task == "reasoning-text":
             assert len(s.meta["needles"]) == 3 and all(n in text for n in s.meta["needles"])
@@ -85,8 +86,10 @@ def test_task_shapes(grid: Path) -> None:
             assert 1 <= sum(1 for a in s.answer if a > 0) <= 5
         elif s.task == "reasoning-image":
             assert isinstance(s.answer, int) and 0 <= s.answer < len(s.choices)
+        rest = text
         for n in s.meta["needles"]:
-            assert "penguin" not in text.replace(n, "") if isinstance(n, str) else True
+            rest = rest.replace(n, "")
+        assert "penguin" not in rest.lower()  # the haystack itself never looks like a counting needle
         seen.add(s.task)
     assert seen == set(TASKS)
 

@@ -107,7 +107,10 @@ def summarize_dataset(path: Path) -> None:
     for task, st in stats.items():
         table.add_row(task, str(st["n"]), str(st["min"]), str(st["max"]), f"{st['tok'] / st['n']:.0f}",
                       f"{st['img'] / st['n']:.1f}", ",".join(map(str, sorted(st["cells"]))))
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:  # piped or captured: do not squeeze task names into ellipses
+        console = Console(width=max(console.width, 120))
+    console.print(table)
 
 
 def register(app: typer.Typer) -> None:
@@ -128,7 +131,7 @@ def register(app: typer.Typer) -> None:
             "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes)")] = "default",
         lang: Annotated[str, typer.Option("--lang", help="corpus language for the embedded corpus")] = "en",
         tokenizer: Annotated[str, typer.Option(
-            "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH")] = "cl100k_base",
+            "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH (tokenizer.json), sp:PATH (.model)")] = "cl100k_base",
         image_tokens: Annotated[str, typer.Option(
             "--image-tokens", help="internvl[:max_tiles=N], internvl-1tile, qwen2vl-28px, fixed:N")] = "internvl",
         text_per_image: Annotated[int, typer.Option(

@@ -1,0 +1,169 @@
+"""The embedded default corpus: size, shape, uniqueness, images, determinism, and that it needs no network."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import bpe_openai
+import pytest
+
+from niah.corpus import default_images, load_corpus, split_sentences
+from niah.corpus.embedded import _raw_documents, data_dir, manifest, photo_records
+from niah.corpus.procedural import KINDS
+
+ROOT = Path(__file__).resolve().parents[1]
+ENC = bpe_openai.get_encoding("cl100k_base")
+NEEDLE_LIKE_EN = re.compile(r"\b(secret|special|magic|needles?|penguins?|count(s|ed|ing)?)\b", re.I)
+NEEDLE_LIKE_ZH = re.compile(r"秘密|神奇|魔法|针|企鹅|数了数")
+
+
+@pytest.fixture(scope="module")
+def corpora():
+    return {lang: list(load_corpus("default", lang=lang).documents()) for lang in ("en", "zh")}
+
+
+def test_loads_without_network(monkeypatch):
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("the embedded corpus must not touch the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    _raw_documents.cache_clear()
+    for lang in ("en", "zh"):
+        corpus = load_corpus("default", lang=lang)
+        assert sum(1 for _ in corpus.documents()) > 0
+        corpus.images()[0].load()
+        corpus.images()[-1].load()
+
+
+def test_text_loads_fast():
+    _raw_documents.cache_clear()
+    start = time.perf_counter()
+    docs = list(load_corpus("default", lang="en").documents())
+    elapsed = time.perf_counter() - start
+    assert docs
+    # Measured about 0.05-0.1 s on the 2-core development machine; the bound leaves room for a busy CI box.
+    assert elapsed < 0.6, f"loading the embedded English text took {elapsed:.2f} s"
+
+
+@pytest.mark.parametrize(("lang", "min_tokens", "min_docs"), [("en", 350_000, 150), ("zh", 150_000, 60)])
+def test_token_and_document_counts(corpora, lang, min_tokens, min_docs):
+    docs = corpora[lang]
+    per_doc = [sum(len(ENC.encode(p)) for p in d.paragraphs) for d in docs]
+    assert len(docs) >= min_docs
+    assert sum(per_doc) >= min_tokens
+    assert min(per_doc) >= 800 and max(per_doc) <= 4000
+    # The manifest written by the generator reports the same totals.
+    assert manifest()["languages"][lang]["tokens"] == sum(per_doc)
+    assert manifest()["languages"][lang]["documents"] == len(docs)
+
+
+def test_documents_are_well_formed(corpora):
+    ids = set()
+    for lang, docs in corpora.items():
+        for doc in docs:
+            assert doc.id not in ids
+            ids.add(doc.id)
+            assert doc.lang == lang
+            assert doc.title and doc.title == doc.title.strip()
+            assert doc.paragraphs
+            for p in doc.paragraphs:
+                assert p == p.strip() and "\n" not in p and "  " not in p and "\t" not in p
+                assert re.search(r"[.!?。！？][\"'”’)）]*$", p), p[-30:]
+            assert 1 <= len(doc.images) == len(doc.image_slots) <= 3
+            assert all(0 <= s <= len(doc.paragraphs) for s in doc.image_slots)
+
+
+def test_no_duplicate_paragraphs(corpora):
+    paragraphs = [p for docs in corpora.values() for d in docs for p in d.paragraphs]
+    assert len(paragraphs) == len(set(paragraphs))
+
+
+def test_no_needle_like_text(corpora):
+    for lang, docs in corpora.items():
+        pattern = NEEDLE_LIKE_ZH if lang == "zh" else NEEDLE_LIKE_EN
+        for doc in docs:
+            text = doc.title + "\n" + "\n".join(doc.paragraphs)
+            assert not pattern.search(text), (doc.id, pattern.search(text)[0])
+
+
+def test_sentence_split_reproduces_every_paragraph(corpora):
+    n_sentences = 0
+    for lang, docs in corpora.items():
+        joiner = "" if lang == "zh" else " "
+        for doc in docs:
+            for p in doc.paragraphs:
+                pieces = split_sentences(p, lang)
+                assert joiner.join(pieces) == p
+                assert all(piece for piece in pieces)
+                n_sentences += len(pieces)
+    # Splitting must actually split: real prose averages well under 60 tokens a sentence.
+    assert n_sentences > 15_000
+
+
+def test_image_pool_has_60_distinct_images_with_sane_sizes():
+    pool = default_images(0)
+    hashes = set()
+    for image in pool:
+        img = image.load()
+        assert img.mode == "RGB"
+        assert img.size == image.size()
+        if image.recipe is not None:
+            assert min(img.size) >= 320 and max(img.size) <= 1024
+        else:
+            assert max(img.size) <= 768
+        hashes.add(hashlib.sha256(img.tobytes()).hexdigest())
+    assert len(hashes) >= 60
+    assert {image.recipe.kind for image in pool if image.recipe is not None} == set(KINDS)
+
+
+def test_images_are_deterministic():
+    first = [img for img in default_images(0) if img.recipe is not None][: len(KINDS)]
+    second = [img for img in default_images(0) if img.recipe is not None][: len(KINDS)]
+    for a, b in zip(first, second, strict=True):
+        assert a == b
+        assert a.encoded() == b.encoded()
+        assert a.load().tobytes() == b.load().tobytes()
+    photo_a, photo_b = default_images(0)[0], default_images(0)[0]
+    assert photo_a.encoded() == photo_b.encoded()
+    # A different pool seed gives different procedural images, the photographs stay.
+    other = default_images(1)
+    assert other[0] == default_images(0)[0]
+    assert other[-1].recipe != default_images(0)[-1].recipe
+
+
+def test_document_image_assignment_depends_only_on_seed():
+    def assignment(seed):
+        return [tuple(i.id for i in d.images) for d in load_corpus("default", seed=seed).documents()]
+
+    assert assignment(0) == assignment(0)
+    assert assignment(0) != assignment(5)
+
+
+def test_photos_have_recorded_source_and_licence():
+    records = photo_records()
+    shipped = sorted(p.name for p in (data_dir() / "images").iterdir())
+    assert sorted(Path(r["file"]).name for r in records) == shipped
+    for rec in records:
+        assert rec["source"] and rec["licence"] and rec["description"]
+        assert re.search(r"public domain|CC0", rec["licence"])
+
+
+def test_package_data_is_small():
+    total = sum(p.stat().st_size for p in data_dir().rglob("*") if p.is_file())
+    assert total <= 6_000_000
+
+
+def test_shipped_text_matches_generator():
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "make_corpus.py"), "--check"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    shipped = json.loads((data_dir() / "manifest.json").read_text())
+    assert set(shipped["languages"]) == {"en", "zh"}

@@ -1,0 +1,156 @@
+"""A tiny template language for the procedurally written part of niah's embedded corpus.
+
+Why a template language: the embedded corpus needs hundreds of thousands of tokens of readable prose that
+ships with the package and never changes between versions. Writing all of it by hand is not practical, and
+a plain slot-filler reads like a form letter. Templates here combine three kinds of variation, so that a
+few hundred hand-written sentence frames give tens of thousands of distinct sentences:
+
+* ``{a|b|c}``   choose one alternative (nesting allowed); ``{|b}`` makes ``b`` optional.
+* ``$name``     a fact of the current document (kept consistent inside one document).
+* ``@list``     a fresh pick from a vocabulary list.
+* ``A_``        the English indefinite article, resolved to "a" or "an" from the word after it.
+
+Every choice is drawn from one ``random.Random`` seeded per document, so the output is a pure function of
+the seed and of these files (the generated corpus is shipped as data, so later edits cannot silently change
+datasets built with an earlier niah version).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+_VAR = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_LIST = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)")
+_ARTICLE = re.compile(r"\bA_ +(\W*)(\w+)")
+_AN_EXCEPTIONS_A = ("uni", "use", "usu", "eu", "one", "once", "ewe", "uti", "ure", "uro")
+_AN_EXCEPTIONS_AN = ("hour", "honest", "honou", "heir")
+
+
+def parse_bank(text: str) -> list[str]:
+    """One template per non-blank line; lines starting with '#' are comments."""
+    return [ln.strip() for ln in text.strip().splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def parse_banks(text: str) -> dict[str, list[str]]:
+    """Sections introduced by a line ``== name`` each hold one template per line."""
+    banks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in text.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("== "):
+            current = banks.setdefault(line[3:].strip(), [])
+            continue
+        if current is None:
+            raise ValueError(f"template line before any '== section': {line!r}")
+        current.append(line)
+    return banks
+
+
+def _choose(text: str, rng: random.Random) -> str:
+    """Resolve ``{a|b}`` choices from the innermost outwards."""
+    while True:
+        end = text.find("}")
+        if end < 0:
+            return text
+        start = text.rfind("{", 0, end)
+        if start < 0:
+            raise ValueError(f"unbalanced '}}' in template: {text!r}")
+        options = text[start + 1:end].split("|")
+        text = text[:start] + rng.choice(options) + text[end + 1:]
+
+
+def _article(match: re.Match[str]) -> str:
+    lead, word = match.group(1), match.group(2)
+    low = word.lower()
+    if low.startswith(_AN_EXCEPTIONS_AN):
+        art = "an"
+    elif low.startswith(_AN_EXCEPTIONS_A):
+        art = "a"
+    else:
+        art = "an" if low[:1] in "aeiou" or (len(word) > 1 and word.isupper() and low[0] in "aefhilmnorsx") else "a"
+    return f"{art} {lead}{word}"
+
+
+def tidy_en(sentence: str) -> str:
+    """Whitespace, punctuation spacing and a capital first letter."""
+    s = re.sub(r"\s+", " ", sentence).strip()
+    s = re.sub(r" +([,.;:!?])", r"\1", s)
+    s = re.sub(r",,+", ",", s)
+    s = re.sub(r"\.\.+", ".", s)
+    s = re.sub(r"\( +", "(", s)
+    s = re.sub(r" +\)", ")", s)
+    for idx, ch in enumerate(s):
+        if ch.isalpha():
+            s = s[:idx] + ch.upper() + s[idx + 1:]
+            break
+        if ch not in "\"'“‘(":
+            break
+    return s
+
+
+def tidy_zh(sentence: str) -> str:
+    """Chinese text has no spaces between words; drop those the template lines carried."""
+    s = re.sub(r"\s+", "", sentence)
+    s = re.sub(r"，，+", "，", s)
+    s = re.sub(r"。。+", "。", s)
+    return s
+
+
+class Filler:
+    """Expands templates against one document's facts and shared vocabularies."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        facts: Mapping[str, str],
+        vocab: Mapping[str, Sequence[str]],
+        tidy: Callable[[str], str],
+    ) -> None:
+        self.rng = rng
+        self.facts = dict(facts)
+        self.vocab = vocab
+        self.tidy = tidy
+        self.used: set[str] = set()
+
+    def fill(self, template: str) -> str:
+        text = template
+        # Vocabulary picks and facts may themselves contain choices and further picks (bounded depth).
+        for _ in range(6):
+            before = text
+            text = _LIST.sub(lambda m: self.rng.choice(self._list(m.group(1))), text)
+            text = _VAR.sub(lambda m: self._fact(m.group(1)), text)
+            text = _choose(text, self.rng)
+            if text == before:
+                break
+        text = _ARTICLE.sub(_article, text)
+        return self.tidy(text)
+
+    def _list(self, name: str) -> Sequence[str]:
+        try:
+            return self.vocab[name]
+        except KeyError:
+            raise KeyError(f"unknown vocabulary list @{name}") from None
+
+    def _fact(self, name: str) -> str:
+        try:
+            return self.facts[name]
+        except KeyError:
+            raise KeyError(f"unknown fact ${name}") from None
+
+    def pick(self, bank: Sequence[str], k: int) -> list[str]:
+        """Up to ``k`` templates from ``bank`` not yet used in this document, expanded."""
+        fresh = [t for t in bank if t not in self.used]
+        if not fresh:  # only when a document has used up a bank does a frame repeat inside it
+            fresh = list(bank)
+        chosen = set(self.rng.sample(fresh, min(k, len(fresh))))
+        self.used.update(chosen)
+        # Keep the bank's own order: banks are written so that earlier lines introduce and later ones follow.
+        ordered = [t for t in dict.fromkeys(bank) if t in chosen]
+        return [self.fill(t) for t in ordered]
+
+    def one(self, bank: Sequence[str]) -> str:
+        return self.pick(bank, 1)[0]

@@ -1,0 +1,220 @@
+"""Regenerate niah's embedded default corpus (package data under src/niah/data/corpus/).
+
+Run from the repository root:  .venv/bin/python tools/make_corpus.py [--check]
+
+What it writes:
+  en.jsonl.xz, zh.jsonl.xz   one document a line: {"id","lang","title","genre","paragraphs":[...]}
+  images/*.jpg               real photographs copied from scikit-image and matplotlib, longer side <= 768 px
+  images.json                source, licence and size of each shipped photograph
+  manifest.json              document and token counts (cl100k_base) and SHA-256 of the uncompressed JSONL
+
+Why generated text is shipped rather than generated at import time: datasets built with one niah version must
+be byte-identical when rebuilt with a later one, so the text is frozen as data; this script only exists to
+show where it came from and to let a maintainer extend it deliberately. ``--check`` regenerates in memory and
+fails if the shipped files differ (the test suite runs the same comparison).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import lzma
+import random
+import re
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
+sys.path.insert(0, str(TOOLS))
+sys.path.insert(0, str(ROOT / "src"))
+
+from corpus_gen import en_essay, en_handwritten, en_history, en_nature, en_place, en_story, en_travel, zh  # noqa: E402
+
+OUT = ROOT / "src" / "niah" / "data" / "corpus"
+MIN_TOKENS, MAX_TOKENS = 800, 4000
+
+# Words that read like MM-NIAH needles or their questions; generated text must never contain them.
+BANNED_EN = re.compile(r"\b(secret|secrets|special|magic|magical|needle|needles|penguin|penguins|count|counts|counted|counting)\b", re.I)
+BANNED_ZH = re.compile(r"秘密|神奇|魔法|针|企鹅|数了数|特别的")
+
+# genre -> (number of documents, generator)
+EN_PLAN = [
+    ("place", 72, en_place.document),
+    ("nature-bird", 18, lambda r: en_nature.document(r, "bird")),
+    ("nature-tree", 16, lambda r: en_nature.document(r, "tree")),
+    ("nature-moth", 14, lambda r: en_nature.document(r, "moth")),
+    ("nature-fish", 14, lambda r: en_nature.document(r, "fish")),
+    ("nature-plant", 16, lambda r: en_nature.document(r, "plant")),
+    ("travel", 66, en_travel.document),
+    ("story", 70, en_story.document),
+    ("essay", 60, en_essay.document),
+    ("history", 54, en_history.document),
+]
+ZH_PLAN = [
+    ("place", 36, zh.GENRES["place"]),
+    ("nature", 32, zh.GENRES["nature"]),
+    ("travel", 26, zh.GENRES["travel"]),
+    ("story", 32, zh.GENRES["story"]),
+    ("essay", 28, zh.GENRES["essay"]),
+    ("history", 24, zh.GENRES["history"]),
+]
+
+# Real photographs: (file in its package, package, id, description, licence as stated by the package)
+PHOTOS = [
+    ("skimage/data/astronaut.png", "scikit-image", "astronaut",
+     "Astronaut Eileen Collins (NASA Great Images database)", "public domain (no known copyright restrictions)"),
+    ("skimage/data/chelsea.png", "scikit-image", "chelsea",
+     "Chelsea the cat, photographed by Stefan van der Walt", "CC0"),
+    ("skimage/data/coffee.png", "scikit-image", "coffee",
+     "Coffee cup, photographed by Rachel Michetti, courtesy of Pikolo Espresso Bar", "CC0"),
+    ("skimage/data/rocket.jpg", "scikit-image", "rocket",
+     "Launch of DSCOVR on a Falcon 9 (SpaceX)", "public domain (released by SpaceX)"),
+    ("skimage/data/hubble_deep_field.jpg", "scikit-image", "hubble_deep_field",
+     "Hubble eXtreme Deep Field (NASA)", "public domain (NASA)"),
+    ("skimage/data/retina.jpg", "scikit-image", "retina",
+     "Fundus photograph of a normal left eye (Mikael Haggstrom, Wikimedia Commons)", "CC0 1.0"),
+    ("matplotlib/mpl-data/sample_data/grace_hopper.jpg", "matplotlib", "grace_hopper",
+     "Rear Admiral Grace Hopper (U.S. Navy photograph)", "public domain (U.S. government work)"),
+]
+MAX_SIDE = 768
+JPEG_QUALITY = 88
+
+
+def _token_counter():
+    import bpe_openai
+
+    enc = bpe_openai.get_encoding("cl100k_base")
+    return lambda text: len(enc.encode(text))
+
+
+def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], dict[str, int]]:
+    from niah.corpus.text import normalize_whitespace, split_sentences
+
+    banned = BANNED_ZH if lang == "zh" else BANNED_EN
+    seen_paragraphs: set[str] = set()
+    docs: list[dict] = []
+    tokens_by_genre: dict[str, int] = {}
+
+    def accept(genre: str, title: str, paragraphs: list[str]) -> bool:
+        paragraphs = [normalize_whitespace(p) for p in paragraphs]
+        if any(not p for p in paragraphs) or any(p in seen_paragraphs for p in paragraphs):
+            return False
+        if len(set(paragraphs)) != len(paragraphs):
+            return False
+        text = "\n\n".join([title, *paragraphs])
+        if banned.search(text):
+            raise SystemExit(f"banned word in generated {lang} {genre} document {title!r}: {banned.search(text)[0]}")
+        for p in paragraphs:
+            joiner = "" if lang == "zh" else " "
+            if joiner.join(split_sentences(p, lang)) != p:
+                raise SystemExit(f"sentence split does not reproduce a paragraph of {title!r}")
+            if not re.search(r"[.!?。！？][\"'”’)）]*$", p):
+                raise SystemExit(f"paragraph without final punctuation in {title!r}: {p[-40:]!r}")
+        n_tokens = sum(count_tokens(p) for p in paragraphs)
+        if not MIN_TOKENS <= n_tokens <= MAX_TOKENS:
+            return False
+        seen_paragraphs.update(paragraphs)
+        docs.append({"id": f"{lang}-{len(docs):04d}", "lang": lang, "title": title, "genre": genre,
+                     "paragraphs": paragraphs})
+        tokens_by_genre[genre] = tokens_by_genre.get(genre, 0) + n_tokens
+        return True
+
+    for title, paragraphs in handwritten:
+        if not accept("explainer", title, paragraphs):
+            raise SystemExit(f"hand-written document {title!r} rejected (length or duplicate)")
+    for genre, n_docs, make in plan:
+        seed = 0
+        made = 0
+        while made < n_docs:
+            # One independent stream per (language, genre, attempt): adding documents to one genre never
+            # changes the text of another.
+            rng = random.Random(f"niah-corpus/{lang}/{genre}/{seed}")
+            seed += 1
+            if seed > n_docs * 20:
+                raise SystemExit(f"cannot make {n_docs} acceptable {lang} {genre} documents")
+            title, paragraphs = make(rng)
+            if accept(genre, title, paragraphs):
+                made += 1
+    return docs, tokens_by_genre
+
+
+def _jsonl(docs: list[dict]) -> bytes:
+    return "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs).encode("utf-8")
+
+
+def _photos() -> list[tuple[str, bytes, dict]]:
+    from PIL import Image
+
+    site = Path(__import__("PIL").__file__).resolve().parent.parent
+    out = []
+    for rel, package, image_id, description, licence in PHOTOS:
+        src = site / rel
+        with Image.open(src) as im:
+            im = im.convert("RGB")
+            w, h = im.size
+            scale = min(1.0, MAX_SIDE / max(w, h))
+            if scale < 1.0:
+                im = im.resize((round(w * scale), round(h * scale)), Image.Resampling.LANCZOS)
+            buf = io.BytesIO()
+            im.save(buf, format="JPEG", quality=JPEG_QUALITY, optimize=True)
+            out.append((f"{image_id}.jpg", buf.getvalue(), {
+                "id": image_id, "file": f"images/{image_id}.jpg", "width": im.size[0], "height": im.size[1],
+                "source": f"{package}: {rel.split('/', 1)[1]}", "description": description, "licence": licence,
+            }))
+    return out
+
+
+def build() -> dict[str, bytes]:
+    """Every shipped file, by path relative to the corpus data folder."""
+    count_tokens = _token_counter()
+    files: dict[str, bytes] = {}
+    manifest: dict = {"generator": "tools/make_corpus.py", "tokenizer": "cl100k_base", "languages": {}}
+    for lang, plan, handwritten in (("en", EN_PLAN, en_handwritten.DOCS), ("zh", ZH_PLAN, [])):
+        docs, tokens_by_genre = _generate(lang, plan, handwritten, count_tokens)
+        raw = _jsonl(docs)
+        files[f"{lang}.jsonl.xz"] = lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
+        manifest["languages"][lang] = {
+            "file": f"{lang}.jsonl.xz", "documents": len(docs),
+            "paragraphs": sum(len(d["paragraphs"]) for d in docs),
+            "tokens": sum(tokens_by_genre.values()), "tokens_by_genre": tokens_by_genre,
+            "sha256": hashlib.sha256(raw).hexdigest(),
+        }
+    photos = _photos()
+    for name, data, _meta in photos:
+        files[f"images/{name}"] = data
+    files["images.json"] = (json.dumps([m for _n, _d, m in photos], indent=2) + "\n").encode()
+    files["manifest.json"] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode()
+    return files
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing")
+    args = parser.parse_args()
+    files = build()
+    if args.check:
+        manifest = json.loads(files["manifest.json"])
+        shipped = json.loads((OUT / "manifest.json").read_text())
+        bad = [lang for lang in manifest["languages"]
+               if manifest["languages"][lang]["sha256"] != shipped["languages"][lang]["sha256"]]
+        if bad:
+            print(f"generated text differs from the shipped corpus for: {', '.join(bad)}")
+            return 1
+        print("shipped corpus matches the generator")
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "images").mkdir(exist_ok=True)
+    for rel, data in files.items():
+        (OUT / rel).write_bytes(data)
+    manifest = json.loads(files["manifest.json"])
+    for lang, info in manifest["languages"].items():
+        print(f"{lang}: {info['documents']} documents, {info['paragraphs']} paragraphs, {info['tokens']} tokens")
+    print(f"images: {len(PHOTOS)} photographs; total {sum(len(v) for v in files.values()) / 1e6:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
