@@ -170,7 +170,8 @@ class _Context:
     image_sizes: list[tuple[int, int]]
     write_media: Callable[[str, bytes], str]
     written: set[str] = field(default_factory=set)
-    _decoded: dict[str, Any] = field(default_factory=dict)
+    _jpeg: dict[str, bytes] = field(default_factory=dict)  # variant key -> JPEG as written
+    _bases: dict[str, bytes] = field(default_factory=dict)  # source id -> scaled source (LRU)
 
     def haystack_image(self, index: int, cap: int) -> _HaystackImage:
         """The first size variant of corpus image ``index`` whose token cost is within ``cap``."""
@@ -188,22 +189,48 @@ class _Context:
         assert best is not None
         return best
 
+    def variant_jpeg(self, im: _HaystackImage) -> bytes:
+        """The variant as written to media (JPEG), rendered once per build: procedural corpus images are
+        drawn on every load, so everything downstream (writing, pasting needles) starts from these bytes."""
+        data = self._jpeg.get(im.key)
+        if data is None:
+            data = self._jpeg[im.key] = _encode_jpeg(
+                _render_variant(self._base(im.source), im.variant, self.cfg.image_max_side))
+        return data
+
+    def _base(self, source: Any) -> Any:
+        """The source scaled to ``image_max_side`` (decoded from a cached near-lossless JPEG), so that an
+        image's variants do not each load (or, for procedural images, re-draw) the source."""
+        from PIL import Image
+
+        data = self._bases.pop(source.id, None)
+        if data is None:
+            img = source.load()
+            w, h = _variant_size(*img.size, "orig", self.cfg.image_max_side)
+            if img.size != (w, h):
+                img = img.resize((w, h), Image.Resampling.LANCZOS)
+            buf = io.BytesIO()
+            img.convert("RGB").save(buf, format="JPEG", quality=95)
+            data = buf.getvalue()
+            if len(self._bases) >= 256:  # bounded: memory stays flat however large the corpus
+                self._bases.pop(next(iter(self._bases)))
+        self._bases[source.id] = data  # most recently used last
+        with Image.open(io.BytesIO(data)) as img:
+            return img.convert("RGB")
+
     def store_haystack_image(self, im: _HaystackImage) -> str:
         rel = f"haystack/{_safe_name(im.key)}.jpg"
         if rel not in self.written:
-            self.write_media(rel, _encode_jpeg(self.load_variant(im)))
+            self.write_media(rel, self.variant_jpeg(im))
             self.written.add(rel)
         return f"media/{rel}"
 
     def load_variant(self, im: _HaystackImage) -> Any:
-        """The image as written (a copy: callers paste into it); recently used ones stay decoded."""
-        cached = self._decoded.get(im.key)
-        if cached is None:
-            cached = _render_variant(im.source.load(), im.variant, self.cfg.image_max_side).convert("RGB")
-            if len(self._decoded) >= 48:
-                self._decoded.pop(next(iter(self._decoded)))
-            self._decoded[im.key] = cached
-        return cached.copy()
+        """The image exactly as the document shows it (decoded from its JPEG), ready to paste into."""
+        from PIL import Image
+
+        with Image.open(io.BytesIO(self.variant_jpeg(im))) as img:
+            return img.convert("RGB")
 
     def store(self, rel: str, img: Any, *, png: bool = False) -> str:
         data = _encode_png(img) if png else _encode_jpeg(img)
