@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from niah.corpus.text import split_sentences
 
 from niah.corpus import load_corpus
+from niah.corpus.text import split_sentences
 from niah.haystack import NeedleSpec, TextPool, assemble, sweep_haystack
 from niah.tokens import get_tokenizer
 

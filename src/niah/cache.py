@@ -1,0 +1,243 @@
+"""The response cache: an append-only JSONL log plus a SQLite (WAL) index, keyed by a request fingerprint.
+
+Why both: the JSONL log is the durable record (each response is one line, written and flushed as it
+arrives, readable with any tool, as lmms-eval keeps its logs); the SQLite table is the index that answers
+"do we already have this request?" in O(1) without reading the log. The log is the source of truth: on open,
+lines the index has not seen yet (a process killed between the two writes) are indexed, and a torn last line
+(a process killed mid-write) is cut off. Appends hold an exclusive ``flock`` so several runs can share one
+cache directory.
+
+The key (:func:`request_fingerprint`) is a SHA-256 over canonical JSON of exactly what determines a reply:
+the model identity, the rendered prompt parts (images by the SHA-256 of their bytes, so moving a dataset
+keeps its cache valid) and the generation settings. Only successful replies are cached; failures are retried
+on the next run. Nothing secret is stored: identities never include API keys or URLs.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from niah.errors import ConfigError
+
+if TYPE_CHECKING:
+    from niah.models.base import GenerationSettings
+    from niah.prompts import RenderedPrompt
+
+CACHE_JSONL = "cache.jsonl"
+CACHE_SQLITE = "cache.sqlite"
+CACHE_LOCK = "cache.lock"
+FINGERPRINT_VERSION = 1
+
+
+def canonical_json(obj: Any) -> str:
+    """Sorted keys, no whitespace, UTF-8 kept: equal objects give identical strings."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class MediaHasher:
+    """SHA-256 of media files, remembered by (path, size, mtime) so each file is read once per run."""
+
+    def __init__(self, max_entries: int = 65536) -> None:
+        self._known: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+        self._max = max_entries
+
+    def __call__(self, path: Path) -> str:
+        st = path.stat()
+        key = (str(path), st.st_size, st.st_mtime_ns)
+        digest = self._known.get(key)
+        if digest is None:
+            h = hashlib.sha256()
+            with path.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(block)
+            digest = h.hexdigest()
+            self._known[key] = digest
+            if len(self._known) > self._max:
+                self._known.popitem(last=False)
+        return digest
+
+
+def prompt_fingerprint_parts(prompt: RenderedPrompt, hasher: MediaHasher) -> list[dict[str, Any]]:
+    from niah.sample import ImagePart, TextPart
+
+    out: list[dict[str, Any]] = []
+    for part in prompt.parts:
+        if isinstance(part, TextPart):
+            out.append({"text": part.text})
+        elif isinstance(part, ImagePart):
+            out.append({"image": hasher(prompt.resolve(part.path))})
+        else:
+            video: dict[str, Any] = {}
+            if part.path is not None:
+                video["file"] = hasher(prompt.resolve(part.path))
+            if part.frames:
+                video["frames"] = [hasher(prompt.resolve(f)) for f in part.frames]
+            if part.fps is not None:
+                video["fps"] = part.fps
+            out.append({"video": video})
+    return out
+
+
+def request_fingerprint(model_identity: Mapping[str, Any], prompt: RenderedPrompt,
+                        generation: GenerationSettings, hasher: MediaHasher | None = None) -> str:
+    """The cache key of one request (hex SHA-256)."""
+    payload = {
+        "v": FINGERPRINT_VERSION,
+        "model": dict(model_identity),
+        "system": prompt.system,
+        "parts": prompt_fingerprint_parts(prompt, hasher or MediaHasher()),
+        "image_scale": prompt.image_scale,
+        "generation": generation.to_json(),
+    }
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+
+
+class ResponseCache:
+    """One cache directory: ``cache.jsonl`` (append-only log), ``cache.sqlite`` (index), ``cache.lock``."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create cache directory {self.directory}: {exc}") from None
+        self.jsonl_path = self.directory / CACHE_JSONL
+        self._lock_fd = os.open(self.directory / CACHE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        self._db = sqlite3.connect(self.directory / CACHE_SQLITE, timeout=30.0, isolation_level=None,
+                                   check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        self._fh = None
+        self.hits = 0
+        self.writes = 0
+        self._catch_up()
+        self._fh = self.jsonl_path.open("ab")
+
+    # -- index maintenance -------------------------------------------------------------------------------
+
+    def _indexed_offset(self) -> int:
+        row = self._db.execute("SELECT value FROM meta WHERE name='jsonl_offset'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _catch_up(self) -> None:
+        """Index log lines written after the index's last known offset; cut a torn last line."""
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        try:
+            if not self.jsonl_path.exists():
+                self.jsonl_path.touch()
+            size = self.jsonl_path.stat().st_size
+            offset = self._indexed_offset()
+            if offset > size:  # the log was replaced or truncated by hand: rebuild the index from scratch
+                self._db.execute("DELETE FROM entries")
+                offset = 0
+            if offset == size:
+                return
+            with self.jsonl_path.open("r+b") as fh:
+                fh.seek(offset)
+                tail = fh.read()
+                last_newline = tail.rfind(b"\n")
+                complete = tail[: last_newline + 1] if last_newline >= 0 else b""
+                if len(complete) < len(tail):
+                    fh.truncate(offset + len(complete))  # a writer died mid-line: drop the fragment
+            self._db.execute("BEGIN")
+            for raw in complete.splitlines():
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw)
+                except json.JSONDecodeError:
+                    continue  # never index a line we cannot read back
+                key = record.get("key") if isinstance(record, dict) else None
+                if isinstance(key, str):
+                    self._db.execute("INSERT OR REPLACE INTO entries (key, record) VALUES (?, ?)",
+                                     (key, raw.decode("utf-8")))
+            self._db.execute("INSERT OR REPLACE INTO meta (name, value) VALUES ('jsonl_offset', ?)",
+                             (offset + len(complete),))
+            self._db.execute("COMMIT")
+        finally:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    # -- public API ----------------------------------------------------------------------------------------
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT record FROM entries WHERE key=?", (key,)).fetchone()
+        if row is None:
+            return None
+        self.hits += 1
+        return json.loads(row[0])
+
+    def __contains__(self, key: str) -> bool:
+        return self._db.execute("SELECT 1 FROM entries WHERE key=?", (key,)).fetchone() is not None
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+
+    def put(self, key: str, record: Mapping[str, Any]) -> None:
+        """Append one line (flushed before returning) and index it."""
+        assert self._fh is not None, "cache is closed"
+        entry = {"key": key, **{k: v for k, v in record.items() if k != "key"}}
+        line = (canonical_json(entry) + "\n").encode("utf-8")
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        try:
+            start = self._fh.seek(0, os.SEEK_END)
+            self._fh.write(line)
+            self._fh.flush()
+            end = start + len(line)
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT OR REPLACE INTO entries (key, record) VALUES (?, ?)",
+                             (key, line[:-1].decode("utf-8")))
+            # Advance the indexed offset only when everything before this line was indexed already.
+            self._db.execute("UPDATE meta SET value=? WHERE name='jsonl_offset' AND value=?", (end, start))
+            self._db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('jsonl_offset', ?)",
+                             (end if start == 0 else 0,))
+            self._db.execute("COMMIT")
+        finally:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        self.writes += 1
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        self._db.close()
+        os.close(self._lock_fd)
+
+    def __enter__(self) -> ResponseCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class CacheChain:
+    """The run's own cache plus an optional shared one: look up in order, write to all."""
+
+    def __init__(self, caches: list[ResponseCache]) -> None:
+        self.caches = caches
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        for i, cache in enumerate(self.caches):
+            record = cache.get(key)
+            if record is not None:
+                for earlier in self.caches[:i]:  # copy a shared hit into the run's own cache
+                    earlier.put(key, record)
+                return record
+        return None
+
+    def put(self, key: str, record: Mapping[str, Any]) -> None:
+        for cache in self.caches:
+            cache.put(key, record)
+
+    def close(self) -> None:
+        for cache in self.caches:
+            cache.close()

@@ -1,0 +1,92 @@
+"""`niah eval`: build (or load) + run + score + report in one command.
+
+With no arguments it runs the embedded default: a small MM-NIAH grid built from the embedded corpus, answered
+by the offline RAG baseline (BM25 retrieval + extractive reader, no model download), scored exactly like the
+official code and reported. Each stage writes into OUT (dataset/, run/, report/), so any stage can be re-run
+alone with its own verb, and rerunning `niah eval` resumes the run instead of repeating requests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_TASKS = ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
+                 "reasoning-image")
+DEFAULT_LENGTHS = ("1k-2k", "4k-8k", "12k-16k", "24k-32k")
+
+
+def _split(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
+             concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
+             tokenizer: str, image_tokens: str, limit: int | None, progress: bool,
+             published: bool) -> dict:
+    """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary."""
+    from niah.benchmarks.mm_niah.build import BuildConfig
+    from niah.commands.build import build_mm_niah
+    from niah.metrics.scorers import score_run
+    from niah.report import ReportOptions, build_report, load_inputs
+    from niah.run import run_dataset_sync
+
+    out.mkdir(parents=True, exist_ok=True)
+    if dataset is None:
+        dataset = out / "dataset"
+        if not (dataset / "samples.jsonl").is_file():  # built once; reruns resume the same samples
+            cfg = BuildConfig(tasks=tasks, lengths=lengths, per_cell=per_cell, seed=seed, corpus=corpus,
+                              tokenizer=tokenizer, image_tokens=image_tokens)
+            build_mm_niah(cfg, dataset, progress=progress)
+    run_dir = out / "run"
+    summary = run_dataset_sync(dataset, model, run_dir, concurrency=concurrency, progress=progress,
+                               base_urls=base_urls or None, api_key_env=api_key_env, limit=limit)
+    score_summary = score_run(run_dir)
+    report_dir = out / "report"
+    result = build_report(load_inputs([run_dir]), report_dir, ReportOptions(published=published))
+    return {"dataset": dataset, "run": run_dir, "report": result.index_html, "summary": summary,
+            "scores": score_summary}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("eval")
+    def eval_command(
+        dataset: Annotated[Path | None, typer.Argument(
+            help="an existing dataset directory; omit to build a small MM-NIAH grid")] = None,
+        out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path("out/eval"),
+        model: Annotated[str, typer.Option("--model", "-m", help="model spec")] = "baseline:rag",
+        base_url: Annotated[list[str] | None, typer.Option("--base-url", help="repeatable")] = None,
+        api_key_env: Annotated[str | None, typer.Option("--api-key-env")] = None,
+        concurrency: Annotated[int, typer.Option("--concurrency", "-c")] = 8,
+        tasks: Annotated[list[str] | None, typer.Option("--tasks")] = None,
+        lengths: Annotated[list[str] | None, typer.Option("--lengths")] = None,
+        per_cell: Annotated[int, typer.Option("--per-cell")] = 1,
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+        corpus: Annotated[str, typer.Option("--corpus")] = "default",
+        tokenizer: Annotated[str, typer.Option("--tokenizer")] = "cl100k_base",
+        image_tokens: Annotated[str, typer.Option("--image-tokens")] = "internvl",
+        limit: Annotated[int | None, typer.Option("--limit", help="only the first N samples")] = None,
+        no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+        no_published: Annotated[bool, typer.Option("--no-published")] = False,
+    ) -> None:
+        """Build (or load) a dataset, run a model on it, score it officially and write the report."""
+        from rich.console import Console
+
+        res = evaluate(out=out, dataset=dataset, model=model, base_urls=_split(base_url), api_key_env=api_key_env,
+                       concurrency=concurrency, tasks=_split(tasks) or list(DEFAULT_TASKS),
+                       lengths=_split(lengths) or list(DEFAULT_LENGTHS), per_cell=per_cell, seed=seed,
+                       corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
+                       progress=not no_progress, published=not no_published)
+        console = Console()
+        s = res["summary"]
+        console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped "
+                      f"({s.cached} from cache) in {s.wall_s:.1f} s -> {res['run']}")
+        tables = Path(res["report"]).parent / "tables.md"
+        if tables.is_file():
+            console.print(tables.read_text(encoding="utf-8"), markup=False, highlight=False)
+        console.print(f"report: {res['report']}")

@@ -1,0 +1,109 @@
+"""`niah run DATASET --model SPEC --out RUN_DIR`: send a dataset to a model, resumable.
+
+Everything heavy (httpx, rich, the backends) is imported inside the command so that ``niah --help`` stays
+fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from niah.errors import ConfigError
+
+
+def parse_model_options(values: list[str] | None) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs; VALUE is parsed as JSON when it is valid JSON (numbers, true, objects)."""
+    out: dict[str, Any] = {}
+    for item in values or []:
+        key, sep, raw = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ConfigError(f"--model-option {item!r} must look like KEY=VALUE")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run_command(
+        dataset: Path = typer.Argument(..., help="Dataset directory (manifest.json, samples.jsonl, media/)."),
+        model: str = typer.Option(..., "--model", "-m", help="openai:NAME | hf:PATH | vllm:PATH | "
+                                  "baseline:random|oracle|rag[:READER]"),
+        out: Path = typer.Option(..., "--out", "-o", help="Run directory (created; rerun to resume)."),
+        base_url: list[str] = typer.Option(None, "--base-url", help="OpenAI-compatible base URL, e.g. "
+                                           "http://127.0.0.1:8000/v1; repeat for a pool of replicas."),
+        api_key_env: str = typer.Option(None, "--api-key-env", help="Environment variable holding the API key."),
+        concurrency: int = typer.Option(8, "--concurrency", "-c", help="Requests in flight per endpoint."),
+        max_tokens: int = typer.Option(None, "--max-tokens", help="Override the benchmark's max new tokens."),
+        temperature: float = typer.Option(None, "--temperature", help="Override (official: 0, greedy)."),
+        top_p: float = typer.Option(None, "--top-p"),
+        seed: int = typer.Option(None, "--seed"),
+        stop: list[str] = typer.Option(None, "--stop", help="Stop string (repeatable)."),
+        timeout: float = typer.Option(None, "--timeout", help="Seconds per request (openai backend)."),
+        retries: int = typer.Option(6, "--max-attempts", help="Attempts per request before it is recorded as failed."),
+        retry_delay: float = typer.Option(1.0, "--retry-delay", help="Initial backoff in seconds (doubles, jittered)."),
+        model_option: list[str] = typer.Option(None, "--model-option", "-O", help="Backend option KEY=VALUE "
+                                               "(repeatable): image_size=448x448, image_transport=file, device=cuda, "
+                                               "dtype=bfloat16, rag_budget=8192, rag_retriever=minilm, ..."),
+        max_images: int = typer.Option(None, "--max-images", help="Declare the model's images-per-request limit."),
+        max_context: int = typer.Option(None, "--max-context", help="Declare the model's context limit (tokens)."),
+        no_vision: bool = typer.Option(False, "--no-vision", help="Declare a text-only model."),
+        video: bool = typer.Option(False, "--video", help="Declare native video input (else frames are sent)."),
+        over_limit: str = typer.Option("skip", "--over-limit", help="skip | truncate | downscale | official: "
+                                       "what to do with a prompt over the declared limits (always recorded)."),
+        question_first: bool = typer.Option(False, "--question-first", help="MM-NIAH question-before-context."),
+        max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (uniformly)."),
+        task: list[str] = typer.Option(None, "--task", help="Only these tasks (repeatable)."),
+        limit: int = typer.Option(None, "--limit", help="Only the first N (selected) samples."),
+        cache_dir: Path = typer.Option(None, "--cache-dir", help="Shared response cache (in addition to RUN_DIR's)."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the response cache."),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Discard RUN_DIR's responses and cache first."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Print the rendered prompts; call nothing."),
+        no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    ) -> None:
+        """Run a model on a dataset and write RUN_DIR (run.json, responses.jsonl, cache/)."""
+        from niah.models.base import GenerationSettings
+        from niah.models.registry import parse_model_spec
+        from niah.prompts import PromptOptions
+        from niah.run import RetryPolicy, run_dataset_sync
+
+        options = parse_model_options(model_option)
+        if timeout is not None:
+            options["timeout"] = timeout
+        if max_images is not None:
+            options["max_images"] = max_images
+        if max_context is not None:
+            options["max_context"] = max_context
+        if no_vision:
+            options["vision"] = False
+        if video:
+            options["video"] = True
+        spec = parse_model_spec(model, base_urls=base_url or (), api_key_env=api_key_env, options=options)
+        generation = GenerationSettings(max_tokens=max_tokens, temperature=temperature, top_p=top_p, seed=seed,
+                                        stop=tuple(stop) if stop else None)
+        if over_limit not in ("skip", "truncate", "downscale", "official"):
+            raise ConfigError(f"--over-limit must be skip, truncate, downscale or official, not {over_limit!r}")
+        prompt_options = PromptOptions(question_first=question_first, over_limit=over_limit,  # type: ignore[arg-type]
+                                       max_frames=max_frames)
+        summary = run_dataset_sync(
+            dataset, spec, out, concurrency=concurrency, generation=generation, prompt_options=prompt_options,
+            progress=not no_progress and not dry_run, cache_dir=cache_dir, use_cache=not no_cache,
+            retry=RetryPolicy(max_attempts=max(1, retries), initial_delay=retry_delay),
+            tasks=task or None, limit=limit, overwrite=overwrite, dry_run=dry_run,
+        )
+        if dry_run:
+            typer.echo(f"dry run: {summary.total} prompts rendered, nothing sent", err=True)
+            return
+        typer.echo(
+            f"{summary.answered} answered, {summary.failed} failed, {summary.skipped} skipped "
+            f"({summary.cached} from cache, {summary.resumed} already done); {summary.requests} requests in "
+            f"{summary.wall_s:.1f}s -> {out}",
+            err=True,
+        )

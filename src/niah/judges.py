@@ -1,0 +1,223 @@
+"""One judge mechanism for every benchmark that needs a model to grade answers.
+
+A judge is a model backend (any spec: ``openai:...``, ``hf:...``) plus a prompt template plus a strict
+parser, with the runner's retries for transport failures and a bounded number of re-asks when the reply does
+not parse. Strict means the parser accepts only the reply format the template asks for; anything else is a
+parse failure, never a guessed score.
+
+A judge never sees the haystack: its only inputs are the question, the gold answer and the prediction
+(:meth:`Judge.judge`), and :meth:`Judge.judge_sample` takes the question text and options from a sample,
+never its context. Verdicts can be cached in a :class:`~niah.cache.ResponseCache` under the judge's identity
+(backend identity + template name + parser name).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from niah.cache import MediaHasher, ResponseCache, request_fingerprint
+from niah.models.base import GenerationSettings, ModelBackend, ModelRequest, ModelSpec
+from niah.models.registry import load_backend, parse_model_spec
+from niah.prompts import RenderedPrompt
+from niah.sample import Sample, TextPart, parts_text
+
+JUDGE_GENERATION = GenerationSettings(temperature=0.0, max_tokens=32)
+
+
+class JudgeParseError(ValueError):
+    """The judge's reply is not in the format the template asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeTemplate:
+    """A judge prompt. ``user`` is formatted with ``question``, ``gold`` and ``prediction`` only."""
+
+    name: str
+    user: str
+    system: str | None = None
+    #: Appended to the user turn when the previous reply did not parse.
+    reminder: str = "Your previous reply could not be read. Reply with the required format only."
+
+    def render(self, question: str, gold: str, prediction: str, *, retry: bool = False) -> RenderedPrompt:
+        text = self.user.format(question=question, gold=gold, prediction=prediction)
+        if retry:
+            text += "\n" + self.reminder
+        return RenderedPrompt(parts=[TextPart(text)], roles=["question"], media_root=Path("."),
+                              generation=JUDGE_GENERATION, system=self.system)
+
+
+BINARY_JSON_TEMPLATE = JudgeTemplate(
+    name="binary-json-v1",
+    system="You grade answers to questions. You compare a prediction with the gold answer; you never answer "
+           "the question yourself.",
+    user=(
+        "Question: {question}\n"
+        "Gold answer: {gold}\n"
+        "Prediction: {prediction}\n"
+        "Does the prediction give the same answer as the gold answer? Ignore wording, case and formatting; a "
+        "prediction that adds a different or contradictory answer is wrong.\n"
+        'Reply with exactly one JSON object and nothing else: {{"score": 1}} if correct, {{"score": 0}} if not.'
+    ),
+    reminder='Your previous reply could not be read. Reply with exactly {"score": 1} or {"score": 0}.',
+)
+
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+_LABELED = re.compile(r"^\s*score\s*:\s*(-?\d+(?:\.\d+)?)\s*$", re.I)
+
+
+def parse_json_score(text: str, allowed: Iterable[float] = (0, 1)) -> float:
+    """Strict: the whole reply is one JSON object ``{"score": N}`` (a code fence around it is tolerated)
+    with N among ``allowed``."""
+    body = text.strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError:
+        raise JudgeParseError(f"not a JSON object: {text[:80]!r}") from None
+    if not isinstance(obj, dict) or set(obj) != {"score"}:
+        raise JudgeParseError(f"expected exactly {{\"score\": ...}}, got {text[:80]!r}")
+    score = obj["score"]
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or score not in set(allowed):
+        raise JudgeParseError(f"score {score!r} not among {sorted(set(allowed))}")
+    return float(score)
+
+
+def labeled_score_parser(low: float, high: float) -> Callable[[str], float]:
+    """Strict parser for replies of the form ``Score: N`` with ``low <= N <= high`` (and nothing else)."""
+
+    def parse(text: str) -> float:
+        m = _LABELED.match(text)
+        if m is None:
+            raise JudgeParseError(f"expected 'Score: N', got {text[:80]!r}")
+        value = float(m.group(1))
+        if not low <= value <= high:
+            raise JudgeParseError(f"score {value} outside [{low}, {high}]")
+        return value
+
+    parse.__name__ = f"labeled_score_{low:g}_{high:g}"
+    return parse
+
+
+@dataclass(slots=True)
+class JudgeVerdict:
+    score: float | None
+    raw: str | None
+    error: str | None = None
+    attempts: int = 0
+    cached: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": self.score, "raw": self.raw, "error": self.error, "attempts": self.attempts,
+                "cached": self.cached}
+
+
+class Judge:
+    """``Judge("openai:gpt-4o-mini", base_urls=[...], api_key_env="OPENAI_API_KEY")``, then
+    ``await judge.judge(question, gold, prediction)``."""
+
+    def __init__(
+        self,
+        model: str | ModelSpec | ModelBackend,
+        *,
+        template: JudgeTemplate = BINARY_JSON_TEMPLATE,
+        parser: Callable[[str], float] = parse_json_score,
+        generation: GenerationSettings | None = None,
+        retry: Any = None,
+        max_parse_attempts: int = 3,
+        cache: ResponseCache | None = None,
+        base_urls: Iterable[str] = (),
+        api_key_env: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        from niah.run import RetryPolicy
+
+        if isinstance(model, str):
+            model = parse_model_spec(model, base_urls=base_urls, api_key_env=api_key_env, options=options)
+        self.backend: ModelBackend = load_backend(model) if isinstance(model, ModelSpec) else model
+        self.template = template
+        self.parser = parser
+        self.generation = JUDGE_GENERATION.merged(generation)
+        self.retry = retry or RetryPolicy()
+        self.max_parse_attempts = max(1, max_parse_attempts)
+        self.cache = cache
+        self._hasher = MediaHasher()
+        self._concurrency_set = False
+
+    def identity(self) -> dict[str, Any]:
+        return {"judge": self.template.name, "parser": getattr(self.parser, "__name__", "parser"),
+                "model": self.backend.identity()}
+
+    def set_concurrency(self, concurrency: int) -> int:
+        """Requests in flight per endpoint (call before the first judgement); returns the total."""
+        self._concurrency_set = True
+        return self.backend.max_in_flight(concurrency)
+
+    async def judge(self, question: str, gold: str, prediction: str | None) -> JudgeVerdict:
+        """Grade one prediction. A missing prediction (a failed generation) scores 0 without a call."""
+        from niah.run import call_with_retries
+
+        if not self._concurrency_set:
+            self.set_concurrency(8)
+        if prediction is None:
+            return JudgeVerdict(score=0.0, raw=None, error="no prediction", attempts=0)
+        attempts = 0
+        last_raw: str | None = None
+        for parse_try in range(self.max_parse_attempts):
+            prompt = self.template.render(question, gold, prediction, retry=parse_try > 0)
+            prompt = replace(prompt, generation=self.generation)
+            key = request_fingerprint(self.identity(), prompt, self.generation, self._hasher)
+            if self.cache is not None:
+                hit = self.cache.get(key)
+                if hit is not None:
+                    return JudgeVerdict(score=hit["score"], raw=hit["response"], attempts=0, cached=True)
+            outcome = await call_with_retries(self.backend, ModelRequest(prompt=prompt, generation=self.generation),
+                                              self.retry)
+            attempts += outcome.attempts
+            if outcome.reply is None:
+                return JudgeVerdict(score=None, raw=None, error=outcome.error, attempts=attempts)
+            last_raw = outcome.reply.text
+            try:
+                score = self.parser(last_raw)
+            except JudgeParseError:
+                continue
+            if self.cache is not None:
+                self.cache.put(key, {"response": last_raw, "score": score, "judge": self.identity()})
+            return JudgeVerdict(score=score, raw=last_raw, attempts=attempts)
+        return JudgeVerdict(score=None, raw=last_raw, attempts=attempts,
+                            error=f"judge reply did not parse after {self.max_parse_attempts} tries")
+
+    async def judge_sample(self, sample: Sample, prediction: str | None, gold: str | None = None) -> JudgeVerdict:
+        """Grade a prediction for a sample from its question text and text options only (never the context;
+        image options appear as ``<image>``). ``gold`` defaults to the sample's answer as text."""
+        question = parts_text(sample.question)
+        for i, choice in enumerate(sample.choices or []):
+            option = "".join(p.text if isinstance(p, TextPart) else "<image>" for p in choice)
+            question += f"\n{chr(65 + i)}. {option}"
+        if gold is None:
+            answer = sample.answer
+            gold = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+        return await self.judge(question, gold, prediction)
+
+    async def judge_many(self, items: Iterable[tuple[str, str, str | None]], *, concurrency: int = 8,
+                         ) -> list[JudgeVerdict]:
+        """Judge (question, gold, prediction) triples with bounded concurrency; results in input order."""
+        if not self._concurrency_set:
+            concurrency = self.set_concurrency(concurrency)
+        semaphore = asyncio.Semaphore(max(concurrency, 1))
+
+        async def one(item: tuple[str, str, str | None]) -> JudgeVerdict:
+            async with semaphore:
+                return await self.judge(*item)
+
+        return list(await asyncio.gather(*(one(item) for item in items)))
+
+    async def aclose(self) -> None:
+        await self.backend.aclose()

@@ -1,0 +1,390 @@
+"""Prompt rendering shared by all benchmark families, and the capability policy.
+
+Each benchmark family registers a renderer that turns a :class:`~niah.sample.Sample` into its official
+prompt as a list of parts (text, image, video) in the order the model must see them, so that backends send
+images interleaved exactly where the official prompt has its ``<image>`` placeholders. Renderers are looked up
+by ``sample.benchmark`` and imported lazily.
+
+A rendered prompt is then fitted to the model's declared :class:`~niah.models.base.Capabilities` by
+:func:`fit_to_capabilities`: a prompt that exceeds them is skipped with a reason, truncated, or downscaled,
+and whichever happened is recorded in the response row's ``prompt_policy``. Nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from niah.errors import ConfigError
+from niah.iox import resolve_under
+from niah.models.base import Capabilities, GenerationSettings
+from niah.sample import ImagePart, Part, Sample, TextPart, VideoPart
+
+#: Where a part of a rendered prompt came from. Truncation only ever touches ``context`` parts.
+Role = Literal["system", "context", "question", "choice", "instruction"]
+
+OverLimitPolicy = Literal["skip", "truncate", "downscale", "official"]
+OVER_LIMIT_POLICIES: tuple[str, ...] = ("skip", "truncate", "downscale", "official")
+
+#: Image token cost assumed when a sample carries no image token count (MM-NIAH: one 448x448 tile = 256).
+DEFAULT_IMAGE_TOKENS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class PromptOptions:
+    """Rendering choices that are not part of the sample.
+
+    ``question_first`` renders MM-NIAH's question-before-context variant (the paper's appendix reports it
+    makes models collapse; it is offered for that ablation). ``over_limit`` is the policy for a prompt that
+    exceeds the model's capabilities. ``extra`` carries family-specific switches for other renderers.
+    """
+
+    question_first: bool = False
+    over_limit: OverLimitPolicy = "skip"
+    max_frames: int | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"question_first": self.question_first, "over_limit": self.over_limit}
+        if self.max_frames is not None:
+            out["max_frames"] = self.max_frames
+        if self.extra:
+            out["extra"] = dict(self.extra)
+        return out
+
+
+@dataclass(slots=True)
+class PromptBody:
+    """What a renderer returns: role-tagged parts in order, the family's default decoding, a system text."""
+
+    segments: list[tuple[Role, Part]]
+    generation: GenerationSettings
+    system: str | None = None
+
+
+@dataclass(slots=True)
+class RenderedPrompt:
+    """A prompt ready to send: one user turn of interleaved parts (adjacent text of one role merged), with
+    media paths relative to ``media_root`` (resolved through :meth:`resolve`, which refuses escapes)."""
+
+    parts: list[Part]
+    roles: list[Role]
+    media_root: Path
+    generation: GenerationSettings
+    system: str | None = None
+    #: What the capability fit did ("truncate: ...", "downscale: ..."), or None when the prompt fit as is.
+    policy: str | None = None
+    #: Linear scale applied to every image before sending (set only by the downscale policy).
+    image_scale: float | None = None
+
+    def resolve(self, rel: str) -> Path:
+        return resolve_under(self.media_root, rel)
+
+    @property
+    def num_images(self) -> int:
+        n = 0
+        for p in self.parts:
+            if isinstance(p, ImagePart):
+                n += 1
+            elif isinstance(p, VideoPart):
+                n += len(p.frames or ())
+        return n
+
+    @property
+    def has_video(self) -> bool:
+        return any(isinstance(p, VideoPart) for p in self.parts)
+
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    def preview(self) -> str:
+        """The prompt as the official code would write it: text with ``<image>`` where images go."""
+        out: list[str] = []
+        if self.system:
+            out.append(f"[system] {self.system}\n")
+        for p in self.parts:
+            if isinstance(p, TextPart):
+                out.append(p.text)
+            elif isinstance(p, ImagePart):
+                out.append(f"<image: {p.path}>")
+            else:
+                label = p.path or f"{len(p.frames or ())} frames"
+                out.append(f"<video: {label}>")
+        return "".join(out)
+
+
+Renderer = Callable[[Sample, PromptOptions], PromptBody]
+#: An official fit: returns the prompt changed to fit (with ``policy`` set) or None to skip it.
+OfficialFit = Callable[[RenderedPrompt, Sample, Capabilities], "FitResult"]
+
+_RENDERERS: dict[str, str | Renderer] = {
+    "mm-niah": "niah.benchmarks.mm_niah.prompt:render",
+}
+_OFFICIAL_FITS: dict[str, str | OfficialFit] = {}
+
+
+def register_renderer(benchmark: str, renderer: str | Renderer, *, official_fit: str | OfficialFit | None = None,
+                      ) -> None:
+    """Register a family's renderer (a callable or a lazily imported ``"module:attr"``) and, when the
+    family's official code truncates over-long inputs in its own way, that rule as ``official_fit``."""
+    _RENDERERS[benchmark] = renderer
+    if official_fit is not None:
+        _OFFICIAL_FITS[benchmark] = official_fit
+
+
+def _load(ref: str | Callable[..., Any]) -> Callable[..., Any]:
+    if not isinstance(ref, str):
+        return ref
+    module_name, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def get_renderer(benchmark: str) -> Renderer:
+    ref = _RENDERERS.get(benchmark)
+    if ref is None:
+        return render_generic
+    renderer = _load(ref)
+    _RENDERERS[benchmark] = renderer
+    return renderer
+
+
+def has_official_fit(benchmark: str) -> bool:
+    return benchmark in _OFFICIAL_FITS
+
+
+def render_generic(sample: Sample, options: PromptOptions) -> PromptBody:
+    """Fallback for a family without its own renderer: context, newline, question, lettered options.
+
+    Greedy with at most 128 new tokens, so that an unknown family never runs unbounded generations."""
+    segments: list[tuple[Role, Part]] = []
+    body: list[tuple[Role, Part]] = [("question", p) for p in sample.question]
+    for i, choice in enumerate(sample.choices or []):
+        body.append(("choice", TextPart(f"\n{chr(65 + i)}. ")))
+        body.extend(("choice", p) for p in choice)
+    context = [("context", p) for p in sample.context]
+    if options.question_first:
+        segments = body + [("question", TextPart("\n"))] + context
+    else:
+        segments = context + [("question", TextPart("\n"))] + body
+    return PromptBody(segments=segments, generation=GenerationSettings(temperature=0.0, max_tokens=128))
+
+
+def render_prompt(sample: Sample, media_root: str | Path, options: PromptOptions | None = None) -> RenderedPrompt:
+    """Render ``sample`` with its family's official prompt; text parts of one role are merged."""
+    options = options or PromptOptions()
+    body = get_renderer(sample.benchmark)(sample, options)
+    parts: list[Part] = []
+    roles: list[Role] = []
+    for role, part in body.segments:
+        if isinstance(part, TextPart):
+            if not part.text:
+                continue
+            if parts and isinstance(parts[-1], TextPart) and roles[-1] == role:
+                parts[-1] = TextPart(parts[-1].text + part.text)
+                continue
+        parts.append(part)
+        roles.append(role)
+    return RenderedPrompt(parts=parts, roles=roles, media_root=Path(media_root), generation=body.generation,
+                          system=body.system)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Capability policy
+
+
+@dataclass(slots=True)
+class FitResult:
+    """The prompt to send (``policy`` says what was changed) or a reason to skip the sample."""
+
+    prompt: RenderedPrompt | None
+    skip_reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def policy(self) -> str | None:
+        if self.skip_reason is not None:
+            return f"skip: {self.skip_reason}"
+        return self.prompt.policy if self.prompt is not None else None
+
+
+def estimate_tokens(prompt: RenderedPrompt, sample: Sample) -> int:
+    """Prompt length in tokens, estimated from the sample's own accounting.
+
+    The dataset records ``text_tokens`` (under its named tokenizer) and ``image_tokens`` (under its image
+    rule); their ratio to the context's characters and images converts the rendered prompt. This is the
+    dataset tokenizer's count, not the model's: declare ``max_context`` with a margin.
+    """
+    meta = sample.meta or {}
+    context_chars = sum(len(p.text) for p in sample.context if isinstance(p, TextPart))
+    text_tokens = meta.get("text_tokens")
+    chars_per_token = 4.0
+    if isinstance(text_tokens, (int, float)) and text_tokens > 0 and context_chars > 0:
+        chars_per_token = context_chars / text_tokens
+    image_tokens = meta.get("image_tokens")
+    num_images = meta.get("num_images")
+    per_image = float(DEFAULT_IMAGE_TOKENS)
+    if isinstance(image_tokens, (int, float)) and isinstance(num_images, int) and num_images > 0:
+        per_image = image_tokens / num_images
+    scale = 1.0 if prompt.image_scale is None else prompt.image_scale
+    text_chars = sum(len(p.text) for p in prompt.parts if isinstance(p, TextPart)) + len(prompt.system or "")
+    return math.ceil(text_chars / chars_per_token) + math.ceil(prompt.num_images * per_image * scale * scale)
+
+
+def _sample_frames(frames: tuple[str, ...], keep: int) -> tuple[str, ...]:
+    """``keep`` frames spread uniformly over the video (first and last included when keep >= 2)."""
+    if keep >= len(frames):
+        return frames
+    if keep <= 0:
+        return ()
+    if keep == 1:
+        return (frames[len(frames) // 2],)
+    step = (len(frames) - 1) / (keep - 1)
+    return tuple(frames[round(i * step)] for i in range(keep))
+
+
+def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, max_frames: int | None,
+                      notes: list[str]) -> str | None:
+    """Models without native video get a video's frames as images (sampled uniformly when capped).
+
+    Returns a skip reason when a video is only a file (no frames) and the model cannot take video."""
+    parts: list[Part] = []
+    roles: list[Role] = []
+    non_video_images = sum(1 for p in prompt.parts if isinstance(p, ImagePart))
+    for part, role in zip(prompt.parts, prompt.roles, strict=True):
+        if not isinstance(part, VideoPart) or caps.video:
+            parts.append(part)
+            roles.append(role)
+            continue
+        if not part.frames:
+            return "video given as a file only; the model takes no video (give frames or declare video=true)"
+        cap = max_frames
+        if caps.max_images is not None:
+            room = max(caps.max_images - non_video_images, 0)
+            cap = room if cap is None else min(cap, room)
+        frames = _sample_frames(part.frames, cap) if cap is not None else part.frames
+        if len(frames) != len(part.frames):
+            notes.append(f"video: {len(frames)} of {len(part.frames)} frames sampled uniformly")
+        parts.extend(ImagePart(f) for f in frames)
+        roles.extend([role] * len(frames))
+    prompt.parts, prompt.roles = parts, roles
+    return None
+
+
+def _drop_middle_context_images(prompt: RenderedPrompt, excess: int) -> int:
+    """Remove ``excess`` context images, nearest the middle of the context first; returns how many went."""
+    context_images = [i for i, (p, r) in enumerate(zip(prompt.parts, prompt.roles, strict=True))
+                      if r == "context" and isinstance(p, ImagePart)]
+    if not context_images:
+        return 0
+    middle = (len(context_images) - 1) / 2
+    by_closeness = sorted(range(len(context_images)), key=lambda k: (abs(k - middle), k))
+    drop = {context_images[k] for k in by_closeness[:excess]}
+    prompt.parts = [p for i, p in enumerate(prompt.parts) if i not in drop]
+    prompt.roles = [r for i, r in enumerate(prompt.roles) if i not in drop]
+    return len(drop)
+
+
+def _cut_middle_context_text(prompt: RenderedPrompt, cut_chars: int) -> int:
+    """Cut ``cut_chars`` characters of context text around the middle of the context; returns chars cut."""
+    spans: list[tuple[int, int, int]] = []  # (part index, start offset, length) of context text parts
+    total = 0
+    for i, (p, r) in enumerate(zip(prompt.parts, prompt.roles, strict=True)):
+        if r == "context" and isinstance(p, TextPart):
+            spans.append((i, total, len(p.text)))
+            total += len(p.text)
+    cut_chars = min(cut_chars, total)
+    if cut_chars <= 0:
+        return 0
+    lo = (total - cut_chars) // 2
+    hi = lo + cut_chars
+    for i, start, length in spans:
+        a, b = max(lo - start, 0), min(hi - start, length)
+        if a < b:
+            text = prompt.parts[i].text  # type: ignore[union-attr]
+            prompt.parts[i] = TextPart(text[:a] + text[b:])
+    return cut_chars
+
+
+def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabilities,
+                        options: PromptOptions | None = None) -> FitResult:
+    """Check a rendered prompt against the model's capabilities and apply the over-limit policy.
+
+    - ``skip``: a prompt over any limit is not sent; the row records the reason (default, and the faithful
+      choice for MM-NIAH, whose official code has no truncation rule);
+    - ``truncate``: context images nearest the middle are dropped to meet ``max_images``, then context text
+      is cut from the middle to meet ``max_context`` (question, options and instruction are never cut);
+    - ``downscale``: images are scaled down so that their (area-proportional) token cost meets
+      ``max_context``; an image-count overflow cannot be fixed this way and is skipped;
+    - ``official``: the family's registered official rule (an error for families that have none).
+    Video parts become sampled frames for models without native video, under every policy, and say so.
+    """
+    options = options or PromptOptions()
+    policy = options.over_limit
+    if policy not in OVER_LIMIT_POLICIES:
+        raise ConfigError(f"unknown over-limit policy {policy!r} (choose from {', '.join(OVER_LIMIT_POLICIES)})")
+    prompt = replace(prompt, parts=list(prompt.parts), roles=list(prompt.roles))
+    notes: list[str] = []
+    if prompt.has_video:
+        reason = _videos_to_frames(prompt, caps, options.max_frames, notes)
+        if reason is not None:
+            return FitResult(None, reason)
+    if policy == "official":
+        ref = _OFFICIAL_FITS.get(sample.benchmark)
+        if ref is None:
+            raise ConfigError(f"{sample.benchmark} has no official over-limit rule; use skip, truncate or downscale")
+        fit = _load(ref)
+        _OFFICIAL_FITS[sample.benchmark] = fit
+        return fit(prompt, sample, caps)
+
+    if not caps.vision and prompt.num_images:
+        if policy != "truncate":
+            return FitResult(None, f"{prompt.num_images} images but the model takes no images")
+        kept = [(p, r) for p, r in zip(prompt.parts, prompt.roles, strict=True) if not isinstance(p, ImagePart)]
+        notes.append(f"truncate: dropped all {prompt.num_images} images (text-only model)")
+        prompt.parts = [p for p, _ in kept]
+        prompt.roles = [r for _, r in kept]
+
+    if caps.max_images is not None and prompt.num_images > caps.max_images:
+        excess = prompt.num_images - caps.max_images
+        if policy != "truncate":
+            return FitResult(None, f"{prompt.num_images} images exceed the model's max_images={caps.max_images}")
+        dropped = _drop_middle_context_images(prompt, excess)
+        if dropped < excess:
+            return FitResult(None, f"{prompt.num_images + dropped} images exceed max_images={caps.max_images} "
+                                   "even after dropping every context image")
+        notes.append(f"truncate: dropped {dropped} middle context images (max_images={caps.max_images})")
+
+    if caps.max_context_tokens is not None:
+        estimate = estimate_tokens(prompt, sample)
+        if estimate > caps.max_context_tokens:
+            if policy == "skip":
+                return FitResult(None, f"about {estimate} tokens exceed the model's max_context="
+                                       f"{caps.max_context_tokens}")
+            if policy == "downscale":
+                text_only = estimate_tokens(replace(prompt, image_scale=0.0), sample)
+                image_part = estimate - text_only
+                room = caps.max_context_tokens - text_only
+                if image_part <= 0 or room <= 0:
+                    return FitResult(None, f"about {text_only} text tokens alone exceed max_context="
+                                           f"{caps.max_context_tokens}; downscaling images cannot help")
+                scale = (prompt.image_scale or 1.0) * math.sqrt(room / image_part)
+                prompt.image_scale = round(scale, 4)
+                notes.append(f"downscale: images scaled by {prompt.image_scale} to meet max_context="
+                             f"{caps.max_context_tokens}")
+            else:  # truncate
+                meta_chars = estimate_tokens(replace(prompt, parts=[TextPart("x" * 10000)], image_scale=0.0),
+                                             sample)
+                chars_per_token = 10000 / max(meta_chars, 1)
+                cut = math.ceil((estimate - caps.max_context_tokens) * chars_per_token)
+                done = _cut_middle_context_text(prompt, cut)
+                if estimate_tokens(prompt, sample) > caps.max_context_tokens:
+                    return FitResult(None, f"about {estimate} tokens exceed max_context={caps.max_context_tokens} "
+                                           "even with all context text cut")
+                notes.append(f"truncate: cut {done} context characters from the middle "
+                             f"(max_context={caps.max_context_tokens})")
+    prompt.policy = "; ".join(notes) if notes else None
+    return FitResult(prompt, None, notes)

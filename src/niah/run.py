@@ -1,0 +1,595 @@
+"""The runner: send every sample of a dataset to a model, crash-safe, and write RUN_DIR.
+
+Contract (design.md, "Runner contract"):
+
+- a request is (sample, rendered prompt parts, generation settings); its cache key hashes exactly those plus
+  the model identity (:func:`niah.cache.request_fingerprint`);
+- each reply is written to the response cache (JSONL flushed + SQLite WAL) and then appended to
+  ``responses.jsonl`` and flushed before the next one is handled, so a run killed at any point (even
+  ``kill -9``) resumes without repeating a finished request: finished samples are skipped, and a reply that
+  reached the cache but not ``responses.jsonl`` is taken from the cache;
+- concurrency is bounded (per endpoint for servers); 429/5xx/timeouts/malformed replies retry with
+  exponential backoff and full jitter (honouring ``Retry-After``); a request that keeps failing is recorded
+  with its error, never dropped, never crashing the run; failed samples are retried on the next run;
+- a prompt that exceeds the model's declared capabilities is handled by the recorded over-limit policy.
+
+At the end ``responses.jsonl`` is rewritten (atomically) with exactly one row per sample in dataset order;
+while running it is append-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from niah import __version__
+from niah.cache import (
+    CACHE_JSONL,
+    CACHE_LOCK,
+    CACHE_SQLITE,
+    CacheChain,
+    MediaHasher,
+    ResponseCache,
+    request_fingerprint,
+)
+from niah.errors import ConfigError, DataError
+from niah.iox import dumps_line, write_atomic, write_json_atomic
+from niah.models.base import (
+    Capabilities,
+    GenerationSettings,
+    ModelBackend,
+    ModelError,
+    ModelReply,
+    ModelRequest,
+    ModelSpec,
+)
+from niah.models.registry import load_backend, parse_model_spec
+from niah.prompts import PromptOptions, RenderedPrompt, fit_to_capabilities, has_official_fit, render_prompt
+from niah.sample import Dataset, Sample
+
+RUN_JSON = "run.json"
+RESPONSES_JSONL = "responses.jsonl"
+CACHE_SUBDIR = "cache"
+LOCK_FILE = ".niah-run.lock"
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Exponential backoff with full jitter: attempt k waits uniform(0, min(max_delay, initial * 2**k)),
+    at least the server's Retry-After when it sent one (capped at max_delay)."""
+
+    max_attempts: int = 6
+    initial_delay: float = 1.0
+    max_delay: float = 60.0
+
+    def delay(self, attempt: int, retry_after: float | None = None) -> float:
+        ceiling = min(self.max_delay, self.initial_delay * (2 ** (attempt - 1)))
+        wait = random.uniform(0.0, ceiling)
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, self.max_delay))
+        return wait
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """What a run did. ``answered`` + ``failed`` + ``skipped`` = ``total`` when the run finished."""
+
+    out_dir: Path
+    model: str
+    dataset: str
+    total: int = 0
+    answered: int = 0
+    failed: int = 0
+    skipped: int = 0
+    cached: int = 0
+    resumed: int = 0
+    requests: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    wall_s: float = 0.0
+    dry_run: bool = False
+    finished: bool = False
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, Any]:
+        return {
+            "total": self.total, "answered": self.answered, "failed": self.failed, "skipped": self.skipped,
+            "cached": self.cached, "resumed": self.resumed, "requests": self.requests, "retries": self.retries,
+            "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"out_dir": str(self.out_dir), "model": self.model, "dataset": self.dataset, **self.counts(),
+                "wall_s": round(self.wall_s, 3), "dry_run": self.dry_run, "finished": self.finished,
+                "errors": self.errors}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# responses.jsonl
+
+
+class ResponsesLog:
+    """``responses.jsonl`` during a run: append-only, flushed per row; a torn last line is cut on open."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.rows: dict[str, dict[str, Any]] = {}
+        if path.exists():
+            with path.open("r+b") as fh:
+                data = fh.read()
+                end = data.rfind(b"\n") + 1
+                if end < len(data):
+                    fh.truncate(end)
+                for lineno, raw in enumerate(data[:end].splitlines(), start=1):
+                    if not raw.strip():
+                        continue
+                    try:
+                        row = json.loads(raw)
+                    except json.JSONDecodeError as exc:
+                        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=lineno) from None
+                    if isinstance(row, dict) and isinstance(row.get("id"), str):
+                        previous = self.rows.get(row["id"])
+                        if previous is None or previous.get("error") is not None or row.get("error") is None:
+                            self.rows[row["id"]] = row
+        self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
+
+    def finished(self, sample_id: str) -> dict[str, Any] | None:
+        """The row of a sample that needs no new request: answered, or skipped by policy."""
+        row = self.rows.get(sample_id)
+        if row is None:
+            return None
+        if row.get("error") is None or row.get("status") == "skipped":
+            return row
+        return None
+
+    def append(self, row: dict[str, Any]) -> None:
+        self._fh.write(dumps_line(row))
+        self._fh.flush()
+        self.rows[row["id"]] = row
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def compact(self, order: list[str]) -> None:
+        """Rewrite with one row per sample, in dataset order (rows of samples not in ``order`` follow)."""
+        self.close()
+        seen = set(order)
+        lines = [dumps_line(self.rows[i]) for i in order if i in self.rows]
+        lines += [dumps_line(row) for i, row in self.rows.items() if i not in seen]
+        write_atomic(self.path, "".join(lines))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# progress
+
+
+class _Progress:
+    """A rich progress bar on stderr: done/total, requests/s, ETA, failures and cache hits."""
+
+    def __init__(self, total: int | None, enabled: bool, label: str) -> None:
+        self._progress = None
+        self._task = None
+        self._started = time.monotonic()
+        self._done = 0
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
+            TextColumn("[red]{task.fields[failed]} failed"), TextColumn("{task.fields[cached]} cached"),
+            console=Console(stderr=True), transient=False, refresh_per_second=4,
+        )
+        self._progress.start()
+        self._task = self._progress.add_task(label, total=total, rate="", failed=0, cached=0)
+
+    def update(self, summary: RunSummary) -> None:
+        self._done += 1
+        if self._progress is None:
+            return
+        elapsed = max(time.monotonic() - self._started, 1e-6)
+        done = summary.answered + summary.failed + summary.skipped
+        self._progress.update(self._task, completed=done, rate=f"{done / elapsed:.2f}/s",
+                              failed=summary.failed, cached=summary.cached + summary.resumed)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the run
+
+
+@dataclass(slots=True)
+class CallOutcome:
+    """The end of one request's retries: a reply, or the error that ended it."""
+
+    reply: ModelReply | None
+    error: str | None
+    attempts: int
+    latency_s: float
+
+
+async def call_with_retries(backend: ModelBackend, request: ModelRequest, retry: RetryPolicy) -> CallOutcome:
+    """Send ``request``, retrying retryable failures with backoff; never raises for a failed request.
+
+    ``latency_s`` is the duration of the last attempt. Unexpected exceptions from a backend are recorded as
+    "internal error" instead of stopping the run; cancellation still propagates."""
+    attempts = 0
+    while True:
+        attempts += 1
+        t0 = time.monotonic()
+        try:
+            reply = await backend.generate(request)
+            return CallOutcome(reply, None, attempts, time.monotonic() - t0)
+        except ModelError as exc:
+            latency = time.monotonic() - t0
+            if exc.retryable and attempts < retry.max_attempts:
+                await asyncio.sleep(retry.delay(attempts, exc.retry_after))
+                continue
+            error = f"{exc} (gave up after {attempts} attempts)" if exc.retryable else str(exc)
+            return CallOutcome(None, error, attempts, latency)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a backend bug must not stop the run: record it
+            return CallOutcome(None, f"internal error: {type(exc).__name__}: {exc}", attempts,
+                               time.monotonic() - t0)
+
+
+@dataclass(slots=True)
+class _Job:
+    sample: Sample
+    prompt: RenderedPrompt
+    generation: GenerationSettings
+    key: str
+
+
+def _open_dataset(dataset: Dataset | str | Path) -> Dataset:
+    return dataset if isinstance(dataset, Dataset) else Dataset(dataset)
+
+
+def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> Iterator[Sample]:
+    n = 0
+    for sample in ds:
+        if tasks is not None and sample.task not in tasks:
+            continue
+        if limit is not None and n >= limit:
+            return
+        n += 1
+        yield sample
+
+
+def _count_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> int:
+    total = len(ds) if tasks is None else sum(1 for _ in _iter_selected(ds, tasks, None))
+    return min(total, limit) if limit is not None else total
+
+
+def _as_spec(model: str | ModelSpec, *, base_urls: list[str] | tuple[str, ...] | None, api_key_env: str | None,
+             model_options: dict[str, Any] | None) -> ModelSpec:
+    if isinstance(model, ModelSpec):
+        return model
+    return parse_model_spec(model, base_urls=base_urls or (), api_key_env=api_key_env, options=model_options)
+
+
+def _run_config(dataset: Dataset, spec: ModelSpec, identity: dict[str, Any] | None, generation: GenerationSettings,
+                options: PromptOptions) -> dict[str, Any]:
+    """The part of run.json that must match for a rerun to resume into the same RUN_DIR."""
+    return {
+        "dataset": str(dataset.root.resolve()),
+        "model": spec.spec_string(),
+        "model_id": identity,
+        "generation_overrides": generation.to_json(),
+        "prompt_options": options.to_json(),
+    }
+
+
+def _claim_run_dir(out_dir: Path, overwrite: bool) -> int:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise ConfigError(f"another niah run is writing {out_dir}") from None
+    if overwrite:
+        for name in (RUN_JSON, RESPONSES_JSONL):
+            (out_dir / name).unlink(missing_ok=True)
+        shutil.rmtree(out_dir / CACHE_SUBDIR, ignore_errors=True)
+    return fd
+
+
+def _check_resume(out_dir: Path, config: dict[str, Any]) -> dict[str, Any] | None:
+    path = out_dir / RUN_JSON
+    if not path.exists():
+        return None
+    try:
+        previous = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+    old = previous.get("config") or {}
+    differs = [k for k in config if old.get(k) != config[k]]
+    if differs:
+        raise ConfigError(
+            f"{out_dir} holds a run with a different {', '.join(differs)}; "
+            "use another --out, or --overwrite to start it again"
+        )
+    return previous
+
+
+def _row(sample: Sample, *, response: str | None, error: str | None, usage: dict[str, int] | None,
+         latency_s: float, key: str | None, model: str, policy: str | None, status: str, attempts: int,
+         cached: bool) -> dict[str, Any]:
+    return {
+        "id": sample.id, "task": sample.task, "response": response, "error": error, "usage": usage,
+        "latency_s": round(latency_s, 4), "cache_key": key, "model": model, "prompt_policy": policy,
+        "status": status, "attempts": attempts, "cached": cached,
+    }
+
+
+def _print_dry_run(out: IO[str], sample: Sample, prompt: RenderedPrompt | None, generation: GenerationSettings,
+                   policy: str | None) -> None:
+    out.write(f"=== {sample.id} [{sample.task}] generation={json.dumps(generation.to_json())}"
+              + (f" policy={policy}" if policy else "") + "\n")
+    if prompt is not None:
+        out.write(prompt.preview() + "\n")
+
+
+async def run_dataset(
+    dataset: Dataset | str | Path,
+    model: str | ModelSpec | ModelBackend,
+    out_dir: str | Path,
+    *,
+    concurrency: int = 8,
+    generation: GenerationSettings | None = None,
+    prompt_options: PromptOptions | None = None,
+    progress: bool = True,
+    base_urls: list[str] | tuple[str, ...] | None = None,
+    api_key_env: str | None = None,
+    model_options: dict[str, Any] | None = None,
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+    retry: RetryPolicy | None = None,
+    tasks: list[str] | None = None,
+    limit: int | None = None,
+    overwrite: bool = False,
+    dry_run: bool = False,
+    dry_run_stream: IO[str] | None = None,
+) -> RunSummary:
+    """Run ``model`` on every sample of ``dataset`` and write RUN_DIR (run.json, responses.jsonl, cache/).
+
+    ``model`` is a spec string (``openai:NAME`` with ``base_urls``/``api_key_env``, ``hf:PATH``,
+    ``vllm:PATH``, ``baseline:random|oracle|rag[:READER]``), a parsed :class:`ModelSpec`, or a backend object.
+    ``generation`` overrides the benchmark's official per-task decoding (unset fields keep the official
+    value). ``concurrency`` is the number of requests in flight per endpoint. ``dry_run`` prints the rendered
+    prompts to ``dry_run_stream`` (stdout) and calls nothing. Rerunning into the same ``out_dir`` resumes.
+    """
+    ds = _open_dataset(dataset)
+    options = prompt_options or PromptOptions()
+    user_generation = generation or GenerationSettings()
+    retry = retry or RetryPolicy()
+    if concurrency < 1:
+        raise ConfigError("concurrency must be at least 1")
+    task_filter = set(tasks) if tasks else None
+    backend: ModelBackend | None = None
+    if isinstance(model, (str, ModelSpec)):
+        spec = _as_spec(model, base_urls=base_urls, api_key_env=api_key_env, model_options=model_options)
+    else:
+        backend = model
+        spec = backend.spec
+    out_path = Path(out_dir)
+    summary = RunSummary(out_dir=out_path, model=spec.spec_string(), dataset=str(ds.root), dry_run=dry_run)
+    started_clock = time.monotonic()
+
+    if dry_run:
+        stream = dry_run_stream or sys.stdout
+        caps = spec.capabilities or Capabilities()
+        for sample in _iter_selected(ds, task_filter, limit):
+            prompt = render_prompt(sample, ds.media_root, options)
+            fit = fit_to_capabilities(prompt, sample, caps, options)
+            gen = prompt.generation.merged(user_generation)
+            _print_dry_run(stream, sample, fit.prompt, gen, fit.policy)
+            summary.total += 1
+        summary.wall_s = time.monotonic() - started_clock
+        return summary
+
+    benchmark = ds.manifest.get("benchmark")
+    if options.over_limit == "official" and not (isinstance(benchmark, str) and has_official_fit(benchmark)):
+        raise ConfigError(f"{benchmark or 'this dataset'} has no official over-limit rule; "
+                          "use --over-limit skip, truncate or downscale")
+    lock_fd = _claim_run_dir(out_path, overwrite)
+    caches: CacheChain | None = None
+    log: ResponsesLog | None = None
+    bar: _Progress | None = None
+    run_json: dict[str, Any] = {}
+    try:
+        if backend is None:
+            backend = load_backend(spec)
+        identity = backend.identity()
+        caps = backend.capabilities
+        config = _run_config(ds, spec, identity, user_generation, options)
+        previous = _check_resume(out_path, config)
+        if use_cache:
+            chain = [ResponseCache(out_path / CACHE_SUBDIR)]
+            if cache_dir is not None:
+                chain.append(ResponseCache(cache_dir))
+            caches = CacheChain(chain)
+        log = ResponsesLog(out_path / RESPONSES_JSONL)
+        effective_generation: dict[str, dict[str, Any]] = {}
+        run_json = {
+            "dataset": str(ds.root.resolve()),
+            "model": spec.spec_string(),
+            "model_id": identity,
+            "model_spec": spec.to_json(),
+            "capabilities": caps.to_json(),
+            "benchmark": ds.manifest.get("benchmark"),
+            "generation": {"overrides": user_generation.to_json(), "by_task": effective_generation},
+            "prompt_options": options.to_json(),
+            "concurrency": concurrency,
+            "retry": {"max_attempts": retry.max_attempts, "initial_delay": retry.initial_delay,
+                      "max_delay": retry.max_delay},
+            "cache_dir": str(cache_dir) if cache_dir is not None else None,
+            "started": (previous or {}).get("started") or _now(),
+            "resumed": _now() if previous else None,
+            "finished": None,
+            "counts": {},
+            "niah_version": __version__,
+            "config": config,
+        }
+        write_json_atomic(out_path / RUN_JSON, run_json)
+
+        total = _count_selected(ds, task_filter, limit)
+        summary.total = total
+        workers = max(1, backend.max_in_flight(concurrency))
+        bar = _Progress(total, progress, spec.spec_string())
+        hasher = MediaHasher()
+        queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=workers * 2)
+        order: list[str] = []
+        model_name = spec.spec_string()
+
+        def record(row: dict[str, Any]) -> None:
+            assert log is not None
+            log.append(row)
+            if row["status"] == "ok":
+                summary.answered += 1
+            elif row["status"] == "skipped":
+                summary.skipped += 1
+            else:
+                summary.failed += 1
+                kind = (row["error"] or "error").split(":")[0][:60]
+                summary.errors[kind] = summary.errors.get(kind, 0) + 1
+            usage = row.get("usage") or {}
+            summary.prompt_tokens += int(usage.get("prompt_tokens", 0) or 0)
+            summary.completion_tokens += int(usage.get("completion_tokens", 0) or 0)
+            assert bar is not None
+            bar.update(summary)
+
+        async def produce() -> None:
+            for sample in _iter_selected(ds, task_filter, limit):
+                order.append(sample.id)
+                done_row = log.finished(sample.id) if log is not None else None
+                if done_row is not None:
+                    summary.resumed += 1
+                    if done_row.get("status") == "skipped":
+                        summary.skipped += 1
+                    else:
+                        summary.answered += 1
+                    assert bar is not None
+                    bar.update(summary)
+                    continue
+                try:
+                    prompt = render_prompt(sample, ds.media_root, options)
+                    fit = fit_to_capabilities(prompt, sample, caps, options)
+                    if fit.prompt is not None:
+                        gen = fit.prompt.generation.merged(user_generation)
+                        key = request_fingerprint(identity, fit.prompt, gen, hasher)
+                except (OSError, DataError) as exc:  # e.g. a missing image: this sample fails, the run goes on
+                    record(_row(sample, response=None, error=f"data error: {exc}", usage=None, latency_s=0.0,
+                                key=None, model=model_name, policy=None, status="failed", attempts=0,
+                                cached=False))
+                    continue
+                if fit.prompt is None:
+                    record(_row(sample, response=None, error=f"skipped: {fit.skip_reason}", usage=None,
+                                latency_s=0.0, key=None, model=model_name, policy=fit.policy, status="skipped",
+                                attempts=0, cached=False))
+                    continue
+                effective_generation.setdefault(sample.task, gen.to_json())
+                hit = caches.get(key) if caches is not None else None
+                if hit is not None:
+                    summary.cached += 1
+                    record(_row(sample, response=hit.get("response"), error=None, usage=hit.get("usage"),
+                                latency_s=float(hit.get("latency_s") or 0.0), key=key, model=model_name,
+                                policy=fit.policy, status="ok", attempts=0, cached=True))
+                    continue
+                await queue.put(_Job(sample, fit.prompt, gen, key))
+            for _ in range(workers):
+                await queue.put(None)
+
+        async def work() -> None:
+            assert backend is not None
+            while True:
+                job = await queue.get()
+                if job is None:
+                    return
+                request = ModelRequest(prompt=job.prompt, generation=job.generation, sample=job.sample,
+                                       prompt_options=options)
+                outcome = await call_with_retries(backend, request, retry)
+                summary.requests += outcome.attempts
+                summary.retries += outcome.attempts - 1
+                reply, error, latency, attempts = outcome.reply, outcome.error, outcome.latency_s, outcome.attempts
+                if reply is not None:
+                    entry = {"response": reply.text, "usage": reply.usage, "finish_reason": reply.finish_reason,
+                             "latency_s": round(latency, 4), "model": identity, "created": _now()}
+                    if caches is not None:
+                        caches.put(job.key, entry)
+                    record(_row(job.sample, response=reply.text, error=None, usage=reply.usage, latency_s=latency,
+                                key=job.key, model=model_name, policy=job.prompt.policy, status="ok",
+                                attempts=attempts, cached=False))
+                else:
+                    record(_row(job.sample, response=None, error=error, usage=None, latency_s=latency,
+                                key=job.key, model=model_name, policy=job.prompt.policy, status="failed",
+                                attempts=attempts, cached=False))
+
+        worker_tasks = [asyncio.create_task(work()) for _ in range(workers)]
+        try:
+            await produce()
+            await asyncio.gather(*worker_tasks)
+        except BaseException:
+            for task in worker_tasks:
+                task.cancel()
+            await asyncio.gather(*worker_tasks, return_exceptions=True)
+            raise
+        log.compact(order)
+        summary.finished = True
+    finally:
+        summary.wall_s = time.monotonic() - started_clock
+        if bar is not None:
+            bar.close()
+        if log is not None:
+            log.close()
+        if caches is not None:
+            caches.close()
+        if backend is not None:
+            stats = getattr(backend, "endpoint_stats", None)
+            if run_json and callable(stats):
+                run_json["endpoints"] = stats()  # requests per replica: shows how the pool was used
+            await backend.aclose()
+        if run_json:
+            run_json["finished"] = _now() if summary.finished else None
+            run_json["counts"] = summary.counts()
+            run_json["wall_s"] = round(summary.wall_s, 3)
+            if summary.errors:
+                run_json["errors"] = summary.errors
+            write_json_atomic(out_path / RUN_JSON, run_json)
+        os.close(lock_fd)
+    return summary
+
+
+def run_dataset_sync(*args: Any, **kwargs: Any) -> RunSummary:
+    """:func:`run_dataset` for callers without an event loop."""
+    return asyncio.run(run_dataset(*args, **kwargs))
+
+
+__all__ = [
+    "CACHE_JSONL", "CACHE_LOCK", "CACHE_SQLITE", "RESPONSES_JSONL", "RUN_JSON", "RetryPolicy", "RunSummary",
+    "run_dataset", "run_dataset_sync",
+]

@@ -1,0 +1,1 @@
+"""Test support code: local servers, tiny models and small datasets that tests build themselves."""

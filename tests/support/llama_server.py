@@ -1,0 +1,58 @@
+"""A real llama.cpp server (xllamacpp, in process) serving the tiny random-weight GGUF on 127.0.0.1."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+
+from support.tiny_gguf import write_tiny_llama_gguf
+
+
+class LlamaServer:
+    """``LlamaServer(tmp_dir).start()`` returns the ``/v1`` base URL; the server lives as long as this object
+    (xllamacpp stops it when the ``Server`` is garbage-collected; :meth:`stop` drops it at once)."""
+
+    def __init__(self, workdir: str | Path, *, n_parallel: int = 4, n_ctx: int = 16384, n_threads: int = 1,
+                 n_embd: int = 64, n_layer: int = 2) -> None:
+        self.gguf_path = Path(workdir) / "tiny-llama.gguf"
+        self.n_parallel = n_parallel
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.n_embd = n_embd
+        self.n_layer = n_layer
+        self._server = None
+        self.base_url = ""
+
+    def start(self, timeout_s: float = 20.0) -> str:
+        import xllamacpp as xlc
+
+        if not self.gguf_path.exists():
+            write_tiny_llama_gguf(self.gguf_path, n_embd=self.n_embd, n_layer=self.n_layer)
+        params = xlc.CommonParams()
+        params.model.path = str(self.gguf_path)
+        params.n_ctx = self.n_ctx
+        params.n_parallel = self.n_parallel
+        params.cpuparams.n_threads = self.n_threads
+        params.cpuparams_batch.n_threads = self.n_threads
+        params.port = 0  # any free port; listening_address tells which
+        params.warmup = False
+        params.verbosity = -1
+        self._server = xlc.Server(params)
+        root = self._server.listening_address
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                if httpx.get(f"{root}/health", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"llama.cpp server at {root} did not become healthy in {timeout_s}s")
+            time.sleep(0.05)
+        self.base_url = f"{root}/v1"
+        return self.base_url
+
+    def stop(self) -> None:
+        self._server = None
