@@ -84,10 +84,10 @@ class _progress:
 
 def summarize_dataset(path: Path) -> None:
     """Print a table: per task, samples, context length range, mean images, depth cells covered."""
-    from rich.console import Console
     from rich.table import Table
 
     from niah.benchmarks.mm_niah.bins import depth_cell
+    from niah.console import wide_console
     from niah.sample import Dataset
 
     stats: dict[str, dict] = {}
@@ -107,10 +107,7 @@ def summarize_dataset(path: Path) -> None:
     for task, st in stats.items():
         table.add_row(task, str(st["n"]), str(st["min"]), str(st["max"]), f"{st['tok'] / st['n']:.0f}",
                       f"{st['img'] / st['n']:.1f}", ",".join(map(str, sorted(st["cells"]))))
-    console = Console()
-    if not console.is_terminal:  # piped or captured: do not squeeze task names into ellipses
-        console = Console(width=max(console.width, 120))
-    console.print(table)
+    wide_console().print(table)
 
 
 def register(app: typer.Typer) -> None:

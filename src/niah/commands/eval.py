@@ -15,7 +15,9 @@ import typer
 
 DEFAULT_TASKS = ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
                  "reasoning-image")
-DEFAULT_LENGTHS = ("1k-2k", "4k-8k", "12k-16k", "24k-32k")
+# every paper bin up to 64K, one sample per cell: full heatmaps, and it finishes well within 3 minutes
+DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k",
+                   "48k-64k", "64k-72k")
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -75,18 +77,40 @@ def register(app: typer.Typer) -> None:
         no_published: Annotated[bool, typer.Option("--no-published")] = False,
     ) -> None:
         """Build (or load) a dataset, run a model on it, score it officially and write the report."""
-        from rich.console import Console
+        from niah.console import wide_console
 
         res = evaluate(out=out, dataset=dataset, model=model, base_urls=_split(base_url), api_key_env=api_key_env,
                        concurrency=concurrency, tasks=_split(tasks) or list(DEFAULT_TASKS),
                        lengths=_split(lengths) or list(DEFAULT_LENGTHS), per_cell=per_cell, seed=seed,
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
                        progress=not no_progress, published=not no_published)
-        console = Console()
+        console = wide_console()
         s = res["summary"]
         console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped "
                       f"({s.cached} from cache) in {s.wall_s:.1f} s -> {res['run']}")
-        tables = Path(res["report"]).parent / "tables.md"
-        if tables.is_file():
-            console.print(tables.read_text(encoding="utf-8"), markup=False, highlight=False)
+        _print_scores(console, Path(res["run"]) / "scores.json")
         console.print(f"report: {res['report']}")
+
+
+def _print_scores(console, scores_path: Path) -> None:
+    """Per task: official accuracy per context bin (x100) and overall, as in the paper's tables."""
+    import json
+
+    from rich.table import Table
+
+    if not scores_path.is_file():
+        return
+    scores = json.loads(scores_path.read_text(encoding="utf-8"))
+    labels = scores.get("context_ranges")
+    if not isinstance(labels, list):  # several benchmarks: {benchmark: structure}
+        return
+    table = Table(title="official scores (accuracy x100; empty bins count as 0, as the official code does)")
+    table.add_column("task")
+    for label in [*labels, "overall"]:
+        table.add_column(label, justify="right")
+    for task, values in scores.items():
+        if task == "context_ranges" or not isinstance(values, list):
+            continue
+        row = [f"{v * 100:.1f}" for v in values] + [f"{sum(values) / len(values) * 100:.1f}"]
+        table.add_row(task, *row)
+    console.print(table)

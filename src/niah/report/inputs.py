@@ -153,6 +153,16 @@ def _dataset_split(dataset: Path | None) -> str | None:
     return split if isinstance(split, str) else None
 
 
+def run_model_name(meta: dict[str, Any]) -> str | None:
+    """The name to show for a run: its model spec string (``openai:gpt-4o``, ``baseline:rag``); the
+    structured ``model_id`` (a dict identifying the model for the cache) only when no spec is recorded."""
+    for key in ("model", "model_id"):
+        value = meta.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None = None) -> ReportInput:
     """Aggregate a run directory's scored.jsonl with the official binning (one streaming pass)."""
     meta: dict[str, Any] = {}
@@ -183,7 +193,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         acc, counts = cell_table(rows)
         cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
         task_scores[task] = bin_scores(acc)
-    model = meta.get("model_id") or meta.get("model")
+    model = run_model_name(meta)
     dataset_path = dataset if dataset is not None else _dataset_path(meta.get("dataset"), run_dir)
     return ReportInput(
         name=name or (str(model) if model else run_dir.resolve().name),
@@ -263,8 +273,8 @@ def load_input(path: str | Path, *, name: str | None = None, dataset: str | Path
             meta_name = name
             if meta_name is None and (p / RUN_FILE).is_file():
                 meta = _read_json(p / RUN_FILE)
-                if isinstance(meta, dict) and (meta.get("model_id") or meta.get("model")):
-                    meta_name = str(meta.get("model_id") or meta.get("model"))
+                if isinstance(meta, dict):
+                    meta_name = run_model_name(meta)
             return load_scores_json(p / SCORES_FILE, name=meta_name)
         raise DataError(f"neither {SCORED_FILE} nor {SCORES_FILE} in the run directory", file=p)
     if p.is_file():
