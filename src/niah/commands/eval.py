@@ -86,8 +86,9 @@ def register(app: typer.Typer) -> None:
                        progress=not no_progress, published=not no_published)
         console = wide_console()
         s = res["summary"]
-        console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped "
-                      f"({s.cached} from cache) in {s.wall_s:.1f} s -> {res['run']}")
+        console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped; "
+                      f"{s.requests} requests sent, {s.resumed} resumed from an earlier run, {s.cached} from "
+                      f"cache; {s.wall_s:.1f} s -> {res['run']}")
         _print_scores(console, Path(res["run"]) / "scores.json")
         console.print(f"report: {res['report']}")
 

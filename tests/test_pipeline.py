@@ -1,0 +1,89 @@
+"""The whole pipeline through the CLI: build -> export official -> import -> run -> score -> export responses
+-> official scoring -> report, and `niah eval`; plus a dataset whose media path escapes its root."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from niah.cli import app
+from niah.sample import Dataset
+
+runner = CliRunner()
+
+
+def _ok(args: list[str]) -> str:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output + repr(res.exception)
+    return res.output
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("pipe")
+    _ok(["build", "mm-niah", "--out", str(root / "ds"), "--lengths", "1k-2k,8k-12k", "--per-cell", "1",
+         "--no-progress", "--quiet", "--seed", "4"])
+    return root
+
+
+def test_official_roundtrip_and_scores_agree(built: Path) -> None:
+    root = built
+    _ok(["export", "mm-niah-dataset", str(root / "ds"), "--out", str(root / "official")])
+    ann = sorted((root / "official" / "annotations").glob("*.jsonl"))
+    assert len(ann) == 6
+    _ok(["import", "mm-niah", *map(str, ann), "--images", str(root / "official" / "images"),
+         "--out", str(root / "imported")])
+    imported = list(Dataset(root / "imported").iter_samples(check_media=True))
+    original = list(Dataset(root / "ds"))
+    assert len(imported) == len(original) == 6 * 2 * 5
+    assert not (root / "imported" / "media").exists() or not any((root / "imported" / "media").iterdir())
+
+    # the oracle answers every sample correctly; the official files, scored the official way, agree
+    _ok(["run", str(root / "imported"), "--model", "baseline:oracle", "--out", str(root / "run"),
+         "--no-progress"])
+    _ok(["score", str(root / "run")])
+    ours = json.loads((root / "run" / "scores.json").read_text())
+    _ok(["export", "mm-niah-responses", str(root / "run"), "--model-name", "oracle", "--split", "val",
+         "--out", str(root / "responses")])
+    files = sorted((root / "responses").glob("oracle_*-val.jsonl"))
+    assert len(files) == 6
+    _ok(["score", "--format", "mm-niah-official", *map(str, files), "--out", str(root / "official.json")])
+    official = json.loads((root / "official.json").read_text())
+    for task in ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
+                 "reasoning-image"):
+        key = next(k for k in official if k.startswith(task))
+        assert official[key] == ours[task]
+        # 2 of 11 bins hold samples, each with all 5 depth cells answered correctly
+        assert sorted(ours[task]) == [0.0] * 9 + [1.0, 1.0]
+    assert official["overall"] == ours["overall"]
+
+    out = _ok(["report", str(root / "run"), "--out", str(root / "report")])
+    assert (root / "report" / "index.html").is_file()
+    assert len(list((root / "report" / "assets" / "heatmaps").rglob("*.png"))) == 6, out
+
+
+def test_dataset_with_an_escaping_media_path_is_refused_by_the_cli(built: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    lines = (built / "ds" / "samples.jsonl").read_text().splitlines()
+    sample = json.loads(lines[0])
+    sample["context"].append({"type": "image", "path": "../../../etc/passwd"})
+    (bad / "samples.jsonl").write_text(lines[1] + "\n" + json.dumps(sample) + "\n")
+    res = runner.invoke(app, ["run", str(bad), "--model", "baseline:oracle", "--out", str(tmp_path / "run"),
+                              "--no-progress"])
+    assert res.exit_code != 0
+    assert "samples.jsonl:2" in res.output and "escapes the media root" in res.output
+
+
+def test_eval_small(tmp_path: Path) -> None:
+    out = _ok(["eval", "--out", str(tmp_path / "ev"), "--tasks", "retrieval-text,counting-image",
+               "--lengths", "2k-4k", "--no-progress", "--no-published"])
+    assert "official scores" in out and "retrieval-text" in out
+    assert (tmp_path / "ev" / "report" / "index.html").is_file()
+    # rerunning resumes: nothing is asked again
+    out = _ok(["eval", "--out", str(tmp_path / "ev"), "--tasks", "retrieval-text,counting-image",
+               "--lengths", "2k-4k", "--no-progress", "--no-published"])
+    assert "10 answered" in out and "0 requests sent, 10 resumed" in out
