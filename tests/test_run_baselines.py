@@ -70,3 +70,18 @@ def test_official_over_limit_policy_is_refused_before_anything_runs(dataset, tmp
         run_dataset_sync(dataset, "baseline:oracle", tmp_path / "run", progress=False,
                          prompt_options=PromptOptions(over_limit="official"))
     assert not (tmp_path / "run").exists()
+
+
+def test_oracle_cache_keys_include_the_gold(tmp_path):
+    """Two samples with the same prompt but different golds must not share a cached oracle reply."""
+    from niah.sample import DatasetWriter, Sample, TextPart
+
+    with DatasetWriter(tmp_path / "ds") as w:
+        for i, gold in enumerate(["oak", "elm"]):
+            w.write(Sample(id=f"retrieval-text/{i}", benchmark="mm-niah", task="retrieval-text",
+                           context=[TextPart("Same context.")], question=[TextPart("Same question?")],
+                           answer=gold, meta={"depth": [0.5], "context_length": 1000}))
+        w.finish({"benchmark": "mm-niah"})
+    summary = run_dataset_sync(tmp_path / "ds", "baseline:oracle", tmp_path / "run", progress=False)
+    assert summary.cached == 0
+    assert [r["response"] for r in _rows(tmp_path / "run")] == ["oak", "elm"]

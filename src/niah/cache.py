@@ -87,9 +87,11 @@ def prompt_fingerprint_parts(prompt: RenderedPrompt, hasher: MediaHasher) -> lis
 
 
 def request_fingerprint(model_identity: Mapping[str, Any], prompt: RenderedPrompt,
-                        generation: GenerationSettings, hasher: MediaHasher | None = None) -> str:
-    """The cache key of one request (hex SHA-256)."""
-    payload = {
+                        generation: GenerationSettings, hasher: MediaHasher | None = None,
+                        sample_material: Any = None) -> str:
+    """The cache key of one request (hex SHA-256). ``sample_material`` is whatever besides the prompt a
+    backend's reply depends on (the oracle's gold answer); None for real models, and then left out."""
+    payload: dict[str, Any] = {
         "v": FINGERPRINT_VERSION,
         "model": dict(model_identity),
         "system": prompt.system,
@@ -97,6 +99,8 @@ def request_fingerprint(model_identity: Mapping[str, Any], prompt: RenderedPromp
         "image_scale": prompt.image_scale,
         "generation": generation.to_json(),
     }
+    if sample_material is not None:
+        payload["sample"] = sample_material
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 

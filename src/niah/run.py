@@ -425,6 +425,8 @@ async def run_dataset(
         if backend is None:
             backend = load_backend(spec)
         identity = backend.identity()
+        # a backend whose reply depends on the sample beyond its prompt (the oracle) says so, for the cache key
+        sample_material = getattr(backend, "sample_key_material", None)
         caps = backend.capabilities
         config = _run_config(ds, spec, identity, user_generation, options)
         previous = _check_resume(out_path, config)
@@ -501,7 +503,8 @@ async def run_dataset(
                     fit = fit_to_capabilities(prompt, sample, caps, options)
                     if fit.prompt is not None:
                         gen = fit.prompt.generation.merged(user_generation)
-                        key = request_fingerprint(identity, fit.prompt, gen, hasher)
+                        material = sample_material(sample) if sample_material is not None else None
+                        key = request_fingerprint(identity, fit.prompt, gen, hasher, material)
                 except (OSError, DataError) as exc:  # e.g. a missing image: this sample fails, the run goes on
                     record(_row(sample, response=None, error=f"data error: {exc}", usage=None, latency_s=0.0,
                                 key=None, model=model_name, policy=None, status="failed", attempts=0,

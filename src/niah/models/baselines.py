@@ -111,6 +111,10 @@ class OracleBaseline(_Baseline):
     def identity(self) -> dict[str, Any]:
         return {"provider": "baseline", "kind": "oracle"}
 
+    def sample_key_material(self, sample: Any) -> Any:
+        """The reply is the gold answer, so two samples with one prompt but different golds differ."""
+        return sample.answer
+
     async def generate(self, request: ModelRequest) -> ModelReply:
         return ModelReply(text=format_gold(_need_sample(request).answer))
 
