@@ -118,13 +118,17 @@ class RenderedPrompt:
 
 
 Renderer = Callable[[Sample, PromptOptions], PromptBody]
-#: An official fit: returns the prompt changed to fit (with ``policy`` set) or None to skip it.
-OfficialFit = Callable[[RenderedPrompt, Sample, Capabilities], "FitResult"]
+#: An official fit: returns the prompt changed to fit (with ``policy`` set) or None to skip it. It gets the
+#: PromptOptions too, so family switches (``options.extra``, e.g. a model's tokenizer) reach it from the CLI.
+OfficialFit = Callable[[RenderedPrompt, Sample, Capabilities, "PromptOptions"], "FitResult"]
 
 _RENDERERS: dict[str, str | Renderer] = {
     "mm-niah": "niah.benchmarks.mm_niah.prompt:render",
+    "milebench": "niah.benchmarks.milebench.prompt:render",
 }
-_OFFICIAL_FITS: dict[str, str | OfficialFit] = {}
+_OFFICIAL_FITS: dict[str, str | OfficialFit] = {
+    "milebench": "niah.benchmarks.milebench.prompt:official_fit",
+}
 
 
 def register_renderer(benchmark: str, renderer: str | Renderer, *, official_fit: str | OfficialFit | None = None,
@@ -338,7 +342,7 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
             raise ConfigError(f"{sample.benchmark} has no official over-limit rule; use skip, truncate or downscale")
         fit = _load(ref)
         _OFFICIAL_FITS[sample.benchmark] = fit
-        return fit(prompt, sample, caps)
+        return fit(prompt, sample, caps, options)
 
     if not caps.vision and prompt.num_images:
         if policy != "truncate":

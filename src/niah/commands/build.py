@@ -8,12 +8,7 @@ from typing import Annotated
 
 import typer
 
-
-def _split(values: list[str] | None) -> list[str]:
-    out: list[str] = []
-    for v in values or []:
-        out.extend(x.strip() for x in v.split(",") if x.strip())
-    return out
+from niah.commands import split_csv
 
 
 def build_mm_niah(cfg, out: Path, *, fmt: str = "niah", progress: bool = True) -> dict[str, int]:
@@ -142,10 +137,10 @@ def register(app: typer.Typer) -> None:
         from niah.errors import ConfigError
 
         try:
-            depth_values = [float(d) for d in _split(depths)] or list(DEFAULT_DEPTHS)
+            depth_values = [float(d) for d in split_csv(depths)] or list(DEFAULT_DEPTHS)
         except ValueError:
             raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
-        cfg = BuildConfig(tasks=_split(tasks) or list(TASKS), lengths=_split(lengths) or list(DEFAULT_LENGTHS),
+        cfg = BuildConfig(tasks=split_csv(tasks) or list(TASKS), lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
                           depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus, lang=lang,
                           tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image)
         build_mm_niah(cfg, out, fmt=fmt, progress=not no_progress)

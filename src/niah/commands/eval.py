@@ -13,18 +13,14 @@ from typing import Annotated
 
 import typer
 
+from niah.commands import split_csv
+
 DEFAULT_TASKS = ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
                  "reasoning-image")
 # every paper bin up to 64K, one sample per cell: full heatmaps, and it finishes well within 3 minutes
 DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k",
                    "48k-64k", "64k-72k")
 
-
-def _split(values: list[str] | None) -> list[str]:
-    out: list[str] = []
-    for v in values or []:
-        out.extend(x.strip() for x in v.split(",") if x.strip())
-    return out
 
 
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
@@ -79,9 +75,9 @@ def register(app: typer.Typer) -> None:
         """Build (or load) a dataset, run a model on it, score it officially and write the report."""
         from niah.console import wide_console
 
-        res = evaluate(out=out, dataset=dataset, model=model, base_urls=_split(base_url), api_key_env=api_key_env,
-                       concurrency=concurrency, tasks=_split(tasks) or list(DEFAULT_TASKS),
-                       lengths=_split(lengths) or list(DEFAULT_LENGTHS), per_cell=per_cell, seed=seed,
+        res = evaluate(out=out, dataset=dataset, model=model, base_urls=split_csv(base_url), api_key_env=api_key_env,
+                       concurrency=concurrency, tasks=split_csv(tasks) or list(DEFAULT_TASKS),
+                       lengths=split_csv(lengths) or list(DEFAULT_LENGTHS), per_cell=per_cell, seed=seed,
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
                        progress=not no_progress, published=not no_published)
         console = wide_console()

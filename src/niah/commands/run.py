@@ -49,6 +49,9 @@ def register(app: typer.Typer) -> None:
         timeout: float = typer.Option(None, "--timeout", help="Seconds per request (openai backend)."),
         retries: int = typer.Option(6, "--max-attempts", help="Attempts per request before it is recorded as failed."),
         retry_delay: float = typer.Option(1.0, "--retry-delay", help="Initial backoff in seconds (doubles, jittered)."),
+        prompt_option: list[str] = typer.Option(None, "--prompt-option", "-P", help="Benchmark prompt switch "
+                                                "KEY=VALUE (repeatable), e.g. milebench_tokenizer=hf:PATH, "
+                                                "milebench_image_tokens=576"),
         model_option: list[str] = typer.Option(None, "--model-option", "-O", help="Backend option KEY=VALUE "
                                                "(repeatable): image_size=448x448, image_transport=file, device=cuda, "
                                                "dtype=bfloat16, rag_budget=8192, rag_retriever=minilm, ..."),
@@ -91,7 +94,8 @@ def register(app: typer.Typer) -> None:
         if over_limit not in ("skip", "truncate", "downscale", "official"):
             raise ConfigError(f"--over-limit must be skip, truncate, downscale or official, not {over_limit!r}")
         prompt_options = PromptOptions(question_first=question_first, over_limit=over_limit,  # type: ignore[arg-type]
-                                       max_frames=max_frames)
+                                       max_frames=max_frames,
+                                       extra=tuple(sorted(parse_model_options(prompt_option).items())))
         summary = run_dataset_sync(
             dataset, spec, out, concurrency=concurrency, generation=generation, prompt_options=prompt_options,
             progress=not no_progress and not dry_run, cache_dir=cache_dir, use_cache=not no_cache,
