@@ -213,3 +213,23 @@ def test_bad_options_are_clear(tmp_path: Path) -> None:
 def test_text_parts_never_contain_the_image_placeholder(grid: Path) -> None:
     for s in Dataset(grid):
         assert all("<image>" not in p.text for p in s.context if isinstance(p, TextPart))
+
+
+def test_chinese_haystack_is_exact_through_verify_and_repair(tmp_path: Path) -> None:
+    cfg = BuildConfig(tasks=["retrieval-text", "counting-text"], lengths=["3k", "12k"], depths=[0.2, 0.8],
+                      lang="zh")
+    build_mm_niah(cfg, tmp_path / "zh", progress=False)
+    tok = get_tokenizer("cl100k_base")
+    samples = list(Dataset(tmp_path / "zh"))
+    assert len(samples) == 8
+    for s in samples:
+        assert s.meta["lang"] == "zh"
+        assert tok.count(parts_text(s.context)) == s.meta["text_tokens"]
+        assert depth_cell(s.meta["depth"]) == s.meta["depth_cell"]
+
+
+def test_niah_list_names_what_is_available() -> None:
+    res = runner.invoke(app, ["list"])
+    assert res.exit_code == 0
+    for name in ("retrieval-image", "llama2-sp", "qwen2vl-28px", "openai:", "milebench/rouge-l"):
+        assert name in res.output

@@ -43,10 +43,10 @@ def _wrap_all(t: typer.Typer) -> None:
 
 
 def _register() -> None:
-    from niah.commands import build, convert, metric, report, run, score
+    from niah.commands import build, convert, listing, metric, report, run, score
     from niah.commands import eval as eval_cmd
 
-    for module in (build, metric, score, report, run, eval_cmd, convert):
+    for module in (build, metric, score, report, run, eval_cmd, convert, listing):
         module.register(app)
     _wrap_all(app)
 
