@@ -214,3 +214,18 @@ def test_missing_responses_are_counted_not_scored(tmp_path, images_root):
         write_official_responses(run_dir, tmp_path / "ds", tmp_path / "out", "m", "val")
     written = write_official_responses(run_dir, tmp_path / "ds", tmp_path / "out", "m", "val", allow_missing=True)
     assert len(written) == 2
+
+
+def test_import_records_the_official_split_from_the_folder_names(tmp_path):
+    from niah.benchmarks.mm_niah.official import import_annotations
+
+    root = tmp_path / "mm_niah_val"
+    (root / "annotations").mkdir(parents=True)
+    (root / "images").mkdir()
+    rec = {"id": 0, "images_list": [], "context": "Some text. The fact is here.", "question": "What?",
+           "answer": "fact", "meta": {"placed_depth": [0.5], "context_length": 1200, "context_length_text": 1200,
+                                      "context_length_image": 0, "num_images": 0, "needles": ["The fact"],
+                                      "choices": None, "choices_image_path": None, "category": "find-text"}}
+    (root / "annotations" / "retrieval-text.jsonl").write_text(json.dumps(rec) + "\n")
+    ds = import_annotations([root / "annotations" / "retrieval-text.jsonl"], root / "images", tmp_path / "ds")
+    assert ds.manifest["split"] == "val"

@@ -524,6 +524,17 @@ def load_annotations(annotation_jsonl: str | Path, images_root: str | Path) -> I
         yield sample
 
 
+def _official_split(task_files: Sequence[str | Path], images_root: Path) -> str | None:
+    """``val`` or ``test`` when the official folder names say so (``mm_niah_val/...``), else None (unknown)."""
+    found = set()
+    for path in [*map(Path, task_files), images_root]:
+        for part in Path(path).resolve().parts:
+            m = re.fullmatch(r"mm_niah_(val|test)", part)
+            if m:
+                found.add(m.group(1))
+    return found.pop() if len(found) == 1 else None
+
+
 def import_annotations(task_files: Sequence[str | Path], images_root: str | Path, out_dir: str | Path) -> Dataset:
     """Write official annotation files as one niah dataset directory (written atomically).
 
@@ -549,6 +560,7 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
                 counts[task] += 1
         writer.finish({
             "benchmark": BENCHMARK,
+            "split": _official_split(task_files, root),
             "source": "mm-niah-official-annotations",
             "tasks": tasks,
             "counts": counts,
