@@ -7,198 +7,215 @@ import random
 from corpus_gen.en_vocab import V, abroad_name, place_name, river_name
 from corpus_gen.engine import Filler, parse_bank, parse_banks, tidy_en
 
+# Each kind: its noun, name modifiers, and bases tied to a genus and an English family name, so that a "chat"
+# is never placed among the sandpipers. Birds also carry a feeding profile (bill shape, food, how it feeds).
 KINDS = {
     "bird": {
         "noun": "bird",
         "mods": "grey-crowned, marsh, hill, river, pale, dusky, lesser, spotted, banded, crested, white-throated, rusty, slender, mountain, shore, northern, reed, upland, olive, cinnamon",
-        "bases": "warbler, finch, bunting, pipit, thrush, lark, wagtail, chat, flycatcher, plover, sandpiper, tit, shrike, rail",
-        "genera": "Acrocephalus, Emberiza, Anthus, Turdus, Motacilla, Saxicola, Ficedula, Charadrius, Calidris, Parus, Lanius, Rallus, Carduelis, Sylvia",
-        "family": "the warblers, the buntings, the pipits and wagtails, the thrushes, the chats and flycatchers, the plovers, the sandpipers, the tits, the shrikes, the rails, the finches",
+        "bases": [("warbler", "Acrocephalus", "warbler family", "insects"), ("finch", "Carduelis", "finch family", "seeds"),
+                  ("bunting", "Emberiza", "bunting family", "seeds"), ("pipit", "Anthus", "pipit and wagtail family", "insects"),
+                  ("thrush", "Turdus", "thrush family", "worms"), ("lark", "Alauda", "lark family", "seeds"),
+                  ("wagtail", "Motacilla", "pipit and wagtail family", "insects"), ("chat", "Saxicola", "chat and flycatcher family", "flight"),
+                  ("flycatcher", "Ficedula", "chat and flycatcher family", "flight"), ("plover", "Charadrius", "plover family", "mud"),
+                  ("sandpiper", "Calidris", "sandpiper family", "mud"), ("tit", "Parus", "tit family", "insects"),
+                  ("shrike", "Lanius", "shrike family", "flight"), ("rail", "Rallus", "rail family", "worms")],
     },
     "tree": {
         "noun": "tree",
-        "mods": "mountain, river, grey, silver, downy, red, rock, cliff, narrow-leaved, broad-leaved, weeping, hill, bay, swamp, upland, small-leaved, coastal, black",
-        "bases": "maple, willow, alder, lime, birch, rowan, whitebeam, hawthorn, pine, fir, oak, ash, hornbeam",
-        "genera": "Acer, Salix, Alnus, Tilia, Betula, Sorbus, Crataegus, Pinus, Abies, Quercus, Fraxinus, Carpinus",
-        "family": "the maples, the willows, the birches, the limes, the roses, the pines, the beeches, the olives",
+        "mods": "mountain, river, grey, silver, downy, red, rock, cliff, narrow-leaved, broad-leaved, weeping, hill, swamp, upland, small-leaved, coastal, black",
+        "bases": [("maple", "Acer", "maple family"), ("willow", "Salix", "willow family"), ("alder", "Alnus", "birch family"),
+                  ("lime", "Tilia", "mallow family"), ("birch", "Betula", "birch family"), ("rowan", "Sorbus", "rose family"),
+                  ("whitebeam", "Sorbus", "rose family"), ("hawthorn", "Crataegus", "rose family"), ("oak", "Quercus", "beech family"),
+                  ("ash", "Fraxinus", "olive family"), ("hornbeam", "Carpinus", "birch family")],
     },
     "moth": {
         "noun": "moth",
-        "mods": "grey, marbled, barred, dotted, rosy, small, large, lunar, chestnut, willow, heath, oak, bordered, clouded, silver, autumn, ruddy, feathered, pale, dark",
-        "bases": "carpet, pug, underwing, hawk-moth, tiger, footman, wave, emerald, prominent, quaker, rustic, thorn, wainscot",
-        "genera": "Xanthorhoe, Eupithecia, Catocala, Sphinx, Arctia, Eilema, Idaea, Hemithea, Notodonta, Orthosia, Hoplodrina, Ennomos, Mythimna",
-        "family": "the geometrids, the owlet moths, the hawk-moths, the tiger moths, the prominents",
+        "mods": "grey, marbled, barred, dotted, rosy, small, large, lunar, chestnut, willow, heath, oak, bordered, clouded, silver, autumn, ruddy, feathered, dark",
+        "bases": [("carpet", "Xanthorhoe", "geometrid family"), ("pug", "Eupithecia", "geometrid family"),
+                  ("underwing", "Catocala", "owlet moth family"), ("hawk-moth", "Sphinx", "hawk-moth family"),
+                  ("tiger", "Arctia", "tiger moth family"), ("footman", "Eilema", "tiger moth family"),
+                  ("wave", "Idaea", "geometrid family"), ("emerald", "Hemithea", "geometrid family"),
+                  ("prominent", "Notodonta", "prominent family"), ("quaker", "Orthosia", "owlet moth family"),
+                  ("rustic", "Hoplodrina", "owlet moth family"), ("thorn", "Ennomos", "geometrid family"),
+                  ("wainscot", "Mythimna", "owlet moth family")],
     },
     "fish": {
         "noun": "fish",
-        "mods": "stone, spotted, river, lake, mountain, golden, silver, striped, hill, brook, spined, dusky, northern, banded, pale, common",
-        "bases": "loach, minnow, dace, char, goby, bream, sculpin, grayling, perch, gudgeon, bleak, chub",
-        "genera": "Barbatula, Phoxinus, Leuciscus, Salvelinus, Gobio, Abramis, Cottus, Thymallus, Perca, Alburnus, Squalius",
-        "family": "the loaches, the carps and minnows, the salmon and char, the sculpins, the perches, the graylings",
+        "mods": "stone, spotted, river, lake, mountain, golden, silver, striped, hill, brook, spined, dusky, northern, banded, pale",
+        "bases": [("loach", "Barbatula", "loach family"), ("minnow", "Phoxinus", "carp family"), ("dace", "Leuciscus", "carp family"),
+                  ("char", "Salvelinus", "salmon family"), ("bream", "Abramis", "carp family"), ("sculpin", "Cottus", "sculpin family"),
+                  ("grayling", "Thymallus", "salmon family"), ("perch", "Perca", "perch family"), ("gudgeon", "Gobio", "carp family"),
+                  ("bleak", "Alburnus", "carp family"), ("chub", "Squalius", "carp family")],
     },
     "plant": {
         "noun": "flowering plant",
         "mods": "mountain, marsh, rock, meadow, alpine, creeping, nodding, tufted, sea, heath, woodland, hairy, bog, spring, autumn, dwarf, hoary, water",
-        "bases": "bellflower, orchid, saxifrage, gentian, vetch, campion, speedwell, stonecrop, violet, cinquefoil, lousewort, milkwort, buttercup",
-        "genera": "Campanula, Dactylorhiza, Saxifraga, Gentiana, Vicia, Silene, Veronica, Sedum, Viola, Potentilla, Pedicularis, Polygala, Ranunculus",
-        "family": "the bellflowers, the orchids, the saxifrages, the gentians, the peas, the pinks, the plantains, the roses, the buttercups",
+        "bases": [("bellflower", "Campanula", "bellflower family"), ("orchid", "Dactylorhiza", "orchid family"),
+                  ("saxifrage", "Saxifraga", "saxifrage family"), ("gentian", "Gentiana", "gentian family"),
+                  ("vetch", "Vicia", "pea family"), ("campion", "Silene", "pink family"), ("speedwell", "Veronica", "plantain family"),
+                  ("stonecrop", "Sedum", "stonecrop family"), ("violet", "Viola", "violet family"),
+                  ("cinquefoil", "Potentilla", "rose family"), ("lousewort", "Pedicularis", "broomrape family"),
+                  ("milkwort", "Polygala", "milkwort family"), ("buttercup", "Ranunculus", "buttercup family")],
     },
 }
 
-EPITHETS = parse_bank("""
-montanus
-palustris
-cinereus
-rivularis
-borealis
-minor
-gracilis
-maculatus
-septentrionalis
-aquaticus
-sylvestris
-alpestris
-rupestris
-obscurus
-pallidus
-fasciatus
-collinus
-littoralis
-nemoralis
-vernalis
-autumnalis
-ferrugineus
-arenarius
-""")
+# Latin epithet -> what it means (quoted in the text as the meaning of the scientific name).
+EPITHETS = {
+    "montanus": "of the mountains", "palustris": "of the marsh", "cinereus": "ash-grey", "rivularis": "of streams",
+    "borealis": "northern", "minor": "the lesser", "gracilis": "slender", "maculatus": "spotted",
+    "septentrionalis": "of the north", "aquaticus": "of the water", "sylvestris": "of the woods",
+    "alpestris": "of the high mountains", "rupestris": "of the rocks", "obscurus": "the dark one", "pallidus": "pale",
+    "fasciatus": "banded", "collinus": "of the hills", "littoralis": "of the shore", "nemoralis": "of the groves",
+    "vernalis": "of spring", "autumnalis": "of autumn", "ferrugineus": "rust-coloured", "arenarius": "of the sand",
+}
+
+
+def _latin(genus: str, epithet: str) -> str:
+    """Genus and epithet with the epithet's ending agreeing with a feminine genus (Sylvia montana)."""
+    if genus.endswith("a") and epithet.endswith("us"):
+        epithet = epithet[:-2] + "a"
+    return f"{genus} {epithet}"
+
 
 BANKS = parse_banks("""
 == lead
-The $name ($latin) is A_ {small|medium-sized|modest|slender|sturdy} $kind_noun {of|belonging to} {the family of|} $family, {found|occurring|native} {mainly|chiefly|largely} in the $region_a and the $region_b.
-The $name ($latin) is A_ {widespread|local|uncommon|familiar|rather secretive} $kind_noun {whose range|whose distribution} {extends|stretches|runs} from the $region_a {to|as far as} the $region_b.
+The $name ($latin) is A_ $size_adj $kind_noun of the $family, found {mainly|chiefly|largely} in the $region_a and the $region_b.
+The $name ($latin) is A_ {widespread|local|uncommon|familiar} $kind_noun of the $family, whose {range|distribution} {extends|stretches|runs} from the $region_a {to|as far as} the $region_b.
 
 == intro
-{First described|Described for science} {by naturalists|in the scientific literature|by a country parson and a museum curator} in the {1790s|1820s|1840s|1860s|1880s}, it {was long|has often been} {confused with|mistaken for} {a close relative|the common $base|related species} {until|before} {careful study|work on museum specimens|field observation} {showed|made clear} {the differences|how distinct it is}.
-{Its|The} {common name|English name} {refers to|comes from} {its|the} {@colour|distinctive} {colouring|markings|appearance} {and|as well as} {its|the} {preferred|favoured|usual} {habitat|surroundings}, {while|whereas} {the scientific name|the Latin name} {means|can be translated as} {"little one of the hills"|"grey one of the marsh"|"the river dweller"|"spotted one of the woods"|"one of the rocks"}.
-{Although|While} it is {rarely|seldom} {common|abundant} {anywhere|in any one place}, the $name {is|remains} {well known|familiar} {to|among} {naturalists|local people|walkers} {in|across} the $region_a.
-{Several|Two or three|A number of} {local forms|races|varieties} {have been|are} {described|recognised}, {differing|varying} {slightly|a little} in {size|colour|markings}, {although|but} {not all|few} {specialists|authorities} {accept|agree on} them.
+{Its|The species'} {habits|life history} {were|remained} {little known|poorly understood} until the {1950s|1970s}, when {a few dedicated amateurs|a small team from the university in $town} began to study it {closely|in the field}.
+{First described by a country parson and a museum curator|First described for science|First named by a travelling naturalist} in the {1790s|1820s|1840s|1860s|1880s}, it was long {confused with|mistaken for} {the common $base|related species} until {careful study|work on museum specimens|field observation} {showed the differences|made clear how distinct it is}.
+Its English name refers to {its appearance|its favoured haunts|the district where it was first noticed}, while the {scientific|Latin} name {means|can be translated as} "$epithet_meaning".
+{Although|While} it is {rarely|seldom} {common|abundant} {anywhere|in any one place}, the $name is {well known|familiar} to {naturalists|local people|walkers} in the $region_a.
+{Several|Two or three|A number of} {local forms|races|varieties} {have been|are} {described|recognised}, {differing|varying} {slightly|a little} in {size|colour|markings}, {although not all authorities accept them|but few specialists agree on them}.
 
 == distribution
-{Across|Throughout} {most of|much of} its range the $name {is found|lives|occurs} {in|among} $habitat, {usually|mostly|generally} {below|under} about $alt metres, {though|although} it {has been recorded|is sometimes found} {higher|at greater heights} {in|on} {sheltered valleys|south-facing slopes|warm summers}.
-{In|Within} the $region_b {it is|the species is} {most numerous|commonest|easiest to find} {around|near|along} {the valley of the $river|the shores of the great lakes|the foothills|the old forests of the interior}, {where|and there} {suitable|good} {habitat|ground} {remains|is still} {widespread|plentiful}.
-The {northern|western|eastern|southern} {limit|edge} of its range {appears to be|seems to be|is thought to be} {set|determined|fixed} by {winter cold|summer drought|the lack of suitable ground|competition with related species}, {and|but} {recent|new} {records|sightings} {suggest|hint} {that|} it {may be|is perhaps} {spreading|moving} {north|further north|uphill} {as|while} {winters|summers} {grow|become} {milder|warmer}.
-{Old|Older} {accounts|records|lists} {from|of} the {nineteenth century|1900s} {describe|show} it {as|to be} {much more common|far more widespread|commoner} {than|than it is} {today|now}, {particularly|especially} {in|around} {the lowlands|the river valleys|the farmland near $town}.
-{On|Among} the {islands|coastal districts} {off|of} the $region_a {a separate|an isolated|a small} {population|colony} {has|seems to have} {survived|persisted} {for|over} {centuries|a very long time}, {cut off from the mainland|separated by the sea} {since|after} the {end of the last ice age|rise in sea levels}.
-{Surveys|Surveys by volunteers|Studies} {in|during} the {1990s|2000s} {found|showed} {that|} {the species|the $name} {was|is} {still|} {present|holding on} {in|at} {most|many} {of its old haunts|of the sites where it had been recorded}, {although|but} {often|} {in smaller numbers|at lower density}.
+{Across|Throughout} {most of|much of} its range the $name {is found|lives|occurs} in $habitat, {usually|mostly|generally} below about $alt metres, {though|although} it {has been recorded|is sometimes found} {higher|at greater heights} {on south-facing slopes|in sheltered valleys|after warm summers}.
+{In|Within} the $region_b {it is|the species is} {most numerous|commonest|easiest to find} {in the valley of the $river|along the shores of the great lakes|in the foothills|in the old forests of the interior}, {where|and there} {suitable|good} {habitat|ground} {remains|is still} {widespread|plentiful}.
+The {northern|western|eastern|southern} {limit|edge} of its range {appears to be|seems to be|is thought to be} set by {winter cold|summer drought|the lack of suitable ground|competition with related species}, but {recent|new} {records|sightings} suggest that it {may be|is perhaps} {spreading|moving} {north|further north|uphill} as {winters|summers} {grow|become} {milder|warmer}.
+{Old accounts from the nineteenth century describe it as|Records from the early 1900s show that it was} {much more common|far more widespread} than it is {today|now}, {particularly|especially} {in the lowlands|in the river valleys|on the farmland near $town}.
+On the islands of a large lake in the $region_b {an isolated|a small} population has {survived|persisted} {for centuries|for a very long time}, {cut off from the mainland|separated from its relatives on the shore}.
+{Surveys|Surveys by volunteers|Studies} in the {1990s|2000s} {found|showed} that {the species|the $name} was still present {in most of its old haunts|at many of the sites where it had once been recorded}, {although|but} often {in smaller numbers|at lower density}.
 
 == people
-{In|Across} the $region_a the $name {has|carries} {several|many|a number of} {local|country|dialect} {names|names of its own}, {among them|including} {"$folk_a"|"$folk_a" and "$folk_b"}, which refer to its {colour|habits|season of appearance}.
-{Country people|Farmers|Older people} {once|used to} {believed|believe} {that|} {its|the} {appearance|arrival|flowering|first calls} {foretold|announced|signalled} {a change in the weather|the end of winter|a good harvest|rain within three days}, {and some older people still repeat the saying|a belief that a few people still hold}.
-{A|One} {nineteenth-century|Victorian} {naturalist|clergyman|schoolmaster} {from|in} $town {wrote|kept} {a detailed|a careful|a long} {account|diary|notebook} of {the $name|the species} {over|during} {thirty|twenty|many} years, and those {notes|observations} {remain|are still} {useful|valuable} to {researchers|students} {today|now}.
-{It appears in|It is shown on|It features in} {several|a number of} {old|local} {paintings|prints|embroideries|carvings}, {and|while} {a|one} {well-known|popular} {folk song|rhyme|poem} {from|of} the $region_b {mentions|names} it {in its opening lines|in passing|more than once}.
-{For|To} {many|most} {people|visitors} {in|to} the $region_a the $name {is|has become} {a symbol|an emblem|a sign} {of|for} {the|their} {countryside|region|home valleys}, {and|so that} {its image appears on|a picture of it is used in} {local|regional} {signs|badges|logos}.
+{Children in the $region_a once collected pictures of it on cigarette cards|Schoolchildren in $town used to hunt for it in the summer holidays}, and {many older people|some grandparents} still {remember|speak of} the first one they found.
+In the $region_a the $name has {several|a number of} {local|dialect} names, among them "$folk_a" and "$folk_b", {which refer to its habits|which say something about its looks|whose origins are long forgotten}.
+{Country people|Farmers} once believed that $sign {foretold a change in the weather|announced the end of winter|promised a good harvest|meant rain within three days}, {and some older people still repeat the saying|a belief that a few people still hold}.
+A {Victorian|nineteenth-century} {naturalist|clergyman|schoolmaster} in $town {kept a careful diary of the species for thirty years|wrote a long account of the $name over many years}, and those {notes|observations} are still {useful|valuable} to {researchers|students} today.
+It {appears|features} in {several|a number of} {old|local} {paintings|prints|embroideries|carvings}, {and|while} {a|one} {well-known|popular} {folk song|rhyme|poem} from the $region_b {mentions|names} it {in its opening lines|in passing|more than once}.
+For many people in the $region_a the $name has become {a symbol of the countryside|an emblem of their home valleys}, and {its image appears on local signs and badges|a picture of it is used on regional signs}.
 
 == identification
-{In the field|At first sight} the $name {can be|is easily} {confused|mixed up} with the common $base, {but|although} {close|careful} {inspection|examination} {shows|reveals} {several|a few|clear} {differences|points of difference}.
-{The|Its} {best|surest|most reliable} {feature|distinguishing mark} {is|remains} {the|its} {@colour|pale|darker} {colouring|markings} {on|towards} the {upper side|lower side|edges}, {which|and this} {is|remains} {visible|noticeable} {even|} {at|from} {a distance|some way off}.
-{Specialists|Experienced observers} {also|often} {point to|rely on} {differences in|the} {size|shape|proportions} {and|as well as} {season|the time of year}, {since|because} the $name {appears|is active} {a little|some weeks} {earlier|later} than its {relatives|close relatives}.
-{Where|In places where} the two {occur|live} together, {hybrids|intermediate forms} {are|have been} {occasionally|sometimes} {reported|recorded}, {and|so} {even|} {experts|museum specialists} {sometimes|occasionally} {disagree|hesitate} {over|about} {individual|particular} {records|specimens}.
-{Photographs|Good photographs} {taken|made} {from|at} {several|different} {angles|sides} {are|have become} {the|a} {usual|common} {way|means} {of|for} {confirming|checking} {unusual|doubtful} records, {and|while} {old|older} {specimens|collections} {in|at} {museums|the university} {remain|are still} {important|useful} for comparison.
+{Beginners|Newcomers to the group} do well to {learn the common $base first|start with the common $base}, since {many reports of the $name prove to be of its commoner relative|most doubtful records turn out to be of the common $base}.
+{In the field|At first sight} the $name {can be confused|is easily confused} with the common $base, {but|although} {close|careful} {inspection|examination} {shows|reveals} {several|a few|clear} {differences|points of difference}.
+Its {surest|most reliable} {feature|distinguishing mark} is $field_mark, which {is easy to check with a little practice|beginners often overlook}.
+Experienced observers also {point to|rely on} differences in {size|shape|proportions} and in {season|the time of year}, because the $name $season_verb {a little|some weeks} {earlier|later} than its close relatives.
+Where the two {occur|are found} together, {hybrids have occasionally been reported|intermediate forms are now and then recorded}, and even {experts|museum specialists} {sometimes disagree over|hesitate about} {individual records|particular specimens}.
+Good photographs taken from several angles have become the usual way of {confirming|checking} {unusual|doubtful} records, while older {specimens|collections} in {museums|the university in $town} are still {important|useful} for comparison.
 
 == research
-{Research|Work} {carried out|undertaken} {at the university in $town|at a field station in the $region_b|by several universities} {since|during} the {1980s|1990s|2000s} has {added|contributed} {greatly|a good deal} to {what is known|our knowledge} {of|about} {its|the species'} {biology|habits|needs}.
-{One|A} {long-running|long-term} study {followed|has followed} {individual|marked} {populations|sites} {over|for} {more than|nearly} {twenty|fifteen|thirty} years, {showing|and showed} {how|that} {numbers|its fortunes} {rise and fall|vary} {with|according to} {the weather|summer rainfall|late frosts}.
-{Genetic|Recent genetic} {studies|work} {suggest|indicates} {that|} the $name {separated|split} from {its|its nearest} relatives {quite|relatively} {recently|late}, {perhaps|possibly} {during|at the end of} {one of the|the last} {ice ages|cold periods}.
-{Much|A good deal} {remains|is still} {unknown|unclear}, {however|though}: {little|not much} is {known|understood} about {how far young individuals travel|where young individuals settle}, {or|and} {how long|how many years} they {live|survive} in the wild.
-{Records|Observations} {sent in|submitted} by {amateur|volunteer} {naturalists|recorders} have {been|proved} {essential|invaluable} {to|for} {this work|such studies}, {since|because} {professional|paid} {scientists|researchers} {cannot|are unable to} {cover|visit} {every|each} {valley|site} {each year|regularly}.
+{Research|Work} {carried out|undertaken} {at the university in $town|at a field station in the $region_b|by several universities} since the {1980s|1990s|2000s} has {added|contributed} {greatly|a good deal} to {what is known|our knowledge} {of|about} {its|the species'} {biology|habits|needs}.
+One {long-running|long-term} study has followed {several populations|the same sites} for {more than twenty|nearly thirty} years, showing how {numbers|its fortunes} {rise and fall|vary} with {the weather|summer rainfall|late frosts}.
+{Recent genetic studies suggest|Genetic work indicates} that the $name {separated|split} from its nearest relatives {quite|relatively} recently, perhaps {during|at the end of} the last ice age.
+{Much|A good deal} {remains|is still} {unknown|unclear}, however: little is {known|understood} about $unknown.
+{Records|Observations} {sent in|submitted} by {amateur|volunteer} {naturalists|recorders} have {been|proved} {essential|invaluable} {to|for} {this work|such studies}, {since|because} {professional|paid} {scientists|researchers} {cannot|are unable to} {cover|visit} every {valley|site} {each year|regularly}.
 
 == conservation
-The $name is {not|not currently} {considered|regarded as} {threatened|endangered} {across|over} {its range as a whole|most of its range}, {but|although} {it has declined|there has been a decline} {in|across} {several|many|some} {regions|districts|countries} {since|during} the {1970s|1960s|last century}.
-{The main|The chief|The most serious} {threats|pressures|dangers} {are|include} {the loss of|the draining of|damage to} $habitat, {together with|along with|as well as} {changes in farming|pollution of rivers|the spread of conifer plantations|disturbance} {and|or} {a warmer climate|the use of pesticides|new roads}.
-{In|Across} {parts of|some districts of} the $region_b {it|the species} {is protected by law|enjoys legal protection}, {and|while} {several|a number of} {reserves|protected areas} {have been|were} {set up|established|created} {partly|largely} {to|in order to} {safeguard|protect|care for} {it|its habitat}.
-{Volunteers|Local groups|Naturalists' societies} {carry out|organise|run} {regular|yearly|annual} {surveys|monitoring|recording days}, and the {results|records} help {scientists|conservation bodies} to {follow|track} {changes in its numbers|its fortunes} from year to year.
-{Work to restore|Work to improve} {old|former|damaged} {meadows|woodland|river banks|heathland} has {already|in some places} {led to a recovery|brought about the return of the species} at {several|a few} sites, {which gives some grounds for hope|and this offers some hope}.
+The $name is {not|not currently} {considered|regarded as} {threatened|endangered} {across|over} {its range as a whole|most of its range}, {but|although} {it has declined|there has been a decline} {in|across} {several|many|some} {regions|districts|countries} since the {1970s|1960s}.
+{The main|The chief|The most serious} {threats|pressures|dangers} {are|include} {the loss of|damage to} $habitat, {together with|along with|as well as} {changes in farming|pollution|the spread of conifer plantations|disturbance} and {a warmer climate|the use of pesticides|new roads}.
+{In|Across} {parts of|some districts of} the $region_b {it is protected by law|the species enjoys legal protection}, {and|while} {several|a number of} {reserves|protected areas} {have been|were} {set up|established|created} {partly|largely} {to|in order to} {safeguard|protect} {it|its habitat}.
+{Volunteers|Local groups|Naturalists' societies} {carry out regular surveys|run yearly recording days|organise regular monitoring}, and the {results|records} help {scientists|conservation bodies} to {follow|track} {changes in its numbers|its fortunes} from year to year.
+{Work to restore $habitat has|Efforts to improve $habitat have} already led to a recovery at {several|a few} sites, {which gives some grounds for hope|and this offers some hope}.
 """)
 
 KIND_BANKS = parse_banks("""
 == bird_desc
-{Adults|Adult birds} {measure|are} {about|roughly|around} $size centimetres {from bill to tail|in length}, {with|and have} {@colour|@colour-brown|warm @colour} {upperparts|backs} and {paler|lighter|buff} {underparts|breasts} {marked|streaked|washed} with {@colour|fine dark lines}.
-{The|Its} {bill|beak} is {short|slender|fine|stout} and {pointed|dark|slightly curved}, {well suited|adapted} {to|for} {picking insects from leaves|cracking seeds|probing soft mud|catching insects in flight}.
-{Males|The sexes} {and females|} {look|are} {similar|much alike}, {although|but} {males|the male} {have|has} A_ {brighter|clearer|more contrasting} {crown|throat|wing bar} {in|during} the breeding season.
+Adult birds {measure|are} about $size centimetres {from bill to tail|in length}, with {@colour|warm @colour} {upperparts|backs} and {paler|buff} {underparts|breasts} {finely streaked with dark lines|washed with @colour}.
+Its bill is $bill, {well suited|adapted} to $bill_use.
+{The sexes look much alike|Males and females are similar}, although the male has A_ {brighter|clearer|more contrasting} {crown|throat} in the breeding season.
 {Young birds|Juveniles} are {duller|browner|more speckled} than {adults|their parents}, and can be {hard|difficult} to tell apart from {related|similar} species {in autumn|in the field}.
-{Its|The} song is A_ {rapid|thin|sweet|scratchy|fluting} {series|run|phrase} of {notes|whistles|trills}, {usually|often} {delivered|given} from {a high perch|the top of a bush|a fence post|the air}, {and|while} {its|the} call is A_ {sharp|soft|dry} {"tic"|"tsip"|"chuck"}.
-{In flight|When it flies} it {shows|reveals} A_ {pale|white|rusty} {rump|wing bar|tail edge}, {and|which} {helps|makes it easier} {observers|watchers} {to|} {pick it out|recognise it} {at a distance|against the sky}.
+Its song is A_ {rapid|thin|sweet|scratchy|fluting} {run|phrase} of {notes|whistles}, {usually|often} {delivered|given} {from a high perch|from the top of a bush|from a fence post|in a short song flight}, {and|while} its call is A_ {sharp|soft|dry} {"tic"|"tsip"|"chuck"}.
+In flight it shows A_ {pale|white|rusty} {rump|wing bar|tail edge}, which {helps observers to pick it out|makes it easier to recognise} {at a distance|against the sky}.
 
 == bird_behaviour
-{It|The $name} {feeds|forages} {mainly|chiefly} {on|upon} {insects and spiders|seeds and small insects|snails and worms|beetles and caterpillars}, which it {picks|gleans} from {the ground|low plants|the water's edge|the leaves of trees}.
-{Outside|After} the breeding season {it|the species} {often|usually|may} {joins|join|gathers in} {mixed flocks|small parties|loose groups} {with|of} {finches|tits|other small birds}, {moving|wandering|roaming} {through|across} {woods|fields|stubble} {in search of|looking for} food.
-{Birds|Populations} {in|of} the north {migrate|move|travel} {south|southwards|to warmer districts} {in|during} {autumn|September and October}, {returning|and return} {in|by} {April|early spring|late March}, {while|whereas} {those|birds} {further south|in the lowlands} {stay|remain} {all year|through the winter}.
-{It|The bird} is {often|generally|usually} {shy|wary|restless} {and|,} {keeps|keeping} {to|within} {cover|thick vegetation|the reeds}, {so that|and} {it|the species} is {more often heard than seen|easily overlooked}.
-{Pairs|Territorial males} {defend|hold} {small|compact|well-marked} {territories|patches of ground} {in|during} {spring|the breeding season}, {singing|calling} {from|at} {dawn|first light} {and|and again} {in|towards} the {evening|late afternoon}.
+{It|The $name} feeds {mainly|chiefly} on $feeding.
+Outside the breeding season it {often joins|may gather in} {small flocks|loose groups}, sometimes with birds of other kinds, and {wanders widely|moves about the country} in search of food.
+{Birds in the north|Northern populations} {migrate|move} {south|to warmer districts} in {autumn|September and October}, returning {in April|in early spring|by late March}, {while|whereas} those {further south|in the lowlands} {stay|remain} {all year|through the winter}.
+It is {generally|usually} {shy|wary} and keeps to {cover|thick vegetation}, so that it is {more often heard than seen|easily overlooked}.
+{Pairs|Territorial males} {defend|hold} {small|well-marked} territories in spring, {singing|calling} {at first light and again towards evening|from dawn onwards and again in the late afternoon}.
 
 == bird_breeding
-{The nest|Its nest} is A_ {neat|loose|deep} cup of {grass|moss|roots and hair|dry leaves}, {built|placed|hidden} {low|close to the ground|in a shrub|among reeds} {by|, usually by} the female.
-{The clutch|A clutch} {of|usually holds|contains} {four to six|three to five|five or six} {eggs|pale eggs}, {which|and these} {are|is} {incubated|kept warm} for {about|around} {twelve|fourteen|thirteen} days.
-{Both parents|The adults} {feed|bring food to} the {young|chicks|nestlings}, {which|and they} {leave|fledge from} the nest {after|at about} {two weeks|twelve to fifteen days} {and|but} {stay|remain} {close by|nearby|with the parents} {for|during} {some time|several weeks}.
-{In good years|Where food is plentiful}, {pairs|many pairs} {raise|rear} {a second brood|two broods}, {and|while} {in|further} {the north|upland areas} {a single|only one} brood is {usual|normal|the rule}.
+{The nest|Its nest} is A_ {neat|loose|deep} cup of {grass|moss|roots and hair|dry leaves}, {hidden|placed} {low in a shrub|close to the ground|among tall plants}, and {is usually built by the female|takes the female about a week to build}.
+A clutch usually holds {three to five|four to six|five or six} {eggs|pale eggs}, which are incubated for about {twelve|thirteen|fourteen} days.
+{Both parents|The adults} {feed|bring food to} the {young|chicks|nestlings}, which leave the nest after {about two weeks|twelve to fifteen days} {and|but} {stay|remain} {close by|with their parents} for {some time|several weeks}.
+{In good years|Where food is plentiful}, {pairs|many pairs} {raise|rear} {a second brood|two broods}, while {in the north|in upland areas} a single brood is {usual|the rule}.
 
 == tree_desc
-{It|The $name} {grows|reaches|can reach} {to|} {a height of|} {about|up to} $size metres, {with|forming} A_ {rounded|narrow|spreading|domed} crown and A_ {straight|short|often twisted} {trunk|bole}.
-{The|Its} bark is {smooth and @colour|@colour and deeply furrowed|thin, @colour and peeling|rough and @colour} {on|in} {older trees|mature trees|young stems}, {becoming|turning} {darker|more cracked} {with|as it gains} age.
-{The|Its} leaves are {oval|lobed|narrow|heart-shaped} and {finely|coarsely|sharply} toothed, {dark|bright|pale} green {above|on the upper side} and {paler|greyish|downy} {beneath|below}, {and|which} {turn|become} {yellow|bright orange|deep red|russet} in autumn.
-{Small|Tiny|Pale} {flowers|blossoms} {appear|open} {in|during} $flower_month, {in|as} {clusters|loose sprays|catkins} {that|which} {attract|draw} {bees|insects|many insects}, {and|before} {the|its} {fruits|seeds} {ripen|mature} {in|by} {late summer|autumn}.
-{The|Its} {wood|timber} is {hard|pale|close-grained|light} and {was|has been} {used|valued} {for|in} {tool handles|furniture|turnery|carving|fencing}, {although|though} {it|the trees} {rarely|seldom} {grow|reach} {large|big} enough {for|to provide} {building timber|long planks}.
+{It|The $name} {grows to|can reach} {about|up to} $size metres, {with|forming} A_ {rounded|narrow|spreading|domed} crown and A_ {straight|short|often twisted} {trunk|bole}.
+The bark is {smooth and @colour on young trees, becoming darker and more cracked with age|@colour and deeply furrowed on mature trees|thin, @colour and peeling in strips on older trunks}.
+Its leaves are {oval|lobed|narrow|heart-shaped} and {finely|coarsely|sharply} toothed, {dark|bright|pale} green above and {paler|greyish|downy} beneath, and {turn|become} {yellow|bright orange|deep red|russet} in autumn.
+{Small|Tiny|Pale} flowers {appear|open} in $flower_month, in {clusters|loose sprays|catkins} that {attract|draw} {bees|many insects}, and the {fruits|seeds} ripen in {late summer|autumn}.
+Its wood is {hard|pale} and {close-grained|even-textured}, and has long been {used|valued} for {tool handles|turnery and carving|fencing posts|furniture}.
 
 == tree_ecology
-{The tree|It} {prefers|does best on} {damp|well-drained|thin|deep} soils in {sheltered|open|sunny} positions, {and|but} {tolerates|will put up with} {exposure|poor soil|wind|shade} {better than|more than} {many|most} {other|} trees.
-{Many|Numerous} {insects|kinds of insect} {feed|live} on {its|the} {leaves|bark}, {and|while} {birds|@birds and tits} {take|eat} {the|its} {seeds|fruits|berries} {in|during} {autumn|winter}.
-{Its|The} {roots|root system} {help|helps} to {bind|hold} {river banks|steep slopes|loose soil}, {and|so} {it|the tree} has {often|long} been planted {to|in order to} {prevent|reduce} {erosion|landslips}.
-{Old|Veteran} trees {often|frequently} {develop|become} {hollow|full of cavities}, and {these|such} hollows {provide|give} {shelter|homes} {for|to} {bats|owls|beetles and other insects}.
+{The tree|It} {prefers|does best on} {damp|well-drained|thin|deep} soils in {sheltered|open|sunny} positions, and tolerates {exposure|poor soil|wind|shade} better than most other trees.
+{Many|Numerous} {insects|kinds of insect} {feed|live} on its {leaves|bark}, {and|while} {birds|@birds and tits} {take|eat} its {seeds|fruits} in {autumn|winter}.
+Its roots help to {bind|hold} {river banks|steep slopes|loose soil}, and it has long been planted to {prevent|reduce} {erosion|landslips}.
+{Old|Veteran} trees often become hollow, and {these|such} hollows {give shelter to|provide homes for} {bats|owls|beetles and other insects}.
 
 == tree_cycle
-{Seedlings|Young trees} {grow|develop} {quickly|slowly|steadily} {in|on} {open ground|clearings|the edges of woods}, {and|but} {rarely|seldom} {survive|thrive} {in|under} {deep|heavy} shade.
-{Trees|Individuals} {begin|start} to {flower|bear fruit} {at|after} {about|around} {ten|fifteen|twenty} years {of age|old}, {and|while} {some|the oldest} {specimens|trees} {are|are thought to be} {several hundred|more than two hundred} years old.
-{It|The tree} {can be|is easily} {grown|raised} from {seed|cuttings}, {and|which is why} {nurseries|gardeners} {have|long} {offered|grown} {it|the species} {for|in} {parks|gardens|streets} {since|from} the {nineteenth century|Victorian period}.
+{Seedlings|Young trees} grow {quickly|slowly|steadily} {in open ground|in clearings|at the edges of woods}, but {rarely|seldom} {survive|thrive} in {deep|heavy} shade.
+{Trees|Individuals} {begin|start} to {flower|bear fruit} at {about|around} {ten|fifteen|twenty} years old, and {some|the oldest} {specimens|trees} are thought to be {several hundred|more than two hundred} years old.
+It is easily raised from {seed|cuttings}, and nurseries have offered it for {parks|gardens|street planting} since the {nineteenth century|Victorian period}.
 
 == moth_desc
-{The|Its} wingspan {is|measures} {about|around} $size millimetres, {and|while} the forewings are {@colour|pale @colour}, {crossed|marked} by {fine|wavy|dark} {lines|bands} {and|with} A_ {small|distinct} {dark|pale} {spot|mark} {near|towards} the {centre|tip}.
-{The|Its} hindwings are {plain|pale|@colour} {and|,} {usually|mostly} {hidden|covered} {when|while} the moth {rests|is at rest}, {so that|and} {it|the insect} {blends|merges} {into|with} {bark|dead leaves|lichen-covered stone}.
-{Males|The male} {have|has} {feathery|finely toothed} {antennae|feelers}, {while|whereas} {those of|} the female {are|is} {simple|thread-like}, a difference {that can be seen|easily noticed} with A_ {hand lens|magnifying glass}.
-{Some|A few} {individuals|specimens} {are|appear} {much darker|almost black|unusually pale}, {and|especially} {such|these} {forms|varieties} {were|became} {common|frequent} {near|around} {industrial towns|smoky cities} {in|during} the {nineteenth century|industrial age}.
+Its wingspan {is|measures} about $size millimetres, and the forewings are @colour, crossed by {fine|wavy} {lines|bands}, with A_ {small|distinct} {dark|pale} {spot|mark} {near the centre|towards the tip}.
+The hindwings are {plain|@colour} and {usually|mostly} hidden when the moth is at rest, so that it {blends into|merges with} {bark|dead leaves|lichen-covered stone}.
+{Males have|The male has} {feathery|finely toothed} antennae, while those of the female are {simple|thread-like}, a difference {that can be seen|easily seen} with A_ {hand lens|magnifying glass}.
+{Some|A few} individuals are {much darker|almost black}, and such forms {were|became} {common|frequent} {near industrial towns|around smoky cities} in the {nineteenth century|industrial age}.
 
 == moth_behaviour
-{Adults|The moths} {fly|are on the wing} {from|in} $flower_month, {mostly|mainly} at night, and {come|are attracted} {readily|freely} {to|towards} {light|lamps|lighted windows}.
-During the day {they|the moths} {rest|sit} {on|among} {tree trunks|fence posts|leaf litter|walls}, {relying on|trusting to} {their|} {camouflage|colouring} {to|in order to} {escape|avoid} {birds|notice}.
-{Adults|The moths} {feed|take nectar} {at|from} {flowers|blossoms} such as {@flower|ivy|sallow catkins|honeysuckle}, {and|while} {some|a few} {also|} {visit|are drawn to} {ripe fruit|tree sap}.
+{Adults|The moths} {fly|are on the wing} in $flower_month, {mostly|mainly} at night, and {come readily to|are attracted to} {light|lamps|lighted windows}.
+During the day they rest {on tree trunks|on fence posts|among leaf litter|on old walls}, {relying on|trusting to} their {camouflage|colouring} to {escape|avoid} {birds|notice}.
+{Adults|The moths} {feed at|take nectar from} {flowers|blossoms} such as {ivy|sallow catkins|honeysuckle|@flower}, {and|while} {some|a few} {also visit|are drawn to} {ripe fruit|tree sap}.
 
 == moth_cycle
-{The|Its} {caterpillars|larvae} {feed|live} on {the leaves of|} {@tree|@tree and @tree|grasses|low plants}, {growing|reaching} {to|} {about|up to} {three|four} centimetres {before|and then} {pupating|forming a pupa} {in|under} {the soil|leaf litter|loose bark}.
-{The species|It} {passes|spends} the winter {as|in the form of} {a pupa|an egg|a small caterpillar}, {and|with} {there is|} {one|a single} generation {each|a} year {in the north|in most districts}, {but|while} {two|a second} {in|further} {the south|warmer areas}.
-{Eggs|The eggs} are {laid|placed} {singly|in small groups} {on|along} {the food plant|twigs|the undersides of leaves}, {and|where} {they|the eggs} {hatch|open} {after|within} {one|two|about three} weeks.
+The caterpillars feed on {the leaves of @tree|@tree and @tree|grasses|low plants}, growing to {about|nearly} {three|four} centimetres before they pupate {in the soil|under leaf litter|beneath loose bark}.
+It {passes|spends} the winter as {a pupa|a small caterpillar}, and there is {one generation a year|a single generation each year} in {the north|most districts}, but two in {the south|warmer areas}.
+The eggs are laid {singly|in small groups} on {the food plant|twigs|the undersides of leaves}, and hatch after {about a week|two weeks|about three weeks}.
 
 == fish_desc
-{Adults|Adult fish} {reach|grow to} {about|up to} $size centimetres {in length|long}, {with|and have} A_ {slender|deep|rounded|torpedo-shaped} body {covered|marked} {with|in} {@colour|dark} {spots|bars|blotches} {on|over} A_ {@colour|pale|silvery} background.
-{The|Its} {mouth|head} is {small|broad|blunt} {and|,} {turned downwards|set low|with fleshy barbels}, {well suited|adapted} {to searching among stones|to feeding on the river bed|to probing soft mud}.
-{In|During} the spawning season {males|the males} {develop|show} {brighter|redder|darker} {colours|fins|bellies}, {and|while} {small|tiny} {white|pale} {tubercles|bumps} {appear|form} on {their|the} {heads|fins}.
+Its fins are {short and rounded|tinged with orange|edged with white}, and the tail is {slightly forked|almost square}.
+{Adults reach about $size centimetres in length|Adult fish grow to about $size centimetres long}, with A_ {slender|deep|rounded|torpedo-shaped} body marked with {dark|@colour} {spots|bars|blotches} on A_ {pale|silvery|@colour} background.
+Its mouth is {small and turned downwards|set low, with fleshy barbels|broad and blunt}, {well suited|adapted} {to searching among stones|to feeding on the river bed|to probing soft mud}.
+In the spawning season {males|the males} {develop|show} {brighter|redder|darker} {colours|fins|bellies}, {and|while} {small|tiny} {white|pale} {tubercles|bumps} {appear|form} on their {heads|fins}.
 
 == fish_behaviour
-{It|The $name} {lives|is found} {in|among} {clear|cool|fast-flowing|well-oxygenated} {water|streams|rivers and lakes}, {usually|often} {close to|near} the {bottom|bed|banks}, {where|and there} it {hides|shelters} {under|among} {stones|roots|weed}.
-{It|The fish} {feeds|forages} {mainly|chiefly} {at night|at dawn and dusk|by day}, {taking|on} {insect larvae|small crustaceans|worms and snails|the young of other fish}.
-{Shoals|Groups} of {young|small} fish {gather|collect} {in|at} {shallow|slack|quiet} water {near|along} the {margins|edges|banks}, {while|and} {larger|older} {fish|individuals} {keep|stay} {to|in} {deeper pools|the main current}.
+{In winter|During the coldest months} it {becomes sluggish|moves little}, {resting in deep pools|sheltering under banks and among roots} until the water warms again in spring.
+{It|The $name} {lives|is usually found} {close to the bottom|near the banks}, where it {hides|shelters} {under stones|among roots|among weed}.
+{It|The fish} {feeds|forages} {mainly|chiefly} {at night|at dawn and dusk|by day}, taking {insect larvae|small crustaceans|worms and snails|the young of other fish}.
+{Shoals|Groups} of {young|small} fish {gather|collect} in {shallow|slack|quiet} water {near|along} the {margins|edges|banks}, {while|and} {larger|older} {fish|individuals} keep to {deeper pools|the main current}.
 
 == fish_cycle
-{Spawning|Breeding} {takes place|happens} {in|during} $flower_month, {when|as} {the fish|adults} {move|gather} {onto|over} {gravel|clean gravel|stony} {shallows|beds} {to|and} {lay|shed} {their|} eggs.
-{The|Its} eggs {stick|are attached} {to|among} {stones|plants}, {and|where} {the young|the fry} {hatch|emerge} {after|within} {one|two|about three} weeks, {depending|according} {on|to} the temperature of the water.
-{Fish|Young fish} {mature|become adult} {in|at} {two|three|two or three} years, {and|while} {few|some} {live|survive} {longer than|beyond} {five|six|eight} years {in the wild|in rivers}.
+Spawning takes place in $flower_month, when the adults {move onto|gather over} {clean gravel|stony shallows} to lay their eggs.
+The eggs stick to {stones|water plants}, and the fry hatch after {one to two|two to three} weeks, depending on the temperature of the water.
+Young fish {mature in|become adult after} {two|three|two or three} years, and few live longer than {five|six|eight} years in the wild.
 
 == plant_desc
-{It is|This is} A_ {low|tufted|upright|creeping} {perennial|annual} {reaching|growing to} {about|up to} $size centimetres, {with|and bearing} {narrow|rounded|hairy|fleshy} leaves {in|forming} A_ {rosette|loose clump} {at|near} the base.
-{The|Its} flowers are {@colour|deep blue|pale violet|bright yellow|white|rose-pink} {and|,} {bell-shaped|star-shaped|tubular|five-petalled}, {held|carried} {singly|in loose spikes|in small heads} {on|at the tips of} {slender|wiry|short} stems.
-{The|Its} {seeds|fruits} {ripen|are shed} {in|by} {late summer|early autumn}, {and|while} {the|its} {plants|clumps} {spread|creep} {slowly|outward} {by|through} {runners|underground stems|self-seeding}.
+{It is|This is} A_ {low|tufted|upright|creeping} perennial {reaching|growing to} {about|up to} $size centimetres, with {narrow|rounded|hairy|fleshy} leaves {in|forming} A_ {rosette|loose clump} {at|near} the base.
+The flowers are {deep blue|pale violet|bright yellow|white|rose-pink} and {bell-shaped|star-shaped|tubular}, carried {singly|in loose spikes|in small heads} on {slender|wiry|short} stems.
+The seeds ripen in {late summer|early autumn}, and the plants spread {slowly by runners|by underground stems|mainly by seed}.
+
+== plant_cycle
+The seeds {need a period of cold|must lie through a winter} before they will {germinate|sprout}, and seedlings {are slow to establish|take two or three years to flower}.
+{Each plant|A single clump} may live for {many years|a decade or more}, {flowering more freely after a hot summer|producing fewer flowers in a wet year}.
+{In winter|Through the winter months} the plant {dies back to a small bud at ground level|keeps a rosette of leaves pressed flat against the soil}, and is then {easily overlooked|very hard to find}.
 
 == plant_ecology
-{It|The plant} {grows|is found} {on|in} $habitat, {often|usually} {with|among} {@flower|mosses and sedges|other low plants}, {and|but} {cannot|does not} {compete|cope} {with|against} {taller|coarser} {vegetation|grasses}.
-{Its|The} flowers {are|appear in $flower_month and are} {visited|pollinated} {by|mainly by} {bees|bumblebees|hoverflies|small moths}, {which|and these} {are|seem} {drawn|attracted} {by|to} {the|its} {scent|colour|nectar}.
-{Grazing|Light grazing} {by|from} {sheep|cattle|ponies} {helps|benefits} the plant {by|,} {keeping|which keeps} {taller|rank} {plants|grasses} {in check|down}, {and|so} {it|the species} {often|} {disappears|declines} {where|when} grazing {stops|ends}.
+It grows in $habitat, often among {mosses and sedges|other low plants}, and cannot compete with {taller|coarser} {vegetation|grasses}.
+Its flowers {appear in $flower_month and are|are} {visited|pollinated} {by|mainly by} {bees|bumblebees|hoverflies|small moths}, which {are drawn|seem attracted} {by|to} {its|the} {scent|colour|nectar}.
+Light grazing by {sheep|cattle|ponies} helps the plant by keeping {taller plants|rank grasses} in check, and it often {disappears|declines} where grazing stops.
 """)
 
 HABITAT = {
@@ -233,41 +250,68 @@ gravel-bottomed brooks
 """),
     "plant": parse_bank("""
 damp, acid grassland
-limestone ledges and screes
-the edges of bogs and flushes
+rocky limestone country
+bog margins and flushes
 old hay meadows
-dunes and cliff tops
+dunes and cliff-top turf
 open woodland glades
 """),
 }
 SIZE = {"bird": (11, 34), "tree": (6, 30), "moth": (22, 80), "fish": (6, 45), "plant": (5, 60)}
-FOLK = parse_bank("""
-hedge sparrow
-mill bird
-rain bird
-grey lady
-river friend
-fire tree
-witch's broom
-old man's beard
-lamp moth
-ghost wing
-stone sucker
-miller's thumb
-shepherd's clock
-bride's bell
-""")
+# Country names, invented, one set per kind.
+FOLK = {
+    "bird": ["mill bird", "rain bird", "grey lady", "river friend", "furze sparrow", "reed chatterer", "hay jack",
+             "ditch hopper", "wet-weather bird"],
+    "tree": ["fire tree", "bride's tree", "wind tree", "grey sister", "shepherd's staff", "bell tree",
+             "whistle wood", "late leaf"],
+    "moth": ["lamp moth", "ghost wing", "candle fly", "night baker", "owl fly", "grey dusty", "barn ghost"],
+    "fish": ["stone sucker", "gravel jack", "pebble fish", "river tiger", "silver dart", "mud kitten", "whiskers"],
+    "plant": ["rain bells", "fairy cups", "lady's thimble", "mountain stars", "blue eyes", "milkmaid's cap",
+              "cuckoo's shoes", "bride's bell"],
+}
+# What country lore watched for, what appears early or late, and what is still not known.
+SIGN = {"bird": "its first song in spring", "tree": "its first leaves", "moth": "its arrival at lighted windows",
+        "fish": "its appearance in the shallows", "plant": "its flowering"}
+FIELD_MARK = {"bird": "the pale stripe above the eye", "tree": "the shape of its leaf buds in winter",
+              "moth": "the pattern of lines on the forewing", "fish": "the number of rays in the back fin",
+              "plant": "the shape of the lower leaves"}
+SEASON_VERB = {"bird": "arrives", "tree": "comes into leaf", "moth": "flies", "fish": "spawns", "plant": "flowers"}
+UNKNOWN = {
+    "bird": "how far young birds travel before they settle, or how long adults live in the wild",
+    "tree": "how far its seeds are carried, or how long the oldest trees have stood",
+    "moth": "where the caterpillars spend the hardest weeks of winter, or how far adults wander",
+    "fish": "how far young fish travel along the rivers, or how long adults live in the wild",
+    "plant": "how long its seeds survive in the soil, or which insects matter most for setting seed",
+}
+MONTHS = {
+    "bird": ["April and May"],
+    "tree": ["April and May", "May and June", "early spring", "March and April"],
+    "moth": ["April and May", "May and June", "June and July", "July and August", "late summer"],
+    "fish": ["April and May", "May and June", "early spring", "March and April"],
+    "plant": ["April and May", "May and June", "June and July", "July and August", "late summer"],
+}
+# Birds: (bill, what the bill is suited to, what and how it feeds)
+FEEDING = {
+    "insects": ("fine and pointed", "picking insects from leaves",
+                "insects and spiders, which it picks from the leaves of trees and bushes"),
+    "seeds": ("short and stout", "cracking seeds", "seeds, taking small insects as well in summer"),
+    "worms": ("straight and strong", "probing the soil", "worms, snails and beetles found among fallen leaves"),
+    "mud": ("long and slender", "probing soft mud", "worms, snails and small crabs, found by probing soft mud"),
+    "flight": ("broad and flat", "catching insects in flight", "flies and small beetles, caught in short sallies from a perch"),
+}
 
 PLAN = [
-    ("lead+intro", ["lead", "intro"], (2, 4)),
+    ("lead+intro", ["lead", "intro"], (3, 4)),
     ("Description", ["desc"], (3, 6)),
-    ("Distribution and habitat", ["distribution"], (3, 5)),
+    ("Distribution and habitat", ["distribution"], (3, 4)),
+    ("", ["distribution"], (3, 3)),
     ("Behaviour and ecology", ["behaviour"], (3, 5)),
     ("Life cycle", ["cycle"], (2, 4)),
-    ("Identification", ["identification"], (3, 4)),
+    ("Identification", ["identification"], (3, 5)),
     ("Research", ["research"], (3, 4)),
     ("People", ["people"], (3, 5)),
-    ("Conservation", ["conservation"], (3, 5)),
+    ("Conservation", ["conservation"], (3, 3)),
+    ("", ["conservation"], (3, 3)),
 ]
 
 
@@ -277,46 +321,59 @@ def _split(s: str) -> list[str]:
 
 def document(rng: random.Random, kind: str) -> tuple[str, list[str]]:
     spec = KINDS[kind]
-    base = rng.choice(_split(spec["bases"]))
+    base, genus, family, *diet = rng.choice(spec["bases"])
     name = f"{rng.choice(_split(spec['mods']))} {base}"
     lo, hi = SIZE[kind]
+    size = rng.randint(lo, hi)
+    third = (hi - lo) / 3
+    epithet = rng.choice(sorted(EPITHETS))
+    folk_a, folk_b = rng.sample(FOLK[kind], 2)
     facts = {
         "name": name,
         "base": base,
         "kind_noun": spec["noun"],
-        "latin": f"{rng.choice(_split(spec['genera']))} {rng.choice(EPITHETS)}",
-        "family": rng.choice(_split(spec["family"])),
-        "region_a": f"{abroad_name(rng)} {rng.choice(['uplands', 'lowlands', 'coast', 'plateau', 'basin', 'hills'])}",
+        "size_adj": "small" if size < lo + third else "medium-sized" if size < lo + 2 * third else "large",
+        "latin": _latin(genus, epithet),
+        "epithet_meaning": EPITHETS[epithet],
+        "family": family,
+        "region_a": f"{abroad_name(rng)} {rng.choice(['uplands', 'lowlands', 'plateau', 'basin', 'hills'])}",
         "region_b": f"{abroad_name(rng)} {rng.choice(['mountains', 'valleys', 'lake district', 'forests', 'plains', 'peninsula'])}",
         "habitat": rng.choice(HABITAT[kind]),
         "alt": str(rng.randint(4, 18) * 100),
-        "size": str(rng.randint(lo, hi)),
+        "size": str(size),
         "river": river_name(rng),
         "town": place_name(rng),
-        "folk_a": rng.choice(FOLK),
-        "folk_b": rng.choice(FOLK),
-        "flower_month": rng.choice(["April and May", "May and June", "June and July", "July and August",
-                                    "late summer", "early spring", "March and April"]),
+        "folk_a": folk_a,
+        "folk_b": folk_b,
+        "sign": SIGN[kind],
+        "season_verb": SEASON_VERB[kind],
+        "field_mark": FIELD_MARK[kind],
+        "unknown": UNKNOWN[kind],
+        "flower_month": rng.choice(MONTHS[kind]),
     }
+    if diet:
+        facts["bill"], facts["bill_use"], facts["feeding"] = FEEDING[diet[0]]
     fill = Filler(rng, facts, V, tidy_en)
     behaviour = {"bird": "bird_behaviour", "tree": "tree_ecology", "moth": "moth_behaviour",
                  "fish": "fish_behaviour", "plant": "plant_ecology"}[kind]
     cycle = {"bird": "bird_breeding", "tree": "tree_cycle", "moth": "moth_cycle", "fish": "fish_cycle",
-             "plant": None}[kind]
+             "plant": "plant_cycle"}[kind]
     banks = {**BANKS, "desc": KIND_BANKS[f"{kind}_desc"], "behaviour": KIND_BANKS[behaviour]}
     if cycle:
         banks["cycle"] = KIND_BANKS[cycle]
     paragraphs: list[str] = []
-    for _heading, names, (lo_k, hi_k) in PLAN:
+    # Half the articles get a second paragraph (what its bank left over) on distribution or on conservation.
+    second = rng.choice(["distribution", "conservation", None, None])
+    for heading, names, (lo_k, hi_k) in PLAN:
         if names == ["cycle"] and cycle is None:
+            continue
+        if not heading and names[0] != second:
             continue
         if names[0] == "lead":
             sentences = [fill.one(banks["lead"])] + fill.pick(banks["intro"], rng.randint(lo_k, hi_k))
         else:
             sentences = fill.pick(banks[names[0]], rng.randint(lo_k, hi_k))
-        paragraphs.append(" ".join(sentences))
-    if rng.random() < 0.5:  # a second distribution or people paragraph makes longer articles
-        extra = rng.choice(["distribution", "conservation"])
-        paragraphs.insert(-1, " ".join(fill.pick(banks[extra], 3)))
+        if len(sentences) >= (1 if heading else 2):
+            paragraphs.append(" ".join(sentences))
     title = name[0].upper() + name[1:]
     return title, paragraphs

@@ -17,14 +17,23 @@ _words("tree", """oak, ash, beech, alder, willow, hornbeam, lime, sycamore, birc
 sweet chestnut, black poplar, field maple, holly, wild cherry, juniper, Scots pine, walnut, crab apple""")
 _words("trees", """oaks, ashes, beeches, alders, willows, hornbeams, limes, sycamores, birches, rowans, hazels,
 yews, elms, chestnuts, poplars, maples, hollies, wild cherries, pines, walnuts""")
-_words("crop", """barley, oats, wheat, rye, flax, hops, potatoes, turnips, apples, pears, plums, cherries, beans,
-peas, cabbages, onions, strawberries, damsons, carrots, mangolds""")
-_words("trade", """weaving, tanning, milling, rope-making, brewing, pottery, boat-building, glassmaking,
-lace-making, quarrying, charcoal burning, salt-making, clockmaking, papermaking, ironworking, basket-making,
-cheesemaking, printing, shipbuilding, net-making, glove-making, brickmaking, candle-making, cooperage,
-wool-combing, dyeing, leatherwork, cider-making, hat-making, silk throwing""")
-_words("material", """limestone, sandstone, granite, flint, red brick, timber, slate, chalk, cob, ironstone,
-honey-coloured stone, grey rubble, pale brick, dressed ashlar""")
+# Field crops named as mass nouns, so that "$crop was grown" and "the growing of $crop" both read well.
+_words("crop", """barley, wheat, rye, flax, hemp, woad, saffron, lavender, clover, sugar beet, oilseed rape, maize""")
+_words("fruit", """apples, pears, plums, cherries, damsons, cider apples, cobnuts, quinces""")
+_words("trade", """weaving, tanning, rope-making, brewing, boat-building, glassmaking, lace-making, salt-making,
+clockmaking, papermaking, ironworking, basket-making, cheesemaking, printing, net-making, glove-making,
+brickmaking, candle-making, barrel-making, wool-combing, dyeing, cider-making, hat-making, silk throwing""")
+# (trade, the works it is carried on in): "a $works was built", "the expanding $trade trade".
+TRADES = [
+    ("weaving", "weaving mill"), ("tanning", "tannery"), ("rope-making", "rope works"), ("brewing", "brewery"),
+    ("boat-building", "boatyard"), ("glassmaking", "glassworks"), ("lace-making", "lace factory"),
+    ("papermaking", "paper mill"), ("ironworking", "ironworks"), ("printing", "printing works"),
+    ("glove-making", "glove factory"), ("brickmaking", "brickworks"), ("candle-making", "candle factory"),
+    ("dyeing", "dye works"), ("silk throwing", "silk mill"), ("cider-making", "cider mill"),
+    ("hat-making", "hat factory"), ("clockmaking", "clock factory"), ("cheesemaking", "creamery"),
+]
+_words("rock", """limestone, sandstone, granite, flint, chalk, slate, ironstone, gritstone""")
+_words("stone", """brick, red brick, pale brick, local stone, dressed stone, grey stone, honey-coloured stone""")
 _words("bird", """heron, kingfisher, curlew, lapwing, swallow, swift, skylark, buzzard, kestrel, wren, blackbird,
 song thrush, goldfinch, dipper, grey wagtail, tawny owl, barn owl, oystercatcher, redshank, cormorant, rook,
 jackdaw, nuthatch, treecreeper, yellowhammer, linnet, sand martin, little grebe, moorhen, red kite""")
@@ -35,15 +44,17 @@ oxeye daisy, wild garlic, cuckooflower, harebell, knapweed, ragged robin, marsh 
 wood anemone, lady's bedstraw, scabious, betony, water mint""")
 _words("flowers", """primroses, bluebells, foxgloves, cowslips, wild garlic, campions, orchids, violets,
 poppies, oxeye daisies, harebells, marsh marigolds, snowdrops, celandines, anemones""")
-_words("building", """chapel, market hall, corn exchange, tithe barn, coaching inn, row of almshouses,
-grammar school, toll house, watermill, stone bridge, lock-keeper's cottage, railway station, reading room,
-town hall, guildhall, windmill, customs house, assembly rooms, dovecote, malthouse, granary, lych-gate""")
-_words("food", """bread, thick soup, slow stews, soft cheeses, pastries, grilled fish, dumplings, flatbreads,
-lentils, olives, honey cakes, smoked sausage, pickled vegetables, roasted peppers, rice with herbs,
-baked apples, river trout, walnut bread, buttermilk, barley porridge, fried potatoes, sheep's cheese,
-beans cooked with tomatoes, apricot preserve, roasted chestnuts""")
-_words("drink", """sweet black tea, strong coffee, cloudy cider, mint tea, plum brandy, light beer, sour milk,
-lemon water, mountain tea, red wine from the lower valley, apple juice, barley water""")
+# Buildings that can be saved from demolition and given a new use.
+_words("building", """chapel, corn exchange, tithe barn, coaching inn, grammar school, toll house, watermill,
+railway station, reading room, guildhall, customs house, assembly rooms, malthouse, granary, drill hall""")
+# Dishes: each reads after "a plate of" and in "we ate X and Y".
+_words("food", """bean soup, slow-cooked lamb, soft cheese, grilled fish, dumplings, flatbreads, lentils, olives,
+honey cakes, smoked sausage, pickled vegetables, roasted peppers, rice with herbs, baked apples, river trout,
+fried potatoes, sheep's cheese, beans cooked with tomatoes, roasted chestnuts, stuffed vine leaves,
+mushroom stew, fresh goat's cheese""")
+_words("cup_drink", """sweet black tea, strong coffee, mint tea, mountain tea, coffee with cardamom""")
+_words("glass_drink", """plum brandy, cloudy cider, light beer, red wine from the lower valley, walnut liqueur,
+cherry brandy""")
 _words("weather_good", """clear, bright, mild, still, warm, cloudless, breezy, fresh, golden, soft""")
 _words("weather_bad", """grey, wet, raw, windy, overcast, cold, misty, drizzling, stormy, bleak""")
 _words("season", """spring, summer, autumn, winter""")
@@ -53,7 +64,7 @@ _words("warm_month", """May, June, July, August, September""")
 _words("cold_month", """November, December, January, February, March""")
 _words("colour", """grey, brown, ochre, rust, olive, slate-blue, dun, cream, chestnut, buff, sandy, smoky,
 tawny, silvery, pale green, dark green, copper, honey, charcoal, russet""")
-_words("adj_old", """old, ancient, weathered, venerable, long-established, time-worn, modest, handsome""")
+_words("adj_old", """old, ancient, venerable, long-established, handsome, historic""")
 _words("adj_land", """rolling, gentle, broad, narrow, steep, wooded, open, sheltered, windswept, fertile,
 marshy, stony, quiet, green, undulating""")
 _words("adj_light", """thin, pale, low, slanting, silver, amber, watery, clear, hazy, soft, hard""")
@@ -78,10 +89,14 @@ Whitlock, Yeats, Brampton, Coldwell, Denning, Everett, Foley, Garside, Hebden, I
 Mercer, Nettleton, Oakes, Pryor, Rowntree, Sheldon, Tanner, Varley, Wainwright, Allard, Birtwhistle,
 Crossley, Dunmore, Fletcher, Goodall, Haworth, Jagger, Lumb, Moorhouse, Pickles, Sugden, Tattersall,
 Greenhalgh, Royle, Ackroyd, Hollins, Bramley, Cheetham, Eastwood, Farrar, Haigh, Kershaw, Midgley""")
-_words("occupation", """schoolteacher, ferryman, clockmaker, baker, postmistress, stonemason, bookbinder,
-carpenter, boatwright, seamstress, lock-keeper, apothecary, shepherd, blacksmith, gardener, organist,
-surveyor, librarian, photographer, ropemaker, innkeeper, weaver, glazier, harness-maker, cartographer,
-tailor, potter, beekeeper, chandler, nurse""")
+# (occupation, the place of work it opens each morning) for people in stories; none of them gendered.
+OCCUPATIONS = [
+    ("clockmaker", "workshop"), ("baker", "bakery"), ("bookbinder", "workshop"), ("carpenter", "workshop"),
+    ("schoolteacher", "schoolroom"), ("chemist", "shop"), ("tailor", "shop"), ("potter", "workshop"),
+    ("librarian", "library"), ("photographer", "studio"), ("harness-maker", "workshop"), ("glazier", "workshop"),
+    ("bookseller", "shop"), ("ironmonger", "shop"), ("watchmaker", "workshop"), ("printer", "print shop"),
+]
+_words("occupation", ", ".join(job for job, _ in OCCUPATIONS))
 _words("greeting", """Good morning, Good evening, Hello, Well now, There you are, Afternoon""")
 _words("relative", """brother, sister, cousin, uncle, aunt, nephew, niece, grandfather, grandmother""")
 _words("sound", """the tick of the clock, rain on the slates, the kettle, the wind in the chimney,
@@ -107,9 +122,15 @@ clerks, labourers, boatmen, tanners, brewers, potters, carpenters, dairymen, nur
 _words("region_adj", """upland, lowland, coastal, riverside, northern, southern, western, eastern, border,
 inland""")
 _words("hill_suffix", """Hill, Knoll, Beacon, Tor, Pike, Down, Edge, Crag, Barrow, Rise""")
-_words("festival", """Lantern Fair, Hiring Fair, Wassail, Well Dressing, Rush-bearing, Regatta, Michaelmas Fair,
-Plough Monday procession, Apple Fair, Candle Walk, Hobby Horse Day, Beating of the Bounds, Goose Fair,
-Summer Sing, Flower Festival, Harvest Supper""")
+# (festival, the month it is held in)
+FESTIVALS = [
+    ("Lantern Fair", "November"), ("Hiring Fair", "October"), ("Wassail", "January"), ("Well Dressing", "June"),
+    ("Rush-bearing", "August"), ("Regatta", "July"), ("Michaelmas Fair", "September"),
+    ("Plough Monday procession", "January"), ("Apple Fair", "October"), ("Candle Walk", "February"),
+    ("Hobby Horse Day", "May"), ("Beating of the Bounds", "May"), ("Goose Fair", "October"),
+    ("Summer Sing", "June"), ("Flower Festival", "July"), ("Harvest Supper", "September"),
+]
+_words("festival", ", ".join(name for name, _ in FESTIVALS))
 
 PLACE_PRE = parse_bank("""
 Ash

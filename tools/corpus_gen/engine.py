@@ -7,8 +7,14 @@ few hundred hand-written sentence frames give tens of thousands of distinct sent
 
 * ``{a|b|c}``   choose one alternative (nesting allowed); ``{|b}`` makes ``b`` optional.
 * ``$name``     a fact of the current document (kept consistent inside one document).
-* ``@list``     a fresh pick from a vocabulary list.
+* ``@list``     a fresh pick from a vocabulary list (two picks from one list in one sentence differ).
 * ``A_``        the English indefinite article, resolved to "a" or "an" from the word after it.
+
+Grammar is the template writer's job, and the rules that keep the output clean are: an alternative set
+``{a|b}`` only where every alternative fits every neighbour it can meet (same number, tense and part of
+speech), so a subject and its verb are chosen together; articles before a variable word through ``A_``;
+facts carry their own grammar (pronouns, plural forms). ``tools/corpus_gen/lint.py`` checks the output for
+the mechanical slips these rules prevent.
 
 Every choice is drawn from one ``random.Random`` seeded per document, so the output is a pure function of
 the seed and of these files (the generated corpus is shipped as data, so later edits cannot silently change
@@ -75,6 +81,11 @@ def _article(match: re.Match[str]) -> str:
     return f"{art} {lead}{word}"
 
 
+def with_article(phrase: str) -> str:
+    """``phrase`` led by "a" or "an" as its first word's sound wants (for text built outside templates)."""
+    return _ARTICLE.sub(_article, f"A_ {phrase}")
+
+
 def tidy_en(sentence: str) -> str:
     """Whitespace, punctuation spacing and a capital first letter."""
     s = re.sub(r"\s+", " ", sentence).strip()
@@ -83,6 +94,8 @@ def tidy_en(sentence: str) -> str:
     s = re.sub(r"\.\.+", ".", s)
     s = re.sub(r"\( +", "(", s)
     s = re.sub(r" +\)", ")", s)
+    # A template line may hold two sentences; the second starts with a capital too.
+    s = re.sub(r"([.!?][\"'”’]? )([a-z])", lambda m: m.group(1) + m.group(2).upper(), s)
     for idx, ch in enumerate(s):
         if ch.isalpha():
             s = s[:idx] + ch.upper() + s[idx + 1:]
@@ -118,16 +131,26 @@ class Filler:
 
     def fill(self, template: str) -> str:
         text = template
+        picked: dict[str, set[str]] = {}
         # Vocabulary picks and facts may themselves contain choices and further picks (bounded depth).
         for _ in range(6):
             before = text
-            text = _LIST.sub(lambda m: self.rng.choice(self._list(m.group(1))), text)
+            text = _LIST.sub(lambda m: self._pick_word(m.group(1), picked), text)
             text = _VAR.sub(lambda m: self._fact(m.group(1)), text)
             text = _choose(text, self.rng)
             if text == before:
                 break
         text = _ARTICLE.sub(_article, text)
         return self.tidy(text)
+
+    def _pick_word(self, name: str, picked: dict[str, set[str]]) -> str:
+        """A word from list ``name`` not yet picked in this sentence ("oak and oak" reads as a glitch)."""
+        words = self._list(name)
+        taken = picked.setdefault(name, set())
+        fresh = [w for w in words if w not in taken] or list(words)
+        word = self.rng.choice(fresh)
+        taken.add(word)
+        return word
 
     def _list(self, name: str) -> Sequence[str]:
         try:
@@ -142,10 +165,12 @@ class Filler:
             raise KeyError(f"unknown fact ${name}") from None
 
     def pick(self, bank: Sequence[str], k: int) -> list[str]:
-        """Up to ``k`` templates from ``bank`` not yet used in this document, expanded."""
-        fresh = [t for t in bank if t not in self.used]
-        if not fresh:  # only when a document has used up a bank does a frame repeat inside it
-            fresh = list(bank)
+        """Up to ``k`` templates from ``bank`` not yet used in this document, expanded.
+
+        A template is never used twice in one document, even when that leaves fewer than ``k`` (possibly
+        none): two expansions of one frame read as the same sentence said twice with different words.
+        """
+        fresh = [t for t in dict.fromkeys(bank) if t not in self.used]
         chosen = set(self.rng.sample(fresh, min(k, len(fresh))))
         self.used.update(chosen)
         # Keep the bank's own order: banks are written so that earlier lines introduce and later ones follow.
@@ -153,4 +178,12 @@ class Filler:
         return [self.fill(t) for t in ordered]
 
     def one(self, bank: Sequence[str]) -> str:
-        return self.pick(bank, 1)[0]
+        """Exactly one fresh template from ``bank`` (the bank must still have one)."""
+        got = self.pick(bank, 1)
+        if not got:
+            raise ValueError(f"bank used up: {bank[:1]}...")
+        return got[0]
+
+    def paragraph(self, bank: Sequence[str], k: int, joiner: str = " ") -> str:
+        """Up to ``k`` fresh templates of ``bank`` joined into a paragraph ("" when the bank is used up)."""
+        return joiner.join(self.pick(bank, k))

@@ -82,12 +82,10 @@ _PLURAL_SUBJECT = (
     r"(?:they|we|visitors|males|females|adults|birds|trees|people|residents|streets|records|pairs|"
     r"seedlings|caterpillars|larvae|eggs|flowers|leaves|fruits|seeds|roots|shops|houses|buildings|"
     r"fields|meadows|woods|lanes|roads|families|farmers|ringers|members|wages|tools|children|women|men|"
-    r"traders|boats|years|winters|summers|hills|parents|young|juveniles|shoals|individuals|specimens)"
+    r"traders|boats|years|winters|summers|hills|valleys|highlands|mountains|parents|young|juveniles|shoals|"
+    r"individuals|specimens)"
 )
 _AGREEMENT = [
-    # plural subject + singular verb: "Visitors brings", "males has", "the streets is"
-    re.compile(rf"(?:^|\b(?:the|its|their|many|most|some|several|these|those|older|young) )"
-               rf"{_PLURAL_SUBJECT} (?:is|was|has|does|brings|remains|lies|stands|seems|appears|makes)\b", re.I),
     # modal or "to" + a third-person form: "it may joins", "to keeps"
     re.compile(r"\b(?:may|might|can|could|will|would|shall|should|must|did|does|do|to) "
                r"(?:joins|has|is|was|keeps|gives|brings|makes|takes|grows|feeds|lives|remains|appears|"
@@ -96,6 +94,12 @@ _AGREEMENT = [
     re.compile(r"\b(?:[Tt]he|[Aa]n?) (?:clutch|nest|flock|crowd|band|building|front|year|family) "
                r"(?:are|were|have)\b"),
 ]
+# plural subject + singular verb: "Visitors brings", "males has", "the Calisa hills is" (not after a
+# preposition: "the food of the Calisa hills is" is right)
+_PLURAL_SINGULAR_VERB = re.compile(
+    rf"(?:(\w+) )?((?:^|\b(?:[Tt]he|[Ii]ts|[Tt]heir|[Mm]any|[Mm]ost|[Ss]ome|[Ss]everal|[Tt]hese|[Tt]hose|[Oo]lder|"
+    rf"[Yy]oung) )(?:[A-Z][a-z]+ )?{_PLURAL_SUBJECT} (?:is|was|has|does|brings|remains|lies|stands|seems|appears|"
+    rf"makes)\b)", re.I)
 # singular subject + plural verb: "it join", "the species are" (the word before is checked separately, so
 # that "as if it were", "helps it grow" and "the fields by the river are" pass)
 _SINGULAR_PLURAL_VERB = re.compile(
@@ -123,7 +127,7 @@ _TENSE = [
 ]
 _MARKUP = re.compile(r"[{}|$@]|\bA_")
 _PUNCT = re.compile(r" [,.;:!?]|[,;:] ?[,.;:!?]|\.\.|\( | \)|^[a-z]|, (?:and|but|or|while),")
-_THE_NAME = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b")
+_THE_NAME = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b(?! [A-Z]| family)")  # not "The Fenwood Mechanics' Institute"
 _THE_NAME_OK = {"Earth", "Moon", "Sun"}
 _BARE_NAME_AFTER = ("the ", "The ", "River ", "St ", "of the ")
 
@@ -143,6 +147,8 @@ def _en_sentence_issues(sentence: str) -> list[tuple[str, str]]:
             found.append(("en-doubled-word", f"{a} {b}"))
     for pattern in _AGREEMENT:
         found += [("en-agreement", m.group(0)) for m in pattern.finditer(sentence)]
+    found += [("en-agreement", m.group(2)) for m in _PLURAL_SINGULAR_VERB.finditer(sentence)
+              if (m.group(1) or "").lower() not in _NOT_A_SUBJECT_AFTER]
     found += [("en-agreement", m.group(2)) for m in _SINGULAR_PLURAL_VERB.finditer(sentence)
               if (m.group(1) or "").lower() not in _NOT_A_SUBJECT_AFTER]
     found += [("en-agreement", m.group(0)) for m in _EVERY_PLURAL.finditer(sentence)]
@@ -162,18 +168,19 @@ def _the_before_bare_names(text: str) -> list[tuple[str, str]]:
         bare = 0
         for m in re.finditer(rf"\b{name}\b", text):
             before = text[max(0, m.start() - 7):m.start()]
-            if not before.endswith(_BARE_NAME_AFTER) and not re.search(r"[.!?\"”] $|^$", before):
+            if not before.endswith(_BARE_NAME_AFTER):
                 bare += 1
         if bare >= 2:
-            found += [("en-article-name", m.group(0)) for m in re.finditer(rf"\b[Tt]he {name}\b", text)]
+            found += [("en-article-name", m.group(0)) for m in re.finditer(rf"\b[Tt]he {name}\b(?! [A-Z]| family)", text)]
     return found
 
 
 # ---------------------------------------------------------------------------------------------- Chinese
-_ZH_DOUBLE = re.compile(r"(的|了|是|在|于|也|就|便|都|又|把|被|将|和|与|地|得|很|从|到|向|为)\1")
+_ZH_DOUBLE = re.compile(r"(的|了|是|在|于|也|就|便|都|又|把|被|将|和|与|地|得|很|从|到|向|为|才|还|出)\1|溪溪|江江|岭岭|峰峰|岗岗")
 _ZH_DOUBLE_OK = ("了了之",)
 _ZH_PUNCT = re.compile(r"[，、；：][，。、；：！？]|[。！？][，、；]|^[，。、；：]|“”|（）")
-_ZH_MARKUP = re.compile(r"[{}|$@]|A_|\s")
+_ZH_MARKUP = re.compile(r"[{}|$@]|A_|(?<![A-Za-z])\s|\s(?![A-Za-z])")  # a space only inside Latin names
+_ZH_LATIN_RUN = re.compile(r"[A-Za-z]{15,}")  # "Impatiensborealis": a binomial that lost its space
 
 
 def _zh_sentence_issues(sentence: str) -> list[tuple[str, str]]:
@@ -183,10 +190,16 @@ def _zh_sentence_issues(sentence: str) -> list[tuple[str, str]]:
             found.append(("zh-doubled-char", sentence[max(0, m.start() - 6):m.end() + 6]))
     found += [("punctuation", sentence[max(0, m.start() - 6):m.end() + 6]) for m in _ZH_PUNCT.finditer(sentence)]
     found += [("markup", repr(m.group(0))) for m in _ZH_MARKUP.finditer(sentence)]
+    found += [("zh-latin-name", m.group(0)) for m in _ZH_LATIN_RUN.finditer(sentence)]
     return found
 
 
 # ------------------------------------------------------------------------------------------ duplicates
+_EN_FUNCTION_WORDS = set("""that this with have been which there their from were they into than then when what more
+most only also some such them those these over under about after before while where would could should every
+each other""".split())
+
+
 def _en_key_words(sentence: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", sentence.lower())
 
@@ -222,14 +235,14 @@ def _duplicate_issues(sentences: Sequence[str], lang: str) -> list[tuple[str, st
             if len(words) < 8:
                 continue
             opening = " ".join(words[:6])
-            shape = {w for w in words if len(w) > 3}
+            shape = {w for w in words if len(w) > 3 and w not in _EN_FUNCTION_WORDS}
             threshold = 0.75
         if opening in openings:
             found.append(("near-duplicate-opening", f"{openings[opening][:60]} || {s[:60]}"))
         else:
             openings[opening] = s
         for other_shape, other in shapes:
-            if len(shape) >= 6 and _similar(shape, other_shape) >= threshold:
+            if min(len(shape), len(other_shape)) >= 6 and _similar(shape, other_shape) >= threshold:
                 found.append(("near-duplicate-words", f"{other[:60]} || {s[:60]}"))
                 break
         shapes.append((shape, s))
