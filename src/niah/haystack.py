@@ -284,12 +284,15 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     image_total = sum(i.tokens for i in images)
     text_budget = target - image_total - sum(needle_tokens)
     sel = select_text(pool, text_budget, rng)
-    idx = np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in sel.ranges]) if sel.ranges \
-        else np.zeros(0, dtype=np.int64)
-    m = len(idx)
-    text_cum = np.zeros(m + 1, dtype=np.int64)
-    if m:
-        np.cumsum(pool.unit_tokens[idx], out=text_cum[1:])
+    # tokens before each unit boundary (slot), straight from the pool's prefix sums, one slice per document
+    cum = pool.unit_cum
+    pieces = [np.zeros(1, dtype=np.int64)]
+    offset = 0
+    for s_u, e_u in sel.ranges:
+        pieces.append(cum[s_u + 1:e_u + 1] - cum[s_u] + offset)
+        offset += int(cum[e_u] - cum[s_u])
+    text_cum = np.concatenate(pieces)
+    m = len(text_cum) - 1
     # slot j = before unit j (j == m: after the last whole unit, before the tail piece)
 
     # place free images evenly over text slots
@@ -419,12 +422,22 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
     items = trial
     # merge adjacent text units into single items (needles stay separate so they can be located)
     merged: list[Item] = []
+    run: list[Item] = []  # consecutive text items, joined once (repeated += would copy the context n times)
+
+    def flush() -> None:
+        if len(run) == 1:
+            merged.append(run[0])
+        elif run:
+            merged.append(Item("text", "".join(i.text for i in run), sum(i.tokens for i in run)))
+        run.clear()
+
     for it in items:
-        if it.kind == "text" and merged and merged[-1].kind == "text":
-            prev = merged[-1]
-            merged[-1] = Item("text", prev.text + it.text, prev.tokens + it.tokens)
+        if it.kind == "text":
+            run.append(it)
         else:
+            flush()
             merged.append(it)
+    flush()
     # realized depths
     pos = 0
     needle_depths: list[float] = []
