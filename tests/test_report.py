@@ -510,3 +510,27 @@ def test_run_dir_with_only_scores_json_uses_run_json_model(tmp_path: Path) -> No
     (run / "run.json").write_text(json.dumps({"model": "api:gpt-x", "benchmark": "mm-niah"}))
     inp = load_input(run)
     assert inp.kind == "scores" and inp.name == "api:gpt-x" and inp.overall == [0.35] * 10 + [0.0]
+
+
+def test_improved_scoring_modes_are_shown_beside_official_with_disagreements(tmp_path: Path) -> None:
+    run = make_run(tmp_path, model="<b>m</b>", with_dataset=False)
+    # rt-2 answered "(C)"-style: official 0, lenient 1 (one disagreement in retrieval-text)
+    lines = (run / "scored.jsonl").read_text().splitlines()
+    rows = [json.loads(x) for x in lines]
+    for r in rows:
+        if r["id"] == "rt-2":
+            r["scores"]["lenient"] = 1.0
+    (run / "scored.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    inp = load_input(run)
+    assert inp.mode_disagreements == {"lenient": {"retrieval-text": 1, "counting-image": 0,
+                                                  "retrieval-image": 0}}
+    # rt-1 and rt-2 share the (1k, depth cell 0) cell: official 0.5, lenient 1.0 -> the 1k bin gains 0.5 / 5
+    official, lenient = inp.task_scores["retrieval-text"], inp.mode_scores["lenient"]["retrieval-text"]
+    assert round(lenient[0] - official[0], 6) == 0.1 and lenient[1:] == official[1:]
+    result = build_report([inp], tmp_path / "rep", ReportOptions(published=False))
+    md = (tmp_path / "rep" / "tables.md").read_text()
+    assert "| Retrieval" not in md.split("**Scoring modes**")[1]  # the modes table uses task keys
+    line = next(x for x in md.splitlines() if "| retrieval-text | lenient |" in x)
+    assert line.endswith("| 1 |")
+    page = result.index_html.read_text()
+    assert "Scoring modes" in page and "&lt;b&gt;m&lt;/b&gt;" in page and "<b>m</b>" not in page

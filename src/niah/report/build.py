@@ -31,6 +31,8 @@ from niah.report.tables import (
     ResultTable,
     ordered_tasks,
     row_from_bin_scores,
+    scoring_modes_html,
+    scoring_modes_markdown,
     task_title,
     to_csv,
     to_latex,
@@ -135,7 +137,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
             write_atomic(out / rel, render(table))
             table_files.append(out / rel)
             downloads.append((f"{task_title(table.key)} ({ext})", rel))
-    combined = "\n".join(to_markdown(t) for t in tables)
+    combined = "\n".join(to_markdown(t) for t in tables) + "\n" + scoring_modes_markdown(inputs)
     write_atomic(out / "tables.md", f"# {options.title}\n\n" + combined)
     downloads.insert(0, ("All tables (Markdown)", "tables.md"))
 
@@ -170,7 +172,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
 
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
-                                   heatmaps=heatmap_links, downloads=downloads, notes=notes))
+                                   heatmaps=heatmap_links, downloads=downloads, notes=notes,
+                                   modes_html=scoring_modes_html(inputs)))
     write_json_atomic(out / "report.json", _report_json(inputs, tables, published is not None))
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes)

@@ -53,7 +53,8 @@ def _page(title: str, body: str, scripts: list[str]) -> str:
 
 
 def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTable],
-               heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str]) -> str:
+               heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str],
+               modes_html: str = "") -> str:
     parts = [f"<h1>{esc(title)}</h1>"]
     parts.append('<table class="inputs"><caption>Inputs</caption><thead><tr><th>Model</th><th>Source</th>'
                  "<th>Kind</th><th>Benchmark</th><th>Split</th><th>Scored rows</th><th>Samples</th>"
@@ -86,6 +87,8 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
             parts.append(f'<section id="task-{esc(task)}"><h2>{esc(task_title(task))}</h2>')
             parts.append(_heatmap_figures(links, pages))
             parts.append("</section>")
+    if modes_html:  # already escaped by niah.report.tables.scoring_modes_html
+        parts.append(modes_html)
     if downloads:
         parts.append("<h2>Downloads</h2><ul>" + "".join(
             f'<li><a href="{esc(quote(href))}">{esc(label)}</a></li>' for label, href in downloads) + "</ul>")

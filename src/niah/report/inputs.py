@@ -53,6 +53,10 @@ class ReportInput:
     dataset_path: Path | None = None
     run_meta: dict[str, Any] = field(default_factory=dict)
     num_rows: int = 0
+    # improved scoring modes beside the official one (e.g. "lenient"): mode -> task -> 11 per-bin scores,
+    # and mode -> task -> number of samples whose score differs from the official score
+    mode_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    mode_disagreements: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,15 +180,23 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     unbinned: dict[str, int] = {}
     benchmark = meta.get("benchmark") if isinstance(meta.get("benchmark"), str) else None
     num_rows = 0
+    per_mode: dict[str, dict[str, list[tuple[float, float, float]]]] = {}
+    disagreements: dict[str, dict[str, int]] = {}
     for row in iter_scored_rows(scored):
         num_rows += 1
         if benchmark is None and row.benchmark:
             benchmark = row.benchmark
+        modes = {m: float(v) for m, v in row.scores.items() if m != OFFICIAL_SCORING and _number(v)}
+        for mode, value in modes.items():
+            counts_by_task = disagreements.setdefault(mode, {})
+            counts_by_task[row.task] = counts_by_task.get(row.task, 0) + (value != row.score)
         bucket = per_task.setdefault(row.task, [])
         if row.context_length is None or row.depth is None or row.context_length < 1000:
             unbinned[row.task] = unbinned.get(row.task, 0) + 1
             continue
         bucket.append((row.context_length, row.depth, row.score))
+        for mode, value in modes.items():
+            per_mode.setdefault(mode, {}).setdefault(row.task, []).append((row.context_length, row.depth, value))
     cells: dict[str, TaskCells] = {}
     task_scores: dict[str, list[float]] = {}
     for task, rows in per_task.items():
@@ -202,6 +214,9 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         split=meta.get("split") if isinstance(meta.get("split"), str) else _dataset_split(dataset_path),
         task_scores=task_scores, overall=overall_bin_scores(task_scores), cells=cells,
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
+        mode_scores={mode: {task: bin_scores(cell_table(rows)[0]) for task, rows in by_task.items()}
+                     for mode, by_task in per_mode.items()},
+        mode_disagreements=disagreements,
     )
 
 

@@ -18,8 +18,12 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING
 
 from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS
+
+if TYPE_CHECKING:
+    from niah.report.inputs import ReportInput
 
 # Paper order of the six tasks (Tables 6-11), which is also the order the report shows them in.
 MM_NIAH_TASKS: tuple[str, ...] = (
@@ -220,3 +224,49 @@ def to_html(table: ResultTable) -> str:
     if notes:
         out.append('<ul class="table-notes">' + "".join(notes) + "</ul>")
     return "\n".join(out)
+
+
+def scoring_mode_rows(inputs: Sequence[ReportInput]) -> list[tuple[str, str, str, str, str, int]]:
+    """(model, task, mode, official overall, mode overall, samples that disagree) for every improved scoring
+    mode a run carries (e.g. ``lenient``), in paper task order. Overall = mean of the 11 bins, x100."""
+    rows = []
+    for inp in inputs:
+        for mode, by_task in sorted(inp.mode_scores.items()):
+            for task in [t for t in MM_NIAH_TASKS if t in by_task] + sorted(set(by_task) - set(MM_NIAH_TASKS)):
+                official = inp.task_scores.get(task)
+                alt = by_task[task]
+                rows.append((inp.name, task, mode,
+                             format_pct(100 * sum(official) / len(official)) if official else MISSING,
+                             format_pct(100 * sum(alt) / len(alt)),
+                             inp.mode_disagreements.get(mode, {}).get(task, 0)))
+    return rows
+
+
+SCORING_MODES_NOTE = ("Improved scoring modes are reported beside the official scores, never instead of them; "
+                      "the last column counts samples whose score differs from the official one.")
+
+
+def scoring_modes_markdown(inputs: Sequence[ReportInput]) -> str:
+    rows = scoring_mode_rows(inputs)
+    if not rows:
+        return ""
+    out = ["**Scoring modes** (overall accuracy x100)", "",
+           "| Model | Task | Mode | Official | Mode score | Samples that disagree |",
+           "|---|---|---|---:|---:|---:|"]
+    out += [f"| {_md_text(m)} | {_md_text(t)} | {_md_text(mode)} | {o} | {a} | {n} |"
+            for m, t, mode, o, a, n in rows]
+    return "\n".join(out) + "\n\n" + SCORING_MODES_NOTE + "\n"
+
+
+def scoring_modes_html(inputs: Sequence[ReportInput]) -> str:
+    rows = scoring_mode_rows(inputs)
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><th scope=\"row\">{html.escape(m)}</th><td>{html.escape(t)}</td><td>{html.escape(mode)}</td>"
+        f"<td class=\"num\">{o}</td><td class=\"num\">{a}</td><td class=\"num\">{n}</td></tr>"
+        for m, t, mode, o, a, n in rows)
+    return ('<section id="scoring-modes"><h2>Scoring modes</h2><table class="results"><caption>Official scores '
+            "and improved modes (overall accuracy x100)</caption><thead><tr><th>Model</th><th>Task</th>"
+            "<th>Mode</th><th>Official</th><th>Mode score</th><th>Samples that disagree</th></tr></thead>"
+            f"<tbody>{body}</tbody></table><p class=\"notes\">{html.escape(SCORING_MODES_NOTE)}</p></section>")
