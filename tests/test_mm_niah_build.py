@@ -38,6 +38,7 @@ def test_every_sample_measures_exactly_its_context_length(grid: Path) -> None:
     for s in ds.iter_samples(check_media=True):
         meta = s.meta
         text_tokens = tok.count(parts_text(s.context))  # the whole context text in one call
+        assert get_image_rule(meta["image_tokens_rule"]).name == rule.name  # the recorded name parses back
         images = [p for p in s.context if isinstance(p, ImagePart)]
         image_tokens = sum(rule.tokens(*image_size(ds.resolve_media(p.path))) for p in images)
         assert text_tokens == meta["text_tokens"], s.id

@@ -102,3 +102,15 @@ def test_qwen2vl_smart_resize_hand_checked() -> None:
 def test_bad_image_rules(spec: str) -> None:
     with pytest.raises(ConfigError):
         get_image_rule(spec)
+
+
+@pytest.mark.parametrize("spec", ["internvl", "internvl:max_tiles=12", "internvl:min_tiles=2,thumbnail=0",
+                                  "internvl-1tile", "qwen2vl-28px", "qwen2vl-28px:min_pixels=3136,max_pixels=200704",
+                                  "fixed:64"])
+def test_recorded_rule_names_parse_back_to_the_same_rule(spec: str) -> None:
+    """Datasets record ``meta.image_tokens_rule`` = rule.name; a checker can rebuild the rule from it."""
+    rule = get_image_rule(spec)
+    again = get_image_rule(rule.name)
+    assert again.name == rule.name
+    for w, h in ((448, 448), (1024, 768), (300, 1200), (2000, 150)):
+        assert again.tokens(w, h) == rule.tokens(w, h)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +80,8 @@ class InternVLRule(ImageTokenRule):
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return f"internvl-{self.tile}-max{self.max_tiles}" + ("" if self.thumbnail else "-nothumb")
+        return (f"internvl-{self.tile}-max{self.max_tiles}" + (f"-min{self.min_tiles}" if self.min_tiles != 1 else "")
+                + ("" if self.thumbnail else "-nothumb"))
 
     def grid(self, width: int, height: int) -> tuple[int, int]:
         return _closest_aspect_grid(width, height, self.min_tiles, self.max_tiles, self.tile)
@@ -163,9 +165,24 @@ def _parse_params(spec: str, text: str) -> dict[str, int]:
 IMAGE_RULES = ("internvl", "internvl-1tile", "qwen2vl-28px", "fixed:N")
 
 
+# The names rules record in datasets (``meta.image_tokens_rule``) parse back to the same rule.
+_CANONICAL = (
+    (re.compile(r"internvl-448-max(\d+)(?:-min(\d+))?(-nothumb)?"),
+     lambda m: InternVLRule(max_tiles=int(m[1]), min_tiles=int(m[2] or 1), thumbnail=not m[3])),
+    (re.compile(r"internvl-448-1tile"), lambda m: FixedRule(256, label="internvl-448-1tile")),
+    (re.compile(r"qwen2vl-28px-min(\d+)-max(\d+)"),
+     lambda m: Qwen2VLRule(min_pixels=int(m[1]), max_pixels=int(m[2]))),
+    (re.compile(r"fixed-(\d+)"), lambda m: FixedRule(int(m[1]))),
+)
+
+
 @functools.lru_cache(maxsize=32)
 def get_image_rule(spec: str) -> ImageTokenRule:
-    """Parse an image token rule spec (see module docstring)."""
+    """Parse an image token rule spec (see module docstring), or a rule's recorded ``name``."""
+    for pattern, make in _CANONICAL:
+        match = pattern.fullmatch(spec)
+        if match:
+            return make(match)
     head, _, params = spec.partition(":")
     try:
         if head == "internvl":
