@@ -234,3 +234,25 @@ def test_niah_list_names_what_is_available() -> None:
     assert res.exit_code == 0
     for name in ("retrieval-image", "llama2-sp", "qwen2vl-28px", "openai:", "milebench/rouge-l"):
         assert name in res.output
+
+
+def test_local_hf_tokenizer_json_is_exact(tmp_path: Path) -> None:
+    """A local tokenizer.json (a byte-level BPE trained here) goes through the verify-and-repair path."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    from niah.corpus import load_corpus
+
+    docs = [" ".join(d.paragraphs) for _, d in zip(range(40), load_corpus("default").documents(), strict=False)]
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(docs, trainers.BpeTrainer(vocab_size=600, show_progress=False,
+                                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok.save(str(tmp_path / "tokenizer.json"))
+    cfg = BuildConfig(tasks=["retrieval-text", "reasoning-text"], lengths=["4k"], depths=[0.4],
+                      tokenizer=f"hf:{tmp_path / 'tokenizer.json'}")
+    build_mm_niah(cfg, tmp_path / "ds", progress=False)
+    hf = get_tokenizer(f"hf:{tmp_path / 'tokenizer.json'}")
+    for s in Dataset(tmp_path / "ds"):
+        assert hf.count(parts_text(s.context)) == s.meta["text_tokens"]
+        assert s.meta["context_length"] == 4000
