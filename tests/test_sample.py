@@ -113,3 +113,13 @@ def test_failed_write_leaves_no_directory_and_keeps_the_old_one(tmp_path: Path) 
     with pytest.raises(RuntimeError), DatasetWriter(tmp_path / "new") as w:
         raise RuntimeError("boom")
     assert not (tmp_path / "new").exists()
+
+
+def test_a_killed_build_leaves_nothing_behind_after_the_next_build(tmp_path: Path) -> None:
+    stale = tmp_path / ".ds.999999999.abcd.building"  # no such process
+    stale.mkdir()
+    (stale / "samples.jsonl").write_text("half\n")
+    with DatasetWriter(tmp_path / "ds") as w:
+        w.write(_sample(0))
+        w.finish({})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]

@@ -7,7 +7,9 @@ inspect_ai's content types, so every stage can switch on ``part.type``.
 
 from __future__ import annotations
 
+import glob
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -252,6 +254,20 @@ class Dataset:
             return sum(1 for line in fh if line.strip())
 
 
+def _remove_stale_builds(out: Path) -> None:
+    """Remove temporary build directories left by a killed build of ``out`` (their process is gone)."""
+    for tmp in out.parent.glob(f".{glob.escape(out.name)}.*.building"):
+        pid_text = tmp.name[len(out.name) + 2:].split(".", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(tmp, ignore_errors=True)
+        except PermissionError:  # alive, owned by someone else
+            continue
+
+
 class DatasetWriter:
     """Write a dataset directory atomically: everything goes to a temporary sibling, renamed on success.
 
@@ -270,7 +286,9 @@ class DatasetWriter:
         if self.out.exists() and not self.overwrite:
             raise DataError("output directory exists (use --overwrite)", file=self.out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", suffix=".building", dir=self.out.parent))
+        _remove_stale_builds(self.out)
+        self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.{os.getpid()}.", suffix=".building",
+                                          dir=self.out.parent))
         (self._tmp / MEDIA_DIR).mkdir()
         self._fh = (self._tmp / SAMPLES_FILE).open("w", encoding="utf-8", newline="\n")
         return self
