@@ -256,3 +256,19 @@ def test_local_hf_tokenizer_json_is_exact(tmp_path: Path) -> None:
     for s in Dataset(tmp_path / "ds"):
         assert hf.count(parts_text(s.context)) == s.meta["text_tokens"]
         assert s.meta["context_length"] == 4000
+
+
+def test_exact_short_length_completes_and_records_an_unreachable_depth_cell(tmp_path: Path) -> None:
+    """At exactly 1000 tokens an image (>= 256 tokens) cannot start at depth >= 0.8: the build completes,
+    the sample goes to the deepest cell that exists, and both the sample and the manifest say so."""
+    cfg = BuildConfig(tasks=["retrieval-image", "counting-image"], lengths=["1k"], depths=[0.6, 0.8])
+    build_mm_niah(cfg, tmp_path / "ds", progress=False)
+    ds = Dataset(tmp_path / "ds")
+    samples = list(ds)
+    assert len(samples) == 4
+    moved = [s for s in samples if "requested_depth_cell" in s.meta]
+    assert len(moved) == 2 and all(s.meta["requested_depth_cell"] == 4 for s in moved)
+    for s in samples:
+        assert s.meta["context_length"] == 1000
+        assert depth_cell(s.meta["depth"]) == s.meta["depth_cell"]
+    assert len(ds.manifest["warnings"]) == 2 and "cannot exist" in ds.manifest["warnings"][0]

@@ -36,6 +36,8 @@ def build_mm_niah(cfg, out: Path, *, fmt: str = "niah", progress: bool = True) -
                     counts[sample.task] = counts.get(sample.task, 0) + 1
                     advance()
             writer.finish(builder.manifest(counts))
+        for warning in builder.warnings:  # also recorded in manifest.json
+            typer.secho(f"warning: {warning}", fg=typer.colors.YELLOW, err=True)
         if fmt == "official":
             from niah.benchmarks.mm_niah.export import export_official
 

@@ -266,6 +266,7 @@ class _Plan:
     index: int
     np_rng: np.random.Generator
     rng: random.Random
+    requested_cell: int | None = None  # set when the requested cell cannot exist at this exact length
 
 
 def _sample_seed(seed: int, *keys: Any) -> int:
@@ -375,6 +376,7 @@ class MMNIAHBuilder:
         self.counting = needle_pool.load_counting_variants()
         self.reasoning = needle_pool.load_reasoning_triples()
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
+        self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
 
     def manifest(self, num_by_task: dict[str, int]) -> dict[str, Any]:
         cfg = self.cfg
@@ -392,6 +394,7 @@ class MMNIAHBuilder:
             "tokenizer": cfg.tokenizer,
             "image_tokens_rule": self.ctx.rule.name,
             "counts": num_by_task,
+            "warnings": list(self.warnings),
         }
 
     def samples(self, plans: Sequence[_Plan] | None = None) -> Iterator[Sample]:
@@ -400,18 +403,26 @@ class MMNIAHBuilder:
 
     def _fit_target(self, plan: _Plan) -> None:
         """An image needle of cost c cannot start later than (L - c) / L, so a late depth cell needs
-        L >= c / (1 - cell start); raise the target within its length range when the draw was shorter."""
+        L >= c / (1 - cell start). Raise the target within its length range when the draw was shorter; when
+        the length is exact (or the range too short), use the deepest cell that exists and say so."""
         if not plan.task.endswith("-image") or plan.depth_lo <= 0:
             return
         smallest = min(self.ctx.rule.tokens(224, 224), self.ctx.rule.tokens(400, 400))
         needed = int(smallest / (1.0 - plan.depth_lo) * 1.15) + 1
         lo, hi = parse_length(plan.length_label)
-        if plan.target < needed:
-            if needed >= max(hi, lo + 1):
-                raise ConfigError(
-                    f"{plan.task}: depth cell {plan.cell} is unreachable at {plan.target} tokens (an image "
-                    f"costs at least {smallest} tokens under {self.ctx.rule.name}); use a longer length")
+        if plan.target >= needed:
+            return
+        if needed < max(hi, lo + 1):
             plan.target = int(plan.np_rng.integers(needed, hi))
+            return
+        deepest = (plan.target - smallest) / plan.target  # an image placed last starts here
+        cell = bins.depth_cell(max(0.0, deepest - 0.05))
+        self.warnings.append(
+            f"{plan.task} at {plan.target} tokens: depth cell {plan.cell} cannot exist (an image costs at least "
+            f"{smallest} tokens under {self.ctx.rule.name}); built in cell {cell}, the deepest that can")
+        plan.requested_cell, plan.cell = plan.cell, cell
+        plan.depth_lo = cell * bins.DEPTH_STEP
+        plan.depth_hi = min(plan.depth_lo + bins.DEPTH_STEP, 1.0)
 
     def build_one(self, plan: _Plan) -> Sample:
         make = getattr(self, "_" + plan.task.replace("-", "_"))
@@ -425,20 +436,6 @@ class MMNIAHBuilder:
         )
 
     # ------------------------------------------------------------------ shared assembly
-    def _assemble(self, plan: _Plan, images: list[_HaystackImage], needles: list[NeedleSpec],
-                  pinned: dict[int, tuple[float, tuple[float, float]]] | None = None,
-                  pinned_window_cell: bool = False) -> tuple[Layout, list[ImageSpec]] | None:
-        specs = []
-        for k, im in enumerate(images):
-            spec = ImageSpec(im.tokens, payload=im)
-            if pinned and k in pinned:
-                spec.target_depth, spec.window = pinned[k]
-            specs.append(spec)
-        in_window = _in_cell(plan.cell) if pinned_window_cell else None
-        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needles,
-                          in_window=in_window)
-        return layout, specs
-
     def _finish_sample(self, plan: _Plan, layout: Layout, depths: list[float], *, question: list[Part],
                        answer: Any, choices: list[list[Part]] | None, needles_meta: list[Any],
                        image_paths: dict[int, str], extra_meta: dict[str, Any] | None = None) -> Sample | None:
@@ -461,6 +458,8 @@ class MMNIAHBuilder:
             "length_bin": plan.length_label,
             "depth_cell": plan.cell,
         }
+        if plan.requested_cell is not None:
+            meta["requested_depth_cell"] = plan.requested_cell
         if extra_meta:
             meta.update(extra_meta)
         return Sample(
