@@ -272,3 +272,12 @@ def test_exact_short_length_completes_and_records_an_unreachable_depth_cell(tmp_
         assert s.meta["context_length"] == 1000
         assert depth_cell(s.meta["depth"]) == s.meta["depth_cell"]
     assert len(ds.manifest["warnings"]) == 2 and "cannot exist" in ds.manifest["warnings"][0]
+
+
+def test_vectorized_depth_cells_match_the_official_rule() -> None:
+    import numpy as np
+
+    from niah.benchmarks.mm_niah.bins import depth_cells
+
+    d = np.array([0.0, 0.19999, 0.2, 0.4, 0.6, 0.6000001, 0.8, 0.99, 1.0])
+    assert depth_cells(d).tolist() == [depth_cell(float(x)) for x in d] == [0, 0, 1, 2, 2, 3, 4, 4, 4]

@@ -198,6 +198,13 @@ def cut_piece(pool: TextPool, candidates: Sequence[int], gap: int, *, standalone
     raise ConfigError(f"could not cut a text piece of exactly {gap} tokens from the corpus")
 
 
+def _unspaced_start(tok: TextTokenizer, unit: str, unit_tokens: int) -> tuple[str, int]:
+    """A context does not start with a space: the first unit without its leading space, and how many tokens
+    that changes (only this unit is re-counted; additivity covers the rest)."""
+    stripped = unit.lstrip(" ")
+    return stripped, tok.count(stripped) - unit_tokens
+
+
 @dataclass
 class Item:
     """One element of a laid-out context, in order."""
@@ -385,13 +392,12 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
     tok = pool.tokenizer
     first = next((i for i in items if i.kind != "image"), None)
     if first is not None and first.text.startswith(" "):
-        # the context does not start with a space; re-count only the first unit (additivity does the rest)
         if first.kind == "text":
             u = first.payload
             unit, unit_tokens = pool.units[u], int(pool.unit_tokens[u])
         else:
             unit, unit_tokens = first.text, tok.unit_count(first.text)
-        delta = tok.count(unit.lstrip(" ")) - unit_tokens
+        _stripped, delta = _unspaced_start(tok, unit, unit_tokens)
         first.text = first.text.lstrip(" ")
         first.tokens += delta
         gap -= delta
@@ -499,10 +505,8 @@ def sweep_haystack(pool: TextPool, target: int, rng: np.random.Generator, needle
             c0 += len(pieces[-1])
             t0 += pool.span_tokens(s_u, e_u)
         first = sel.ranges[0][0]
-        # the context does not start with a space: strip it and re-count only the first unit
-        stripped = pool.units[first].lstrip(" ")
+        stripped, shift_t = _unspaced_start(pool.tokenizer, pool.units[first], int(pool.unit_tokens[first]))
         shift_c = len(pool.units[first]) - len(stripped)
-        shift_t = pool.tokenizer.count(stripped) - int(pool.unit_tokens[first])
         gap = sel.tail_tokens - shift_t
         if gap < 0:
             continue

@@ -11,6 +11,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 CONTEXT_EDGES: tuple[int, ...] = (1000, 2000, 4000, 8000, 12000, 16000, 24000, 32000, 40000, 48000, 64000)
 CONTEXT_LABELS: tuple[str, ...] = ("1k", "2k", "4k", "8k", "12k", "16k", "24k", "32k", "40k", "48k", "64k")
 NUM_DEPTH_CELLS = 5
@@ -44,6 +46,12 @@ def depth_cell(depth: float | Sequence[float]) -> int:
     if d >= 1.0:
         d = 0.99
     return min(max(int(d / DEPTH_STEP), 0), NUM_DEPTH_CELLS - 1)
+
+
+def depth_cells(depths: np.ndarray) -> np.ndarray:
+    """:func:`depth_cell` over an array of (already averaged) depths, with the same float behaviour."""
+    d = np.where(depths >= 1.0, 0.99, depths)
+    return np.clip((d / DEPTH_STEP).astype(np.int64), 0, NUM_DEPTH_CELLS - 1)
 
 
 def cell_table(rows: Iterable[tuple[int | float, float | Sequence[float], float]]) -> tuple[

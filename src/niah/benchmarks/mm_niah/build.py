@@ -104,8 +104,7 @@ def _in_cell(cell: int) -> Callable[[np.ndarray], np.ndarray]:
     """Vectorized test 'official depth_cell(d) == cell' (keeps the float quirks of the official binning)."""
 
     def test(d: np.ndarray) -> np.ndarray:
-        dd = np.where(d >= 1.0, 0.99, d)
-        return np.minimum((dd / bins.DEPTH_STEP).astype(np.int64), bins.NUM_DEPTH_CELLS - 1) == cell
+        return bins.depth_cells(d) == cell
 
     return test
 
@@ -529,13 +528,9 @@ class MMNIAHBuilder:
             specs[k].target_depth, specs[k].window = t, window
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs,
                           in_window=_in_cell(plan.cell) if single else None)
-        depth_of: dict[int, float] = {}
-        pos = 0
         by_id = {id(s): k for k, s in enumerate(specs)}
-        for item in layout.items:
-            if item.kind == "image":
-                depth_of[by_id[id(item.payload)]] = pos / plan.target
-            pos += item.tokens
+        image_items = [item for item in layout.items if item.kind == "image"]
+        depth_of = {by_id[id(item.payload)]: d for item, d in zip(image_items, layout.image_depths, strict=True)}
         return layout, depth_of
 
     def _retrieval_image(self, plan: _Plan) -> Sample | None:
