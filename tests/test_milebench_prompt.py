@@ -4,6 +4,7 @@ truncation (keep the end, instruction always kept, per-image token cost), end to
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from niah.prompts import PromptOptions, fit_to_capabilities, has_official_fit, r
 from niah.run import run_dataset_sync
 from niah.sample import ImagePart, Sample
 from niah.tokens import TextTokenizer, get_tokenizer
+from support.datasets import png_bytes
 
 OFFICIAL = PromptOptions(over_limit="official")
 
@@ -51,7 +53,7 @@ def _write_milebench(root: Path, name: str, question_type: str, items: list[dict
     (folder / f"{name}.json").write_text(json.dumps({"meta_data": meta, "data": items}), encoding="utf-8")
     for item in items:
         for rel in item["task_instance"]["images_path"]:
-            (folder / "images" / rel).write_bytes(f"image {rel}".encode())
+            (folder / "images" / rel).write_bytes(png_bytes(zlib.crc32(rel.encode())))  # real, distinct images
     return folder
 
 

@@ -108,7 +108,7 @@ def test_bad_annotation_lines_name_file_line_and_field(tmp_path, images_root, ov
 
 def test_import_annotations_reads_images_in_place(tmp_path, images_root):
     (images_root / "a").mkdir()
-    (images_root / "a" / "1.jpg").write_bytes(b"jpeg")
+    (images_root / "a" / "1.jpg").write_bytes(b"jpeg")  # not a real image: only in-place reading is tested
     files = [
         _write_jsonl(tmp_path / "retrieval-text.jsonl", [_record(id=0), _record(id=1)]),
         _write_jsonl(tmp_path / "counting-image.jsonl", [_record(id=0, answer=[1, 0])]),

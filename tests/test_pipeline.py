@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,14 +38,20 @@ def test_official_roundtrip_and_scores_agree(built: Path) -> None:
     assert len(ann) == 6
     _ok(["import", "mm-niah", *map(str, ann), "--images", str(root / "official" / "images"),
          "--out", str(root / "imported")])
-    imported = list(Dataset(root / "imported").iter_samples(check_media=True))
+    images = root / "official" / "images"
+    imported = list(Dataset(root / "imported", media_roots=(images,)).iter_samples(check_media=True))
     original = list(Dataset(root / "ds"))
     assert len(imported) == len(original) == 6 * 2 * 5
     assert not (root / "imported" / "media").exists() or not any((root / "imported" / "media").iterdir())
 
     # the oracle answers every sample correctly; the official files, scored the official way, agree
+    # the imported set reads its images in place, outside its own folder: only with the user's say-so
+    refused = subprocess.run([sys.executable, "-m", "niah.cli", "run", str(root / "imported"), "--model",
+                              "baseline:oracle", "--out", str(root / "refused"), "--no-progress"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--media-root" in refused.stderr and not (root / "refused").exists()
     _ok(["run", str(root / "imported"), "--model", "baseline:oracle", "--out", str(root / "run"),
-         "--no-progress"])
+         "--no-progress", "--media-root", str(images)])
     _ok(["score", str(root / "run")])
     ours = json.loads((root / "run" / "scores.json").read_text())
     _ok(["export", "mm-niah-responses", str(root / "run"), "--model-name", "oracle", "--split", "val",

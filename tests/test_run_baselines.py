@@ -55,11 +55,17 @@ def test_run_dataset_is_awaitable_and_shows_a_progress_bar(dataset, tmp_path, ca
     assert "baseline:oracle" in err and "5/5" in err and "0 failed" in err
 
 
-def test_a_missing_image_fails_its_sample_only(dataset, tmp_path):
+def test_a_missing_image_is_refused_before_the_run_or_fails_its_sample_only(dataset, tmp_path):
+    from niah.sample import DatasetInvalid
+
     ds = Dataset(dataset)
     victim = next(s for s in ds if s.task == "counting-image")
     ds.resolve_media(victim.all_media()[0]).unlink()
-    summary = run_dataset_sync(dataset, "baseline:oracle", tmp_path / "run", progress=False)
+    with pytest.raises(DatasetInvalid, match=r"samples.jsonl:\d+: media\[0\]: .*file not found"):
+        run_dataset_sync(dataset, "baseline:oracle", tmp_path / "refused", progress=False)
+    assert not (tmp_path / "refused").exists()
+    # without the media check (the API's check_media=False), the run goes on and only that sample fails
+    summary = run_dataset_sync(dataset, "baseline:oracle", tmp_path / "run", progress=False, check_media=False)
     rows = {r["id"]: r for r in _rows(tmp_path / "run")}
     assert rows[victim.id]["status"] == "failed" and rows[victim.id]["error"].startswith("data error:")
     assert summary.failed == 1 and summary.answered == 11 and summary.finished

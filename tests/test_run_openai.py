@@ -244,10 +244,17 @@ def test_dry_run_prints_prompts_and_calls_nothing(mm_dataset, server, tmp_path):
     summary = run_dataset_sync(mm_dataset, "openai:echo", tmp_path / "run", base_urls=[server.base_url],
                                dry_run=True, dry_run_stream=out, limit=3,
                                prompt_options=PromptOptions(question_first=True))
-    text = out.getvalue()
+    lines = out.getvalue().splitlines()
     assert summary.total == 3 and not server.log and not (tmp_path / "run").exists()
-    assert text.count("=== ") == 3 and '"max_tokens": 16' in text
-    assert "What is the secret ingredient of the soup? [sample:retrieval-text/000]\nThe river" in text
+    # one summary line per sample, never the haystack itself
+    assert [line.split("\t")[0] for line in lines] == ["retrieval-text/000", "retrieval-text/001",
+                                                       "counting-text/000"]
+    assert all("tokens=" in line and "images=0" in line for line in lines) and '"max_tokens": 16' in lines[0]
+    assert "The river" not in out.getvalue()
+    full = io.StringIO()
+    run_dataset_sync(mm_dataset, "openai:echo", tmp_path / "run", base_urls=[server.base_url], dry_run=True,
+                     dry_run_stream=full, dry_run_full=True, limit=1, prompt_options=PromptOptions(question_first=True))
+    assert "What is the secret ingredient of the soup? [sample:retrieval-text/000]\nThe river" in full.getvalue()
 
 
 def test_cli_dry_run_and_run(mm_dataset, server, tmp_path):
@@ -255,8 +262,8 @@ def test_cli_dry_run_and_run(mm_dataset, server, tmp_path):
            "--base-url", server.base_url, "--out", str(tmp_path / "run"), "--no-progress"]
     dry = subprocess.run([*cmd, "--dry-run", "--limit", "2"], capture_output=True, text=True, timeout=60)
     assert dry.returncode == 0, dry.stderr
-    assert dry.stdout.count("=== ") == 2 and "<image:" not in dry.stdout and not server.log
-    done = subprocess.run([*cmd, "--task", "counting-image", "-O", "image_size=32", "--max-tokens", "9"],
+    assert len(dry.stdout.splitlines()) == 2 and "<image:" not in dry.stdout and not server.log
+    done = subprocess.run([*cmd, "--tasks", "counting-image", "-O", "image_size=32", "--max-tokens", "9"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "2 answered, 0 failed" in done.stderr

@@ -19,6 +19,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -40,6 +41,14 @@ FINGERPRINT_VERSION = 1
 def canonical_json(obj: Any) -> str:
     """Sorted keys, no whitespace, UTF-8 kept: equal objects give identical strings."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def canonical_json_ascii(obj: Any) -> str:
+    """:func:`canonical_json` with non-ASCII escaped: always encodable, even for lone surrogates."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 class MediaHasher:
@@ -101,13 +110,16 @@ def request_fingerprint(model_identity: Mapping[str, Any], prompt: RenderedPromp
     }
     if sample_material is not None:
         payload["sample"] = sample_material
-    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+    text = canonical_json(payload)
+    if _SURROGATE.search(text):
+        text = canonical_json_ascii(payload)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class ResponseCache:
     """One cache directory: ``cache.jsonl`` (append-only log), ``cache.sqlite`` (index), ``cache.lock``."""
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, *, index_batch: int = 64) -> None:
         self.directory = Path(directory)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -124,6 +136,10 @@ class ResponseCache:
         self._fh = None
         self.hits = 0
         self.writes = 0
+        #: key -> (start offset, end offset, record line) of log lines not yet in the index
+        self._pending: dict[str, tuple[int, int, str]] = {}
+        self.index_batch = index_batch
+        self._seen_size = 0  # log size as this process last saw it (grows with its own appends)
         self._catch_up()
         self._fh = self.jsonl_path.open("ab")
 
@@ -169,48 +185,92 @@ class ResponseCache:
                              (offset + len(complete),))
             self._db.execute("COMMIT")
         finally:
+            self._seen_size = self.jsonl_path.stat().st_size
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
     # -- public API ----------------------------------------------------------------------------------------
 
     def get(self, key: str) -> dict[str, Any] | None:
+        pending = self._pending.get(key)
+        if pending is not None:
+            self.hits += 1
+            return json.loads(pending[2])
         row = self._db.execute("SELECT record FROM entries WHERE key=?", (key,)).fetchone()
+        if row is None and self._log_grew_elsewhere():
+            # another process sharing this cache appended lines its index batch may not hold yet
+            self.flush_index()
+            self._catch_up()
+            row = self._db.execute("SELECT record FROM entries WHERE key=?", (key,)).fetchone()
         if row is None:
             return None
         self.hits += 1
         return json.loads(row[0])
 
+    def _log_grew_elsewhere(self) -> bool:
+        if self._fh is None:
+            return False
+        return os.fstat(self._fh.fileno()).st_size != self._seen_size
+
     def __contains__(self, key: str) -> bool:
+        if key in self._pending:
+            return True
         return self._db.execute("SELECT 1 FROM entries WHERE key=?", (key,)).fetchone() is not None
 
     def __len__(self) -> int:
+        self.flush_index()
         return int(self._db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
 
     def put(self, key: str, record: Mapping[str, Any]) -> None:
-        """Append one line (flushed before returning) and index it."""
+        """Append one line to the log (flushed to the OS before returning, so ``kill -9`` loses nothing) and
+        queue it for the index. The index is written in batches: it only speeds up lookups, and lines it has
+        not seen are indexed from the log when the cache is next opened, so batching costs no safety against
+        a killed process, only SQLite writes (per-reply WAL commits were most of a run's disk writes)."""
         assert self._fh is not None, "cache is closed"
         entry = {"key": key, **{k: v for k, v in record.items() if k != "key"}}
-        line = (canonical_json(entry) + "\n").encode("utf-8")
+        text = canonical_json(entry)
+        if _SURROGATE.search(text):  # whatever a server sent, the line must be encodable
+            text = canonical_json_ascii(entry)
+        line = (text + "\n").encode("utf-8")
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
             start = self._fh.seek(0, os.SEEK_END)
             self._fh.write(line)
             self._fh.flush()
-            end = start + len(line)
+        finally:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        if start == self._seen_size:  # nobody else appended since we last looked
+            self._seen_size = start + len(line)
+        self._pending[key] = (start, start + len(line), text)
+        self.writes += 1
+        if len(self._pending) >= self.index_batch:
+            self.flush_index()
+
+    def flush_index(self) -> None:
+        """Write queued entries to the SQLite index in one transaction."""
+        if not self._pending:
+            return
+        spans = sorted(v[:2] for v in self._pending.values())
+        contiguous = all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        try:
             self._db.execute("BEGIN")
-            self._db.execute("INSERT OR REPLACE INTO entries (key, record) VALUES (?, ?)",
-                             (key, line[:-1].decode("utf-8")))
-            # Advance the indexed offset only when everything before this line was indexed already.
-            self._db.execute("UPDATE meta SET value=? WHERE name='jsonl_offset' AND value=?", (end, start))
-            self._db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('jsonl_offset', ?)",
-                             (end if start == 0 else 0,))
+            self._db.executemany("INSERT OR REPLACE INTO entries (key, record) VALUES (?, ?)",
+                                 [(k, v[2]) for k, v in self._pending.items()])
+            if contiguous:
+                # Advance the indexed offset only over lines this batch covers without a gap (another
+                # process sharing the cache may have appended between them; catch-up indexes those).
+                start, end = spans[0][0], spans[-1][1]
+                self._db.execute("UPDATE meta SET value=? WHERE name='jsonl_offset' AND value=?", (end, start))
+                self._db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('jsonl_offset', ?)",
+                                 (end if start == 0 else 0,))
             self._db.execute("COMMIT")
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-        self.writes += 1
+        self._pending.clear()
 
     def close(self) -> None:
         if self._fh is not None:
+            self.flush_index()
             self._fh.close()
             self._fh = None
         self._db.close()

@@ -9,6 +9,7 @@ import sys
 import typer
 
 from niah.errors import NiahError
+from niah.redact import redact
 
 app = typer.Typer(
     name="niah",
@@ -27,7 +28,7 @@ def _friendly_errors(callback):
         try:
             return callback(*args, **kwargs)
         except NiahError as exc:
-            typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+            typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
 
     return wrapper
@@ -58,7 +59,7 @@ def main() -> None:
     try:
         app()
     except NiahError as exc:
-        typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+        typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
         sys.exit(2)
 
 

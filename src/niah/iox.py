@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +35,17 @@ def write_json_atomic(path: str | Path, obj: Any, *, indent: int | None = 2) -> 
     write_atomic(path, json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dumps_line(obj: Any) -> str:
-    """One JSONL line; stable formatting so equal inputs give byte-identical files."""
-    return json.dumps(obj, ensure_ascii=False) + "\n"
+    """One JSONL line; stable formatting so equal inputs give byte-identical files. UTF-8 is kept, except
+    that a line holding a lone surrogate (valid JSON from a hostile source, not encodable) is written with
+    escapes instead, so writing it can never fail."""
+    text = json.dumps(obj, ensure_ascii=False)
+    if _SURROGATE.search(text):
+        text = json.dumps(obj, ensure_ascii=True)
+    return text + "\n"
 
 
 def resolve_under(root: str | Path, rel: str, *, file: str | Path | None = None,
@@ -54,18 +65,52 @@ def resolve_under(root: str | Path, rel: str, *, file: str | Path | None = None,
     return candidate
 
 
-def iter_jsonl(path: str | Path):
-    """Yield (line_number, object) for each non-blank line; a bad line raises DataError naming it."""
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line_number, object) for each non-blank line; a bad line (invalid UTF-8 or JSON) raises
+    DataError naming it. Reads bytes and decodes per line, so an encoding error names its line too."""
     path = Path(path)
-    with path.open("r", encoding="utf-8") as fh:
+    with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DataError(f"invalid UTF-8 at byte {exc.start} of the line", file=path, line=lineno) from None
+            if not text.strip():
                 continue
             try:
-                obj = json.loads(raw)
+                obj = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=lineno) from None
             yield lineno, obj
+
+
+def read_json_file(path: str | Path, *, what: str = "file") -> Any:
+    """Parse a whole JSON file; invalid UTF-8 or JSON raises DataError naming the file (and line)."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{what} is not valid UTF-8 (byte {exc.start})", file=path) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
+
+
+def remove_stale_temp_files(directory: str | Path, names: tuple[str, ...]) -> int:
+    """Remove ``.<name>.*.tmp`` files that :func:`write_atomic` left behind in ``directory`` when its process
+    was killed mid-write. Only call this while holding the directory's lock (no live writer). Returns the
+    number removed."""
+    directory = Path(directory)
+    removed = 0
+    for name in names:
+        for tmp in directory.glob(f".{glob.escape(name)}.*.tmp"):
+            try:
+                tmp.unlink()
+                removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def replace_dir(tmp: str | Path, out: str | Path) -> None:

@@ -20,11 +20,15 @@ while running it is append-only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import random
+import re
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -41,10 +45,11 @@ from niah.cache import (
     CacheChain,
     MediaHasher,
     ResponseCache,
+    canonical_json_ascii,
     request_fingerprint,
 )
-from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, write_atomic, write_json_atomic
+from niah.errors import ConfigError, DataError, NiahError
+from niah.iox import dumps_line, read_json_file, remove_stale_temp_files, write_atomic, write_json_atomic
 from niah.models.base import (
     Capabilities,
     GenerationSettings,
@@ -56,7 +61,13 @@ from niah.models.base import (
 )
 from niah.models.registry import load_backend, parse_model_spec
 from niah.prompts import PromptOptions, RenderedPrompt, fit_to_capabilities, has_official_fit, render_prompt
-from niah.sample import Dataset, Sample
+from niah.redact import redact
+from niah.sample import Dataset, DatasetStats, Sample
+
+
+class RunInterrupted(NiahError):
+    """The run was stopped by SIGTERM; what it finished is on disk and a rerun resumes."""
+
 
 RUN_JSON = "run.json"
 RESPONSES_JSONL = "responses.jsonl"
@@ -94,6 +105,8 @@ class RunSummary:
     skipped: int = 0
     cached: int = 0
     resumed: int = 0
+    #: samples whose earlier row answered a different request (dataset, model or settings changed): asked again
+    changed: int = 0
     requests: int = 0
     retries: int = 0
     prompt_tokens: int = 0
@@ -106,7 +119,7 @@ class RunSummary:
     def counts(self) -> dict[str, Any]:
         return {
             "total": self.total, "answered": self.answered, "failed": self.failed, "skipped": self.skipped,
-            "cached": self.cached, "resumed": self.resumed, "requests": self.requests, "retries": self.retries,
+            "cached": self.cached, "resumed": self.resumed, "changed": self.changed, "requests": self.requests, "retries": self.retries,
             "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
         }
 
@@ -118,6 +131,35 @@ class RunSummary:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+#: Longest response text stored; longer replies are cut and the row records ``truncated_from``.
+MAX_RESPONSE_CHARS = 200_000
+
+
+def clean_text(text: str) -> str:
+    """A server's text made safe to store: lone surrogates (valid JSON escapes, invalid Unicode) become
+    U+FFFD, NULs are dropped, and secrets are masked."""
+    if _SURROGATES.search(text):
+        text = _SURROGATES.sub("\ufffd", text)
+    return redact(text.replace("\x00", ""))
+
+
+def clean_usage(usage: Any) -> dict[str, int] | None:
+    if not isinstance(usage, dict):
+        return None
+    out = {clean_text(str(k))[:64]: v for k, v in usage.items()
+           if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**53}
+    return out or None
+
+
+def request_key(prompt_key: str, sent_key: str | None, policy: str | None, skip_reason: str | None) -> str:
+    """What a finished row answers: the request this run would send for its sample (the rendered prompt's
+    fingerprint with model identity, media and settings, and what the capability fit did to it). A row is
+    reused on resume only when its ``request_key`` equals the one computed now."""
+    payload = {"prompt": prompt_key, "sent": sent_key, "policy": policy, "skip": skip_reason}
+    return hashlib.sha256(canonical_json_ascii(payload).encode("ascii")).hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -141,22 +183,31 @@ class ResponsesLog:
                         continue
                     try:
                         row = json.loads(raw)
-                    except json.JSONDecodeError as exc:
-                        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=lineno) from None
+                    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                        raise DataError(f"invalid JSON: {exc}; move the file away to start the run again",
+                                        file=path, line=lineno) from None
                     if isinstance(row, dict) and isinstance(row.get("id"), str):
                         previous = self.rows.get(row["id"])
                         if previous is None or previous.get("error") is not None or row.get("error") is None:
                             self.rows[row["id"]] = row
         self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
 
-    def finished(self, sample_id: str) -> dict[str, Any] | None:
-        """The row of a sample that needs no new request: answered, or skipped by policy."""
+    def finished(self, sample_id: str, key: str) -> dict[str, Any] | None:
+        """The row of a sample that needs no new request: answered (or skipped by policy) for exactly the
+        request ``key`` this run would send. A row for another request (the dataset, the model, the settings
+        or the capabilities changed) is not reused."""
         row = self.rows.get(sample_id)
-        if row is None:
+        if row is None or row.get("request_key") != key:
             return None
         if row.get("error") is None or row.get("status") == "skipped":
             return row
         return None
+
+    def stale(self, sample_id: str, key: str) -> bool:
+        """Whether the sample has a finished row that answers a different request than ``key``."""
+        row = self.rows.get(sample_id)
+        return row is not None and row.get("request_key") != key and (
+            row.get("error") is None or row.get("status") == "skipped")
 
     def append(self, row: dict[str, Any]) -> None:
         self._fh.write(dumps_line(row))
@@ -262,10 +313,11 @@ class _Job:
     prompt: RenderedPrompt
     generation: GenerationSettings
     key: str
+    req_key: str
 
 
-def _open_dataset(dataset: Dataset | str | Path) -> Dataset:
-    return dataset if isinstance(dataset, Dataset) else Dataset(dataset)
+def _open_dataset(dataset: Dataset | str | Path, media_roots: tuple[str | Path, ...] = ()) -> Dataset:
+    return dataset if isinstance(dataset, Dataset) else Dataset(dataset, media_roots=media_roots)
 
 
 def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> Iterator[Sample]:
@@ -279,8 +331,8 @@ def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> It
         yield sample
 
 
-def _count_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> int:
-    total = len(ds) if tasks is None else sum(1 for _ in _iter_selected(ds, tasks, None))
+def _count_selected(stats: DatasetStats, tasks: set[str] | None, limit: int | None) -> int:
+    total = stats.samples if tasks is None else sum(n for t, n in stats.tasks.items() if t in tasks)
     return min(total, limit) if limit is not None else total
 
 
@@ -311,6 +363,8 @@ def _claim_run_dir(out_dir: Path, overwrite: bool) -> int:
     except BlockingIOError:
         os.close(fd)
         raise ConfigError(f"another niah run is writing {out_dir}") from None
+    # we hold the lock, so temporary files of atomic writes are left from a killed run: remove them
+    remove_stale_temp_files(out_dir, (RUN_JSON, RESPONSES_JSONL))
     if overwrite:
         for name in (RUN_JSON, RESPONSES_JSONL):
             (out_dir / name).unlink(missing_ok=True)
@@ -322,11 +376,12 @@ def _check_resume(out_dir: Path, config: dict[str, Any]) -> dict[str, Any] | Non
     path = out_dir / RUN_JSON
     if not path.exists():
         return None
-    try:
-        previous = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+    previous = read_json_file(path, what="run.json")
+    if not isinstance(previous, dict):
+        raise DataError("must be a JSON object; move it away to start the run again", file=path)
     old = previous.get("config") or {}
+    if not isinstance(old, dict):
+        old = {}
     differs = [k for k in config if old.get(k) != config[k]]
     if differs:
         raise ConfigError(
@@ -338,20 +393,40 @@ def _check_resume(out_dir: Path, config: dict[str, Any]) -> dict[str, Any] | Non
 
 def _row(sample: Sample, *, response: str | None, error: str | None, usage: dict[str, int] | None,
          latency_s: float, key: str | None, model: str, policy: str | None, status: str, attempts: int,
-         cached: bool) -> dict[str, Any]:
-    return {
-        "id": sample.id, "task": sample.task, "response": response, "error": error, "usage": usage,
+         cached: bool, req_key: str | None) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": sample.id, "task": sample.task, "response": None, "error": None, "usage": clean_usage(usage),
         "latency_s": round(latency_s, 4), "cache_key": key, "model": model, "prompt_policy": policy,
-        "status": status, "attempts": attempts, "cached": cached,
+        "status": status, "attempts": attempts, "cached": cached, "request_key": req_key,
     }
+    if response is not None:
+        text = clean_text(response)
+        if len(text) > MAX_RESPONSE_CHARS:
+            row["truncated_from"] = len(text)
+            text = text[:MAX_RESPONSE_CHARS]
+        row["response"] = text
+    if error is not None:
+        row["error"] = clean_text(error)[:2000]
+    return row
 
 
 def _print_dry_run(out: IO[str], sample: Sample, prompt: RenderedPrompt | None, generation: GenerationSettings,
-                   policy: str | None) -> None:
-    out.write(f"=== {sample.id} [{sample.task}] generation={json.dumps(generation.to_json())}"
-              + (f" policy={policy}" if policy else "") + "\n")
+                   policy: str | None, skip_reason: str | None, *, full: bool) -> None:
+    """One line per sample (what would be sent, not the haystack); ``full`` adds the prompt preview."""
+    meta = sample.meta
+    fields = [sample.id, sample.task]
+    if isinstance(meta.get("context_length"), int):
+        fields.append(f"tokens={meta['context_length']}")
     if prompt is not None:
-        out.write(prompt.preview() + "\n")
+        fields += [f"images={prompt.num_images}", f"prompt_chars={len(prompt.text())}"]
+    fields.append(f"generation={json.dumps(generation.to_json(), sort_keys=True)}")
+    if policy:
+        fields.append(f"policy={policy}")
+    if skip_reason:
+        fields.append(f"skip={skip_reason}")
+    out.write(redact("\t".join(fields)) + "\n")
+    if full and prompt is not None:
+        out.write(redact(prompt.preview()) + "\n")
 
 
 async def run_dataset(
@@ -374,21 +449,33 @@ async def run_dataset(
     overwrite: bool = False,
     dry_run: bool = False,
     dry_run_stream: IO[str] | None = None,
+    dry_run_full: bool = False,
+    media_roots: tuple[str | Path, ...] = (),
+    check_media: bool = True,
 ) -> RunSummary:
     """Run ``model`` on every sample of ``dataset`` and write RUN_DIR (run.json, responses.jsonl, cache/).
 
     ``model`` is a spec string (``openai:NAME`` with ``base_urls``/``api_key_env``, ``hf:PATH``,
     ``vllm:PATH``, ``baseline:random|oracle|rag[:READER]``), a parsed :class:`ModelSpec`, or a backend object.
     ``generation`` overrides the benchmark's official per-task decoding (unset fields keep the official
-    value). ``concurrency`` is the number of requests in flight per endpoint. ``dry_run`` prints the rendered
-    prompts to ``dry_run_stream`` (stdout) and calls nothing. Rerunning into the same ``out_dir`` resumes.
+    value). ``concurrency`` is the number of requests in flight per endpoint. ``dry_run`` prints one line per
+    sample (``dry_run_full``: and its prompt) to ``dry_run_stream`` (stdout) and calls nothing.
+    ``media_roots`` are folders outside the dataset the user allows media to be read from (``--media-root``).
+
+    Before anything is sent or written, the whole dataset is validated in one streaming pass
+    (:meth:`Dataset.validate`): a bad dataset raises :class:`~niah.sample.DatasetInvalid` listing every
+    problem, and no run directory is created. Rerunning into the same ``out_dir`` resumes: a finished row is
+    reused only when it answers exactly the request this run would send (its ``request_key``); rows for
+    changed requests are asked again and counted in ``summary.changed``.
     """
-    ds = _open_dataset(dataset)
+    ds = _open_dataset(dataset, media_roots)
     options = prompt_options or PromptOptions()
     user_generation = generation or GenerationSettings()
     retry = retry or RetryPolicy()
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
+    if limit is not None and limit < 0:
+        raise ConfigError("limit must not be negative")
     task_filter = set(tasks) if tasks else None
     backend: ModelBackend | None = None
     if isinstance(model, (str, ModelSpec)):
@@ -400,14 +487,21 @@ async def run_dataset(
     summary = RunSummary(out_dir=out_path, model=spec.spec_string(), dataset=str(ds.root), dry_run=dry_run)
     started_clock = time.monotonic()
 
+    stats = ds.validate(check_media=check_media)  # every problem, file:line: field, before any work
+    if task_filter is not None:
+        unknown = sorted(task_filter - set(stats.tasks))
+        if unknown:
+            raise ConfigError(f"no samples of task(s) {', '.join(unknown)} in {ds.root} "
+                              f"(it has: {', '.join(sorted(stats.tasks)) or 'none'})")
+
     if dry_run:
         stream = dry_run_stream or sys.stdout
         caps = spec.capabilities or Capabilities()
         for sample in _iter_selected(ds, task_filter, limit):
             prompt = render_prompt(sample, ds.media_root, options)
             fit = fit_to_capabilities(prompt, sample, caps, options)
-            gen = prompt.generation.merged(user_generation)
-            _print_dry_run(stream, sample, fit.prompt, gen, fit.policy)
+            gen = (fit.prompt or prompt).generation.merged(user_generation)
+            _print_dry_run(stream, sample, fit.prompt, gen, fit.policy, fit.skip_reason, full=dry_run_full)
             summary.total += 1
         summary.wall_s = time.monotonic() - started_clock
         return summary
@@ -416,20 +510,38 @@ async def run_dataset(
     if options.over_limit == "official" and not (isinstance(benchmark, str) and has_official_fit(benchmark)):
         raise ConfigError(f"{benchmark or 'this dataset'} has no official over-limit rule; "
                           "use --over-limit skip, truncate or downscale")
-    lock_fd = _claim_run_dir(out_path, overwrite)
+    created_out = not out_path.exists()
+    lock_fd: int | None = None
     caches: CacheChain | None = None
     log: ResponsesLog | None = None
     bar: _Progress | None = None
     run_json: dict[str, Any] = {}
+    previous: dict[str, Any] | None = None
+    terminated = False
+    loop = asyncio.get_running_loop()
+    main_task = asyncio.current_task()
+    sigterm_installed = False
+    order_ref: list[str] = []
+
+    def on_sigterm() -> None:  # handled like Ctrl-C: stop, keep what is done, write run.json
+        nonlocal terminated
+        terminated = True
+        if main_task is not None:
+            main_task.cancel()
+
     try:
         if backend is None:
-            backend = load_backend(spec)
+            backend = load_backend(spec)  # a model that cannot load fails here, before RUN_DIR exists
         identity = backend.identity()
         # a backend whose reply depends on the sample beyond its prompt (the oracle) says so, for the cache key
         sample_material = getattr(backend, "sample_key_material", None)
         caps = backend.capabilities
         config = _run_config(ds, spec, identity, user_generation, options)
+        lock_fd = _claim_run_dir(out_path, overwrite)
         previous = _check_resume(out_path, config)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+            sigterm_installed = True
         if use_cache:
             chain = [ResponseCache(out_path / CACHE_SUBDIR)]
             if cache_dir is not None:
@@ -453,19 +565,20 @@ async def run_dataset(
             "started": (previous or {}).get("started") or _now(),
             "resumed": _now() if previous else None,
             "finished": None,
-            "counts": {},
+            "complete": False,
+            "counts": (previous or {}).get("counts") or {},
             "niah_version": __version__,
             "config": config,
         }
         write_json_atomic(out_path / RUN_JSON, run_json)
 
-        total = _count_selected(ds, task_filter, limit)
+        total = _count_selected(stats, task_filter, limit)
         summary.total = total
         workers = max(1, backend.max_in_flight(concurrency))
         bar = _Progress(total, progress, spec.spec_string())
         hasher = MediaHasher()
         queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=workers * 2)
-        order: list[str] = []
+        order = order_ref
         model_name = spec.spec_string()
 
         def record(row: dict[str, Any]) -> None:
@@ -485,10 +598,29 @@ async def run_dataset(
             assert bar is not None
             bar.update(summary)
 
+        def fail_row(sample: Sample, error: str, req_key: str | None) -> dict[str, Any]:
+            return _row(sample, response=None, error=error, usage=None, latency_s=0.0, key=None,
+                        model=model_name, policy=None, status="failed", attempts=0, cached=False, req_key=req_key)
+
         async def produce() -> None:
+            assert log is not None
             for sample in _iter_selected(ds, task_filter, limit):
                 order.append(sample.id)
-                done_row = log.finished(sample.id) if log is not None else None
+                try:
+                    prompt = render_prompt(sample, ds.media_root, options)
+                    material = sample_material(sample) if sample_material is not None else None
+                    base_gen = prompt.generation.merged(user_generation)
+                    prompt_key = request_fingerprint(identity, prompt, base_gen, hasher, material)
+                    fit = fit_to_capabilities(prompt, sample, caps, options)
+                    key: str | None = None
+                    if fit.prompt is not None:
+                        gen = fit.prompt.generation.merged(user_generation)
+                        key = request_fingerprint(identity, fit.prompt, gen, hasher, material)
+                    req_key = request_key(prompt_key, key, fit.policy, fit.skip_reason)
+                except (OSError, DataError, ValueError) as exc:  # e.g. an unreadable image: this sample fails
+                    record(fail_row(sample, f"data error: {exc}", None))
+                    continue
+                done_row = log.finished(sample.id, req_key)
                 if done_row is not None:
                     summary.resumed += 1
                     if done_row.get("status") == "skipped":
@@ -498,59 +630,69 @@ async def run_dataset(
                     assert bar is not None
                     bar.update(summary)
                     continue
-                try:
-                    prompt = render_prompt(sample, ds.media_root, options)
-                    fit = fit_to_capabilities(prompt, sample, caps, options)
-                    if fit.prompt is not None:
-                        gen = fit.prompt.generation.merged(user_generation)
-                        material = sample_material(sample) if sample_material is not None else None
-                        key = request_fingerprint(identity, fit.prompt, gen, hasher, material)
-                except (OSError, DataError) as exc:  # e.g. a missing image: this sample fails, the run goes on
-                    record(_row(sample, response=None, error=f"data error: {exc}", usage=None, latency_s=0.0,
-                                key=None, model=model_name, policy=None, status="failed", attempts=0,
-                                cached=False))
-                    continue
+                if log.stale(sample.id, req_key):
+                    summary.changed += 1
                 if fit.prompt is None:
                     record(_row(sample, response=None, error=f"skipped: {fit.skip_reason}", usage=None,
                                 latency_s=0.0, key=None, model=model_name, policy=fit.policy, status="skipped",
-                                attempts=0, cached=False))
+                                attempts=0, cached=False, req_key=req_key))
                     continue
+                assert key is not None
                 effective_generation.setdefault(sample.task, gen.to_json())
                 hit = caches.get(key) if caches is not None else None
-                if hit is not None:
+                if hit is not None and isinstance(hit.get("response"), str):
                     summary.cached += 1
-                    record(_row(sample, response=hit.get("response"), error=None, usage=hit.get("usage"),
+                    record(_row(sample, response=hit["response"], error=None, usage=hit.get("usage"),
                                 latency_s=float(hit.get("latency_s") or 0.0), key=key, model=model_name,
-                                policy=fit.policy, status="ok", attempts=0, cached=True))
+                                policy=fit.policy, status="ok", attempts=0, cached=True, req_key=req_key))
                     continue
-                await queue.put(_Job(sample, fit.prompt, gen, key))
+                await queue.put(_Job(sample, fit.prompt, gen, key, req_key))
             for _ in range(workers):
                 await queue.put(None)
 
-        async def work() -> None:
+        async def handle(job: _Job) -> None:
             assert backend is not None
+            request = ModelRequest(prompt=job.prompt, generation=job.generation, sample=job.sample,
+                                   prompt_options=options)
+            outcome = await call_with_retries(backend, request, retry)
+            summary.requests += outcome.attempts
+            summary.retries += outcome.attempts - 1
+            reply, latency, attempts = outcome.reply, outcome.latency_s, outcome.attempts
+            if reply is None:
+                record(_row(job.sample, response=None, error=outcome.error, usage=None, latency_s=latency,
+                            key=job.key, model=model_name, policy=job.prompt.policy, status="failed",
+                            attempts=attempts, cached=False, req_key=job.req_key))
+                return
+            text = reply.text if isinstance(reply.text, str) else str(reply.text)
+            row = _row(job.sample, response=text, error=None, usage=reply.usage, latency_s=latency,
+                       key=job.key, model=model_name, policy=job.prompt.policy, status="ok",
+                       attempts=attempts, cached=False, req_key=job.req_key)
+            if caches is not None:
+                finish = reply.finish_reason
+                entry = {"response": row["response"], "usage": row["usage"],
+                         "finish_reason": clean_text(finish)[:64] if isinstance(finish, str) else None,
+                         "latency_s": round(latency, 4), "model": identity, "created": _now()}
+                if "truncated_from" in row:
+                    entry["truncated_from"] = row["truncated_from"]
+                caches.put(job.key, entry)
+            record(row)
+
+        async def work() -> None:
             while True:
                 job = await queue.get()
                 if job is None:
                     return
-                request = ModelRequest(prompt=job.prompt, generation=job.generation, sample=job.sample,
-                                       prompt_options=options)
-                outcome = await call_with_retries(backend, request, retry)
-                summary.requests += outcome.attempts
-                summary.retries += outcome.attempts - 1
-                reply, error, latency, attempts = outcome.reply, outcome.error, outcome.latency_s, outcome.attempts
-                if reply is not None:
-                    entry = {"response": reply.text, "usage": reply.usage, "finish_reason": reply.finish_reason,
-                             "latency_s": round(latency, 4), "model": identity, "created": _now()}
-                    if caches is not None:
-                        caches.put(job.key, entry)
-                    record(_row(job.sample, response=reply.text, error=None, usage=reply.usage, latency_s=latency,
-                                key=job.key, model=model_name, policy=job.prompt.policy, status="ok",
-                                attempts=attempts, cached=False))
-                else:
-                    record(_row(job.sample, response=None, error=error, usage=None, latency_s=latency,
-                                key=job.key, model=model_name, policy=job.prompt.policy, status="failed",
-                                attempts=attempts, cached=False))
+                try:
+                    await handle(job)
+                except asyncio.CancelledError:
+                    raise
+                except OSError:
+                    raise  # the local disk failed (full, gone): stopping is right, what is written stays
+                except Exception as exc:  # nothing about one reply may end the run: record it and go on
+                    record(_row(job.sample, response=None, error=f"internal error: {type(exc).__name__}: {exc}",
+                                usage=None, latency_s=0.0, key=job.key, model=model_name,
+                                policy=job.prompt.policy, status="failed", attempts=0, cached=False,
+                                req_key=job.req_key))
 
         worker_tasks = [asyncio.create_task(work()) for _ in range(workers)]
         try:
@@ -563,7 +705,12 @@ async def run_dataset(
             raise
         log.compact(order)
         summary.finished = True
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
     finally:
+        if sigterm_installed:
+            loop.remove_signal_handler(signal.SIGTERM)
         summary.wall_s = time.monotonic() - started_clock
         if bar is not None:
             bar.close()
@@ -572,19 +719,59 @@ async def run_dataset(
         if caches is not None:
             caches.close()
         if backend is not None:
-            stats = getattr(backend, "endpoint_stats", None)
-            if run_json and callable(stats):
-                run_json["endpoints"] = stats()  # requests per replica: shows how the pool was used
+            stats_fn = getattr(backend, "endpoint_stats", None)
+            if run_json and callable(stats_fn):
+                run_json["endpoints"] = stats_fn()  # requests per replica: shows how the pool was used
             await backend.aclose()
-        if run_json:
+        if run_json and log is not None:
+            totals = _run_totals(log, summary, (previous or {}).get("counts"), order_ref)
             run_json["finished"] = _now() if summary.finished else None
-            run_json["counts"] = summary.counts()
-            run_json["wall_s"] = round(summary.wall_s, 3)
+            run_json["complete"] = summary.finished and totals["missing"] == 0
+            run_json["counts"] = totals
+            run_json["last_invocation"] = {**summary.counts(), "wall_s": round(summary.wall_s, 3)}
+            run_json["wall_s"] = round(summary.wall_s + float((previous or {}).get("wall_s") or 0.0), 3)
+            if terminated:
+                run_json["interrupted"] = "SIGTERM"
             if summary.errors:
                 run_json["errors"] = summary.errors
             write_json_atomic(out_path / RUN_JSON, run_json)
-        os.close(lock_fd)
+        if lock_fd is not None:
+            os.close(lock_fd)
+        elif created_out and out_path.is_dir() and not any(out_path.iterdir()):
+            out_path.rmdir()  # nothing was started: leave no empty run directory behind
+    if terminated:
+        raise RunInterrupted(f"terminated (SIGTERM); {summary.answered} answered so far are kept in {out_path}; "
+                             "rerun the same command to resume")
     return summary
+
+
+def _run_totals(log: ResponsesLog, summary: RunSummary, previous: Any, order: list[str]) -> dict[str, Any]:
+    """Counts over the whole run (every invocation), from the rows on disk: what ``niah score`` will see.
+    A finished run counts the rows of its selected samples (``order``); an interrupted one every row."""
+    answered = failed = skipped = prompt_tokens = completion_tokens = 0
+    rows = [log.rows[i] for i in order if i in log.rows] if summary.finished else list(log.rows.values())
+    for row in rows:
+        status = row.get("status")
+        if status == "skipped":
+            skipped += 1
+        elif row.get("error") is None and row.get("response") is not None:
+            answered += 1
+        else:
+            failed += 1
+        usage = row.get("usage") or {}
+        if isinstance(usage, dict):
+            prompt_tokens += int(usage.get("prompt_tokens", 0) or 0)
+            completion_tokens += int(usage.get("completion_tokens", 0) or 0)
+    prev = previous if isinstance(previous, dict) else {}
+    total = summary.total
+    return {
+        "total": total, "answered": answered, "failed": failed, "skipped": skipped,
+        "missing": max(total - answered - failed - skipped, 0),
+        "requests": int(prev.get("requests", 0) or 0) + summary.requests,
+        "retries": int(prev.get("retries", 0) or 0) + summary.retries,
+        "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+        "changed_last_invocation": summary.changed,
+    }
 
 
 def run_dataset_sync(*args: Any, **kwargs: Any) -> RunSummary:

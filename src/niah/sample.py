@@ -10,15 +10,16 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from niah.errors import DataError
-from niah.iox import dumps_line, iter_jsonl, replace_dir, resolve_under, write_json_atomic
+from niah.iox import dumps_line, iter_jsonl, read_json_file, replace_dir, resolve_under, write_json_atomic
 
 SAMPLES_FILE = "samples.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -181,6 +182,21 @@ class Sample:
             meta=meta,
         )
 
+    def media_kinds(self) -> list[tuple[str, str]]:
+        """Every media path of the sample with what it must be: ("path", "image" | "video")."""
+        out: list[tuple[str, str]] = []
+        parts: list[Part] = list(self.context) + list(self.question)
+        for c in self.choices or []:
+            parts.extend(c)
+        for p in parts:
+            if isinstance(p, ImagePart):
+                out.append((p.path, "image"))
+            elif isinstance(p, VideoPart):
+                if p.path is not None:
+                    out.append((p.path, "video"))
+                out.extend((f, "image") for f in p.frames or ())
+        return out
+
     def all_media(self) -> list[str]:
         out = media_paths(self.context) + media_paths(self.question)
         for c in self.choices or []:
@@ -198,35 +214,189 @@ class Sample:
         return float(d)
 
 
+#: Shared metadata fields every stage may read, with the check each must pass (family fields are free).
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _is_depth(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= float(v) <= 1.0
+
+
+def check_shared_meta(meta: dict[str, Any]) -> list[tuple[str, str]]:
+    """Problems with the shared ``meta`` fields (README, "Dataset directory"), as (field, message) pairs."""
+    problems: list[tuple[str, str]] = []
+    for name in ("context_length", "text_tokens", "image_tokens", "num_images"):
+        if name in meta and meta[name] is not None and not _is_count(meta[name]):
+            problems.append((f"meta.{name}", f"must be a non-negative integer, got {meta[name]!r}"))
+    if "depth" in meta and meta["depth"] is not None:
+        d = meta["depth"]
+        if isinstance(d, list):
+            bad = [x for x in d if not _is_depth(x)]
+            if bad:
+                problems.append(("meta.depth", f"every depth must be a number in [0, 1], got {bad[0]!r}"))
+        elif not _is_depth(d):
+            problems.append(("meta.depth", f"must be a number in [0, 1] or a list of them, got {d!r}"))
+    for name in ("tokenizer", "image_tokens_rule", "lang"):
+        if name in meta and meta[name] is not None and not isinstance(meta[name], str):
+            problems.append((f"meta.{name}", f"must be a string, got {type(meta[name]).__name__}"))
+    return problems
+
+
+_IMAGE_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF", "MPO"})
+_VIDEO_MAGIC = ((4, b"ftyp"), (0, b"\x1a\x45\xdf\xa3"), (0, b"RIFF"), (0, b"OggS"), (0, b"\x00\x00\x01\xba"))
+
+
+def media_problem(path: Path, kind: str) -> str | None:
+    """Why ``path`` is not the ``kind`` ("image" or "video") it claims to be, or None when it is.
+
+    Images are decoded whole (JPEGs at reduced scale, which still reads every byte of the stream), so a
+    text file named ``.jpg`` or a truncated image is refused before it is ever sent anywhere. Videos are
+    opened with PyAV when it is installed (a video stream must be present), else checked by container magic."""
+    if not path.is_file():
+        return "file not found" if not path.exists() else "not a regular file"
+    if kind == "image":
+        from PIL import Image
+
+        try:
+            with Image.open(path) as img:
+                if img.format not in _IMAGE_FORMATS:
+                    return f"not a supported image format ({img.format})"
+                img.draft("RGB", (max(1, img.size[0] // 8), max(1, img.size[1] // 8)))
+                img.load()
+        except Image.DecompressionBombError as exc:
+            return f"image too large: {exc}"
+        except Exception as exc:  # PIL raises many types for undecodable input
+            return f"not a decodable image ({type(exc).__name__}: {str(exc)[:120]})"
+        return None
+    try:
+        import av  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        with path.open("rb") as fh:
+            head = fh.read(16)
+        if any(head[off:off + len(magic)] == magic for off, magic in _VIDEO_MAGIC):
+            return None
+        return "not a recognised video container"
+    try:
+        with av.open(str(path)) as container:
+            if not container.streams.video:
+                return "has no video stream"
+    except Exception as exc:
+        return f"not a decodable video ({type(exc).__name__}: {str(exc)[:120]})"
+    return None
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(obj: Any) -> bool:
+    if isinstance(obj, str):
+        return bool(_SURROGATE.search(obj))
+    if isinstance(obj, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(_has_lone_surrogate(v) for v in obj)
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetProblem:
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line is not None else "")
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class DatasetInvalid(DataError):
+    """A dataset that failed validation: every problem found (up to a cap), each with file:line: field."""
+
+    def __init__(self, problems: list[DatasetProblem], *, total: int, root: Path) -> None:
+        self.problems = problems
+        self.total = total
+        lines = [str(p) for p in problems]
+        if total > len(problems):
+            lines.append(f"... and {total - len(problems)} more")
+        head = f"dataset {root} is invalid ({total} problem{'s' if total != 1 else ''}); nothing was run"
+        super().__init__(head + ":\n  " + "\n  ".join(lines))
+        first = problems[0] if problems else None
+        if first is not None:
+            self.file, self.line, self.field = first.file, first.line, first.field
+
+
+@dataclass(slots=True)
+class DatasetStats:
+    """What a validation pass saw."""
+
+    samples: int = 0
+    media_files: int = 0
+    benchmarks: dict[str, int] = field(default_factory=dict)
+    tasks: dict[str, int] = field(default_factory=dict)
+
+
 class Dataset:
     """A dataset directory: manifest.json, samples.jsonl, and media resolved under one media root.
 
-    The media root is the dataset directory itself unless the manifest names another folder in
-    ``media_root`` (official loaders use this to read images in place, without copying them).
+    The media root is the dataset directory itself. A manifest may name another folder in ``media_root``
+    (official importers do, to read images in place), but a dataset is untrusted input: a root outside the
+    dataset directory is honoured only when the caller allows it in ``media_roots`` (the CLI's
+    ``--media-root DIR``, the user's explicit say). Until then every media access raises a DataError that
+    says which flag to pass; stages that need no media (scoring) work regardless.
     """
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, *, media_roots: tuple[str | Path, ...] | list[str | Path] = ()) -> None:
         self.root = Path(root)
         if not self.root.is_dir():
             raise DataError("dataset directory does not exist", file=self.root)
         self.samples_path = self.root / SAMPLES_FILE
         if not self.samples_path.is_file():
             raise DataError(f"no {SAMPLES_FILE} in dataset directory", file=self.root)
-        manifest_path = self.root / MANIFEST_FILE
+        self.manifest_path = self.root / MANIFEST_FILE
         self.manifest: dict[str, Any] = {}
-        if manifest_path.is_file():
-            try:
-                self.manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"invalid JSON: {exc.msg}", file=manifest_path, line=exc.lineno) from None
-        media_root = self.manifest.get("media_root")
-        self.media_root = (self.root / media_root).resolve() if media_root else self.root.resolve()
+        if self.manifest_path.is_file():
+            manifest = read_json_file(self.manifest_path, what="manifest")
+            if not isinstance(manifest, dict):
+                raise DataError(f"must be a JSON object, not a {type(manifest).__name__}", file=self.manifest_path)
+            self.manifest = manifest
+        self.allowed_media_roots = tuple(Path(r).resolve() for r in media_roots)
+        self._media_root, self._media_error = self._resolve_media_root()
+
+    def _resolve_media_root(self) -> tuple[Path, DataError | None]:
+        own = self.root.resolve()
+        declared = self.manifest.get("media_root")
+        if declared is None or declared == "":
+            return own, None
+        if not isinstance(declared, str) or "\x00" in declared:
+            return own, DataError("must be a string path", file=self.manifest_path, field="media_root")
+        target = (self.root / declared).resolve()
+        if target.is_relative_to(own):
+            return target, None
+        if any(target.is_relative_to(allowed) for allowed in self.allowed_media_roots):
+            return target, None
+        return target, DataError(
+            f"points outside the dataset directory ({target}); niah reads media there only when you allow it: "
+            f"pass --media-root {target}", file=self.manifest_path, field="media_root")
+
+    @property
+    def media_root(self) -> Path:
+        """Where media paths resolve; raises DataError when the manifest's root is outside and not allowed."""
+        if self._media_error is not None:
+            raise self._media_error
+        return self._media_root
+
+    @property
+    def media_allowed(self) -> bool:
+        return self._media_error is None
 
     def __iter__(self) -> Iterator[Sample]:
         return self.iter_samples()
 
     def iter_samples(self, *, check_media: bool = False) -> Iterator[Sample]:
-        """Stream samples, validating each; errors name file, line and field."""
+        """Stream samples, validating each; the first error raises, naming file, line and field."""
         seen: set[str] = set()
         for lineno, obj in iter_jsonl(self.samples_path):
             try:
@@ -236,6 +406,9 @@ class Dataset:
             if sample.id in seen:
                 raise DataError(f"duplicate sample id {sample.id!r}", file=self.samples_path, line=lineno, field="id")
             seen.add(sample.id)
+            if self._media_error is not None and not check_media:
+                yield sample  # media cannot be read until the user allows the root; reading text is fine
+                continue
             for i, rel in enumerate(sample.all_media()):
                 path = resolve_under(self.media_root, rel, file=self.samples_path, line=lineno, field=f"media[{i}]")
                 if check_media and not path.is_file():
@@ -243,12 +416,100 @@ class Dataset:
                                     field=f"media[{i}]")
             yield sample
 
+    def validate(self, *, check_media: bool = True, max_problems: int = 50,
+                 sample_check: Callable[[Sample], list[tuple[str, str]]] | None = None) -> DatasetStats:
+        """One streaming pass over the whole dataset before any work: every line must be valid UTF-8 JSON of
+        a sample, ids unique, shared meta well-typed, every media path inside the media root and (with
+        ``check_media``) a decodable image or video; the manifest's ``num_samples`` must match. Raises
+        :class:`DatasetInvalid` listing every problem (file:line: field: what); memory holds only the ids and
+        the set of media files already checked."""
+        problems: list[DatasetProblem] = []
+        total = 0
+        stats = DatasetStats()
+        samples_file = str(self.samples_path)
+
+        def problem(line: int | None, fld: str | None, message: str, file: str = samples_file) -> None:
+            nonlocal total
+            total += 1
+            if len(problems) < max_problems:
+                problems.append(DatasetProblem(file, line, fld, message))
+
+        if self._media_error is not None:
+            err = self._media_error
+            problem(None, err.field, err.message, file=str(err.file))
+        manifest = self.manifest
+        if "num_samples" in manifest and not _is_count(manifest["num_samples"]):
+            problem(None, "num_samples", "must be a non-negative integer", file=str(self.manifest_path))
+        if "benchmark" in manifest and not isinstance(manifest["benchmark"], str):
+            problem(None, "benchmark", "must be a string", file=str(self.manifest_path))
+        media_root = None if self._media_error is not None else self._media_root
+        seen_ids: set[str] = set()
+        checked: dict[str, str | None] = {}
+        lineno = 0
+        with self.samples_path.open("rb") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    problem(lineno, None, f"invalid UTF-8 at byte {exc.start} of the line")
+                    continue
+                if not text.strip():
+                    continue
+                try:
+                    obj = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    problem(lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
+                    continue
+                if _ESCAPED_SURROGATE.search(text) and _has_lone_surrogate(obj):
+                    problem(lineno, None, "holds a lone UTF-16 surrogate escape (not valid Unicode text)")
+                    continue
+                try:
+                    sample = Sample.from_json(obj)
+                except DataError as exc:
+                    problem(lineno, exc.field, exc.message)
+                    continue
+                stats.samples += 1
+                stats.benchmarks[sample.benchmark] = stats.benchmarks.get(sample.benchmark, 0) + 1
+                stats.tasks[sample.task] = stats.tasks.get(sample.task, 0) + 1
+                if sample.id in seen_ids:
+                    problem(lineno, "id", f"duplicate sample id {sample.id!r}")
+                seen_ids.add(sample.id)
+                for fld, message in check_shared_meta(sample.meta):
+                    problem(lineno, fld, message)
+                if sample_check is not None:
+                    for fld, message in sample_check(sample):
+                        problem(lineno, fld, message)
+                if media_root is None:
+                    continue
+                for i, (rel, kind) in enumerate(sample.media_kinds()):
+                    try:
+                        path = resolve_under(media_root, rel)
+                    except DataError as exc:
+                        problem(lineno, f"media[{i}]", exc.message)
+                        continue
+                    if not check_media:
+                        continue
+                    key = str(path)
+                    if key not in checked:
+                        checked[key] = media_problem(path, kind)
+                        stats.media_files += 1
+                    why = checked[key]
+                    if why is not None:
+                        problem(lineno, f"media[{i}]", f"{rel!r}: {why}")
+        declared = manifest.get("num_samples")
+        if _is_count(declared) and declared != stats.samples and total == 0:
+            problem(None, "num_samples", f"says {declared} but {SAMPLES_FILE} holds {stats.samples} samples",
+                    file=str(self.manifest_path))
+        if total:
+            raise DatasetInvalid(problems, total=total, root=self.root)
+        return stats
+
     def resolve_media(self, rel: str) -> Path:
         return resolve_under(self.media_root, rel)
 
     def __len__(self) -> int:
         n = self.manifest.get("num_samples")
-        if isinstance(n, int):
+        if isinstance(n, int) and _is_count(n):
             return n
         with self.samples_path.open("rb") as fh:
             return sum(1 for line in fh if line.strip())

@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 
+from niah.commands import split_csv
 from niah.errors import ConfigError
 
 
@@ -63,15 +64,23 @@ def register(app: typer.Typer) -> None:
                                        "what to do with a prompt over the declared limits (always recorded)."),
         question_first: bool = typer.Option(False, "--question-first", help="MM-NIAH question-before-context."),
         max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (uniformly)."),
-        task: list[str] = typer.Option(None, "--task", help="Only these tasks (repeatable)."),
+        tasks: list[str] = typer.Option(None, "--tasks", help="Only these tasks (comma-separated; repeatable)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N (selected) samples."),
         cache_dir: Path = typer.Option(None, "--cache-dir", help="Shared response cache (in addition to RUN_DIR's)."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the response cache."),
         overwrite: bool = typer.Option(False, "--overwrite", help="Discard RUN_DIR's responses and cache first."),
-        dry_run: bool = typer.Option(False, "--dry-run", help="Print the rendered prompts; call nothing."),
+        media_root: list[Path] = typer.Option(None, "--media-root", help="Allow reading media from this folder "
+                                              "outside the dataset (an imported official set read in place); "
+                                              "repeatable. Without it nothing outside DATASET/ is read."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Validate, then print one line per sample "
+                                     "(tokens, images, settings, policy); call nothing."),
+        show_prompts: bool = typer.Option(False, "--show-prompts", help="With --dry-run: print each prompt too."),
         no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
     ) -> None:
-        """Run a model on a dataset and write RUN_DIR (run.json, responses.jsonl, cache/)."""
+        """Run a model on a dataset and write RUN_DIR (run.json, responses.jsonl, cache/).
+
+        The whole dataset is validated first (every problem reported as file:line: field); nothing is sent
+        or written when it is invalid."""
         from niah.models.base import GenerationSettings
         from niah.models.registry import parse_model_spec
         from niah.prompts import PromptOptions
@@ -100,7 +109,8 @@ def register(app: typer.Typer) -> None:
             dataset, spec, out, concurrency=concurrency, generation=generation, prompt_options=prompt_options,
             progress=not no_progress and not dry_run, cache_dir=cache_dir, use_cache=not no_cache,
             retry=RetryPolicy(max_attempts=max(1, retries), initial_delay=retry_delay),
-            tasks=task or None, limit=limit, overwrite=overwrite, dry_run=dry_run,
+            tasks=split_csv(tasks) or None, limit=limit, overwrite=overwrite, dry_run=dry_run,
+            dry_run_full=show_prompts, media_roots=tuple(media_root or ()),
         )
         if dry_run:
             typer.echo(f"dry run: {summary.total} prompts rendered, nothing sent", err=True)
@@ -111,3 +121,6 @@ def register(app: typer.Typer) -> None:
             f"{summary.wall_s:.1f}s -> {out}",
             err=True,
         )
+        if summary.changed:
+            typer.echo(f"{summary.changed} earlier answers were for a different request (the dataset, model, "
+                       "settings or capabilities changed) and were asked again", err=True)

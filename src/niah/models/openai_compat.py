@@ -35,8 +35,12 @@ from niah.models.base import (
 )
 from niah.models.media import ImageEncoder, openai_messages, parse_image_size
 from niah.prompts import RenderedPrompt
+from niah.redact import add_secret, redact, redact_url, register_url_secrets
 
 DEFAULT_TIMEOUT_S = 600.0
+#: The most bytes one reply may carry; a larger body is cut off while it streams in and recorded as an error,
+#: so that a broken or hostile server cannot make one reply cost more memory than this.
+DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 
 
@@ -70,7 +74,8 @@ def _option_bool(value: Any) -> bool:
 class OpenAICompatBackend:
     """``openai:<served model name>`` with ``base_urls`` and an optional ``api_key_env``.
 
-    Options: ``timeout`` (seconds, default 600), ``image_transport`` (``data`` | ``file``), ``image_size``
+    Options: ``timeout`` (seconds for the whole request, default 600), ``max_reply_bytes`` (default 8 MiB),
+    ``image_transport`` (``data`` | ``file``), ``image_size``
     (e.g. ``448x448``: resize every image before sending), ``max_tokens_field`` (``max_tokens`` or
     ``max_completion_tokens`` for APIs that renamed it), ``extra_body`` (JSON object merged into each request),
     ``identity`` (a free label that separates caches of different models served under one name).
@@ -83,6 +88,11 @@ class OpenAICompatBackend:
         self.capabilities = spec.capabilities or Capabilities()
         opts = dict(spec.options)
         self.timeout = float(opts.pop("timeout", DEFAULT_TIMEOUT_S))
+        if not self.timeout > 0:
+            raise ConfigError("timeout must be a positive number of seconds")
+        self.max_reply_bytes = int(opts.pop("max_reply_bytes", DEFAULT_MAX_REPLY_BYTES))
+        if self.max_reply_bytes < 1024:
+            raise ConfigError("max_reply_bytes must be at least 1024")
         self.image_transport = str(opts.pop("image_transport", "data"))
         if self.image_transport not in ("data", "file"):
             raise ConfigError(f"image_transport must be 'data' or 'file', got {self.image_transport!r}")
@@ -106,7 +116,10 @@ class OpenAICompatBackend:
             key = os.environ.get(spec.api_key_env)
             if not key:
                 raise ConfigError(f"environment variable {spec.api_key_env} (the API key) is not set or empty")
+            add_secret(key)
             self._headers["Authorization"] = f"Bearer {key}"
+        for url in spec.base_urls:
+            register_url_secrets(url)
         self.images = ImageEncoder(size=self.image_size)
         self._per_endpoint = 8
         self._endpoints: list[Endpoint] | None = None
@@ -134,7 +147,8 @@ class OpenAICompatBackend:
         return self._per_endpoint * len(self.spec.base_urls)
 
     def endpoint_stats(self) -> list[dict[str, Any]]:
-        return [{"base_url": e.base_url, "sent": e.sent, "in_flight": e.in_flight} for e in self._endpoints or []]
+        return [{"base_url": redact_url(e.base_url), "sent": e.sent, "in_flight": e.in_flight}
+                for e in self._endpoints or []]
 
     def _make_endpoints(self) -> list[Endpoint]:
         limits = httpx.Limits(max_connections=self._per_endpoint, max_keepalive_connections=self._per_endpoint)
@@ -190,49 +204,71 @@ class OpenAICompatBackend:
     async def generate(self, request: ModelRequest) -> ModelReply:
         body = self.build_body(request)
         endpoint = self._pick_endpoint()
+        where = redact_url(endpoint.base_url)
         endpoint.in_flight += 1
         try:
             async with endpoint.semaphore:
                 endpoint.sent += 1
                 try:
-                    response = await endpoint.client.post("/chat/completions", json=body)
+                    # One deadline for the whole request (connect, send, every byte of the reply): httpx's own
+                    # timeout is per read, so a server dripping a byte a second would otherwise never time out.
+                    async with asyncio.timeout(self.timeout):
+                        status, headers, raw = await self._post(endpoint, body, where)
+                except TimeoutError:
+                    raise RetryableModelError(f"no complete reply within {self.timeout:g}s at {where}") from None
                 except httpx.TimeoutException as exc:
                     raise RetryableModelError(f"timeout after {self.timeout:g}s ({type(exc).__name__}) "
-                                              f"at {endpoint.base_url}") from None
+                                              f"at {where}") from None
                 except httpx.TransportError as exc:
-                    raise RetryableModelError(f"connection error at {endpoint.base_url}: "
-                                              f"{type(exc).__name__}: {exc}") from None
+                    raise RetryableModelError(redact(f"connection error at {where}: "
+                                                     f"{type(exc).__name__}: {exc}")) from None
         finally:
             endpoint.in_flight -= 1
-        return self._parse(response, endpoint.base_url)
+        return self._parse(status, headers, raw, where)
+
+    async def _post(self, endpoint: Endpoint, body: dict[str, Any], where: str
+                    ) -> tuple[int, httpx.Headers, bytes]:
+        """POST and read the reply as it streams, refusing to hold more than ``max_reply_bytes``."""
+        async with endpoint.client.stream("POST", "/chat/completions", json=body) as response:
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > self.max_reply_bytes:
+                    raise PermanentModelError(
+                        f"reply from {where} is larger than {self.max_reply_bytes} bytes (max_reply_bytes); "
+                        "read up to the cap and discarded", status=response.status_code)
+                chunks.append(chunk)
+            return response.status_code, response.headers, b"".join(chunks)
 
     @staticmethod
-    def _parse(response: httpx.Response, where: str) -> ModelReply:
-        status = response.status_code
+    def _parse(status: int, headers: httpx.Headers, raw: bytes, where: str) -> ModelReply:
         if status != 200:
-            snippet = response.text[:300].replace("\n", " ")
+            snippet = redact(raw[:300].decode("utf-8", "replace").replace("\n", " "))
             message = f"HTTP {status} from {where}: {snippet}"
             if status in RETRYABLE_STATUS or status >= 500:
                 raise RetryableModelError(message, status=status,
-                                          retry_after=_retry_after_seconds(response.headers.get("retry-after")))
+                                          retry_after=_retry_after_seconds(headers.get("retry-after")))
             raise PermanentModelError(message, status=status)
         try:
-            data = response.json()
+            data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise RetryableModelError(f"malformed reply from {where}: not JSON: {response.text[:120]!r}") from None
+            preview = redact(raw[:120].decode("utf-8", "replace"))
+            raise RetryableModelError(f"malformed reply from {where}: not JSON: {preview!r}") from None
         if not isinstance(data, dict):
             raise RetryableModelError(f"malformed reply from {where}: JSON is not an object")
         if isinstance(data.get("error"), (dict, str)) and not data.get("choices"):
-            raise RetryableModelError(f"error reply from {where}: {json.dumps(data['error'])[:300]}")
+            detail = redact(json.dumps(data["error"], ensure_ascii=True)[:300])
+            raise RetryableModelError(f"error reply from {where}: {detail}")
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise RetryableModelError(f"malformed reply from {where}: no choices")
-        message = choices[0].get("message")
-        if not isinstance(message, dict):
+        reply_message = choices[0].get("message")
+        if not isinstance(reply_message, dict):
             raise RetryableModelError(f"malformed reply from {where}: choice has no message")
-        content = message.get("content")
+        content = reply_message.get("content")
         if isinstance(content, list):  # some servers return content parts
-            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+            content = "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
         if content is None:
             content = ""
         if not isinstance(content, str):

@@ -21,6 +21,7 @@ from typing import Any
 
 from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelBackend, ModelSpec
+from niah.redact import redact_url, register_url_secrets
 
 #: provider name -> "module:factory"; the factory takes a ModelSpec and returns a backend.
 _PROVIDERS: dict[str, str | Callable[[ModelSpec], ModelBackend]] = {
@@ -69,8 +70,9 @@ def parse_model_spec(
         raise ConfigError(f"model spec {spec!r} has no model name after the provider")
     urls = tuple(u.rstrip("/") for u in base_urls)
     for url in urls:
+        register_url_secrets(url)  # credentials written into a URL never reach a file or a message
         if not (url.startswith("http://") or url.startswith("https://")):
-            raise ConfigError(f"base URL {url!r} must start with http:// or https://")
+            raise ConfigError(f"base URL {redact_url(url)!r} must start with http:// or https://")
     opts = dict(options or {})
     caps = _capabilities_from_options(opts)
     reader = None
@@ -87,7 +89,8 @@ def parse_model_spec(
             opts = {k: v for k, v in opts.items() if k.startswith("rag_")}
         name = kind
     elif provider == "openai" and not urls:
-        raise ConfigError("openai:<name> needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+        raise ConfigError("openai:<name> needs --base-url (a local server, e.g. http://127.0.0.1:8000/v1, "
+                          "or a hosted API, e.g. https://api.openai.com/v1)")
     return ModelSpec(provider=provider, name=name, base_urls=urls if provider != "baseline" else (),
                      api_key_env=api_key_env if provider != "baseline" else None, reader=reader,
                      options=opts, capabilities=caps)

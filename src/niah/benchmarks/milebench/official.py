@@ -273,7 +273,7 @@ def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path) -> Dat
             "media_root": str(data.images_dir.resolve()),
             "source_file": str(data.path.resolve()),
         })
-    return Dataset(out_dir)
+    return Dataset(out_dir, media_roots=(data.images_dir,))  # the caller named this folder: reading it is allowed
 
 
 # ------------------------------------------------------------------------------------------- scoring

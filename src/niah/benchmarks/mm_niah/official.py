@@ -569,4 +569,4 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
             "tokenizer": "mm-niah-official",
             "image_tokens_rule": "mm-niah-official",
         })
-    return Dataset(out_dir)
+    return Dataset(out_dir, media_roots=(root,))  # the caller named the images folder: reading it is allowed
