@@ -25,7 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MARKER = re.compile(r"\[sample:([^\]]+)\]")
-FAULT_KINDS = ("429", "500", "503", "timeout", "garbage", "no_choices", "400")
+FAULT_KINDS = ("429", "500", "503", "timeout", "garbage", "no_choices", "400", "surrogate", "drip", "echo401",
+               "huge")
 
 
 @dataclass
@@ -40,6 +41,8 @@ class FaultPlan:
     fail_attempts: int = 1
     permanent: float = 0.0
     timeout_s: float = 2.0
+    drip_s: float = 0.5
+    huge_bytes: int = 20 * 1024 * 1024
 
     def fault_for(self, prompt_hash: str, attempt: int) -> str | None:
         u = int(prompt_hash[:8], 16) / 0xFFFFFFFF
@@ -214,6 +217,50 @@ class OpenAIServer:
                     return
                 if fault == "no_choices":
                     self._send(200, b'{"object": "chat.completion", "choices": []}')
+                    return
+                if fault == "echo401":
+                    echoed = json.dumps({"error": {"message": "unauthorized",
+                                                   "received_authorization": self.headers.get("Authorization"),
+                                                   "url": self.path}})
+                    self._send(401, echoed.encode())
+                    return
+                if fault == "surrogate":
+                    raw = (b'{"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop", '
+                           b'"message": {"role": "assistant", "content": "oak \\ud800 half"}}]}')
+                    self._send(200, raw)
+                    return
+                if fault == "drip":
+                    payload = json.dumps({"choices": [{"message": {"content": "slow " * 20}}]}).encode()
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(payload)))
+                        self.end_headers()
+                        for i in range(len(payload)):
+                            self.wfile.write(payload[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(server.faults.drip_s)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                    return
+                if fault == "huge":
+                    head = b'{"choices": [{"message": {"content": "'
+                    tail = b'"}}]}'
+                    size = server.faults.huge_bytes
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(head) + size + len(tail)))
+                        self.end_headers()
+                        self.wfile.write(head)
+                        block = b"x" * 65536
+                        left = size
+                        while left > 0:
+                            self.wfile.write(block[:left])
+                            left -= len(block)
+                        self.wfile.write(tail)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
                     return
                 text = server.responder(body)
                 reply: dict[str, Any] = {
