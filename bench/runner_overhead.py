@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import niah.cache
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the tiny GGUF writer and dataset helpers live in tests/support
 
@@ -177,6 +179,36 @@ def client_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def disk_writes() -> tuple[int, int]:
+    """(filesystem block writes, bytes sent to storage) of this process so far: what a run costs the disk."""
+    blocks = resource.getrusage(resource.RUSAGE_SELF).ru_oublock
+    written = 0
+    try:
+        with open("/proc/self/io") as fh:
+            for line in fh:
+                if line.startswith("write_bytes:"):
+                    written = int(line.split()[1])
+    except OSError:
+        pass
+    return blocks, written
+
+
+def niah_with_index_batch(batch: int, dataset: Path, out: Path, base_url: str, model: str, max_tokens: int,
+                          concurrency: int) -> tuple[float, int, int]:
+    """One in-process niah run with the cache index committed every ``batch`` replies: wall, blocks, bytes."""
+    import niah.cache
+
+    old = niah.cache.DEFAULT_INDEX_BATCH
+    niah.cache.DEFAULT_INDEX_BATCH = batch
+    try:
+        b0, w0 = disk_writes()
+        wall, _ = niah_in_process(dataset, out, base_url, model, max_tokens, concurrency)
+        b1, w1 = disk_writes()
+    finally:
+        niah.cache.DEFAULT_INDEX_BATCH = old
+    return wall, b1 - b0, w1 - w0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=300)
@@ -203,11 +235,15 @@ def main() -> None:
         asyncio.run(minimal_client(base_url, warm, args.model, args.max_tokens, args.concurrency))
 
         minimal_walls, niah_walls, minimal_cpu, niah_cpu, prompt_tokens = [], [], [], [], 0
+        minimal_disk = (0, 0)
         for r in range(args.rounds):
             texts = write_dataset(tmp / f"min{r}", make_prompts(args.requests, words, seed=2 * r))
             c0 = client_cpu()
+            d0 = disk_writes()
             minimal_walls.append(asyncio.run(minimal_client(base_url, texts, args.model, args.max_tokens,
                                                             args.concurrency)))
+            d1 = disk_writes()
+            minimal_disk = (d1[0] - d0[0], d1[1] - d0[1])
             minimal_cpu.append(client_cpu() - c0)
             write_dataset(tmp / f"niah{r}", make_prompts(args.requests, words, seed=2 * r + 1))
             c0 = client_cpu()
@@ -215,6 +251,13 @@ def main() -> None:
                                                   args.max_tokens, args.concurrency)
             niah_cpu.append(client_cpu() - c0)
             niah_walls.append(wall)
+        disk: dict[str, tuple[float, int, int]] = {}
+        for label, batch in (("index committed per reply", 1),
+                             (f"index batched ({niah.cache.DEFAULT_INDEX_BATCH})", niah.cache.DEFAULT_INDEX_BATCH)):
+            name = f"disk{batch}"
+            write_dataset(tmp / name, make_prompts(args.requests, words, seed=7000 + batch))
+            disk[label] = niah_with_index_batch(batch, tmp / name, tmp / f"run-{name}", base_url, args.model,
+                                                args.max_tokens, args.concurrency)
         write_dataset(tmp / "cli", make_prompts(args.requests, words, seed=12345))
         cli_wall, peak_mb = niah_subprocess(tmp / "cli", tmp / "run-cli", base_url, args.model, args.max_tokens,
                                             args.concurrency)
@@ -240,6 +283,10 @@ def main() -> None:
     print(f"harness overhead per request: {(med_niah - med_min) / n * 1000:.2f} ms wall, "
           f"{cpu_niah - cpu_min:.2f} ms client CPU; niah / minimal wall = {ratio:.3f} "
           f"({'within' if ratio <= 1.05 else 'OVER'} the 5% target)")
+    print(f"disk writes per run of {n} requests (filesystem blocks / bytes to storage):")
+    print(f"  {'minimal asyncio (httpx)':<34}{minimal_disk[0]:>8} blocks {minimal_disk[1] / 1024:>9.0f} KiB")
+    for label, (wall, blocks, written) in disk.items():
+        print(f"  {'niah, ' + label:<34}{blocks:>8} blocks {written / 1024:>9.0f} KiB  wall {wall:.2f} s")
     print(f"niah --help start-up: {startup:.3f} s ({'under' if startup < 1 else 'OVER'} the 1 s target)")
     print(f"peak RSS of `niah run`: {peak_mb:.0f} MB ({'under' if peak_mb < 200 else 'OVER'} the 200 MB target)")
     print("reference (real model, one xllamacpp server): "

@@ -36,6 +36,8 @@ CACHE_JSONL = "cache.jsonl"
 CACHE_SQLITE = "cache.sqlite"
 CACHE_LOCK = "cache.lock"
 FINGERPRINT_VERSION = 1
+#: Index entries written per SQLite transaction (see :meth:`ResponseCache.put`); 1 commits every reply.
+DEFAULT_INDEX_BATCH = 64
 
 
 def canonical_json(obj: Any) -> str:
@@ -119,7 +121,7 @@ def request_fingerprint(model_identity: Mapping[str, Any], prompt: RenderedPromp
 class ResponseCache:
     """One cache directory: ``cache.jsonl`` (append-only log), ``cache.sqlite`` (index), ``cache.lock``."""
 
-    def __init__(self, directory: str | Path, *, index_batch: int = 64) -> None:
+    def __init__(self, directory: str | Path, *, index_batch: int | None = None) -> None:
         self.directory = Path(directory)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -138,7 +140,7 @@ class ResponseCache:
         self.writes = 0
         #: key -> (start offset, end offset, record line) of log lines not yet in the index
         self._pending: dict[str, tuple[int, int, str]] = {}
-        self.index_batch = index_batch
+        self.index_batch = max(1, index_batch or DEFAULT_INDEX_BATCH)
         self._seen_size = 0  # log size as this process last saw it (grows with its own appends)
         self._catch_up()
         self._fh = self.jsonl_path.open("ab")
