@@ -220,7 +220,8 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
     next_out = 0
     try:
         stream = container.streams.video[0]
-        stream.thread_type = "AUTO"
+        # Slice threads only: frame threading refills its pipeline after every seek and is ~35% slower here.
+        stream.thread_type = "SLICE"
         tb = stream.time_base
         keyframes = _KeyframeIndex(stream)
         longest_gop = 0.0
@@ -231,7 +232,7 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
         position = -math.inf  # presentation time of the last decoded frame
 
         def convert(frame: Any) -> Image:
-            image = frame.to_image()
+            image = _to_pil(frame)
             if max_side is not None and max(image.size) > max_side:
                 scale = max_side / max(image.size)
                 image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))))
@@ -323,6 +324,15 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
         raise DataError(f"undecodable video: {exc}", file=path) from None
     finally:
         container.close()
+
+
+def _to_pil(frame: Any) -> Image:
+    """RGB PIL image of a decoded frame (swscale, then one copy; ~10x faster than VideoFrame.to_image here)."""
+    from PIL import Image as PILImage
+
+    rgb = frame.reformat(format="rgb24")
+    plane = rgb.planes[0]
+    return PILImage.frombytes("RGB", (rgb.width, rgb.height), bytes(plane), "raw", "RGB", plane.line_size, 1)
 
 
 def frames_at(path: str | Path, times: Sequence[float], **kwargs: Any) -> list[Frame]:
