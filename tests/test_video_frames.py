@@ -60,6 +60,13 @@ def test_many_targets_in_one_gop_and_across(video: Path) -> None:
     assert got == [_expected_index(t) for t in times]
 
 
+def test_exact_with_b_frames_and_a_long_gop(tmp_path: Path) -> None:
+    # B-frames reorder decoding; presentation times still decide which frame is on screen.
+    video = barcode_video(tmp_path / "b.mp4", seconds=12, fps=FPS, keyframe_interval=5, preset="fast", bframes=3)
+    times = [0.0, 4.99, 5.0, 5.02, 7.77, 11.99, 3.3, 9.0]
+    assert [read_barcode(f.image) for f in frames_at(video, times)] == [_expected_index(t, 12 * FPS) for t in times]
+
+
 def test_uniform_and_fps_plans() -> None:
     assert uniform_times(10, 4) == [1.25, 3.75, 6.25, 8.75]
     assert fps_times(3, 1) == [0, 1, 2]

@@ -28,8 +28,9 @@ def read_barcode(image) -> int:
 
 
 def barcode_video(path: Path, *, seconds: float = 20, fps: float = 24, keyframe_interval: float = 2,
-                  width: int = 320, height: int = 240) -> Path:
-    with VideoWriter(path, width, height, fps, keyframe_interval=keyframe_interval) as w:
+                  width: int = 320, height: int = 240, preset: str = "ultrafast", bframes: int = 0) -> Path:
+    with VideoWriter(path, width, height, fps, keyframe_interval=keyframe_interval, preset=preset,
+                     bframes=bframes) as w:
         for i in range(round(seconds * fps)):
             w.write_yuv(*barcode_planes(i, width, height))
     return path

@@ -19,7 +19,8 @@ class VideoWriter:
     """
 
     def __init__(self, path: str | Path, width: int, height: int, fps: float = 24.0, *,
-                 keyframe_interval: float = 4.0, preset: str = "ultrafast", crf: int = 23) -> None:
+                 keyframe_interval: float = 4.0, preset: str = "ultrafast", crf: int = 23,
+                 bframes: int = 0) -> None:
         import av
 
         if width % 2 or height % 2:
@@ -33,7 +34,7 @@ class VideoWriter:
         gop = max(1, round(float(self.rate) * keyframe_interval))
         # threads=1 and no scene cut keep the output byte-identical across machines and runs.
         stream.options = {"preset": preset, "crf": str(crf), "g": str(gop), "keyint_min": str(gop),
-                          "sc_threshold": "0", "threads": "1", "bf": "0"}
+                          "sc_threshold": "0", "threads": "1", "bf": str(bframes)}
         stream.codec_context.time_base = 1 / self.rate
         self._stream = stream
         self.frames = 0
