@@ -14,14 +14,16 @@ images (128 x 1280 x 720 x 3 bytes = 354 MB) or, with --jpeg, JPEG bytes.
 
 Target (issue #12): seek >= 10x faster than full decoding; memory bounded by the frames kept, not the video.
 
-Measured on the dev machine (2 shared cores, PyAV 18.1, libx264 ultrafast, low-complexity content):
-- generating the 1-hour video: 115 s (86,400 frames, 752 fps; cached afterwards);
-- keyframe every 4 s, PIL output: seek 1.05 s vs full 14.9 s = 14.2x; peak RSS seek 473 MB vs full 496 MB
-  (the kept frames are 354 MB; python + PyAV alone ~115 MB); all 128 frames exact in both;
-- keyframe every 2 s: seek 0.62 s vs full 14.9 s = 24x;
-- keyframe every 10 s: seek 2.2 s vs full 14.9 s = 6.8x (the seek method decodes half a GOP per target on
-  average, 128 x 5 s x 24 fps = 15,400 frames of 86,400, so its advantage shrinks with long GOPs);
-- --jpeg (keyframe 4 s): peak RSS seek 131 MB (128 JPEGs kept, ~3 MB) regardless of the video's length.
+Measured on the dev machine (2 cores shared with other jobs, load average 5-7; PyAV 18.1, libx264 ultrafast,
+low-complexity content), best of 3 alternating runs, keyframe every 4 s:
+- generating the 1-hour video: 250 s (86,400 frames, 346 fps; 21 MB; cached afterwards);
+- PIL output: seek 1.64 s wall / 1.43 s CPU vs full 21.8 s wall / 22.7 s CPU: 13.3x wall, 15.9x CPU time;
+  peak RSS seek 518 MB vs full 529 MB, both dominated by the 354 MB of kept RGB frames; 128/128 exact;
+- --jpeg (best of 2): seek 2.40 s wall / 1.50 s CPU vs full 40.1 s wall / 19.4 s CPU: 16.7x wall, 12.9x CPU;
+  peak RSS seek 81 MB, full 92 MB (128 JPEGs kept; the interpreter with PyAV, PIL and numpy loaded is 57 MB,
+  and 71 MB after sampling a single frame), so memory is the decoder plus the kept frames; 128/128 exact.
+Each target costs half a GOP of decoding on average (128 x 2 s x 24 fps = 6,100 of 86,400 frames here), so the
+advantage shrinks as keyframes get sparser.
 """
 
 from __future__ import annotations
