@@ -1,0 +1,142 @@
+"""Subtitles (SRT via ``srt``, WebVTT via ``webvtt-py``) and their alignment to sampled frames.
+
+Two modes a run records as ``subtitle_mode``:
+- ``per_frame``: each sampled frame gets the lines of its time span. Frame i's span runs from the midpoint
+  between frame i-1 and frame i to the midpoint between frame i and frame i+1 (the first span starts at -inf,
+  the last ends at +inf), so the spans tile the whole video. With ``assign="start"`` (default) a line belongs to
+  the one span holding its start time, so every line is given exactly once; ``assign="overlap"`` gives a line
+  to every span it overlaps (lines spanning several frames repeat).
+- ``transcript``: all lines in time order as one text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from niah.errors import DataError
+
+SubtitleMode = Literal["none", "per_frame", "transcript"]
+SUBTITLE_MODES: tuple[str, ...] = ("none", "per_frame", "transcript")
+
+_VTT_STAMP = r"(?:\d{2,}:)?\d{2}:\d{2}\.\d{3}"
+_VTT_TIMING = re.compile(rf"{_VTT_STAMP}\s+-->\s+{_VTT_STAMP}(?:\s.*)?$")
+_TAG = re.compile(r"</?[a-zA-Z][^<>]*>|\{\\[^{}]*\}")  # <i>, <font ...>, <c.yellow>, {\an8}
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    start: float  # seconds
+    end: float
+    text: str  # markup removed, lines joined with "\n"
+
+
+def clean_text(text: str) -> str:
+    lines = [" ".join(_TAG.sub("", line).split()) for line in text.splitlines()]
+    return "\n".join(line for line in lines if line)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"unreadable subtitle file: {exc.strerror}", file=path) from None
+    for enc in ("utf-8-sig", "cp1252"):
+        try:
+            return raw.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    raise DataError("subtitle file is not text (neither UTF-8 nor cp1252)", file=path)
+
+
+def parse_srt(text: str, *, file: str | Path | None = None) -> list[Cue]:
+    import srt  # type: ignore[import-untyped]
+
+    try:
+        subs = list(srt.parse(text))
+    except srt.SRTParseError as exc:
+        line = text.count("\n", 0, exc.expected_start) + 1
+        raise DataError(f"invalid SRT: cannot parse {exc.unmatched_content[:60]!r}", file=file, line=line) from None
+    return _checked([Cue(s.start.total_seconds(), s.end.total_seconds(), clean_text(s.content)) for s in subs],
+                    file)
+
+
+def parse_vtt(text: str, *, file: str | Path | None = None) -> list[Cue]:
+    import webvtt
+    from webvtt.errors import MalformedFileError
+
+    # webvtt-py drops cues whose timing line it cannot read; a hostile file must fail instead, naming the line.
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if "-->" in raw and not _VTT_TIMING.match(raw.strip()):
+            raise DataError(f"invalid WebVTT cue timing {raw.strip()[:60]!r}", file=file, line=lineno)
+    try:
+        vtt = webvtt.from_string(text)
+    except (MalformedFileError, ValueError) as exc:
+        raise DataError(f"invalid WebVTT: {exc}", file=file) from None
+    return _checked([Cue(_secs(c.start), _secs(c.end), clean_text(c.text)) for c in vtt.captions], file)
+
+
+def _secs(stamp: str) -> float:
+    """'hh:mm:ss.mmm' or 'mm:ss.mmm' to seconds (webvtt-py keeps the milliseconds only in the string)."""
+    parts = stamp.replace(",", ".").split(":")
+    total = 0.0
+    for part in parts:
+        total = total * 60 + float(part)
+    return total
+
+
+def _checked(cues: list[Cue], file: str | Path | None) -> list[Cue]:
+    for i, c in enumerate(cues):
+        if c.end < c.start:
+            raise DataError(f"cue {i + 1} ends before it starts ({c.start:.3f} s > {c.end:.3f} s)", file=file)
+    return sorted((c for c in cues if c.text), key=lambda c: (c.start, c.end))
+
+
+def load_subtitles(path: str | Path) -> list[Cue]:
+    """Read an SRT or WebVTT file (chosen by suffix, or by a ``WEBVTT`` header), cues sorted by start."""
+    p = Path(path)
+    if not p.is_file():
+        raise DataError("subtitle file not found", file=p)
+    text = _read_text(p)
+    if p.suffix.lower() == ".vtt" or text.lstrip().startswith("WEBVTT"):
+        return parse_vtt(text, file=p)
+    if p.suffix.lower() in (".srt", ""):
+        return parse_srt(text, file=p)
+    raise DataError(f"unknown subtitle format {p.suffix!r} (expected .srt or .vtt)", file=p)
+
+
+def frame_spans(times: Sequence[float]) -> list[tuple[float, float]]:
+    """Each frame's span: midpoints to its neighbours; -inf / +inf at the ends."""
+    if any(b < a for a, b in zip(times, times[1:], strict=False)):
+        raise ValueError("frame times must be in increasing order")
+    mids = [(a + b) / 2 for a, b in zip(times, times[1:], strict=False)]
+    starts = [float("-inf"), *mids]
+    ends = [*mids, float("inf")]
+    return list(zip(starts, ends, strict=True))
+
+
+def align_to_frames(cues: Sequence[Cue], times: Sequence[float], *,
+                    assign: Literal["start", "overlap"] = "start") -> list[list[str]]:
+    """The subtitle lines of each frame's span (see the module docstring)."""
+    if not times:
+        return []
+    spans = frame_spans(times)
+    out: list[list[str]] = [[] for _ in times]
+    mids = [s for s, _ in spans[1:]]
+    for c in cues:
+        first = bisect.bisect_right(mids, c.start)
+        if assign == "start":
+            out[first].append(c.text)
+            continue
+        last = bisect.bisect_left(mids, c.end) if c.end > c.start else first
+        for k in range(first, max(first, last) + 1):
+            out[k].append(c.text)
+    return out
+
+
+def transcript(cues: Sequence[Cue]) -> str:
+    return "\n".join(c.text for c in cues)
