@@ -140,8 +140,10 @@ def test_build_dataset_reads_videos_in_place(bench: tuple[Path, list[Path]], tmp
     videos, files = bench
     n = build_dataset(files, tmp_path / "ds", videos_root=videos)
     assert n == sum(len(v) for v in QA.values())
-    ds = Dataset(tmp_path / "ds")
+    assert not Dataset(tmp_path / "ds").media_allowed  # videos outside the dataset: only with the user's say
+    ds = Dataset(tmp_path / "ds", media_roots=(videos,))
     assert ds.media_root == videos.resolve()
+    assert ds.validate().samples == n  # every video opens as a video
     samples = list(ds.iter_samples(check_media=True))
     assert len(samples) == n and ds.manifest["version"] == "v1"
     assert ds.resolve_media(samples[0].context[0].path).is_file()  # type: ignore[union-attr, arg-type]
