@@ -15,8 +15,8 @@ from niah.benchmarks.milebench.official import (
     write_milebench_dataset,
 )
 from niah.errors import DataError
-from niah.metrics.scorers import score_run
 from niah.sample import Dataset, ImagePart, TextPart
+from niah.scoring import score_run
 
 
 def _make_dataset(root, name, question_type, items, instructions=("Look at the images.",)):

@@ -14,8 +14,8 @@ from niah.benchmarks.mm_niah.official import (
     write_official_responses,
 )
 from niah.errors import DataError
-from niah.metrics.scorers import score_run
 from niah.sample import Dataset, ImagePart, TextPart
+from niah.scoring import score_run
 
 
 def _record(**overrides):

@@ -43,11 +43,24 @@ def _wrap_all(t: typer.Typer) -> None:
 
 
 def _register() -> None:
-    from niah.commands import build, convert, listing, metric, report, run, score
+    """Commands in pipeline order (``niah --help`` lists them so); family commands come from the registry."""
     from niah.commands import eval as eval_cmd
+    from niah.commands import families, listing, metric, report, run, score
 
-    for module in (build, metric, score, report, run, eval_cmd, convert, listing):
+    by_verb: dict[str, list] = {}
+    for command in families.family_commands():
+        if command.verb is not None:
+            by_verb.setdefault(command.verb, []).append(command)
+    listing.register(app)
+    for verb in ("build", "import"):
+        families.register_verb(app, verb, by_verb.pop(verb, []))
+    for module in (run, score, metric, report):
         module.register(app)
+    families.register_verb(app, "export", by_verb.pop("export", []))
+    eval_cmd.register(app)
+    for verb, commands in by_verb.items():  # verbs only some family offers, e.g. "judge-test"
+        families.register_verb(app, verb, commands)
+    families.register_top_level(app, families.family_commands())
     _wrap_all(app)
 
 

@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.mm_niah import bins
+from niah.benchmarks.mm_niah.metrics import score_mm_niah_official
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
-from niah.metrics.mm_niah import score_mm_niah_official
 from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, TextPart
 
 BENCHMARK = "mm-niah"
