@@ -191,7 +191,7 @@ def render_generic(sample: Sample, options: PromptOptions) -> PromptBody:
     for i, choice in enumerate(sample.choices or []):
         body.append(("choice", TextPart(f"\n{chr(65 + i)}. ")))
         body.extend(("choice", p) for p in choice)
-    context = [("context", p) for p in sample.context]
+    context: list[tuple[Role, Part]] = [("context", p) for p in sample.context]
     if options.question_first:
         segments = body + [("question", TextPart("\n"))] + context
     else:

@@ -77,7 +77,7 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
     by_task: dict[str, list[HeatmapLink]] = {}
     for hm in heatmaps:
         by_task.setdefault(hm.task, []).append(hm)
-    pages = {item.name: item.samples_page for item in inputs if item.samples_page}
+    pages: dict[str, str | None] = {item.name: item.samples_page for item in inputs if item.samples_page}
     shown_tasks = {t.key for t in tables}
     for table in tables:
         parts.append(f'<section id="task-{esc(table.key)}"><h2>{esc(table.title)}</h2>')

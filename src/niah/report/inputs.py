@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from niah.benchmarks.protocol import Axis, ReportSpec
 from niah.errors import DataError
@@ -131,7 +131,7 @@ def iter_scored_rows(path: Path) -> Iterator[ScoredRow]:
             context_length=None if length is None else float(length),
             depth=None if depth is None else float(depth),
             num_images=num_images if isinstance(num_images, int) and not isinstance(num_images, bool) else None,
-            answer=obj.get("answer"), response=response, error=error, score=float(score),
+            answer=obj.get("answer"), response=response, error=error, score=float(cast(float, score)),
             scores=scores if isinstance(scores, dict) else {},
             extra={k: v for k, v in obj.items() if k not in _ROW_FIELDS},
         )

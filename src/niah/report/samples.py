@@ -409,7 +409,7 @@ def _sample_record(row: ScoredRow, sample: Sample | None, dataset: Dataset | Non
     bin_index = _axis_bin(columns, row)
     response = row.response
     if response is not None and len(response) > MAX_RESPONSE_CHARS:
-        response = response[:MAX_RESPONSE_CHARS] + f"\n[... {len(row.response) - MAX_RESPONSE_CHARS} more characters]"
+        response = response[:MAX_RESPONSE_CHARS] + f"\n[... {len(response) - MAX_RESPONSE_CHARS} more characters]"
     scores = {k: v for k, v in row.scores.items()
               if isinstance(v, (int, float)) and not isinstance(v, bool)}
     record: dict[str, Any] = {

@@ -309,7 +309,7 @@ def aggregate_official(rule_name: str, scores: Sequence[float], levels: Sequence
     if not scores:
         raise ConfigError("no samples to score")
     if rule_name == "milebench/rouge-l":
-        buckets = {level: [] for level in IMAGE_QUANTITY_LEVELS}
+        buckets: dict[str, list[float]] = {level: [] for level in IMAGE_QUANTITY_LEVELS}
         buckets[levels[-1]].extend(scores)
         return {"Rouge-L f": _mean(scores), "image_quantity_level-Accuracy": _bucket_means(buckets)}
     return {"Accuracy": sum(scores) / len(scores), "image_quantity_level-Accuracy": _bucket_means(

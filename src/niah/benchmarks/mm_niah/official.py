@@ -32,7 +32,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,7 +145,7 @@ def aggregate_task_scores(task_scores: dict[str, list[float]]) -> dict[str, Any]
     return out
 
 
-def aggregate_rows(rows_by_task: dict[str, Iterable[ScoredSample | tuple[float, Any, float]]]) -> dict[str, Any]:
+def aggregate_rows(rows_by_task: Mapping[str, Iterable[ScoredSample | tuple[float, Any, float]]]) -> dict[str, Any]:
     """Per-sample rows grouped by task -> the official structure (used for niah runs)."""
     return aggregate_task_scores({task: bin_scores(rows) for task, rows in rows_by_task.items()})
 

@@ -100,7 +100,8 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
         overall = overall_bin_scores(task_scores)
     benchmark = doc.get("benchmark") if isinstance(doc.get("benchmark"), str) else (
         "mm-niah" if set(task_scores) <= set(TASKS) else None)
-    scoring = doc.get("scoring") if isinstance(doc.get("scoring"), str) else OFFICIAL
+    raw_scoring = doc.get("scoring")
+    scoring = raw_scoring if isinstance(raw_scoring, str) else OFFICIAL
     return ScoresFile(task_scores=task_scores, overall=overall, split=splits.pop() if len(splits) == 1 else None,
                       benchmark=benchmark, scoring=scoring)
 
