@@ -179,5 +179,7 @@ def test_score_run_on_milebench_dataset(tmp_path):
     summary = score_run(run_dir)
     assert summary.scored == 2 and summary.failed == 1
     scores = json.loads((run_dir / "scores.json").read_text())
+    assert scores.pop("run_status") == {"complete": False, "answered": 1, "failed": 1, "skipped": 0,
+                                        "missing": 0, "total": 2}
     assert scores == {"TQA": {"Accuracy": 0.5, "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0,
                                                                                 "Many": 0.0}}}

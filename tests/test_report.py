@@ -153,8 +153,12 @@ def test_task_table_numbers_by_hand(tmp_path: Path) -> None:
     assert "overall" not in tables
     assert list(tables) == ["retrieval-text", "retrieval-image", "counting-image"]  # paper order
     row = tables["retrieval-text"].rows[0]
-    # Overall = (0.3 + 0.2 + 0.2) / 11 = 0.0636... -> 6.4
-    assert row.cells() == ["30.0", "20.0"] + ["0.0"] * 8 + ["20.0", "6.4"]
+    # Overall = (0.3 + 0.2 + 0.2) / 11 = 0.0636... -> 6.4 (official: empty bins count 0; they print as -)
+    assert row.cells() == ["30.0", "20.0"] + ["-"] * 8 + ["20.0", "6.4"]
+    # beside it, the mean over the 3 bins that have samples: (0.3 + 0.2 + 0.2) / 3
+    assert format_pct(row.filled) == "23.3"
+    md = to_markdown(tables["retrieval-text"])
+    assert "23.3 over the 3 bins with samples" in md
 
 
 def test_overall_table_needs_all_six_tasks_and_averages_them(tmp_path: Path) -> None:

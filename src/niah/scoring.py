@@ -7,7 +7,10 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
   null), "num_images", "answer", "response", "error", "score" (the official rule), "scores": {"official", ...}}``;
 * ``scores.json``: the aggregation of the official scores. With one benchmark in the run it is that benchmark's
   family's official structure; with several it is ``{benchmark: structure}``;
-* ``scores.<name>.json`` for every other named score mode of a family (``scores.lenient.json``), same layout.
+* ``scores.<name>.json`` for every other named score mode of a family (``scores.lenient.json``), same layout;
+* in each scores file, ``run_status``: ``{"complete", "answered", "failed", "skipped", "missing", "total"}``
+  counted from the dataset and responses.jsonl (a row with an ``error`` is failed, ``status == "skipped"`` is
+  skipped, a sample with no row is missing); ``complete`` only when every sample was answered.
 
 A failed request (``response`` null) scores 0 under every rule, as the official scorers see a missing response.
 A sample with no response row at all is not scored (it is counted as missing). Families plug in through
@@ -30,6 +33,9 @@ from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, write_json_atomic
 from niah.metrics.base import MetricInputError
 from niah.sample import Dataset
+
+#: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
+RUN_STATUS_KEY = "run_status"
 
 #: The fields of every scored.jsonl row; a family's ``row_fields`` add others.
 _CORE_FIELDS = frozenset({"id", "task", "benchmark", "context_length", "depth", "num_images", "answer", "response",
@@ -59,6 +65,7 @@ class RunScoreSummary:
     benchmarks: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     scores: dict[str, Any] = field(default_factory=dict)
+    run_status: dict[str, Any] = field(default_factory=dict)
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -137,14 +144,23 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
     ds = Dataset(resolve_run_dataset(run_dir, run, dataset))
     responses = read_responses(run_dir / "responses.jsonl")
     summary = RunScoreSummary()
+    status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
     kept: dict[str, ScoredRows] = defaultdict(list)
     out = _AtomicLines(run_dir / "scored.jsonl")
     try:
         for sample in ds:
             response_row = responses.get(sample.id)
+            status["total"] += 1
             if response_row is None:
                 summary.missing += 1
+                status["missing"] += 1
                 continue
+            if response_row.get("status") == "skipped":
+                status["skipped"] += 1
+            elif response_row.get("error") is not None:
+                status["failed"] += 1
+            else:
+                status["answered"] += 1
             scorer = get_scorer(sample.benchmark)
             response = response_row.get("response")
             try:
@@ -202,9 +218,11 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
         out.abort()
         raise
     summary.written.append(run_dir / "scored.jsonl")
+    # a run with failed, skipped or missing samples is marked, so that partial numbers never pass for final ones
+    summary.run_status = {"complete": status["answered"] == status["total"], **status}
     for name, aggregate in aggregates.items():
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")
-        write_json_atomic(path, aggregate)
+        write_json_atomic(path, {**aggregate, RUN_STATUS_KEY: summary.run_status})
         summary.written.append(path)
     summary.scores = aggregates[OFFICIAL]
     return summary

@@ -1,7 +1,7 @@
 """`niah eval`: build (or load) + run + score + report in one command.
 
-With no arguments it runs the embedded default: a small grid of the registry's default family built from the embedded corpus, answered
-by the offline RAG baseline (BM25 retrieval + extractive reader, no model download), scored exactly like the
+With no arguments it runs the embedded default: a small grid of the registry's default family built from the
+embedded corpus, answered by the offline RAG baseline (BM25 retrieval + extractive reader, no model download), scored exactly like the
 official code and reported. Each stage writes into OUT (dataset/, run/, report/), so any stage can be re-run
 alone with its own verb, and rerunning `niah eval` resumes the run instead of repeating requests.
 """
@@ -9,7 +9,7 @@ alone with its own verb, and rerunning `niah eval` resumes the run instead of re
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -92,29 +92,35 @@ def register(app: typer.Typer) -> None:
         console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped; "
                       f"{s.requests} requests sent, {s.resumed} resumed from an earlier run, {s.cached} from "
                       f"cache; {s.wall_s:.1f} s -> {res['run']}")
-        _print_scores(console, Path(res["run"]) / "scores.json")
+        _print_scores(console, Path(res["run"]))
         console.print(f"report: {res['report']}")
 
 
-def _print_scores(console, scores_path: Path) -> None:
-    """Per task: official accuracy per context bin (x100) and overall, as in the paper's tables."""
-    import json
-
+def _print_scores(console: Any, run_dir: Path) -> None:
+    """Per task: official accuracy per bin (x100; empty bins print as -) and overall, as in the paper's tables,
+    with the mean over the bins that have samples beside it; an incomplete run is flagged first."""
     from rich.table import Table
 
-    if not scores_path.is_file():
+    from niah.report import load_input
+    from niah.report.tables import format_pct, ordered_tasks, row_from_bin_scores
+
+    if not (run_dir / "scored.jsonl").is_file():
         return
-    scores = json.loads(scores_path.read_text(encoding="utf-8"))
-    labels = scores.get("context_ranges")
-    if not isinstance(labels, list):  # several benchmarks: {benchmark: structure}
+    inp = load_input(run_dir)
+    rs = inp.run_status
+    if rs and inp.incomplete:
+        console.print(f"[bold yellow]INCOMPLETE RUN: {rs.get('answered')} answered, {rs.get('failed')} failed, "
+                      f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples[/]")
+    if inp.spec is None or not inp.task_scores:
         return
-    table = Table(title="official scores (accuracy x100; empty bins count as 0, as the official code does)")
+    labels = inp.spec.columns.labels
+    table = Table(title="official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
+                        "official code does)")
     table.add_column("task")
-    for label in [*labels, "overall"]:
+    for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
-    for task, values in scores.items():
-        if task == "context_ranges" or not isinstance(values, list):
-            continue
-        row = [f"{v * 100:.1f}" for v in values] + [f"{sum(values) / len(values) * 100:.1f}"]
-        table.add_row(task, *row)
+    for task in ordered_tasks(set(inp.task_scores), inp.task_order):
+        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task))
+        filled = row.overall if row.filled is None else row.filled
+        table.add_row(task, *row.cells(), format_pct(filled))
     console.print(table)

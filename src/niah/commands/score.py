@@ -47,6 +47,11 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
         f"scored {summary.scored} samples ({summary.failed} failed requests scored 0, "
         f"{summary.missing} without a response not scored)"
     )
+    rs = summary.run_status
+    if rs and not rs["complete"]:
+        typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "
+                    f"{rs['missing']} missing of {rs['total']} samples; scores cover only what was answered",
+                    fg=typer.colors.YELLOW, bold=True)
     for name, count in summary.disagreements.items():
         typer.echo(f"official and {name} disagree on {count} of {summary.scored} samples")
     overall = summary.scores.get("overall") if isinstance(summary.scores, dict) else None
@@ -54,6 +59,24 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
         from niah.benchmarks.registry import get_family
 
         title = get_family(summary.benchmarks[0]).title
-        typer.echo(f"{title} overall (mean of {len(overall)} bins x 100): {sum(overall) / len(overall) * 100:.2f}")
+        line = f"{title} overall (mean of {len(overall)} bins x 100): {sum(overall) / len(overall) * 100:.2f}"
+        filled = _filled_mean(paths[0])
+        if filled is not None:  # the official rule counts empty bins as 0; show what the filled bins say
+            line += f"; mean over the {filled[1]} bins with samples: {filled[0]:.2f}"
+        typer.echo(line)
     for path in summary.written:
         typer.echo(f"wrote {path}")
+
+
+def _filled_mean(run_dir: Path) -> tuple[float, int] | None:
+    """(mean x100 over the overall's bins that have samples, number of such bins) when some bins are empty."""
+    from niah.report import load_input
+    from niah.report.build import overall_counts
+    from niah.report.tables import row_from_bin_scores
+
+    inp = load_input(run_dir)
+    counts = overall_counts(inp)
+    if inp.overall is None or counts is None:
+        return None
+    row = row_from_bin_scores("", inp.overall, None, counts)
+    return None if row.filled is None else (row.filled, sum(1 for n in counts if n))

@@ -94,19 +94,26 @@ def build_tables(inputs: Sequence[ReportInput],
         paper = published.get(id(spec)) if isinstance(published, dict) else published
         columns = spec.columns.labels
         tasks = ordered_tasks({t for inp in members for t in inp.task_scores}, spec.task_order)
-        overall_rows = [row_from_bin_scores(inp.name, inp.overall, len(columns))
+        overall_rows = [row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp))
                         for inp in members if inp.overall is not None]
         if overall_rows:
             tables.append(ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
                                       published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
                                       prefix=spec.table_prefix))
         for task in tasks:
-            rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns))
+            rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns), inp.bin_counts.get(task))
                     for inp in members if task in inp.task_scores]
             tables.append(ResultTable(key=task, title=task_title(spec, task), rows=rows,
                                       published=paper.section(task) if paper else None, columns=columns,
                                       prefix=spec.table_prefix))
     return tables
+
+
+def overall_counts(inp: ReportInput) -> list[int] | None:
+    """Samples per bin over all tasks (a bin of the overall is empty when it is empty in every task)."""
+    if not inp.bin_counts or set(inp.bin_counts) != set(inp.task_scores):
+        return None
+    return [sum(col) for col in zip(*inp.bin_counts.values(), strict=True)]
 
 
 def _family_title(spec: ReportSpec) -> str:
@@ -160,6 +167,18 @@ def _report_json(inputs: Sequence[ReportInput], tables: list[ResultTable], publi
     }
 
 
+def incomplete_notes(inputs: Sequence[ReportInput]) -> list[str]:
+    """One line per input whose run is incomplete: its answered / failed / skipped / missing counts."""
+    out = []
+    for inp in inputs:
+        rs = inp.run_status
+        if rs is not None and inp.incomplete:
+            out.append(f"{inp.name}: {rs.get('answered')} answered, {rs.get('failed')} failed, "
+                       f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples; "
+                       "its scores cover only what was answered")
+    return out
+
+
 def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
     notes: list[str] = []
     for spec, _members in _by_spec(inputs):
@@ -194,7 +213,9 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
             table_files.append(out / rel)
             downloads.append((f"{table.title} ({ext})", rel))
     combined = "\n".join(to_markdown(t) for t in tables) + "\n" + scoring_modes_markdown(inputs)
-    write_atomic(out / "tables.md", f"# {options.title}\n\n" + combined)
+    incomplete = incomplete_notes(inputs)
+    banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
+    write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + combined)
     downloads.insert(0, ("All tables (Markdown)", "tables.md"))
 
     heatmap_links: list[HeatmapLink] = []
@@ -235,7 +256,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
                                    modes_html=scoring_modes_html(inputs),
-                                   footnotes=_footnotes(inputs)))
+                                   footnotes=_footnotes(inputs), incomplete=incomplete))
     write_json_atomic(out / "report.json", _report_json(inputs, tables, bool(published)))
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes)

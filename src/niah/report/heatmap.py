@@ -19,7 +19,8 @@ from niah.iox import write_atomic
 OFFICIAL_COLORS: tuple[str, str, str] = ("#DC143C", "#FFD700", "#3CB371")  # crimson, gold, medium sea green
 HEATMAP_FIGSIZE: tuple[float, float] = (9.0, 4.0)
 HEATMAP_DPI = 100
-EMPTY_CELL_TEXT = "–"  # a cell without samples: coloured as 0 (the official rule) but printed as a dash
+EMPTY_CELL_TEXT = "–"  # a cell without samples: grey and printed as a dash (the official aggregation counts it 0)
+EMPTY_CELL_COLOR = "#C8C8C8"
 
 
 def official_colormap(colors: Sequence[str] = OFFICIAL_COLORS) -> Any:
@@ -46,8 +47,14 @@ def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence
     fig = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    image = ax.imshow([list(map(float, r)) for r in acc], cmap=official_colormap(colors), vmin=0.0, vmax=1.0,
-                      aspect="auto", interpolation="nearest")
+    import numpy as np
+
+    cmap = official_colormap(colors)
+    cmap = cmap.with_extremes(bad=EMPTY_CELL_COLOR)  # a cell without samples is grey, never a score
+    values = np.ma.masked_array([list(map(float, r)) for r in acc],
+                                mask=[[counts is not None and counts[d][b] == 0 for b in range(columns)]
+                                      for d in range(rows)])
+    image = ax.imshow(values, cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto", interpolation="nearest")
     ax.set_xticks(range(columns), labels=list(x.labels))
     # The row axis runs top to bottom; with edge labels (depth 0.0, 0.2, ...) ticks sit on the cell borders.
     if y.edges is not None:

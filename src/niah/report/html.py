@@ -56,8 +56,11 @@ def _page(title: str, body: str, scripts: list[str]) -> str:
 
 def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTable],
                heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str],
-               modes_html: str = "", footnotes: list[str] | None = None) -> str:
+               modes_html: str = "", footnotes: list[str] | None = None,
+               incomplete: list[str] | None = None) -> str:
     parts = [f"<h1>{esc(title)}</h1>"]
+    for note in incomplete or ():  # partial runs must never pass for finished ones
+        parts.append(f'<div class="banner incomplete" role="alert"><strong>Incomplete run</strong> {esc(note)}</div>')
     parts.append('<table class="inputs"><caption>Inputs</caption><thead><tr><th>Model</th><th>Source</th>'
                  "<th>Kind</th><th>Benchmark</th><th>Split</th><th>Scored rows</th><th>Samples</th>"
                  "</tr></thead><tbody>")

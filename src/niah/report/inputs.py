@@ -57,6 +57,12 @@ class ReportInput:
     mode_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     mode_disagreements: dict[str, dict[str, int]] = field(default_factory=dict)
     spec: ReportSpec | None = None           # the family's report spec (None: unknown family, no tables)
+    run_status: dict[str, Any] | None = None  # scores.json's run_status (complete, answered, failed, ...)
+    bin_counts: dict[str, list[int]] = field(default_factory=dict)  # task -> samples per column bin
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.run_status) and not self.run_status.get("complete", True)  # type: ignore[union-attr]
 
     @property
     def task_order(self) -> tuple[str, ...]:
@@ -255,6 +261,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         mode_scores = {mode: {task: spec.per_bin(cell_table(entries, *shape)[0])
                               for task, entries in by_task.items()}
                        for mode, by_task in per_mode.items()}
+    bin_counts = {task: [sum(column) for column in zip(*c.counts, strict=True)] for task, c in cells.items()}
     model = run_model_name(meta)
     dataset_path = dataset if dataset is not None else _dataset_path(meta.get("dataset"), run_dir)
     return ReportInput(
@@ -265,7 +272,17 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         task_scores=task_scores, overall=spec.overall(task_scores) if spec is not None else None, cells=cells,
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
+        run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts,
     )
+
+
+def _run_status(scores_path: Path) -> dict[str, Any] | None:
+    """``run_status`` of a scores.json written by ``niah score`` (None for older or official files)."""
+    if not scores_path.is_file():
+        return None
+    doc = _read_json(scores_path)
+    status = doc.get("run_status") if isinstance(doc, dict) else None
+    return status if isinstance(status, dict) else None
 
 
 def scores_file_name(path: Path) -> str:
@@ -288,6 +305,7 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     return ReportInput(
         name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
         scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
+        run_status=_run_status(path),
     )
 
 

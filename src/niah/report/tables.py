@@ -40,6 +40,7 @@ class TableRow:
     model: str
     values: tuple[float | None, ...]
     overall: float | None
+    filled: float | None = None   # mean over the bins that have samples, when some bins have none
 
     def cells(self) -> list[str]:
         return [format_pct(v) for v in self.values] + [format_pct(self.overall)]
@@ -72,13 +73,27 @@ class ResultTable:
         return ("Model", *(label.upper() for label in self.columns), "Overall")
 
 
-def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int | None = None) -> TableRow:
-    """A table row from per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule)."""
+def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int | None = None,
+                        counts: Sequence[int] | None = None) -> TableRow:
+    """A table row from per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule: an empty bin
+    counts as 0). With ``counts`` (samples per bin), empty bins print as ``-`` and ``filled`` is the mean over
+    the bins that have samples."""
     if num_bins is not None and len(bin_scores) != num_bins:
         raise ValueError(f"expected {num_bins} bin scores, got {len(bin_scores)}")
-    values = tuple(float(s) * 100.0 for s in bin_scores)
+    values: tuple[float | None, ...] = tuple(float(s) * 100.0 for s in bin_scores)
     overall = sum(float(s) for s in bin_scores) / len(bin_scores) * 100.0
-    return TableRow(model=model, values=values, overall=overall)
+    filled = None
+    if counts is not None and len(counts) == len(bin_scores) and not all(counts):
+        values = tuple(v if n else None for v, n in zip(values, counts, strict=True))
+        kept = [float(s) for s, n in zip(bin_scores, counts, strict=True) if n]
+        filled = sum(kept) / len(kept) * 100.0 if kept else None
+    return TableRow(model=model, values=values, overall=overall, filled=filled)
+
+
+def filled_note(table: ResultTable) -> list[tuple[str, str, int]]:
+    """(model, mean over filled bins, number of filled bins) for rows with empty bins."""
+    return [(row.model, format_pct(row.filled), sum(v is not None for v in row.values))
+            for row in table.rows if row.filled is not None]
 
 
 def ordered_tasks(task_keys: Sequence[str] | set[str], order: Sequence[str] = ()) -> list[str]:
@@ -104,6 +119,10 @@ def to_markdown(table: ResultTable) -> str:
     lines.append("|" + "---|" + "---:|" * (len(header) - 1))
     for row in table.rows:
         lines.append("| " + " | ".join([_md_text(row.model), *row.cells()]) + " |")
+    for model, mean, bins in filled_note(table):
+        lines.append("")
+        lines.append(f"*{_md_text(model)}*: {mean} over the {bins} bins with samples (Overall counts empty bins, "
+                     "shown as -, as 0: the official rule)")
     if table.published is not None and table.published.rows:
         blank = " |" * (len(header) - 1)
         lines.append(f"| *{_md_text(table.published.label)}* |{blank}")
@@ -194,6 +213,9 @@ def to_html(table: ResultTable) -> str:
                        + "".join(f"<td>{esc(c)}</td>" for c in row.cells()) + "</tr>")
         out.append("</tbody>")
     out.append("</table>")
+    for model, mean, bins in filled_note(table):
+        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {bins} bins with samples (Overall '
+                   "counts empty bins, shown as -, as 0: the official rule)</p>")
     notes = [] if table.published is None else [
         f"<li>{esc(m)}*: {esc(n)}</li>" for m, n in table.published.notes.items()
         if any(r.model == m for r in table.published.rows)]
