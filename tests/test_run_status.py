@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,17 @@ def test_empty_heatmap_cells_are_grey_not_crimson() -> None:
 
     crimson = pixels((0xDC, 0x14, 0x3C))
     assert pixels(grey) > 20 * crimson > 0  # 54 grey cells, one crimson cell (plus the colour bar's end)
+
+
+def test_help_lists_commands_in_pipeline_order() -> None:
+    out = _cli("--help").stdout
+    names = [m.group(1) for line in out.splitlines() if (m := re.match(r"│ ([a-z][a-z-]*) ", line))]
+    assert names[:9] == ["list", "build", "import", "run", "score", "metric", "report", "export", "eval"]
+
+
+def test_build_progress_goes_to_stderr(tmp_path: Path) -> None:
+    proc = _cli("build", "mm-niah", "--out", str(tmp_path / "ds"), "--lengths", "1k-2k", "--tasks",
+                "retrieval-text", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""  # stdout stays pipeable
+    assert "building mm-niah" in proc.stderr

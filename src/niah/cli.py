@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import functools
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from niah.errors import NiahError
 
+#: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
+PIPELINE_ORDER = ("list", "build", "import", "run", "score", "metric", "report", "export", "eval")
+
+
+class _PipelineOrder(TyperGroup):
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(self.commands)
+        return [n for n in PIPELINE_ORDER if n in names] + [n for n in names if n not in PIPELINE_ORDER]
+
+
 app = typer.Typer(
+    cls=_PipelineOrder,
     name="niah",
     help="Build, run, score and report long-context needle-in-a-haystack benchmarks.",
     no_args_is_help=True,

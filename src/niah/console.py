@@ -26,6 +26,7 @@ class progress_bar:
     def __enter__(self) -> Any:
         if not self.enabled:
             return lambda: None
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -35,8 +36,10 @@ class progress_bar:
             TimeRemainingColumn,
         )
 
+        # progress goes to stderr, like niah run's, so that stdout can be piped
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), TimeRemainingColumn(), transient=False)
+                             TimeElapsedColumn(), TimeRemainingColumn(), transient=False,
+                             console=Console(stderr=True))
         self._bar.__enter__()
         task = self._bar.add_task(self.label, total=self.total)
         bar = self._bar
