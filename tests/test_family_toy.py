@@ -17,8 +17,8 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.benchmarks.protocol import (OFFICIAL, Axis, Builder, Command, Family, ReportSpec, SampleScore,
-                                      Scorer)
+from niah.benchmarks.protocol import (OFFICIAL, Axis, Breakdown, Builder, Command, Family, ReportSpec,
+                                      SampleScore, Scorer)
 from niah.metrics.base import MetricRule
 
 WORDS = ("oak", "elm", "ash", "fir", "yew", "box")
@@ -82,6 +82,7 @@ REPORT = ReportSpec(
     task_titles={"find": "Find the tree"},
     table_prefix="toy_",
     footnote="Toy values: exact match per length bin.",
+    breakdowns=(Breakdown("By needles", "needle_count", lambda n: f"{n} needles"),),
 )
 
 FAMILY = Family(
@@ -138,6 +139,9 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
     assert "| Model | SHORT | LONG | Overall |" in table
     assert "| baseline:oracle | 100.0 | 100.0 | 100.0 |" in table
     assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "find.png").is_file()
+    md = (tmp_path / "rep" / "tables.md").read_text()
+    assert "| Model | 1 needles | 2 needles | 3 needles |" in md
+    assert "| baseline:oracle | 100.0 (2) | 100.0 (2) | 100.0 (2) |" in md
     index = (tmp_path / "rep" / "index.html").read_text()
     assert "Find the tree" in index and "Toy values" in index
 

@@ -541,3 +541,13 @@ def test_improved_scoring_modes_are_shown_beside_official_with_disagreements(tmp
     assert line.endswith("| 1 |")
     page = result.index_html.read_text()
     assert "Scoring modes" in page and "&lt;b&gt;m&lt;/b&gt;" in page and "<b>m</b>" not in page
+
+
+def test_breakdown_by_image_count_is_the_mean_per_bucket(tmp_path: Path) -> None:
+    rows = [dict(r) for r in RUN_ROWS]
+    result = build_report(load_inputs([make_run(tmp_path, rows=rows)]), tmp_path / "rep")
+    md = (tmp_path / "rep" / "tables.md").read_text()
+    # make_run writes num_images = 2 for every row: one bucket, the mean of all official scores
+    mean = sum(r["score"] for r in rows) / len(rows) * 100
+    assert f"| tiny-model | {format_pct(mean)} ({len(rows)}) |" in md
+    assert "By images in the context" in result.index_html.read_text()

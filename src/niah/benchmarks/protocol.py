@@ -112,6 +112,18 @@ class Axis:
 
 
 @dataclass(frozen=True)
+class Breakdown:
+    """A breakdown table: mean official score per value of one scored-row ``field`` (language, pipeline, skill,
+    image count...), over all tasks; ``bucket`` maps a value to its bucket label (None: leave the row out),
+    ``order`` lists bucket labels first in that order."""
+
+    title: str
+    field: str
+    bucket: Callable[[Any], str | None] | None = None
+    order: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ScoresFile:
     """What a family reads from one of its official scores files: per-task bin scores, overall, split."""
 
@@ -145,6 +157,7 @@ class ReportSpec:
     published: Callable[[], PublishedResults] | None = None
     unbinned_note: str = "not binned"
     footnote: str = ""
+    breakdowns: tuple[Breakdown, ...] = ()
 
 
 @dataclass(frozen=True)

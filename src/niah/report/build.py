@@ -30,6 +30,8 @@ from niah.report.samples import BrowserOptions, ThumbnailWriter, write_sample_br
 from niah.report.tables import (
     OVERALL_KEY,
     ResultTable,
+    breakdowns_html,
+    breakdowns_markdown,
     ordered_tasks,
     row_from_bin_scores,
     scoring_modes_html,
@@ -213,6 +215,9 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
             table_files.append(out / rel)
             downloads.append((f"{table.title} ({ext})", rel))
     combined = "\n".join(to_markdown(t) for t in tables) + "\n" + scoring_modes_markdown(inputs)
+    extra = breakdowns_markdown(inputs)
+    if extra:
+        combined += "\n" + extra
     incomplete = incomplete_notes(inputs)
     banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
     write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + combined)
@@ -255,7 +260,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
-                                   modes_html=scoring_modes_html(inputs),
+                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs),
                                    footnotes=_footnotes(inputs), incomplete=incomplete))
     write_json_atomic(out / "report.json", _report_json(inputs, tables, bool(published)))
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,

@@ -59,6 +59,11 @@ class ReportInput:
     spec: ReportSpec | None = None           # the family's report spec (None: unknown family, no tables)
     run_status: dict[str, Any] | None = None  # scores.json's run_status (complete, answered, failed, ...)
     bin_counts: dict[str, list[int]] = field(default_factory=dict)  # task -> samples per column bin
+    # breakdown title -> bucket label -> (sum of official scores, samples)
+    breakdowns: dict[str, dict[str, tuple[float, int]]] = field(default_factory=dict)
+
+    def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
+        return self.breakdowns.get(title, {})
 
     @property
     def incomplete(self) -> bool:
@@ -228,6 +233,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     num_rows = 0
     per_mode: dict[str, dict[str, list[tuple[int, int, float]]]] = {}
     disagreements: dict[str, dict[str, int]] = {}
+    breakdowns: dict[str, dict[str, tuple[float, int]]] = {}
     for row in iter_scored_rows(scored):
         num_rows += 1
         if benchmark is None and row.benchmark:
@@ -237,6 +243,13 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         for mode, value in modes.items():
             counts_by_task = disagreements.setdefault(mode, {})
             counts_by_task[row.task] = counts_by_task.get(row.task, 0) + (value != row.score)
+        for breakdown in spec.breakdowns if spec is not None else ():
+            raw = row.value(breakdown.field)
+            label = None if raw is None else (breakdown.bucket(raw) if breakdown.bucket else str(raw))
+            if label is not None:
+                sums = breakdowns.setdefault(breakdown.title, {})
+                total, n = sums.get(label, (0.0, 0))
+                sums[label] = (total + row.score, n + 1)
         bucket = per_task.setdefault(row.task, [])
         column = _bin(spec.columns, row) if spec is not None else None
         cell_row = _bin(spec.rows, row) if spec is not None else None
@@ -272,7 +285,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         task_scores=task_scores, overall=spec.overall(task_scores) if spec is not None else None, cells=cells,
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
-        run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts,
+        run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
     )
 
 

@@ -268,3 +268,52 @@ def scoring_modes_html(inputs: Sequence[ReportInput]) -> str:
             "and improved modes (overall accuracy x100)</caption><thead><tr><th>Model</th><th>Task</th>"
             "<th>Mode</th><th>Official</th><th>Mode score</th><th>Samples that disagree</th></tr></thead>"
             f"<tbody>{body}</tbody></table><p class=\"notes\">{html.escape(SCORING_MODES_NOTE)}</p></section>")
+
+
+# ------------------------------------------------------------------------------------------------ breakdowns
+
+def breakdown_tables(inputs: Sequence[ReportInput]) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """(title, bucket labels, [(model, cells)]) for every breakdown a family's report asks for; a cell is the
+    mean official score x100 and the number of samples, ``-`` where an input has none."""
+    out: list[tuple[str, list[str], list[tuple[str, list[str]]]]] = []
+    seen: list[tuple[int, str]] = []
+    for inp in inputs:
+        for breakdown in inp.spec.breakdowns if inp.spec is not None else ():
+            key = (id(inp.spec), breakdown.title)
+            if key in seen:
+                continue
+            seen.append(key)
+            members = [i for i in inputs if i.spec is inp.spec and breakdown.title in i.breakdowns]
+            labels = {label for i in members for label in i.breakdowns[breakdown.title]}
+            ordered = [b for b in breakdown.order if b in labels] + sorted(labels - set(breakdown.order))
+            rows = []
+            for member in members:
+                sums = member.breakdown_sums(breakdown.title)
+                rows.append((member.name, [f"{format_pct(100 * sums[b][0] / sums[b][1])} ({sums[b][1]})"
+                                           if b in sums else MISSING for b in ordered]))
+            if rows:
+                out.append((breakdown.title, ordered, rows))
+    return out
+
+
+def breakdowns_markdown(inputs: Sequence[ReportInput]) -> str:
+    parts = []
+    for title, labels, rows in breakdown_tables(inputs):
+        lines = [f"**{_md_text(title)}** (accuracy x100, samples)", "",
+                 "| Model | " + " | ".join(_md_text(b) for b in labels) + " |",
+                 "|---|" + "---:|" * len(labels)]
+        lines += ["| " + " | ".join([_md_text(model), *cells]) + " |" for model, cells in rows]
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def breakdowns_html(inputs: Sequence[ReportInput]) -> str:
+    esc = html.escape
+    parts = []
+    for title, labels, rows in breakdown_tables(inputs):
+        head = "".join(f"<th>{esc(b)}</th>" for b in labels)
+        body = "".join(f'<tr><th scope="row">{esc(model)}</th>' + "".join(f"<td>{esc(c)}</td>" for c in cells)
+                       + "</tr>" for model, cells in rows)
+        parts.append(f'<table class="results breakdown"><caption>{esc(title)} (accuracy x100, samples)</caption>'
+                     f"<thead><tr><th>Model</th>{head}</tr></thead><tbody>{body}</tbody></table>")
+    return f'<section id="breakdowns"><h2>Breakdowns</h2>{"".join(parts)}</section>' if parts else ""

@@ -22,7 +22,7 @@ from niah.benchmarks.mm_niah.bins import (
     depth_cell,
 )
 from niah.benchmarks.mm_niah.family import TASKS
-from niah.benchmarks.protocol import OFFICIAL, Axis, ReportSpec, ScoresFile
+from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile
 from niah.errors import DataError
 from niah.report.published import PublishedResults, parse_published
 
@@ -117,6 +117,13 @@ def load_paper() -> PublishedResults:
     return parse_published(doc, where=PAPER_FILE, num_bins=len(CONTEXT_LABELS), source_label="MM-NIAH paper")
 
 
+def image_count_bucket(num_images: Any) -> str | None:
+    """Images in a sample's context, bucketed like the paper discusses them."""
+    if not isinstance(num_images, int):
+        return None
+    return "0" if num_images == 0 else "1-2" if num_images <= 2 else "3-5" if num_images <= 5 else "6+"
+
+
 SPEC = ReportSpec(
     columns=Axis("Context length (tokens)", "context_length", CONTEXT_LABELS, context_bin),
     rows=Axis("Needle depth", "depth", DEPTH_LABELS, depth_cell,
@@ -131,6 +138,7 @@ SPEC = ReportSpec(
     published=load_paper,
     unbinned_note="not binned (under 1k tokens or no depth)",
     footnote="Values are accuracy x100 (soft accuracy for counting) per context-length bin, each the unweighted "
-             "mean over five depth cells; an empty cell counts as 0 (official rule) and is printed as a dash in the "
-             "heatmaps. Overall is the mean of the 11 bins.",
+             "mean over five depth cells; an empty cell counts as 0 (official rule); it is grey with a dash in the "
+             "heatmaps, and an empty bin is - in the tables. Overall is the mean of the 11 bins.",
+    breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),),
 )
