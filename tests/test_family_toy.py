@@ -120,7 +120,7 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
     (tmp_path / "toyfam" / "family.py").write_text(textwrap.dedent(FAMILY_PY))
     (tmp_path / "launch.py").write_text(LAUNCHER)
 
-    assert "toy-niah" in _niah(tmp_path, "list")
+    assert "offers: build toy-niah, judge-test toy-niah, score, report" in _niah(tmp_path, "list")
     assert "toy-niah" in _niah(tmp_path, "build", "--help")
     assert "judged oak" in _niah(tmp_path, "judge-test", "toy-niah", "oak")
     assert "built 6" in _niah(tmp_path, "build", "toy-niah", "--out", "ds", "--n", "6")

@@ -10,6 +10,7 @@ def register(app: typer.Typer) -> None:
     def list_command() -> None:
         """List benchmarks and tasks, tokenizers, image token rules, model providers and metric rules."""
         from rich.table import Table
+        from rich.text import Text
 
         from niah.benchmarks.registry import families
         from niah.console import wide_console
@@ -26,7 +27,8 @@ def register(app: typer.Typer) -> None:
                                                                           else ())})
             offers = [*verbs] + (["score"] if family.scorer else []) + (["report"] if family.report else [])
             detail = family.description + (f"; tasks: {', '.join(family.tasks)}" if family.tasks else "")
-            table.add_row(f"benchmark {family.name}", f"{detail}\n[{', '.join(offers) or 'metric rules'}]")
+            # Text, not markup: family descriptions are plain text
+            table.add_row(f"benchmark {family.name}", Text(f"{detail}\noffers: {', '.join(offers) or 'metric rules'}"))
         table.add_row("corpora", "default (embedded en/zh), obelics:PATH, textdir:PATH, jsonl:PATH")
         table.add_row("tokenizers", ", ".join(TEXT_TOKENIZERS) + ", hf:PATH, sp:PATH")
         table.add_row("image token rules", ", ".join(IMAGE_RULES))
