@@ -67,7 +67,7 @@ def bench_sweep(pool: TextPool, length: int, depths: int) -> tuple[float, int]:
 
 def bench_grid(per_cell: int) -> tuple[float, int, float]:
     from niah.benchmarks.mm_niah.build import BuildConfig
-    from niah.commands.build import build_mm_niah
+    from niah.benchmarks.mm_niah.cli import build_mm_niah
 
     cfg = BuildConfig(lengths=["1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k",
                                "40k-48k", "48k-64k", "64k-72k"], per_cell=per_cell, seed=0)

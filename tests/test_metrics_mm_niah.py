@@ -2,8 +2,8 @@
 
 import pytest
 
+from niah.benchmarks.mm_niah.metrics import score_mm_niah_lenient, score_mm_niah_official
 from niah.metrics.base import MetricInputError
-from niah.metrics.mm_niah import score_mm_niah_lenient, score_mm_niah_official
 
 C = 2  # 0-based index of option C
 

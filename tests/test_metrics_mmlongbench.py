@@ -2,8 +2,7 @@
 
 import pytest
 
-from niah.metrics.base import MetricInputError
-from niah.metrics.mmlongbench import (
+from niah.benchmarks.mmlongbench.metrics import (
     binary_acc_dataset_score,
     extract_choice_letter,
     extract_class_number,
@@ -16,6 +15,7 @@ from niah.metrics.mmlongbench import (
     score_soft_acc,
     score_sub_em,
 )
+from niah.metrics.base import MetricInputError
 from niah.metrics.registry import get_rule
 
 

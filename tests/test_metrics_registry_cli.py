@@ -86,19 +86,21 @@ def test_cli_metric_list_and_errors(tmp_path):
     assert [json.loads(x)["score"] for x in (tmp_path / "o.jsonl").read_text().splitlines()] == [0.0, 1.0, 1.0, 0.0]
 
 
-def test_benchmark_scorer_lookup_and_plugin_module(monkeypatch):
-    import types
+def test_scorer_lookup_goes_through_the_family_registry():
+    from niah.benchmarks.protocol import Family, SampleScore, Scorer
+    from niah.benchmarks.registry import register_family, unregister_family
+    from niah.scoring import get_scorer
 
-    from niah.metrics.scorers import SCORERS, BenchmarkScorer, SampleScore, get_scorer
-
-    assert get_scorer("mm-niah").score_names == ("official", "lenient")
+    assert get_scorer("mm-niah").modes == ("official", "lenient")
     with pytest.raises(ConfigError):
         get_scorer("no-such-bench")
-    scorer = BenchmarkScorer("plug-bench", lambda sample, response: SampleScore({"official": 1.0}),
-                             lambda rows, name: {"n": len(rows)})
-    module = types.ModuleType("niah.benchmarks.plug_bench.score")
-    module.SCORER = scorer
-    monkeypatch.setitem(sys.modules, "niah.benchmarks.plug_bench.score", module)
-    monkeypatch.delitem(SCORERS, "plug-bench", raising=False)
-    assert get_scorer("plug-bench") is scorer
-    monkeypatch.delitem(SCORERS, "plug-bench")
+    with pytest.raises(ConfigError):
+        get_scorer("mmlongbench")  # a family with metric rules only has no run scorer
+    scorer = Scorer(lambda sample, response: SampleScore({"official": 1.0}), lambda rows, name: {"n": len(rows)})
+    register_family(Family("plug-bench", "Plug", ("t",), scorer=lambda: scorer))
+    try:
+        assert get_scorer("plug-bench") is scorer
+    finally:
+        unregister_family("plug-bench")
+    with pytest.raises(ConfigError):
+        get_scorer("plug-bench")

@@ -3,8 +3,7 @@
 import pytest
 from rouge import Rouge
 
-from niah.metrics.base import MetricInputError
-from niah.metrics.milebench import (
+from niah.benchmarks.milebench.metrics import (
     match_choice,
     option_letters,
     process,
@@ -13,6 +12,7 @@ from niah.metrics.milebench import (
     score_rouge_l,
     score_substring,
 )
+from niah.metrics.base import MetricInputError
 from niah.metrics.rouge import rouge_l
 
 OPTIONS = ["a red car", "a blue bus", "a green tram", "a bike"]

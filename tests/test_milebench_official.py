@@ -15,8 +15,8 @@ from niah.benchmarks.milebench.official import (
     write_milebench_dataset,
 )
 from niah.errors import DataError
-from niah.metrics.scorers import score_run
 from niah.sample import Dataset, ImagePart, TextPart
+from niah.scoring import score_run
 
 
 def _make_dataset(root, name, question_type, items, instructions=("Look at the images.",)):
@@ -179,5 +179,7 @@ def test_score_run_on_milebench_dataset(tmp_path):
     summary = score_run(run_dir)
     assert summary.scored == 2 and summary.failed == 1
     scores = json.loads((run_dir / "scores.json").read_text())
+    assert scores.pop("run_status") == {"complete": False, "answered": 1, "failed": 1, "skipped": 0,
+                                        "missing": 0, "total": 2}
     assert scores == {"TQA": {"Accuracy": 0.5, "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0,
                                                                                 "Many": 0.0}}}

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from niah.benchmarks.mm_niah.bins import context_bin, depth_cell
 from niah.benchmarks.mm_niah.build import DEFAULT_LENGTHS, TASKS, BuildConfig, parse_length
+from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.cli import app
-from niah.commands.build import build_mm_niah
 from niah.sample import Dataset, ImagePart, TextPart, parts_text
 from niah.tokens import get_image_rule, get_tokenizer
 from niah.tokens.image import image_size

@@ -14,8 +14,8 @@ from niah.benchmarks.mm_niah.official import (
     write_official_responses,
 )
 from niah.errors import DataError
-from niah.metrics.scorers import score_run
 from niah.sample import Dataset, ImagePart, TextPart
+from niah.scoring import score_run
 
 
 def _record(**overrides):
@@ -192,6 +192,7 @@ def test_official_response_files_from_a_run_score_like_the_run(tmp_path, images_
     official = score_response_files(written)
     score_run(run_dir)
     ours = json.loads((run_dir / "scores.json").read_text())
+    assert ours.pop("run_status")["failed"] == 1  # one request timed out: scored 0, run marked incomplete
     assert {k.removesuffix("-val"): v for k, v in official.items()} == ours
 
 

@@ -15,17 +15,18 @@ from typing import Any
 import pytest
 
 from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS
+from niah.benchmarks.mm_niah.family import TASKS as MM_NIAH_TASKS
+from niah.benchmarks.mm_niah.report import SPEC as MM_NIAH_REPORT
+from niah.benchmarks.mm_niah.report import load_paper as load_mm_niah_paper
+from niah.benchmarks.mm_niah.report import overall_bin_scores
 from niah.errors import ConfigError, DataError
 from niah.report import BrowserOptions, ReportOptions, build_report, load_input, load_inputs
 from niah.report.build import build_tables
 from niah.report.heatmap import heatmap_size_px, render_heatmap_png
-from niah.report.published import load_mm_niah_paper
 from niah.report.samples import ThumbnailWriter, needle_strings, preview_parts, safe_json
 from niah.report.tables import (
-    MM_NIAH_TASKS,
     ResultTable,
     format_pct,
-    overall_bin_scores,
     row_from_bin_scores,
     to_csv,
     to_latex,
@@ -152,8 +153,12 @@ def test_task_table_numbers_by_hand(tmp_path: Path) -> None:
     assert "overall" not in tables
     assert list(tables) == ["retrieval-text", "retrieval-image", "counting-image"]  # paper order
     row = tables["retrieval-text"].rows[0]
-    # Overall = (0.3 + 0.2 + 0.2) / 11 = 0.0636... -> 6.4
-    assert row.cells() == ["30.0", "20.0"] + ["0.0"] * 8 + ["20.0", "6.4"]
+    # Overall = (0.3 + 0.2 + 0.2) / 11 = 0.0636... -> 6.4 (official: empty bins count 0; they print as -)
+    assert row.cells() == ["30.0", "20.0"] + ["-"] * 8 + ["20.0", "6.4"]
+    # beside it, the mean over the 3 bins that have samples: (0.3 + 0.2 + 0.2) / 3
+    assert format_pct(row.filled) == "23.3"
+    md = to_markdown(tables["retrieval-text"])
+    assert "23.3 over the 3 bins with samples" in md
 
 
 def test_overall_table_needs_all_six_tasks_and_averages_them(tmp_path: Path) -> None:
@@ -204,7 +209,8 @@ def _small_table(published: bool) -> ResultTable:
     paper = load_mm_niah_paper()
     return ResultTable(key="retrieval-text", title="Retrieval-Text-Needle",
                        rows=[row_from_bin_scores("my|model_1", [1.0, 0.5] + [0.0] * 9)],
-                       published=paper.section("retrieval-text") if published else None)
+                       published=paper.section("retrieval-text") if published else None,
+                       columns=CONTEXT_LABELS, prefix="mm_niah_")
 
 
 def test_markdown_csv_latex_render_the_same_numbers() -> None:
@@ -292,7 +298,8 @@ def test_heatmap_png_has_the_configured_size_and_official_colours() -> None:
     acc = [[1.0] * 11 for _ in range(2)] + [[0.0] * 11 for _ in range(3)]
     counts = [[3] * 11 for _ in range(5)]
     counts[4][0] = 0
-    png = render_heatmap_png(acc, counts, "m - Retrieval-Text-Needle")
+    axes = {"x": MM_NIAH_REPORT.columns, "y": MM_NIAH_REPORT.rows}
+    png = render_heatmap_png(acc, counts, "m - Retrieval-Text-Needle", **axes)
     image = Image.open(io.BytesIO(png)).convert("RGB")
     assert image.size == heatmap_size_px() == (900, 400)
     colours = image.getcolors(maxcolors=1 << 20)
@@ -305,7 +312,7 @@ def test_heatmap_png_has_the_configured_size_and_official_colours() -> None:
     assert share((0x3C, 0xB3, 0x71)) > 0.08  # two rows at 1.0: medium sea green
     assert share((0xDC, 0x14, 0x3C)) > 0.12  # three rows at 0.0: crimson
     with pytest.raises(ValueError):
-        render_heatmap_png([[0.0] * 10] * 5, None, "bad shape")
+        render_heatmap_png([[0.0] * 10] * 5, None, "bad shape", **axes)
 
 
 # -------------------------------------------------------------------------------------- sample preview
@@ -410,7 +417,7 @@ def test_published_rows_hidden_for_other_protocols_and_on_request(tmp_path: Path
     build_report(load_inputs([run]), tmp_path / "r1", ReportOptions(published=False))
     assert "Published" not in (tmp_path / "r1" / "tables" / "mm_niah_retrieval_text.md").read_text()
     run_json = json.loads((run / "run.json").read_text())
-    run_json["benchmark"] = "milebench"
+    run_json["scoring"] = "lenient"  # the paper's numbers are official scores: not comparable
     (run / "run.json").write_text(json.dumps(run_json))
     result = build_report(load_inputs([run]), tmp_path / "r2")
     assert "Published" not in (tmp_path / "r2" / "tables" / "mm_niah_retrieval_text.md").read_text()
@@ -534,3 +541,13 @@ def test_improved_scoring_modes_are_shown_beside_official_with_disagreements(tmp
     assert line.endswith("| 1 |")
     page = result.index_html.read_text()
     assert "Scoring modes" in page and "&lt;b&gt;m&lt;/b&gt;" in page and "<b>m</b>" not in page
+
+
+def test_breakdown_by_image_count_is_the_mean_per_bucket(tmp_path: Path) -> None:
+    rows = [dict(r) for r in RUN_ROWS]
+    result = build_report(load_inputs([make_run(tmp_path, rows=rows)]), tmp_path / "rep")
+    md = (tmp_path / "rep" / "tables.md").read_text()
+    # make_run writes num_images = 2 for every row: one bucket, the mean of all official scores
+    mean = sum(r["score"] for r in rows) / len(rows) * 100
+    assert f"| tiny-model | {format_pct(mean)} ({len(rows)}) |" in md
+    assert "By images in the context" in result.index_html.read_text()

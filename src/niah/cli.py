@@ -5,13 +5,26 @@ from __future__ import annotations
 
 import functools
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from niah.errors import NiahError
 from niah.redact import redact
 
+#: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
+PIPELINE_ORDER = ("list", "build", "import", "run", "score", "metric", "report", "export", "eval")
+
+
+class _PipelineOrder(TyperGroup):
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(self.commands)
+        return [n for n in PIPELINE_ORDER if n in names] + [n for n in names if n not in PIPELINE_ORDER]
+
+
 app = typer.Typer(
+    cls=_PipelineOrder,
     name="niah",
     help="Build, run, score and report long-context needle-in-a-haystack benchmarks.",
     no_args_is_help=True,
@@ -44,11 +57,24 @@ def _wrap_all(t: typer.Typer) -> None:
 
 
 def _register() -> None:
-    from niah.commands import build, convert, listing, metric, report, run, score
+    """Commands in pipeline order (``niah --help`` lists them so); family commands come from the registry."""
     from niah.commands import eval as eval_cmd
+    from niah.commands import families, listing, metric, report, run, score
 
-    for module in (build, metric, score, report, run, eval_cmd, convert, listing):
+    by_verb: dict[str, list] = {}
+    for command in families.family_commands():
+        if command.verb is not None:
+            by_verb.setdefault(command.verb, []).append(command)
+    listing.register(app)
+    for verb in ("build", "import"):
+        families.register_verb(app, verb, by_verb.pop(verb, []))
+    for module in (run, score, metric, report):
         module.register(app)
+    families.register_verb(app, "export", by_verb.pop("export", []))
+    eval_cmd.register(app)
+    for verb, commands in by_verb.items():  # verbs only some family offers, e.g. "judge-test"
+        families.register_verb(app, verb, commands)
+    families.register_top_level(app, families.family_commands())
     _wrap_all(app)
 
 

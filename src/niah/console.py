@@ -14,3 +14,37 @@ def wide_console(min_width: int = 130) -> Any:
     if not console.is_terminal:
         console = Console(width=max(console.width, min_width))
     return console
+
+
+class progress_bar:
+    """A rich progress bar (or nothing) for a loop of known length; yields an ``advance()`` callable."""
+
+    def __init__(self, enabled: bool, total: int, label: str) -> None:
+        self.enabled, self.total, self.label = enabled, total, label
+        self._bar: Any = None
+
+    def __enter__(self) -> Any:
+        if not self.enabled:
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        # progress goes to stderr, like niah run's, so that stdout can be piped
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), TimeRemainingColumn(), transient=False,
+                             console=Console(stderr=True))
+        self._bar.__enter__()
+        task = self._bar.add_task(self.label, total=self.total)
+        bar = self._bar
+        return lambda: bar.advance(task)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)

@@ -122,13 +122,9 @@ Renderer = Callable[[Sample, PromptOptions], PromptBody]
 #: PromptOptions too, so family switches (``options.extra``, e.g. a model's tokenizer) reach it from the CLI.
 OfficialFit = Callable[[RenderedPrompt, Sample, Capabilities, "PromptOptions"], "FitResult"]
 
-_RENDERERS: dict[str, str | Renderer] = {
-    "mm-niah": "niah.benchmarks.mm_niah.prompt:render",
-    "milebench": "niah.benchmarks.milebench.prompt:render",
-}
-_OFFICIAL_FITS: dict[str, str | OfficialFit] = {
-    "milebench": "niah.benchmarks.milebench.prompt:official_fit",
-}
+# Renderers registered at run time; otherwise each family's own (``Family.renderer``) from the registry.
+_RENDERERS: dict[str, str | Renderer] = {}
+_OFFICIAL_FITS: dict[str, str | OfficialFit] = {}
 
 
 def register_renderer(benchmark: str, renderer: str | Renderer, *, official_fit: str | OfficialFit | None = None,
@@ -147,17 +143,43 @@ def _load(ref: str | Callable[..., Any]) -> Callable[..., Any]:
     return getattr(importlib.import_module(module_name), attr)
 
 
+def _family_hook(benchmark: str, hook: str) -> Callable[..., Any] | None:
+    from niah.benchmarks.registry import find_family
+
+    family = find_family(benchmark)
+    loader = getattr(family, hook, None) if family is not None else None
+    return loader() if loader is not None else None
+
+
 def get_renderer(benchmark: str) -> Renderer:
     ref = _RENDERERS.get(benchmark)
     if ref is None:
-        return render_generic
+        ref = _family_hook(benchmark, "renderer")
+        if ref is None:
+            return render_generic
     renderer = _load(ref)
     _RENDERERS[benchmark] = renderer
     return renderer
 
 
+def get_official_fit(benchmark: str) -> OfficialFit | None:
+    ref = _OFFICIAL_FITS.get(benchmark)
+    if ref is None:
+        ref = _family_hook(benchmark, "official_fit")
+        if ref is None:
+            return None
+    fit = _load(ref)
+    _OFFICIAL_FITS[benchmark] = fit
+    return fit
+
+
 def has_official_fit(benchmark: str) -> bool:
-    return benchmark in _OFFICIAL_FITS
+    from niah.benchmarks.registry import find_family
+
+    if benchmark in _OFFICIAL_FITS:
+        return True
+    family = find_family(benchmark)
+    return family is not None and family.official_fit is not None
 
 
 def render_generic(sample: Sample, options: PromptOptions) -> PromptBody:
@@ -169,7 +191,7 @@ def render_generic(sample: Sample, options: PromptOptions) -> PromptBody:
     for i, choice in enumerate(sample.choices or []):
         body.append(("choice", TextPart(f"\n{chr(65 + i)}. ")))
         body.extend(("choice", p) for p in choice)
-    context = [("context", p) for p in sample.context]
+    context: list[tuple[Role, Part]] = [("context", p) for p in sample.context]
     if options.question_first:
         segments = body + [("question", TextPart("\n"))] + context
     else:
@@ -337,11 +359,9 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
         if reason is not None:
             return FitResult(None, reason)
     if policy == "official":
-        ref = _OFFICIAL_FITS.get(sample.benchmark)
-        if ref is None:
+        fit = get_official_fit(sample.benchmark)
+        if fit is None:
             raise ConfigError(f"{sample.benchmark} has no official over-limit rule; use skip, truncate or downscale")
-        fit = _load(ref)
-        _OFFICIAL_FITS[sample.benchmark] = fit
         return fit(prompt, sample, caps, options)
 
     if not caps.vision and prompt.num_images:

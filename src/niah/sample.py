@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from niah.errors import DataError
 from niah.iox import dumps_line, iter_jsonl, read_json_file, replace_dir, resolve_under, write_json_atomic
@@ -541,7 +541,7 @@ class DatasetWriter:
         self.overwrite = overwrite
         self.count = 0
         self._tmp: Path | None = None
-        self._fh = None
+        self._fh: IO[str] | None = None
 
     def __enter__(self) -> DatasetWriter:
         if self.out.exists() and not self.overwrite:
@@ -586,7 +586,7 @@ class DatasetWriter:
         replace_dir(self._tmp, self.out)
         self._tmp = None
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if self._fh is not None and not self._fh.closed:
             self._fh.close()
         if self._tmp is not None:

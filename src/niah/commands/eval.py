@@ -1,7 +1,7 @@
 """`niah eval`: build (or load) + run + score + report in one command.
 
-With no arguments it runs the embedded default: a small MM-NIAH grid built from the embedded corpus, answered
-by the offline RAG baseline (BM25 retrieval + extractive reader, no model download), scored exactly like the
+With no arguments it runs the embedded default: a small grid of the registry's default family built from the
+embedded corpus, answered by the offline RAG baseline (BM25 retrieval + extractive reader, no model download), scored exactly like the
 official code and reported. Each stage writes into OUT (dataset/, run/, report/), so any stage can be re-run
 alone with its own verb, and rerunning `niah eval` resumes the run instead of repeating requests.
 """
@@ -9,38 +9,43 @@ alone with its own verb, and rerunning `niah eval` resumes the run instead of re
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from niah.commands import split_csv
 
-DEFAULT_TASKS = ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
-                 "reasoning-image")
-# every paper bin up to 64K, one sample per cell: full heatmaps, and it finishes well within 3 minutes
-DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k",
-                   "48k-64k", "64k-72k")
-
-
 
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
              concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
              tokenizer: str, image_tokens: str, limit: int | None, progress: bool,
-             published: bool) -> dict:
-    """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary."""
-    from niah.benchmarks.mm_niah.build import BuildConfig
-    from niah.commands.build import build_mm_niah
-    from niah.metrics.scorers import score_run
+             published: bool, benchmark: str | None = None) -> dict:
+    """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary.
+
+    Without ``dataset`` it builds the small grid of ``benchmark``'s first builder (default: the registry's
+    default family): its ``eval_defaults``, with ``tasks`` and ``lengths`` when given."""
+    from niah.benchmarks.registry import DEFAULT_FAMILY, get_family
+    from niah.errors import ConfigError
     from niah.report import ReportOptions, build_report, load_inputs
     from niah.run import run_dataset_sync
+    from niah.scoring import score_run
 
     out.mkdir(parents=True, exist_ok=True)
     if dataset is None:
         dataset = out / "dataset"
         if not (dataset / "samples.jsonl").is_file():  # built once; reruns resume the same samples
-            cfg = BuildConfig(tasks=tasks, lengths=lengths, per_cell=per_cell, seed=seed, corpus=corpus,
-                              tokenizer=tokenizer, image_tokens=image_tokens)
-            build_mm_niah(cfg, dataset, progress=progress)
+            family = get_family(benchmark or DEFAULT_FAMILY)
+            builders = family.builders() if family.builders else ()
+            if not builders:
+                raise ConfigError(f"benchmark {family.name!r} has no builder; give a DATASET")
+            builder = builders[0]
+            options = {**builder.eval_defaults, "per_cell": per_cell, "seed": seed, "corpus": corpus,
+                       "tokenizer": tokenizer, "image_tokens": image_tokens}
+            if tasks:
+                options["tasks"] = tasks
+            if lengths:
+                options["lengths"] = lengths
+            builder.build(dataset, options, progress)
     run_dir = out / "run"
     summary = run_dataset_sync(dataset, model, run_dir, concurrency=concurrency, progress=progress,
                                base_urls=base_urls or None, api_key_env=api_key_env, limit=limit)
@@ -55,7 +60,9 @@ def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_command(
         dataset: Annotated[Path | None, typer.Argument(
-            help="an existing dataset directory; omit to build a small MM-NIAH grid")] = None,
+            help="an existing dataset directory; omit to build a small grid of --benchmark")] = None,
+        benchmark: Annotated[str | None, typer.Option(
+            "--benchmark", help="the family whose small grid to build (default: the registry's default)")] = None,
         out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path("out/eval"),
         model: Annotated[str, typer.Option("--model", "-m", help="model spec")] = "baseline:rag",
         base_url: Annotated[list[str] | None, typer.Option("--base-url", help="repeatable")] = None,
@@ -76,38 +83,44 @@ def register(app: typer.Typer) -> None:
         from niah.console import wide_console
 
         res = evaluate(out=out, dataset=dataset, model=model, base_urls=split_csv(base_url), api_key_env=api_key_env,
-                       concurrency=concurrency, tasks=split_csv(tasks) or list(DEFAULT_TASKS),
-                       lengths=split_csv(lengths) or list(DEFAULT_LENGTHS), per_cell=per_cell, seed=seed,
+                       concurrency=concurrency, tasks=split_csv(tasks),
+                       lengths=split_csv(lengths), per_cell=per_cell, seed=seed,
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
-                       progress=not no_progress, published=not no_published)
+                       progress=not no_progress, published=not no_published, benchmark=benchmark)
         console = wide_console()
         s = res["summary"]
         console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped; "
                       f"{s.requests} requests sent, {s.resumed} resumed from an earlier run, {s.cached} from "
                       f"cache; {s.wall_s:.1f} s -> {res['run']}")
-        _print_scores(console, Path(res["run"]) / "scores.json")
+        _print_scores(console, Path(res["run"]))
         console.print(f"report: {res['report']}")
 
 
-def _print_scores(console, scores_path: Path) -> None:
-    """Per task: official accuracy per context bin (x100) and overall, as in the paper's tables."""
-    import json
-
+def _print_scores(console: Any, run_dir: Path) -> None:
+    """Per task: official accuracy per bin (x100; empty bins print as -) and overall, as in the paper's tables,
+    with the mean over the bins that have samples beside it; an incomplete run is flagged first."""
     from rich.table import Table
 
-    if not scores_path.is_file():
+    from niah.report import load_input
+    from niah.report.tables import format_pct, ordered_tasks, row_from_bin_scores
+
+    if not (run_dir / "scored.jsonl").is_file():
         return
-    scores = json.loads(scores_path.read_text(encoding="utf-8"))
-    labels = scores.get("context_ranges")
-    if not isinstance(labels, list):  # several benchmarks: {benchmark: structure}
+    inp = load_input(run_dir)
+    rs = inp.run_status
+    if rs and inp.incomplete:
+        console.print(f"[bold yellow]INCOMPLETE RUN: {rs.get('answered')} answered, {rs.get('failed')} failed, "
+                      f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples[/]")
+    if inp.spec is None or not inp.task_scores:
         return
-    table = Table(title="official scores (accuracy x100; empty bins count as 0, as the official code does)")
+    labels = inp.spec.columns.labels
+    table = Table(title="official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
+                        "official code does)")
     table.add_column("task")
-    for label in [*labels, "overall"]:
+    for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
-    for task, values in scores.items():
-        if task == "context_ranges" or not isinstance(values, list):
-            continue
-        row = [f"{v * 100:.1f}" for v in values] + [f"{sum(values) / len(values) * 100:.1f}"]
-        table.add_row(task, *row)
+    for task in ordered_tasks(set(inp.task_scores), inp.task_order):
+        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task))
+        filled = row.overall if row.filled is None else row.filled
+        table.add_row(task, *row.cells(), format_pct(filled))
     console.print(table)

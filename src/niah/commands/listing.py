@@ -10,10 +10,11 @@ def register(app: typer.Typer) -> None:
     def list_command() -> None:
         """List benchmarks and tasks, tokenizers, image token rules, model providers and metric rules."""
         from rich.table import Table
+        from rich.text import Text
 
-        from niah.benchmarks.mm_niah.build import TASKS
+        from niah.benchmarks.registry import families
         from niah.console import wide_console
-        from niah.metrics.registry import RULES
+        from niah.metrics.registry import all_rules
         from niah.models.registry import providers
         from niah.tokens.image import IMAGE_RULES
         from niah.tokens.text import TEXT_TOKENIZERS
@@ -21,12 +22,17 @@ def register(app: typer.Typer) -> None:
         table = Table(title="niah", show_header=True)
         table.add_column("what")
         table.add_column("names")
-        table.add_row("build mm-niah tasks", ", ".join(TASKS))
-        table.add_row("import (official files)", "mm-niah (annotations + images), milebench (dataset folder)")
+        for family in families():
+            verbs = sorted({f"{c.verb or ''} {c.name}".strip() for c in (family.commands() if family.commands
+                                                                          else ())})
+            offers = [*verbs] + (["score"] if family.scorer else []) + (["report"] if family.report else [])
+            detail = family.description + (f"; tasks: {', '.join(family.tasks)}" if family.tasks else "")
+            # Text, not markup: family descriptions are plain text
+            table.add_row(f"benchmark {family.name}", Text(f"{detail}\noffers: {', '.join(offers) or 'metric rules'}"))
         table.add_row("corpora", "default (embedded en/zh), obelics:PATH, textdir:PATH, jsonl:PATH")
         table.add_row("tokenizers", ", ".join(TEXT_TOKENIZERS) + ", hf:PATH, sp:PATH")
         table.add_row("image token rules", ", ".join(IMAGE_RULES))
         table.add_row("model providers", ", ".join(f"{p}:" for p in providers())
                       + " (baseline:random|oracle|rag)")
-        table.add_row("metric rules", ", ".join(RULES))
+        table.add_row("metric rules", ", ".join(all_rules()))
         wide_console().print(table)

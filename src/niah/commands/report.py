@@ -22,8 +22,8 @@ def report(
                        "name of a scores file). Give it once per input.")] = None,
     published: Annotated[bool, typer.Option(
         "--published/--no-published",
-        help="Show the MM-NIAH paper's rows (Tables 2, 6-11) when the inputs are MM-NIAH with official "
-             "scoring.")] = True,
+        help="Show a benchmark's published rows (e.g. its paper's tables) beside yours when the inputs are that "
+             "benchmark with official scoring.")] = True,
     dataset: Annotated[Path | None, typer.Option(
         help="Dataset folder for the sample browser, instead of the one run.json names.")] = None,
     title: Annotated[str, typer.Option(help="Report title.")] = "niah report",

@@ -2,41 +2,43 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
+from niah.benchmarks.protocol import ScoreFormat
 from niah.errors import ConfigError
 
-FORMATS = ("run", "mm-niah-official", "milebench-official")
+
+def _formats() -> dict[str, ScoreFormat]:
+    from niah.benchmarks.registry import families
+
+    return {fmt.name: fmt for family in families() if family.score_formats for fmt in family.score_formats()}
 
 
 def register(app: typer.Typer) -> None:
+    formats = _formats()
+    names = ("run", *formats)
+    path_help = " ".join(["run: RUN_DIR.", *(f"{f.name}: {f.help}." for f in formats.values())])
+
     @app.command("score")
     def score(
-        paths: list[Path] = typer.Argument(
-            ...,
-            help="run: RUN_DIR. mm-niah-official: response files {model}_{task}-{split}.jsonl. "
-            "milebench-official: DATASET_DIR PRED_JSON.",
-        ),
-        format: str = typer.Option("run", "--format", "-f", help=f"One of: {', '.join(FORMATS)}."),
+        paths: list[Path] = typer.Argument(..., help=path_help),
+        format: str = typer.Option("run", "--format", "-f", help=f"One of: {', '.join(names)}."),
         out: Path | None = typer.Option(None, "--out", "-o", help="Where to write scores JSON (official formats)."),
         dataset: Path | None = typer.Option(None, "--dataset", help="run: dataset dir instead of run.json's."),
     ) -> None:
         """Score responses: a niah run (writes scored.jsonl and scores.json) or official files."""
         if format == "run":
             _score_run(paths, dataset)
-        elif format == "mm-niah-official":
-            _score_mm_niah_official(paths, out)
-        elif format == "milebench-official":
-            _score_milebench_official(paths, out)
+        elif format in formats:
+            formats[format].function(paths, out)
         else:
-            raise ConfigError(f"unknown format {format!r}; use one of: {', '.join(FORMATS)}")
+            raise ConfigError(f"unknown format {format!r}; use one of: {', '.join(names)}")
 
 
 def _score_run(paths: list[Path], dataset: Path | None) -> None:
-    from niah.metrics.scorers import score_run
+    from niah.scoring import score_run
 
     if len(paths) != 1:
         raise ConfigError("--format run takes exactly one RUN_DIR")
@@ -45,35 +47,36 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
         f"scored {summary.scored} samples ({summary.failed} failed requests scored 0, "
         f"{summary.missing} without a response not scored)"
     )
+    rs = summary.run_status
+    if rs and not rs["complete"]:
+        typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "
+                    f"{rs['missing']} missing of {rs['total']} samples; scores cover only what was answered",
+                    fg=typer.colors.YELLOW, bold=True)
     for name, count in summary.disagreements.items():
         typer.echo(f"official and {name} disagree on {count} of {summary.scored} samples")
     overall = summary.scores.get("overall") if isinstance(summary.scores, dict) else None
-    if isinstance(overall, list) and overall:
-        typer.echo(f"MM-NIAH overall (mean of 11 bins x 100): {sum(overall) / len(overall) * 100:.2f}")
+    if isinstance(overall, list) and overall and len(summary.benchmarks) == 1:
+        from niah.benchmarks.registry import get_family
+
+        title = get_family(summary.benchmarks[0]).title
+        line = f"{title} overall (mean of {len(overall)} bins x 100): {sum(overall) / len(overall) * 100:.2f}"
+        filled = _filled_mean(paths[0])
+        if filled is not None:  # the official rule counts empty bins as 0; show what the filled bins say
+            line += f"; mean over the {filled[1]} bins with samples: {filled[0]:.2f}"
+        typer.echo(line)
     for path in summary.written:
         typer.echo(f"wrote {path}")
 
 
-def _score_mm_niah_official(paths: list[Path], out: Path | None) -> None:
-    from niah.benchmarks.mm_niah.official import score_response_files
-    from niah.iox import write_json_atomic
+def _filled_mean(run_dir: Path) -> tuple[float, int] | None:
+    """(mean x100 over the overall's bins that have samples, number of such bins) when some bins are empty."""
+    from niah.report import load_input
+    from niah.report.build import overall_counts
+    from niah.report.tables import row_from_bin_scores
 
-    if out is None:
-        raise ConfigError("--format mm-niah-official needs --out scores.json")
-    result = score_response_files(paths)
-    write_json_atomic(out, result, indent=1)
-    typer.echo(f"wrote {out} ({len([k for k in result if k not in ('overall', 'context_ranges')])} tasks"
-               f"{', with overall' if 'overall' in result else ', no overall (needs all 6 tasks)'})")
-
-
-def _score_milebench_official(paths: list[Path], out: Path | None) -> None:
-    from niah.benchmarks.milebench.official import score_milebench_official
-    from niah.iox import write_json_atomic
-
-    if len(paths) != 2:
-        raise ConfigError("--format milebench-official takes DATASET_DIR PRED_JSON")
-    result = score_milebench_official(paths[0], paths[1])
-    typer.echo(json.dumps({"dataset": result["dataset"], **result["result"]}, ensure_ascii=False))
-    if out is not None:
-        write_json_atomic(out, result)
-        typer.echo(f"wrote {out}")
+    inp = load_input(run_dir)
+    counts = overall_counts(inp)
+    if inp.overall is None or counts is None:
+        return None
+    row = row_from_bin_scores("", inp.overall, None, counts)
+    return None if row.filled is None else (row.filled, sum(1 for n in counts if n))

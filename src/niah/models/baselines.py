@@ -21,11 +21,14 @@ import hashlib
 import json
 import random
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.sample import ImagePart, Sample, parts_text
+
+if TYPE_CHECKING:
+    from niah.rag import TextScorer
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
 
@@ -146,7 +149,7 @@ class RagBaseline(_Baseline):
             from niah.models.registry import load_backend
 
             self.reader = load_backend(spec.reader)
-        self._scorer = None
+        self._scorer: TextScorer | None = None  # built on first use (the dense scorer loads a model)
 
     def identity(self) -> dict[str, Any]:
         reader = self.reader.identity() if self.reader is not None else {"kind": "extractive"}

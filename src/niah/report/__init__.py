@@ -1,5 +1,5 @@
-"""Reports: MM-NIAH per-length tables (Markdown, CSV, LaTeX), official heatmaps, and a static HTML report
-with a per-sample browser. ``build_report(load_inputs(paths), out)`` is what ``niah report`` runs."""
+"""Reports any family fills in: per-bin tables (Markdown, CSV, LaTeX) with published rows beside, heatmaps over
+two axes, and a static HTML report with a per-sample browser. ``build_report(load_inputs(paths), out)`` is what ``niah report`` runs."""
 
 from __future__ import annotations
 

@@ -48,6 +48,7 @@ span.img img { max-height: 96px; max-width: 160px; border: 1px solid var(--line)
 span.img.needle img, span.img.needle .img-name { outline: 3px solid #d4a800; }
 .img-name { font-family: ui-monospace, monospace; font-size: .85em; color: var(--muted); }
 ol.options { margin: 0; padding-left: 1.6rem; }
+.banner.incomplete { background: #fff3cd; border: 2px solid #d39e00; padding: 0.6em 1em; margin: 1em 0; }
 """
 
 # Index page: after every image has finished (the window "load" event), record on <body> whether all

@@ -4,7 +4,7 @@ Layout of DIR:
   index.html                   inputs, overall and per-task tables (with published rows), heatmaps
   samples-<slug>.html          sample browser of one run (filters by task, length, depth, correctness)
   tables.md                    every table in Markdown, in report order
-  tables/mm_niah_<key>.{md,csv,tex}
+  tables/<family prefix><key>.{md,csv,tex}
   report.json                  the numbers behind the tables, for scripts
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg
@@ -19,21 +19,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from niah.benchmarks.protocol import ReportSpec
 from niah.iox import write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
 from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
 from niah.report.inputs import ReportInput
-from niah.report.published import PublishedResults, load_mm_niah_paper
+from niah.report.published import PublishedResults
 from niah.report.samples import BrowserOptions, ThumbnailWriter, write_sample_browser
 from niah.report.tables import (
     OVERALL_KEY,
     ResultTable,
+    breakdowns_html,
+    breakdowns_markdown,
     ordered_tasks,
     row_from_bin_scores,
     scoring_modes_html,
     scoring_modes_markdown,
-    task_title,
     to_csv,
     to_latex,
     to_markdown,
@@ -42,7 +44,7 @@ from niah.report.tables import (
 
 @dataclass(slots=True)
 class ReportOptions:
-    published: bool = True           # show the MM-NIAH paper's rows when the protocol matches
+    published: bool = True           # show a family's published rows when the protocol matches
     title: str = "niah report"
     browser: BrowserOptions = field(default_factory=BrowserOptions)
     sample_browser: bool = True
@@ -64,38 +66,93 @@ def slugify(text: str, *, max_len: int = 40) -> str:
     return slug or "input"
 
 
-def build_tables(inputs: Sequence[ReportInput], published: PublishedResults | None) -> list[ResultTable]:
-    """Overall table (only inputs that have all six tasks) then one table per task, one row per input."""
-    tasks = ordered_tasks({t for inp in inputs for t in inp.task_scores})
+def task_title(spec: ReportSpec | None, key: str) -> str:
+    if spec is None:
+        return key
+    return spec.overall_title if key == OVERALL_KEY else spec.task_titles.get(key, key)
+
+
+def _by_spec(inputs: Sequence[ReportInput]) -> list[tuple[ReportSpec, list[ReportInput]]]:
+    """Inputs grouped by family report spec, in input order; inputs without one make no tables."""
+    groups: list[tuple[ReportSpec, list[ReportInput]]] = []
+    for inp in inputs:
+        if inp.spec is None:
+            continue
+        for spec, members in groups:
+            if spec is inp.spec:
+                members.append(inp)
+                break
+        else:
+            groups.append((inp.spec, [inp]))
+    return groups
+
+
+def build_tables(inputs: Sequence[ReportInput],
+                 published: PublishedResults | dict[int, PublishedResults | None] | None) -> list[ResultTable]:
+    """Per family: the overall table (inputs that have an overall) then one table per task, one row per input.
+    ``published`` is a family's published results (one family) or, by ``id(spec)``, each family's."""
     tables: list[ResultTable] = []
-    overall_rows = [row_from_bin_scores(inp.name, inp.overall) for inp in inputs if inp.overall is not None]
-    if overall_rows:
-        tables.append(ResultTable(key=OVERALL_KEY, title=task_title(OVERALL_KEY), rows=overall_rows,
-                                  published=published.section(OVERALL_KEY) if published else None))
-    for task in tasks:
-        rows = [row_from_bin_scores(inp.name, inp.task_scores[task]) for inp in inputs if task in inp.task_scores]
-        tables.append(ResultTable(key=task, title=task_title(task), rows=rows,
-                                  published=published.section(task) if published else None))
+    for spec, members in _by_spec(inputs):
+        paper = published.get(id(spec)) if isinstance(published, dict) else published
+        columns = spec.columns.labels
+        tasks = ordered_tasks({t for inp in members for t in inp.task_scores}, spec.task_order)
+        overall_rows = [row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp))
+                        for inp in members if inp.overall is not None]
+        if overall_rows:
+            tables.append(ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
+                                      published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
+                                      prefix=spec.table_prefix))
+        for task in tasks:
+            rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns), inp.bin_counts.get(task))
+                    for inp in members if task in inp.task_scores]
+            tables.append(ResultTable(key=task, title=task_title(spec, task), rows=rows,
+                                      published=paper.section(task) if paper else None, columns=columns,
+                                      prefix=spec.table_prefix))
     return tables
 
 
-def _published_for(inputs: Sequence[ReportInput], enabled: bool, notes: list[str]) -> PublishedResults | None:
+def overall_counts(inp: ReportInput) -> list[int] | None:
+    """Samples per bin over all tasks (a bin of the overall is empty when it is empty in every task)."""
+    if not inp.bin_counts or set(inp.bin_counts) != set(inp.task_scores):
+        return None
+    return [sum(col) for col in zip(*inp.bin_counts.values(), strict=True)]
+
+
+def _family_title(spec: ReportSpec) -> str:
+    from niah.benchmarks.registry import families
+
+    for family in families():
+        if family.report is not None and family.report() is spec:
+            return family.title
+    return "published"
+
+
+def _published_for(inputs: Sequence[ReportInput], enabled: bool,
+                   notes: list[str]) -> dict[int, PublishedResults | None]:
+    """Each family's published results, by ``id(spec)``, where every input of that family matches the
+    protocol they were measured under."""
+    shown: dict[int, PublishedResults | None] = {}
     if not enabled:
-        return None
-    paper = load_mm_niah_paper()
-    mismatched = [inp for inp in inputs if not paper.matches(benchmark=inp.benchmark, scoring=inp.scoring)]
-    if mismatched:
-        notes.append("published MM-NIAH rows are not shown: "
-                     + "; ".join(f"{inp.name} is benchmark {inp.benchmark or 'unknown'} with {inp.scoring} scoring"
-                                 for inp in mismatched)
-                     + " (they need benchmark mm-niah with official scoring)")
-        return None
-    split = paper.protocol.get("split")
-    other = sorted({inp.split for inp in inputs if inp.split and inp.split != split})
-    if other:
-        notes.append(f"the published rows are from the {split} split; this report's inputs use "
-                     f"{', '.join(other)}: compare with care")
-    return paper
+        return shown
+    for spec, members in _by_spec(inputs):
+        if spec.published is None:
+            continue
+        paper = spec.published()
+        mismatched = [inp for inp in members if not paper.matches(benchmark=inp.benchmark, scoring=inp.scoring)]
+        if mismatched:
+            wanted = paper.protocol.get("benchmark")
+            notes.append(f"published {_family_title(spec)} rows are not shown: "
+                         + "; ".join(f"{inp.name} is benchmark {inp.benchmark or 'unknown'} with {inp.scoring} "
+                                     "scoring" for inp in mismatched)
+                         + f" (they need benchmark {wanted} with official scoring)")
+            continue
+        split = paper.protocol.get("split")
+        other = sorted({inp.split for inp in members if inp.split and inp.split != split})
+        if other:
+            notes.append(f"the published rows are from the {split} split; this report's inputs use "
+                         f"{', '.join(other)}: compare with care")
+        shown[id(spec)] = paper
+    return shown
 
 
 def _report_json(inputs: Sequence[ReportInput], tables: list[ResultTable], published: bool) -> dict[str, Any]:
@@ -110,6 +167,26 @@ def _report_json(inputs: Sequence[ReportInput], tables: list[ResultTable], publi
         "tables": [t.key for t in tables],
         "published_shown": published,
     }
+
+
+def incomplete_notes(inputs: Sequence[ReportInput]) -> list[str]:
+    """One line per input whose run is incomplete: its answered / failed / skipped / missing counts."""
+    out = []
+    for inp in inputs:
+        rs = inp.run_status
+        if rs is not None and inp.incomplete:
+            out.append(f"{inp.name}: {rs.get('answered')} answered, {rs.get('failed')} failed, "
+                       f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples; "
+                       "its scores cover only what was answered")
+    return out
+
+
+def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
+    notes: list[str] = []
+    for spec, _members in _by_spec(inputs):
+        if spec.footnote and spec.footnote not in notes:
+            notes.append(spec.footnote)
+    return notes
 
 
 def build_report(inputs: Sequence[ReportInput], out: str | Path,
@@ -136,21 +213,31 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
             rel = f"tables/{table.slug}.{ext}"
             write_atomic(out / rel, render(table))
             table_files.append(out / rel)
-            downloads.append((f"{task_title(table.key)} ({ext})", rel))
+            downloads.append((f"{table.title} ({ext})", rel))
     combined = "\n".join(to_markdown(t) for t in tables) + "\n" + scoring_modes_markdown(inputs)
-    write_atomic(out / "tables.md", f"# {options.title}\n\n" + combined)
+    extra = breakdowns_markdown(inputs)
+    if extra:
+        combined += "\n" + extra
+    incomplete = incomplete_notes(inputs)
+    banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
+    write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + combined)
     downloads.insert(0, ("All tables (Markdown)", "tables.md"))
 
     heatmap_links: list[HeatmapLink] = []
     heatmap_files: list[Path] = []
     for inp, slug in zip(inputs, slugs, strict=True):
-        for task in ordered_tasks(set(inp.cells)):
+        spec = inp.spec
+        if spec is None or spec.rows is None:
+            continue
+        for task in ordered_tasks(set(inp.cells), spec.task_order):
             cells = inp.cells[task]
             rel = f"assets/heatmaps/{slug}/{slugify(task)}.png"
-            write_heatmap(out / rel, cells.acc, cells.counts, f"{inp.name} - {task_title(task)}")
+            write_heatmap(out / rel, cells.acc, cells.counts, f"{inp.name} - {task_title(spec, task)}",
+                          x=spec.columns, y=spec.rows, colors=spec.heatmap_colors)
             heatmap_files.append(out / rel)
             heatmap_links.append(HeatmapLink(input_name=inp.name, task=task, src=rel,
-                                             samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned))
+                                             samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
+                                             title=task_title(spec, task), unbinned_note=spec.unbinned_note))
 
     summaries: list[InputSummary] = []
     sample_pages: list[Path] = []
@@ -173,7 +260,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
-                                   modes_html=scoring_modes_html(inputs)))
-    write_json_atomic(out / "report.json", _report_json(inputs, tables, published is not None))
+                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs),
+                                   footnotes=_footnotes(inputs), incomplete=incomplete))
+    write_json_atomic(out / "report.json", _report_json(inputs, tables, bool(published)))
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes)

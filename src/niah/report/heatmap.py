@@ -1,4 +1,5 @@
-"""MM-NIAH heatmaps drawn like the official ones: red-yellow-green, 0..1, context bins across, depth down.
+"""Heatmaps over any two axes of a family's report, drawn like MM-NIAH's official ones: red-yellow-green (or the
+family's colours), 0..1, the column axis across, the row axis down.
 
 matplotlib is imported inside the functions (it costs ~0.3 s) and only its object API with the Agg canvas is
 used, so no global backend or pyplot state is touched. The figure is saved without ``bbox_inches="tight"`` so
@@ -10,21 +11,23 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS, NUM_DEPTH_CELLS
+from niah.benchmarks.protocol import Axis
 from niah.iox import write_atomic
 
 OFFICIAL_COLORS: tuple[str, str, str] = ("#DC143C", "#FFD700", "#3CB371")  # crimson, gold, medium sea green
 HEATMAP_FIGSIZE: tuple[float, float] = (9.0, 4.0)
 HEATMAP_DPI = 100
-EMPTY_CELL_TEXT = "–"  # a cell without samples: coloured as 0 (the official rule) but printed as a dash
+EMPTY_CELL_TEXT = "–"  # a cell without samples: grey and printed as a dash (the official aggregation counts it 0)
+EMPTY_CELL_COLOR = "#C8C8C8"
 
 
-def official_colormap():
-    """The official ``LinearSegmentedColormap`` from #DC143C through #FFD700 to #3CB371."""
+def official_colormap(colors: Sequence[str] = OFFICIAL_COLORS) -> Any:
+    """A ``LinearSegmentedColormap`` through ``colors`` (default: #DC143C through #FFD700 to #3CB371)."""
     from matplotlib.colors import LinearSegmentedColormap
 
-    return LinearSegmentedColormap.from_list("mm_niah_official", list(OFFICIAL_COLORS))
+    return LinearSegmentedColormap.from_list("niah_heatmap", list(colors))
 
 
 def heatmap_size_px(figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = HEATMAP_DPI) -> tuple[int, int]:
@@ -32,27 +35,37 @@ def heatmap_size_px(figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = H
 
 
 def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, title: str, *,
+                       x: Axis, y: Axis, colors: Sequence[str] = OFFICIAL_COLORS,
                        figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = HEATMAP_DPI) -> bytes:
-    """PNG bytes of one task's heatmap; ``acc[depth_cell][context_bin]`` in [0, 1], each value printed."""
+    """PNG bytes of one task's heatmap; ``acc[y bin][x bin]`` in [0, 1], each value printed."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    if len(acc) != NUM_DEPTH_CELLS or any(len(r) != len(CONTEXT_LABELS) for r in acc):
-        raise ValueError(f"expected a {NUM_DEPTH_CELLS}x{len(CONTEXT_LABELS)} table")
+    rows, columns = len(y.labels), len(x.labels)
+    if len(acc) != rows or any(len(r) != columns for r in acc):
+        raise ValueError(f"expected a {rows}x{columns} table")
     fig = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    image = ax.imshow([list(map(float, r)) for r in acc], cmap=official_colormap(), vmin=0.0, vmax=1.0,
-                      aspect="auto", interpolation="nearest")
-    ax.set_xticks(range(len(CONTEXT_LABELS)), labels=list(CONTEXT_LABELS))
-    # Depth runs from 0.0 at the top to 1.0 at the bottom; ticks sit on the cell borders (0.0, 0.2, ...).
-    ax.set_yticks([i - 0.5 for i in range(NUM_DEPTH_CELLS + 1)],
-                  labels=[f"{i / NUM_DEPTH_CELLS:.1f}" for i in range(NUM_DEPTH_CELLS + 1)])
-    ax.set_xlabel("Context length (tokens)")
-    ax.set_ylabel("Needle depth")
+    import numpy as np
+
+    cmap = official_colormap(colors)
+    cmap = cmap.with_extremes(bad=EMPTY_CELL_COLOR)  # a cell without samples is grey, never a score
+    values = np.ma.masked_array([list(map(float, r)) for r in acc],
+                                mask=[[counts is not None and counts[d][b] == 0 for b in range(columns)]
+                                      for d in range(rows)])
+    image = ax.imshow(values, cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto", interpolation="nearest")
+    ax.set_xticks(range(columns), labels=list(x.labels))
+    # The row axis runs top to bottom; with edge labels (depth 0.0, 0.2, ...) ticks sit on the cell borders.
+    if y.edges is not None:
+        ax.set_yticks([i - 0.5 for i in range(rows + 1)], labels=list(y.edges))
+    else:
+        ax.set_yticks(range(rows), labels=list(y.labels))
+    ax.set_xlabel(x.title)
+    ax.set_ylabel(y.title)
     ax.set_title(title if len(title) <= 90 else title[:87] + "...", fontsize=11)
-    for d in range(NUM_DEPTH_CELLS):
-        for b in range(len(CONTEXT_LABELS)):
+    for d in range(rows):
+        for b in range(columns):
             empty = counts is not None and counts[d][b] == 0
             ax.text(b, d, EMPTY_CELL_TEXT if empty else f"{float(acc[d][b]):.2f}",
                     ha="center", va="center", fontsize=8, color="black")
@@ -64,7 +77,7 @@ def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence
 
 
 def write_heatmap(path: str | Path, acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None,
-                  title: str, **kwargs) -> Path:
+                  title: str, **kwargs: Any) -> Path:
     """Render and write a heatmap PNG atomically; returns the path."""
     path = Path(path)
     write_atomic(path, render_heatmap_png(acc, counts, title, **kwargs))

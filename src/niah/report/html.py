@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from niah.report.heatmap import heatmap_size_px
-from niah.report.tables import ResultTable, task_title, to_html
+from niah.report.tables import ResultTable, to_html
 
 esc = html.escape
 
@@ -24,6 +24,8 @@ class HeatmapLink:
     src: str                 # relative to the report root
     samples: int
     unbinned: int
+    title: str = ""
+    unbinned_note: str = "not binned"
 
 
 @dataclass(slots=True)
@@ -54,8 +56,11 @@ def _page(title: str, body: str, scripts: list[str]) -> str:
 
 def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTable],
                heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str],
-               modes_html: str = "") -> str:
+               modes_html: str = "", footnotes: list[str] | None = None,
+               incomplete: list[str] | None = None) -> str:
     parts = [f"<h1>{esc(title)}</h1>"]
+    for note in incomplete or ():  # partial runs must never pass for finished ones
+        parts.append(f'<div class="banner incomplete" role="alert"><strong>Incomplete run</strong> {esc(note)}</div>')
     parts.append('<table class="inputs"><caption>Inputs</caption><thead><tr><th>Model</th><th>Source</th>'
                  "<th>Kind</th><th>Benchmark</th><th>Split</th><th>Scored rows</th><th>Samples</th>"
                  "</tr></thead><tbody>")
@@ -71,20 +76,20 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
         parts.append('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in all_notes) + "</ul>")
     if tables:
         parts.append("<nav><p>Tables: " + " · ".join(
-            f'<a href="#task-{esc(t.key)}">{esc(task_title(t.key))}</a>' for t in tables) + "</p></nav>")
+            f'<a href="#task-{esc(t.key)}">{esc(t.title)}</a>' for t in tables) + "</p></nav>")
     by_task: dict[str, list[HeatmapLink]] = {}
     for hm in heatmaps:
         by_task.setdefault(hm.task, []).append(hm)
-    pages = {item.name: item.samples_page for item in inputs if item.samples_page}
+    pages: dict[str, str | None] = {item.name: item.samples_page for item in inputs if item.samples_page}
     shown_tasks = {t.key for t in tables}
     for table in tables:
-        parts.append(f'<section id="task-{esc(table.key)}"><h2>{esc(task_title(table.key))}</h2>')
+        parts.append(f'<section id="task-{esc(table.key)}"><h2>{esc(table.title)}</h2>')
         parts.append(to_html(table))
         parts.append(_heatmap_figures(by_task.get(table.key, []), pages))
         parts.append("</section>")
     for task, links in by_task.items():  # heatmaps of tasks without a table (should not happen, but show them)
         if task not in shown_tasks:
-            parts.append(f'<section id="task-{esc(task)}"><h2>{esc(task_title(task))}</h2>')
+            parts.append(f'<section id="task-{esc(task)}"><h2>{esc(links[0].title or task)}</h2>')
             parts.append(_heatmap_figures(links, pages))
             parts.append("</section>")
     if modes_html:  # already escaped by niah.report.tables.scoring_modes_html
@@ -92,9 +97,8 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
     if downloads:
         parts.append("<h2>Downloads</h2><ul>" + "".join(
             f'<li><a href="{esc(quote(href))}">{esc(label)}</a></li>' for label, href in downloads) + "</ul>")
-    parts.append('<p class="notes">Values are accuracy x100 (soft accuracy for counting) per context-length bin, '
-                 "each the unweighted mean over five depth cells; an empty cell counts as 0 (official rule) and "
-                 "is printed as a dash in the heatmaps. Overall is the mean of the 11 bins.</p>")
+    for note in footnotes or ():  # each family's note on how its values are computed
+        parts.append(f'<p class="notes">{esc(note)}</p>')
     return _page(title, "\n".join(parts), ["assets/report.js"])
 
 
@@ -108,11 +112,11 @@ def _heatmap_figures(links: list[HeatmapLink], pages: dict[str, str | None]) -> 
             task = esc(quote(hm.task))
             browse = (f' · <a href="{base}#task={task}">browse samples</a>'
                       f' · <a href="{base}#task={task}&amp;status=wrong">wrong answers</a>')
-        extra = f", {hm.unbinned} not binned (under 1k tokens or no depth)" if hm.unbinned else ""
+        extra = f", {hm.unbinned} {hm.unbinned_note}" if hm.unbinned else ""
         width, height = heatmap_size_px()
         out.append(f'<figure class="heatmap"><img src="{esc(quote(hm.src))}" '
                    f'alt="{esc(hm.input_name)}: {esc(hm.task)} heatmap" width="{width}" height="{height}">'
-                   f"<figcaption>{esc(hm.input_name)} - {esc(task_title(hm.task))}: {hm.samples} samples"
+                   f"<figcaption>{esc(hm.input_name)} - {esc(hm.title or hm.task)}: {hm.samples} samples"
                    f"{esc(extra)}{browse}</figcaption></figure>")
     return "\n".join(out)
 

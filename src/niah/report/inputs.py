@@ -1,10 +1,9 @@
 """Read what a report is built from: run directories (scored.jsonl + run.json) or scores.json files.
 
-A run directory gives everything: per-sample rows, hence heatmap cells (via the official binning in
-``niah.benchmarks.mm_niah.bins``), per-bin scores, and the dataset for the sample browser. A scores.json
-(the official aggregation structure ``{task: [11 floats], "overall": [11], "context_ranges": [...]}``, also
-accepted with the leaderboard's ``-val``/``-test`` key suffixes) gives per-bin scores only, so it yields
-table rows but no heatmaps.
+A run directory gives everything: per-sample rows, hence heatmap cells (binned on the axes of the family's
+:class:`~niah.benchmarks.protocol.ReportSpec`), per-bin scores (the family's ``per_bin`` aggregation), and the
+dataset for the sample browser. A scores.json (the family's official aggregation structure, read by its
+``read_scores``) gives per-bin scores only, so it yields table rows but no heatmaps.
 """
 
 from __future__ import annotations
@@ -14,28 +13,28 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS, bin_scores, cell_table
+from niah.benchmarks.protocol import Axis, ReportSpec
 from niah.errors import DataError
 from niah.iox import iter_jsonl
-from niah.report.tables import MM_NIAH_TASKS, OVERALL_KEY, overall_bin_scores
 
 RUN_FILE = "run.json"
 SCORED_FILE = "scored.jsonl"
 SCORES_FILE = "scores.json"
 OFFICIAL_SCORING = "official"
-# Key suffixes of the official leaderboard score files (e.g. "retrieval-text-test"); longest first.
-_SPLIT_SUFFIXES = ("-rag-val", "-rag-test", "-val", "-test")
+# scored.jsonl fields read into ScoredRow attributes; any other field lands in ScoredRow.extra
+_ROW_FIELDS = frozenset({"id", "task", "benchmark", "context_length", "depth", "num_images", "answer", "response",
+                         "error", "score", "scores"})
 
 
 @dataclass(slots=True)
 class TaskCells:
-    """Official heatmap cells of one task: accuracy and sample count per (depth cell, context bin)."""
+    """Heatmap cells of one task: accuracy and sample count per (row bin, column bin) of the family's axes."""
 
     acc: list[list[float]]
     counts: list[list[int]]
-    unbinned: int = 0        # rows left out of the cells: under 1000 tokens (official) or without a depth
+    unbinned: int = 0        # rows left out of the cells (the family's unbinned_note says why)
 
 
 @dataclass(slots=True)
@@ -46,17 +45,33 @@ class ReportInput:
     benchmark: str | None
     scoring: str
     split: str | None
-    task_scores: dict[str, list[float]]      # task -> 11 per-bin scores in [0, 1]
-    overall: list[float] | None              # benchmark overall per bin (all six tasks), or None
+    task_scores: dict[str, list[float]]      # task -> per-bin scores in [0, 1]
+    overall: list[float] | None              # benchmark overall per bin, or None
     cells: dict[str, TaskCells] = field(default_factory=dict)
     scored_path: Path | None = None
     dataset_path: Path | None = None
     run_meta: dict[str, Any] = field(default_factory=dict)
     num_rows: int = 0
-    # improved scoring modes beside the official one (e.g. "lenient"): mode -> task -> 11 per-bin scores,
+    # improved scoring modes beside the official one (e.g. "lenient"): mode -> task -> per-bin scores,
     # and mode -> task -> number of samples whose score differs from the official score
     mode_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     mode_disagreements: dict[str, dict[str, int]] = field(default_factory=dict)
+    spec: ReportSpec | None = None           # the family's report spec (None: unknown family, no tables)
+    run_status: dict[str, Any] | None = None  # scores.json's run_status (complete, answered, failed, ...)
+    bin_counts: dict[str, list[int]] = field(default_factory=dict)  # task -> samples per column bin
+    # breakdown title -> bucket label -> (sum of official scores, samples)
+    breakdowns: dict[str, dict[str, tuple[float, int]]] = field(default_factory=dict)
+
+    def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
+        return self.breakdowns.get(title, {})
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.run_status) and not self.run_status.get("complete", True)  # type: ignore[union-attr]
+
+    @property
+    def task_order(self) -> tuple[str, ...]:
+        return self.spec.task_order if self.spec is not None else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +90,11 @@ class ScoredRow:
     error: str | None
     score: float
     scores: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)   # fields a family adds to its scored rows
+
+    def value(self, name: str) -> Any:
+        """The row's field ``name`` (a report axis reads its field through this)."""
+        return getattr(self, name) if name in _ROW_FIELDS else self.extra.get(name)
 
 
 def _number(value: Any) -> bool:
@@ -122,8 +142,9 @@ def iter_scored_rows(path: Path) -> Iterator[ScoredRow]:
             context_length=None if length is None else float(length),
             depth=None if depth is None else float(depth),
             num_images=num_images if isinstance(num_images, int) and not isinstance(num_images, bool) else None,
-            answer=obj.get("answer"), response=response, error=error, score=float(score),
+            answer=obj.get("answer"), response=response, error=error, score=float(cast(float, score)),
             scores=scores if isinstance(scores, dict) else {},
+            extra={k: v for k, v in obj.items() if k not in _ROW_FIELDS},
         )
 
 
@@ -167,8 +188,37 @@ def run_model_name(meta: dict[str, Any]) -> str | None:
     return None
 
 
+def report_spec(benchmark: str | None) -> ReportSpec | None:
+    """The report spec of the family called ``benchmark`` (None: no such family, or it has no report)."""
+    from niah.benchmarks.registry import find_family
+
+    family = find_family(benchmark) if benchmark else None
+    return family.report() if family is not None and family.report is not None else None
+
+
+def _bin(axis: Axis | None, row: ScoredRow) -> int | None:
+    if axis is None:
+        return 0
+    value = row.value(axis.field)
+    return None if value is None else axis.bin_of(value)
+
+
+def cell_table(entries: list[tuple[int, int, float]], num_rows: int, num_columns: int) -> tuple[
+        list[list[float]], list[list[int]]]:
+    """Mean score and count per (row bin, column bin) from (column, row, score) entries; an empty cell has
+    accuracy 0.0 (it stays apart from filled cells through its count)."""
+    totals = [[0.0] * num_columns for _ in range(num_rows)]
+    counts = [[0] * num_columns for _ in range(num_rows)]
+    for column, row, score in entries:
+        totals[row][column] += float(score)
+        counts[row][column] += 1
+    acc = [[(totals[r][c] / counts[r][c]) if counts[r][c] else 0.0 for c in range(num_columns)]
+           for r in range(num_rows)]
+    return acc, counts
+
+
 def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None = None) -> ReportInput:
-    """Aggregate a run directory's scored.jsonl with the official binning (one streaming pass)."""
+    """Aggregate a run directory's scored.jsonl on its family's report axes (one streaming pass)."""
     meta: dict[str, Any] = {}
     if (run_dir / RUN_FILE).is_file():
         loaded = _read_json(run_dir / RUN_FILE)
@@ -176,35 +226,55 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             raise DataError("run.json must be a JSON object", file=run_dir / RUN_FILE)
         meta = loaded
     scored = run_dir / SCORED_FILE
-    per_task: dict[str, list[tuple[float, float, float]]] = {}
-    unbinned: dict[str, int] = {}
     benchmark = meta.get("benchmark") if isinstance(meta.get("benchmark"), str) else None
+    spec = report_spec(benchmark)
+    per_task: dict[str, list[tuple[int, int, float]]] = {}
+    unbinned: dict[str, int] = {}
     num_rows = 0
-    per_mode: dict[str, dict[str, list[tuple[float, float, float]]]] = {}
+    per_mode: dict[str, dict[str, list[tuple[int, int, float]]]] = {}
     disagreements: dict[str, dict[str, int]] = {}
+    breakdowns: dict[str, dict[str, tuple[float, int]]] = {}
     for row in iter_scored_rows(scored):
         num_rows += 1
         if benchmark is None and row.benchmark:
             benchmark = row.benchmark
+            spec = report_spec(benchmark)
         modes = {m: float(v) for m, v in row.scores.items() if m != OFFICIAL_SCORING and _number(v)}
         for mode, value in modes.items():
             counts_by_task = disagreements.setdefault(mode, {})
             counts_by_task[row.task] = counts_by_task.get(row.task, 0) + (value != row.score)
+        for breakdown in spec.breakdowns if spec is not None else ():
+            raw = row.value(breakdown.field)
+            label = None if raw is None else (breakdown.bucket(raw) if breakdown.bucket else str(raw))
+            if label is not None:
+                sums = breakdowns.setdefault(breakdown.title, {})
+                total, n = sums.get(label, (0.0, 0))
+                sums[label] = (total + row.score, n + 1)
         bucket = per_task.setdefault(row.task, [])
-        if row.context_length is None or row.depth is None or row.context_length < 1000:
+        column = _bin(spec.columns, row) if spec is not None else None
+        cell_row = _bin(spec.rows, row) if spec is not None else None
+        if column is None or cell_row is None:
             unbinned[row.task] = unbinned.get(row.task, 0) + 1
             continue
-        bucket.append((row.context_length, row.depth, row.score))
+        bucket.append((column, cell_row, row.score))
         for mode, value in modes.items():
-            per_mode.setdefault(mode, {}).setdefault(row.task, []).append((row.context_length, row.depth, value))
+            per_mode.setdefault(mode, {}).setdefault(row.task, []).append((column, cell_row, value))
     cells: dict[str, TaskCells] = {}
     task_scores: dict[str, list[float]] = {}
-    for task, rows in per_task.items():
-        if not rows:
-            continue
-        acc, counts = cell_table(rows)
-        cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
-        task_scores[task] = bin_scores(acc)
+    mode_scores: dict[str, dict[str, list[float]]] = {}
+    if spec is not None:
+        shape = (len(spec.rows.labels) if spec.rows is not None else 1, len(spec.columns.labels))
+        for task, entries in per_task.items():
+            if not entries:
+                continue
+            acc, counts = cell_table(entries, *shape)
+            if spec.rows is not None:
+                cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
+            task_scores[task] = spec.per_bin(acc)
+        mode_scores = {mode: {task: spec.per_bin(cell_table(entries, *shape)[0])
+                              for task, entries in by_task.items()}
+                       for mode, by_task in per_mode.items()}
+    bin_counts = {task: [sum(column) for column in zip(*c.counts, strict=True)] for task, c in cells.items()}
     model = run_model_name(meta)
     dataset_path = dataset if dataset is not None else _dataset_path(meta.get("dataset"), run_dir)
     return ReportInput(
@@ -212,26 +282,20 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         path=run_dir, kind="run", benchmark=benchmark,
         scoring=str(meta.get("scoring") or OFFICIAL_SCORING),
         split=meta.get("split") if isinstance(meta.get("split"), str) else _dataset_split(dataset_path),
-        task_scores=task_scores, overall=overall_bin_scores(task_scores), cells=cells,
+        task_scores=task_scores, overall=spec.overall(task_scores) if spec is not None else None, cells=cells,
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
-        mode_scores={mode: {task: bin_scores(cell_table(rows)[0]) for task, rows in by_task.items()}
-                     for mode, by_task in per_mode.items()},
-        mode_disagreements=disagreements,
+        mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
+        run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
     )
 
 
-def _split_task_key(key: str) -> tuple[str, str | None]:
-    for suffix in _SPLIT_SUFFIXES:
-        if key.endswith(suffix):
-            return key[: -len(suffix)], suffix[1:]
-    return key, None
-
-
-def _bin_list(value: Any, *, path: Path, key: str) -> list[float]:
-    if not isinstance(value, list) or len(value) != len(CONTEXT_LABELS) or not all(_number(v) for v in value):
-        raise DataError(f"expected a list of {len(CONTEXT_LABELS)} numbers (one per context range)",
-                        file=path, field=key)
-    return [float(v) for v in value]
+def _run_status(scores_path: Path) -> dict[str, Any] | None:
+    """``run_status`` of a scores.json written by ``niah score`` (None for older or official files)."""
+    if not scores_path.is_file():
+        return None
+    doc = _read_json(scores_path)
+    status = doc.get("run_status") if isinstance(doc, dict) else None
+    return status if isinstance(status, dict) else None
 
 
 def scores_file_name(path: Path) -> str:
@@ -241,40 +305,20 @@ def scores_file_name(path: Path) -> str:
 
 
 def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
-    """Per-bin scores from an official-structure scores.json (tables only: it has no per-cell data)."""
+    """Per-bin scores from a family's official-structure scores.json (tables only: no per-cell data). The file's
+    ``benchmark`` field names the family; without one, the registry's default family reads it."""
+    from niah.benchmarks.registry import DEFAULT_FAMILY
+
     doc = _read_json(path)
-    if not isinstance(doc, dict):
-        raise DataError("scores.json must be a JSON object", file=path)
-    ranges = doc.get("context_ranges")
-    if ranges is not None and [str(r).lower() for r in ranges] != list(CONTEXT_LABELS):
-        raise DataError(f"context_ranges {ranges!r} differ from the official {list(CONTEXT_LABELS)!r}",
-                        file=path, field="context_ranges")
-    task_scores: dict[str, list[float]] = {}
-    overall: list[float] | None = None
-    splits: set[str] = set()
-    for key, value in doc.items():
-        if key == "context_ranges" or not isinstance(value, list):
-            continue  # other metadata keys are allowed and ignored
-        if key == OVERALL_KEY:
-            overall = _bin_list(value, path=path, key=key)
-            continue
-        task, split = _split_task_key(key)
-        if split:
-            splits.add(split)
-        if task in task_scores:
-            raise DataError(f"task {task!r} appears twice (keys with different split suffixes?)",
-                            file=path, field=key)
-        task_scores[task] = _bin_list(value, path=path, key=key)
-    if not task_scores and overall is None:
-        raise DataError("no per-task score lists found", file=path)
-    if overall is None:
-        overall = overall_bin_scores(task_scores)
-    benchmark = doc.get("benchmark") if isinstance(doc.get("benchmark"), str) else (
-        "mm-niah" if set(task_scores) <= set(MM_NIAH_TASKS) else None)
-    scoring = doc.get("scoring") if isinstance(doc.get("scoring"), str) else OFFICIAL_SCORING
+    named = doc.get("benchmark") if isinstance(doc, dict) and isinstance(doc.get("benchmark"), str) else None
+    spec = report_spec(named) or report_spec(DEFAULT_FAMILY)
+    if spec is None or spec.read_scores is None:
+        raise DataError("no benchmark family reads this scores file", file=path)
+    read = spec.read_scores(doc, path)
     return ReportInput(
-        name=name or scores_file_name(path), path=path, kind="scores", benchmark=benchmark, scoring=scoring,
-        split=splits.pop() if len(splits) == 1 else None, task_scores=task_scores, overall=overall,
+        name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
+        scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
+        run_status=_run_status(path),
     )
 
 

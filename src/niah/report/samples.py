@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS, DEPTH_LABELS, context_bin, depth_cell
+from niah.benchmarks.protocol import Axis
 from niah.errors import DataError, NiahError
 from niah.iox import write_atomic
 from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
@@ -387,19 +387,36 @@ class _ImageRefs:
         return ref
 
 
+def _axis_bin(axis: Axis | None, row: ScoredRow) -> int | None:
+    if axis is None:
+        return None
+    value = row.value(axis.field)
+    return None if value is None else axis.bin_of(value)
+
+
+def axis_ranges(axis: Axis | None) -> list[str]:
+    """Filter labels of an axis: "0.0-0.2" from edge labels, else the bin labels."""
+    if axis is None:
+        return []
+    if axis.edges is not None:
+        return [f"{lo}-{hi}" for lo, hi in zip(axis.edges, axis.edges[1:], strict=False)]
+    return list(axis.labels)
+
+
 def _sample_record(row: ScoredRow, sample: Sample | None, dataset: Dataset | None,
-                   thumbs: ThumbnailWriter | None, options: BrowserOptions, note: str | None) -> dict[str, Any]:
-    bin_index = context_bin(row.context_length) if row.context_length is not None else None
+                   thumbs: ThumbnailWriter | None, options: BrowserOptions, note: str | None,
+                   columns: Axis | None = None, rows: Axis | None = None) -> dict[str, Any]:
+    bin_index = _axis_bin(columns, row)
     response = row.response
     if response is not None and len(response) > MAX_RESPONSE_CHARS:
-        response = response[:MAX_RESPONSE_CHARS] + f"\n[... {len(row.response) - MAX_RESPONSE_CHARS} more characters]"
+        response = response[:MAX_RESPONSE_CHARS] + f"\n[... {len(response) - MAX_RESPONSE_CHARS} more characters]"
     scores = {k: v for k, v in row.scores.items()
               if isinstance(v, (int, float)) and not isinstance(v, bool)}
     record: dict[str, Any] = {
         "id": row.id, "task": row.task,
-        "bin": CONTEXT_LABELS[bin_index] if bin_index is not None else None,
+        "bin": columns.labels[bin_index] if columns is not None and bin_index is not None else None,
         "context_length": row.context_length, "depth": row.depth,
-        "cell": depth_cell(row.depth) if row.depth is not None else None,
+        "cell": _axis_bin(rows, row),
         "num_images": row.num_images, "score": row.score, "scores": scores, "status": status_of(row),
         "response": response, "error": row.error,
     }
@@ -456,10 +473,12 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
         summary.chunks += 1
         chunk.clear()
 
+    columns = inp.spec.columns if inp.spec is not None else None
+    rows_axis = inp.spec.rows if inp.spec is not None else None
     for row in iter_scored_rows(inp.scored_path):
         summary.total_rows += 1
-        bin_index = context_bin(row.context_length) if row.context_length is not None else None
-        cell = depth_cell(row.depth) if row.depth is not None else None
+        bin_index = _axis_bin(columns, row)
+        cell = _axis_bin(rows_axis, row)
         key = (row.task, bin_index, cell)
         seen = listed_per_cell.get(key, 0)
         listed_per_cell[key] = seen + 1
@@ -475,7 +494,7 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
             if sample is None and note is None:
                 note = "sample id not found in the dataset"
         use_thumbs = thumbs if seen < options.thumbs_per_cell else None
-        record = _sample_record(row, sample, dataset, use_thumbs, options, note)
+        record = _sample_record(row, sample, dataset, use_thumbs, options, note, columns, rows_axis)
         if row.task not in tasks:
             tasks.append(row.task)
         index_rows.append([tasks.index(row.task), -1 if bin_index is None else bin_index,
@@ -491,13 +510,13 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
         summary.notes.append(f"showing the first {options.samples_per_cell} samples of each (task, length, depth)"
                              f" cell: {summary.shown} of {summary.total_rows}")
     # Task codes follow the table order; remap the first-seen order used while streaming.
-    order = ordered_tasks(tasks)
+    order = ordered_tasks(tasks, inp.task_order)
     remap = {tasks.index(t): i for i, t in enumerate(order)}
     for entry in index_rows:
         entry[0] = remap[entry[0]]
     index = {
-        "name": inp.name, "tasks": order, "bins": list(CONTEXT_LABELS),
-        "depths": [f"{d}-{float(d) + 0.2:.1f}" for d in DEPTH_LABELS], "statuses": list(STATUSES),
+        "name": inp.name, "tasks": order, "bins": list(columns.labels) if columns is not None else [],
+        "depths": axis_ranges(rows_axis), "statuses": list(STATUSES),
         "chunk_dir": f"{SAMPLES_ASSETS_DIR}/{slug}/", "rows": index_rows, "notes": summary.notes,
         "total_rows": summary.total_rows,
     }

@@ -1,6 +1,5 @@
-"""Per-length result tables in the MM-NIAH paper's format (Appendix A, Tables 2 and 6-11).
-
-A table has one row per report input (``Model | 1K ... 64K | Overall``), values are accuracies x100 printed
+"""Per-bin result tables, paper style: one row per report input (``Model | <bin labels> | Overall``), the bins
+being those of the family's report (``ReportSpec.columns``). Values are accuracies x100 printed
 with one decimal like the paper, and an optional "published" section with the paper's own rows. Renderers
 produce Markdown, CSV, LaTeX (booktabs) and an HTML fragment from the same numbers, so the formats can never
 disagree.
@@ -15,33 +14,15 @@ from __future__ import annotations
 import csv
 import html
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.mm_niah.bins import CONTEXT_LABELS
-
 if TYPE_CHECKING:
     from niah.report.inputs import ReportInput
 
-# Paper order of the six tasks (Tables 6-11), which is also the order the report shows them in.
-MM_NIAH_TASKS: tuple[str, ...] = (
-    "retrieval-text", "counting-text", "reasoning-text",
-    "retrieval-image", "counting-image", "reasoning-image",
-)
 OVERALL_KEY = "overall"
-TASK_TITLES: dict[str, str] = {
-    "retrieval-text": "Retrieval-Text-Needle",
-    "counting-text": "Counting-Text-Needle",
-    "reasoning-text": "Reasoning-Text-Needle",
-    "retrieval-image": "Retrieval-Image-Needle",
-    "counting-image": "Counting-Image-Needle",
-    "reasoning-image": "Reasoning-Image-Needle",
-    OVERALL_KEY: "Overall (mean over the six tasks)",
-}
-BIN_HEADERS: tuple[str, ...] = tuple(label.upper() for label in CONTEXT_LABELS)
-HEADER: tuple[str, ...] = ("Model", *BIN_HEADERS, "Overall")
 MISSING = "-"
 
 
@@ -52,10 +33,6 @@ def format_pct(value: float | None) -> str:
     return str(Decimal(repr(float(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
-def task_title(key: str) -> str:
-    return TASK_TITLES.get(key, key)
-
-
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One model's row; ``values`` and ``overall`` are percentages (x100), None where there is no number."""
@@ -63,6 +40,7 @@ class TableRow:
     model: str
     values: tuple[float | None, ...]
     overall: float | None
+    filled: float | None = None   # mean over the bins that have samples, when some bins have none
 
     def cells(self) -> list[str]:
         return [format_pct(v) for v in self.values] + [format_pct(self.overall)]
@@ -72,7 +50,7 @@ class TableRow:
 class PublishedSection:
     """Rows copied from a paper table, shown below the report's own rows and marked as published."""
 
-    label: str               # e.g. "Published: MM-NIAH paper, Table 6 (test split, official scoring)"
+    label: str               # e.g. "Published: <paper>, Table 6 (test split, official scoring)"
     rows: list[TableRow]
     notes: dict[str, str] = field(default_factory=dict)  # model -> caveat (RAG, text tasks only, ...)
 
@@ -83,33 +61,45 @@ class ResultTable:
     title: str
     rows: list[TableRow]
     published: PublishedSection | None = None
+    columns: tuple[str, ...] = ()   # bin labels, as the family's report names them
+    prefix: str = ""                # file-name prefix of the family's tables
 
     @property
     def slug(self) -> str:
-        return "mm_niah_" + self.key.replace("-", "_")
+        return self.prefix + self.key.replace("-", "_")
+
+    @property
+    def header(self) -> tuple[str, ...]:
+        return ("Model", *(label.upper() for label in self.columns), "Overall")
 
 
-def row_from_bin_scores(model: str, bin_scores: Sequence[float]) -> TableRow:
-    """A table row from 11 per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule)."""
-    if len(bin_scores) != len(CONTEXT_LABELS):
-        raise ValueError(f"expected {len(CONTEXT_LABELS)} bin scores, got {len(bin_scores)}")
-    values = tuple(float(s) * 100.0 for s in bin_scores)
+def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int | None = None,
+                        counts: Sequence[int] | None = None) -> TableRow:
+    """A table row from per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule: an empty bin
+    counts as 0). With ``counts`` (samples per bin), empty bins print as ``-`` and ``filled`` is the mean over
+    the bins that have samples."""
+    if num_bins is not None and len(bin_scores) != num_bins:
+        raise ValueError(f"expected {num_bins} bin scores, got {len(bin_scores)}")
+    values: tuple[float | None, ...] = tuple(float(s) * 100.0 for s in bin_scores)
     overall = sum(float(s) for s in bin_scores) / len(bin_scores) * 100.0
-    return TableRow(model=model, values=values, overall=overall)
+    filled = None
+    if counts is not None and len(counts) == len(bin_scores) and not all(counts):
+        values = tuple(v if n else None for v, n in zip(values, counts, strict=True))
+        kept = [float(s) for s, n in zip(bin_scores, counts, strict=True) if n]
+        filled = sum(kept) / len(kept) * 100.0 if kept else None
+    return TableRow(model=model, values=values, overall=overall, filled=filled)
 
 
-def overall_bin_scores(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
-    """Benchmark overall per bin: unweighted mean over the six tasks, only when all six are present."""
-    if not all(task in task_scores for task in MM_NIAH_TASKS):
-        return None
-    return [round(sum(float(task_scores[t][b]) for t in MM_NIAH_TASKS) / len(MM_NIAH_TASKS), 6)
-            for b in range(len(CONTEXT_LABELS))]
+def filled_note(table: ResultTable) -> list[tuple[str, str, int]]:
+    """(model, mean over filled bins, number of filled bins) for rows with empty bins."""
+    return [(row.model, format_pct(row.filled), sum(v is not None for v in row.values))
+            for row in table.rows if row.filled is not None]
 
 
-def ordered_tasks(task_keys: Sequence[str] | set[str]) -> list[str]:
-    """The six MM-NIAH tasks in paper order first, then any other task names sorted."""
+def ordered_tasks(task_keys: Sequence[str] | set[str], order: Sequence[str] = ()) -> list[str]:
+    """The tasks of ``order`` (a family's report order) first, then any other task names sorted."""
     keys = set(task_keys)
-    return [t for t in MM_NIAH_TASKS if t in keys] + sorted(keys - set(MM_NIAH_TASKS) - {OVERALL_KEY})
+    return [t for t in order if t in keys] + sorted(keys - set(order) - {OVERALL_KEY})
 
 
 # ----------------------------------------------------------------------------------------------- Markdown
@@ -124,12 +114,17 @@ def _md_text(text: str) -> str:
 
 def to_markdown(table: ResultTable) -> str:
     lines = [f"**{_md_text(table.title)}** (accuracy x100)", ""]
-    lines.append("| " + " | ".join(HEADER) + " |")
-    lines.append("|" + "---|" + "---:|" * (len(HEADER) - 1))
+    header = table.header
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" + "---:|" * (len(header) - 1))
     for row in table.rows:
         lines.append("| " + " | ".join([_md_text(row.model), *row.cells()]) + " |")
+    for model, mean, bins in filled_note(table):
+        lines.append("")
+        lines.append(f"*{_md_text(model)}*: {mean} over the {bins} bins with samples (Overall counts empty bins, "
+                     "shown as -, as 0: the official rule)")
     if table.published is not None and table.published.rows:
-        blank = " |" * (len(HEADER) - 1)
+        blank = " |" * (len(header) - 1)
         lines.append(f"| *{_md_text(table.published.label)}* |{blank}")
         for row in table.published.rows:
             lines.append("| " + " | ".join([f"*{_md_text(row.model)}*", *row.cells()]) + " |")
@@ -150,7 +145,7 @@ def _csv_text(text: str) -> str:
 def to_csv(table: ResultTable) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["section", *HEADER, "source"])
+    writer.writerow(["section", *table.header, "source"])
     for row in table.rows:
         writer.writerow(["this report", _csv_text(row.model), *row.cells(), ""])
     if table.published is not None:
@@ -172,7 +167,7 @@ def latex_escape(text: str) -> str:
 
 
 def to_latex(table: ResultTable) -> str:
-    ncols = len(HEADER)
+    ncols = len(table.header)
     lines = [
         r"\begin{table}[t]",
         r"\centering",
@@ -180,7 +175,7 @@ def to_latex(table: ResultTable) -> str:
         rf"\label{{tab:{table.slug.replace('_', '-')}}}",
         r"\begin{tabular}{l" + "r" * (ncols - 1) + "}",
         r"\toprule",
-        " & ".join(HEADER) + r" \\",
+        " & ".join(table.header) + r" \\",
         r"\midrule",
     ]
     for row in table.rows:
@@ -201,7 +196,7 @@ def to_html(table: ResultTable) -> str:
     esc = html.escape
     out = [f'<table class="results" id="table-{esc(table.key)}">',
            f"<caption>{esc(table.title)} (accuracy x100)</caption>",
-           "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in HEADER) + "</tr></thead>",
+           "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in table.header) + "</tr></thead>",
            "<tbody>"]
     for row in table.rows:
         out.append('<tr class="ours"><th scope="row">' + esc(row.model) + "</th>"
@@ -209,7 +204,7 @@ def to_html(table: ResultTable) -> str:
     out.append("</tbody>")
     if table.published is not None and table.published.rows:
         out.append('<tbody class="published">')
-        out.append(f'<tr class="section"><th colspan="{len(HEADER)}">{esc(table.published.label)}</th></tr>')
+        out.append(f'<tr class="section"><th colspan="{len(table.header)}">{esc(table.published.label)}</th></tr>')
         for row in table.published.rows:
             note = table.published.notes.get(row.model)
             title = f' title="{esc(note)}"' if note else ""
@@ -218,6 +213,9 @@ def to_html(table: ResultTable) -> str:
                        + "".join(f"<td>{esc(c)}</td>" for c in row.cells()) + "</tr>")
         out.append("</tbody>")
     out.append("</table>")
+    for model, mean, bins in filled_note(table):
+        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {bins} bins with samples (Overall '
+                   "counts empty bins, shown as -, as 0: the official rule)</p>")
     notes = [] if table.published is None else [
         f"<li>{esc(m)}*: {esc(n)}</li>" for m, n in table.published.notes.items()
         if any(r.model == m for r in table.published.rows)]
@@ -232,7 +230,7 @@ def scoring_mode_rows(inputs: Sequence[ReportInput]) -> list[tuple[str, str, str
     rows = []
     for inp in inputs:
         for mode, by_task in sorted(inp.mode_scores.items()):
-            for task in [t for t in MM_NIAH_TASKS if t in by_task] + sorted(set(by_task) - set(MM_NIAH_TASKS)):
+            for task in ordered_tasks(set(by_task), inp.task_order):
                 official = inp.task_scores.get(task)
                 alt = by_task[task]
                 rows.append((inp.name, task, mode,
@@ -270,3 +268,52 @@ def scoring_modes_html(inputs: Sequence[ReportInput]) -> str:
             "and improved modes (overall accuracy x100)</caption><thead><tr><th>Model</th><th>Task</th>"
             "<th>Mode</th><th>Official</th><th>Mode score</th><th>Samples that disagree</th></tr></thead>"
             f"<tbody>{body}</tbody></table><p class=\"notes\">{html.escape(SCORING_MODES_NOTE)}</p></section>")
+
+
+# ------------------------------------------------------------------------------------------------ breakdowns
+
+def breakdown_tables(inputs: Sequence[ReportInput]) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """(title, bucket labels, [(model, cells)]) for every breakdown a family's report asks for; a cell is the
+    mean official score x100 and the number of samples, ``-`` where an input has none."""
+    out: list[tuple[str, list[str], list[tuple[str, list[str]]]]] = []
+    seen: list[tuple[int, str]] = []
+    for inp in inputs:
+        for breakdown in inp.spec.breakdowns if inp.spec is not None else ():
+            key = (id(inp.spec), breakdown.title)
+            if key in seen:
+                continue
+            seen.append(key)
+            members = [i for i in inputs if i.spec is inp.spec and breakdown.title in i.breakdowns]
+            labels = {label for i in members for label in i.breakdowns[breakdown.title]}
+            ordered = [b for b in breakdown.order if b in labels] + sorted(labels - set(breakdown.order))
+            rows = []
+            for member in members:
+                sums = member.breakdown_sums(breakdown.title)
+                rows.append((member.name, [f"{format_pct(100 * sums[b][0] / sums[b][1])} ({sums[b][1]})"
+                                           if b in sums else MISSING for b in ordered]))
+            if rows:
+                out.append((breakdown.title, ordered, rows))
+    return out
+
+
+def breakdowns_markdown(inputs: Sequence[ReportInput]) -> str:
+    parts = []
+    for title, labels, rows in breakdown_tables(inputs):
+        lines = [f"**{_md_text(title)}** (accuracy x100, samples)", "",
+                 "| Model | " + " | ".join(_md_text(b) for b in labels) + " |",
+                 "|---|" + "---:|" * len(labels)]
+        lines += ["| " + " | ".join([_md_text(model), *cells]) + " |" for model, cells in rows]
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def breakdowns_html(inputs: Sequence[ReportInput]) -> str:
+    esc = html.escape
+    parts = []
+    for title, labels, rows in breakdown_tables(inputs):
+        head = "".join(f"<th>{esc(b)}</th>" for b in labels)
+        body = "".join(f'<tr><th scope="row">{esc(model)}</th>' + "".join(f"<td>{esc(c)}</td>" for c in cells)
+                       + "</tr>" for model, cells in rows)
+        parts.append(f'<table class="results breakdown"><caption>{esc(title)} (accuracy x100, samples)</caption>'
+                     f"<thead><tr><th>Model</th>{head}</tr></thead><tbody>{body}</tbody></table>")
+    return f'<section id="breakdowns"><h2>Breakdowns</h2>{"".join(parts)}</section>' if parts else ""

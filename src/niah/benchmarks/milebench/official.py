@@ -14,7 +14,7 @@ Every data-set sample must have exactly one prediction, else it is an error (as 
 
 Scoring follows ``evaluate.py``: data sets whose name contains ``NeedleInAHaystack`` use the token rule,
 ``MMCoQA`` the substring rule, then ``open-ended`` uses ROUGE-L and ``multi-choice`` the option matcher
-(rules in :mod:`niah.metrics.milebench`). Results per image-quantity bucket (``Few`` < 6 images, ``Medium``,
+(rules in :mod:`niah.benchmarks.milebench.metrics`). Results per image-quantity bucket (``Few`` < 6 images, ``Medium``,
 ``Many`` > 31) come from each item's ``image_quantity_level`` (computed from the image count only when absent).
 Quirk kept: for open-ended data sets the official code files EVERY score under the bucket of the last item of
 the data set (a loop variable left over from an earlier loop); the official numbers are reported under
@@ -309,7 +309,7 @@ def aggregate_official(rule_name: str, scores: Sequence[float], levels: Sequence
     if not scores:
         raise ConfigError("no samples to score")
     if rule_name == "milebench/rouge-l":
-        buckets = {level: [] for level in IMAGE_QUANTITY_LEVELS}
+        buckets: dict[str, list[float]] = {level: [] for level in IMAGE_QUANTITY_LEVELS}
         buckets[levels[-1]].extend(scores)
         return {"Rouge-L f": _mean(scores), "image_quantity_level-Accuracy": _bucket_means(buckets)}
     return {"Accuracy": sum(scores) / len(scores), "image_quantity_level-Accuracy": _bucket_means(

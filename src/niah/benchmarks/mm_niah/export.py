@@ -48,7 +48,7 @@ def official_record(sample: Sample, index: int) -> dict[str, Any]:
     choices = choices_image = None
     if sample.choices is not None:
         if all(len(c) == 1 and isinstance(c[0], ImagePart) for c in sample.choices):
-            choices_image = [_image_rel(c[0].path) for c in sample.choices]  # type: ignore[union-attr]
+            choices_image = [_image_rel(c[0].path) for c in sample.choices]  # type: ignore[union-attr,arg-type]
         else:
             choices = [_flatten(c, []) for c in sample.choices]
     meta = sample.meta

@@ -32,15 +32,15 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.mm_niah import bins
+from niah.benchmarks.mm_niah.metrics import score_mm_niah_official
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
-from niah.metrics.mm_niah import score_mm_niah_official
 from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, TextPart
 
 BENCHMARK = "mm-niah"
@@ -145,7 +145,7 @@ def aggregate_task_scores(task_scores: dict[str, list[float]]) -> dict[str, Any]
     return out
 
 
-def aggregate_rows(rows_by_task: dict[str, Iterable[ScoredSample | tuple[float, Any, float]]]) -> dict[str, Any]:
+def aggregate_rows(rows_by_task: Mapping[str, Iterable[ScoredSample | tuple[float, Any, float]]]) -> dict[str, Any]:
     """Per-sample rows grouped by task -> the official structure (used for niah runs)."""
     return aggregate_task_scores({task: bin_scores(rows) for task, rows in rows_by_task.items()})
 

@@ -1,4 +1,4 @@
-"""Scoring a niah run directory: one scorer per benchmark, keyed by ``sample.benchmark``.
+"""Scoring a niah run directory: each sample by its family's scorer, looked up by ``sample.benchmark``.
 
 ``score_run(RUN_DIR)`` reads ``run.json``, ``responses.jsonl`` and the dataset named in ``run.json``, scores every
 sample that has a response with its benchmark's scorer, and writes (atomically):
@@ -6,168 +6,49 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
 * ``scored.jsonl``: one row per scored sample: ``{"id", "task", "benchmark", "context_length", "depth" (mean or
   null), "num_images", "answer", "response", "error", "score" (the official rule), "scores": {"official", ...}}``;
 * ``scores.json``: the aggregation of the official scores. With one benchmark in the run it is that benchmark's
-  structure (for MM-NIAH the official ``{task: [11], "overall": [11] (all 6 tasks), "context_ranges": [...]}``);
-  with several it is ``{benchmark: structure}``;
-* ``scores.<name>.json`` for every other named score (``scores.lenient.json`` for MM-NIAH), same layout.
+  family's official structure; with several it is ``{benchmark: structure}``;
+* ``scores.<name>.json`` for every other named score mode of a family (``scores.lenient.json``), same layout;
+* in each scores file, ``run_status``: ``{"complete", "answered", "failed", "skipped", "missing", "total"}``
+  counted from the dataset and responses.jsonl (a row with an ``error`` is failed, ``status == "skipped"`` is
+  skipped, a sample with no row is missing); ``complete`` only when every sample was answered.
 
 A failed request (``response`` null) scores 0 under every rule, as the official scorers see a missing response.
-A sample with no response row at all is not scored (it is counted as missing). Other benchmarks plug in with
-:func:`register_scorer`, or by defining ``SCORER = BenchmarkScorer(...)`` in ``niah.benchmarks.<name>.score``.
+A sample with no response row at all is not scored (it is counted as missing). Families plug in through
+:mod:`niah.benchmarks.registry` (``Family.scorer``).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import re
 import tempfile
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from niah.benchmarks.protocol import OFFICIAL, ScoredRows, Scorer
+from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, write_json_atomic
 from niah.metrics.base import MetricInputError
-from niah.sample import Dataset, ImagePart, Sample, parts_text
+from niah.sample import Dataset
 
-OFFICIAL = "official"
+#: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
+RUN_STATUS_KEY = "run_status"
 
-
-@dataclass(frozen=True)
-class SampleScore:
-    """Named scores of one sample (``official`` always present) and the few facts its aggregation needs."""
-
-    scores: dict[str, float]
-    info: dict[str, Any] = field(default_factory=dict)
+#: The fields of every scored.jsonl row; a family's ``row_fields`` add others.
+_CORE_FIELDS = frozenset({"id", "task", "benchmark", "context_length", "depth", "num_images", "answer", "response",
+                          "error", "score", "scores"})
 
 
-#: Rows handed to an aggregation: (scored row as written to scored.jsonl, SampleScore.info).
-ScoredRows = list[tuple[dict[str, Any], dict[str, Any]]]
-
-
-@dataclass(frozen=True)
-class BenchmarkScorer:
-    """How one benchmark scores a sample and aggregates scored rows (by a named score)."""
-
-    benchmark: str
-    score: Callable[[Sample, str | None], SampleScore]
-    aggregate: Callable[[ScoredRows, str], dict[str, Any]]
-    score_names: tuple[str, ...] = (OFFICIAL,)
-
-
-SCORERS: dict[str, BenchmarkScorer] = {}
-
-
-def register_scorer(scorer: BenchmarkScorer) -> None:
-    """Make ``scorer`` the scorer of samples whose ``benchmark`` is ``scorer.benchmark``."""
-    SCORERS[scorer.benchmark] = scorer
-
-
-def get_scorer(benchmark: str) -> BenchmarkScorer:
-    """The scorer for ``benchmark``: registered here, or found as ``SCORER`` in the module
-    ``niah.benchmarks.<benchmark with - as _>.score`` (so a benchmark package can plug in without editing this
-    file)."""
-    if benchmark in SCORERS:
-        return SCORERS[benchmark]
-    if re.fullmatch(r"[a-z][a-z0-9_-]*", benchmark):
-        module_name = f"niah.benchmarks.{benchmark.replace('-', '_')}.score"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module_name.startswith(exc.name):
-                raise
-        else:
-            scorer = getattr(module, "SCORER", None)
-            if isinstance(scorer, BenchmarkScorer):
-                register_scorer(scorer)
-                return scorer
-    raise ConfigError(f"no scorer for benchmark {benchmark!r}; scorers exist for: {', '.join(sorted(SCORERS))}")
-
-
-# ------------------------------------------------------------------------------------------- MM-NIAH
-
-
-def _mm_niah_score(sample: Sample, response: str | None) -> SampleScore:
-    from niah.metrics.mm_niah import score_mm_niah_lenient, score_mm_niah_official
-
-    answer = sample.answer
-    if sample.task.startswith("counting") and isinstance(answer, str):
-        try:  # the official scorer decodes counting answers that arrive as JSON strings
-            answer = json.loads(answer)
-        except json.JSONDecodeError as exc:
-            raise MetricInputError(f"counting answer is not JSON: {exc.msg}", field="answer") from None
-    return SampleScore({
-        OFFICIAL: score_mm_niah_official(answer, response),
-        "lenient": score_mm_niah_lenient(answer, response),
-    })
-
-
-def _mm_niah_aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
-    from niah.benchmarks.mm_niah.official import aggregate_rows
-
-    by_task: dict[str, list[tuple[float, Any, float]]] = defaultdict(list)
-    for row, _info in rows:
-        if row["context_length"] is None or row["depth"] is None:
-            raise DataError(f"sample {row['id']!r}: MM-NIAH aggregation needs meta.context_length and meta.depth",
-                            field="meta")
-        by_task[row["task"]].append((row["context_length"], row["depth"], row["scores"][score_name]))
-    return aggregate_rows(by_task)
-
-
-register_scorer(BenchmarkScorer("mm-niah", _mm_niah_score, _mm_niah_aggregate, (OFFICIAL, "lenient")))
-
-
-# ------------------------------------------------------------------------------------------- MileBench
-
-
-def _milebench_rule_name(sample: Sample) -> str:
-    from niah.benchmarks.milebench.official import metric_rule_name
-
-    rule = sample.meta.get("metric")
-    if isinstance(rule, str):
-        return rule
-    question_type = sample.meta.get("question_type")
-    if not isinstance(question_type, str):
-        raise MetricInputError("MileBench samples need meta.metric or meta.question_type", field="meta.question_type")
-    return metric_rule_name(sample.task, question_type)
-
-
-def _milebench_score(sample: Sample, response: str | None) -> SampleScore:
-    from niah.benchmarks.milebench.official import image_quantity_level
-    from niah.metrics.registry import get_rule
-
-    rule_name = _milebench_rule_name(sample)
-    row: dict[str, Any] = {"answer": sample.answer, "response": response}
-    if rule_name == "milebench/multi-choice":
-        if sample.choices is None:
-            raise MetricInputError("a multiple-choice sample needs choices", field="choices")
-        row["choices"] = [parts_text(choice) for choice in sample.choices]
-    level = sample.meta.get("image_quantity_level")
-    if level is None:
-        count = sum(1 for p in sample.context + sample.question if isinstance(p, ImagePart))
-        level = image_quantity_level({"task_instance": {"images_path": [None] * count}})
-    return SampleScore({OFFICIAL: get_rule(rule_name).score(row)}, {"metric": rule_name, "level": level})
-
-
-def _milebench_aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
-    from niah.benchmarks.milebench.official import aggregate_official
-
-    by_task: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
-    for row, info in rows:
-        by_task[row["task"]].append((row["scores"][score_name], info["level"], info["metric"]))
-    out: dict[str, Any] = {}
-    for task, entries in by_task.items():
-        metrics = {metric for _, _, metric in entries}
-        if len(metrics) != 1:
-            raise DataError(f"task {task!r} mixes metrics {sorted(metrics)}")
-        out[task] = aggregate_official(metrics.pop(), [s for s, _, _ in entries], [lvl for _, lvl, _ in entries])
-    return out
-
-
-register_scorer(BenchmarkScorer("milebench", _milebench_score, _milebench_aggregate))
+def get_scorer(benchmark: str) -> Scorer:
+    """The scorer of the family called ``benchmark`` (from the registry)."""
+    family = find_family(benchmark)
+    if family is None or family.scorer is None:
+        scorable = [f.name for f in families() if f.scorer is not None]
+        raise ConfigError(f"no scorer for benchmark {benchmark!r}; scorers exist for: {', '.join(scorable)}")
+    return family.scorer()
 
 
 # ------------------------------------------------------------------------------------------- runs
@@ -184,6 +65,7 @@ class RunScoreSummary:
     benchmarks: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     scores: dict[str, Any] = field(default_factory=dict)
+    run_status: dict[str, Any] = field(default_factory=dict)
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -262,14 +144,23 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
     ds = Dataset(resolve_run_dataset(run_dir, run, dataset))
     responses = read_responses(run_dir / "responses.jsonl")
     summary = RunScoreSummary()
+    status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
     kept: dict[str, ScoredRows] = defaultdict(list)
     out = _AtomicLines(run_dir / "scored.jsonl")
     try:
         for sample in ds:
             response_row = responses.get(sample.id)
+            status["total"] += 1
             if response_row is None:
                 summary.missing += 1
+                status["missing"] += 1
                 continue
+            if response_row.get("status") == "skipped":
+                status["skipped"] += 1
+            elif response_row.get("error") is not None:
+                status["failed"] += 1
+            else:
+                status["answered"] += 1
             scorer = get_scorer(sample.benchmark)
             response = response_row.get("response")
             try:
@@ -293,6 +184,8 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
                 "score": result.scores[OFFICIAL],
                 "scores": result.scores,
             }
+            if scorer.row_fields is not None:  # family fields a report axis may bin (e.g. a needle count)
+                row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
             out.write(dumps_line(row))
             summary.scored += 1
             summary.failed += response is None
@@ -301,20 +194,21 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
                 summary.disagreements.setdefault(name, 0)
                 summary.disagreements[name] += result.scores[name] != result.scores[OFFICIAL]
             # keep only what aggregation needs, never whole samples
-            kept[sample.benchmark].append(({k: row[k] for k in ("id", "task", "context_length", "depth", "scores")},
+            kept[sample.benchmark].append(({k: row[k] for k in ("id", "task", "context_length", "depth", "scores")}
+                                           | {k: row[k] for k in row if k not in _CORE_FIELDS},
                                            result.info))
         if summary.scored == 0:
             raise DataError("no sample of the dataset has a response", file=run_dir / "responses.jsonl")
         summary.benchmarks = list(kept)
         names: list[str] = [OFFICIAL]
         for benchmark in kept:
-            names += [n for n in get_scorer(benchmark).score_names if n not in names]
+            names += [n for n in get_scorer(benchmark).modes if n not in names]
         aggregates: dict[str, dict[str, Any]] = {}
         for name in names:
             per_benchmark = {
                 benchmark: get_scorer(benchmark).aggregate(rows, name)
                 for benchmark, rows in kept.items()
-                if name in get_scorer(benchmark).score_names
+                if name in get_scorer(benchmark).modes
             }
             aggregates[name] = (
                 next(iter(per_benchmark.values())) if len(kept) == 1 else per_benchmark
@@ -324,9 +218,11 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
         out.abort()
         raise
     summary.written.append(run_dir / "scored.jsonl")
+    # a run with failed, skipped or missing samples is marked, so that partial numbers never pass for final ones
+    summary.run_status = {"complete": status["answered"] == status["total"], **status}
     for name, aggregate in aggregates.items():
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")
-        write_json_atomic(path, aggregate)
+        write_json_atomic(path, {**aggregate, RUN_STATUS_KEY: summary.run_status})
         summary.written.append(path)
     summary.scores = aggregates[OFFICIAL]
     return summary

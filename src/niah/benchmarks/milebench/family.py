@@ -1,0 +1,62 @@
+"""The MileBench family record: official data in, its prompt (with the official truncation), its scorers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from niah.benchmarks.protocol import Command, Family, ScoreFormat, Scorer
+
+if TYPE_CHECKING:
+    from niah.metrics.base import MetricRule
+    from niah.prompts import OfficialFit, Renderer
+
+
+def _commands() -> Sequence[Command]:
+    from niah.benchmarks.milebench import cli
+
+    return (Command("import", "milebench", cli.import_command),)
+
+
+def _renderer() -> Renderer:
+    from niah.benchmarks.milebench.prompt import render
+
+    return render
+
+
+def _official_fit() -> OfficialFit:
+    from niah.benchmarks.milebench.prompt import official_fit
+
+    return official_fit
+
+
+def _scorer() -> Scorer:
+    from niah.benchmarks.milebench.score import SCORER
+
+    return SCORER
+
+
+def _score_formats() -> Sequence[ScoreFormat]:
+    from niah.benchmarks.milebench import cli
+
+    return (ScoreFormat("milebench-official", "DATASET_DIR PRED_JSON", cli.score_official_files),)
+
+
+def _metric_rules() -> Sequence[MetricRule]:
+    from niah.benchmarks.milebench.score import RULES
+
+    return RULES
+
+
+FAMILY = Family(
+    name="milebench",
+    title="MileBench",
+    tasks=(),
+    description="official data sets (dataset folder) and scorers",
+    commands=_commands,
+    renderer=_renderer,
+    official_fit=_official_fit,
+    scorer=_scorer,
+    score_formats=_score_formats,
+    metric_rules=_metric_rules,
+)

@@ -1,0 +1,186 @@
+"""MM-NIAH's CLI commands: ``niah build mm-niah``, ``niah import mm-niah``, ``niah export mm-niah-dataset`` and
+``niah export mm-niah-responses``, and the Python build entry point ``niah eval`` uses. Heavy imports stay
+inside the functions (this module is imported when the CLI starts)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from niah.commands import split_csv
+
+
+def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = True) -> dict[str, int]:
+    """Build MM-NIAH samples into ``out`` (niah dataset dir, or the official layout with fmt='official')."""
+    from niah.benchmarks.mm_niah.build import MMNIAHBuilder, plan_grid
+    from niah.console import progress_bar
+    from niah.sample import DatasetWriter
+
+    if fmt not in ("niah", "official"):
+        from niah.errors import ConfigError
+
+        raise ConfigError(f"unknown --format {fmt!r} (niah or official)")
+    target = out
+    tmpdir = None
+    if fmt == "official":
+        tmpdir = tempfile.TemporaryDirectory(prefix="niah-build-")
+        target = Path(tmpdir.name) / "dataset"
+    counts: dict[str, int] = {}
+    try:
+        with DatasetWriter(target) as writer:
+            builder = MMNIAHBuilder(cfg, writer.write_media)
+            plans = plan_grid(cfg)
+            with progress_bar(progress, len(plans), "building mm-niah") as advance:
+                for sample in builder.samples(plans):
+                    writer.write(sample)
+                    counts[sample.task] = counts.get(sample.task, 0) + 1
+                    advance()
+            writer.finish(builder.manifest(counts))
+        for warning in builder.warnings:  # also recorded in manifest.json
+            typer.secho(f"warning: {warning}", fg=typer.colors.YELLOW, err=True)
+        if fmt == "official":
+            from niah.benchmarks.mm_niah.export import export_official
+
+            export_official(target, out)
+    finally:
+        if tmpdir is not None:
+            tmpdir.cleanup()
+    return counts
+
+
+def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, int]:
+    """The :class:`~niah.benchmarks.protocol.Builder` entry point: BuildConfig fields by name."""
+    from niah.benchmarks.mm_niah.build import BuildConfig
+
+    return build_mm_niah(BuildConfig(**dict(options)), out, progress=progress)
+
+
+def summarize_dataset(path: Path) -> None:
+    """Print a table: per task, samples, context length range, mean images, depth cells covered."""
+    from rich.table import Table
+
+    from niah.benchmarks.mm_niah.bins import depth_cell
+    from niah.console import wide_console
+    from niah.sample import Dataset
+
+    stats: dict[str, dict[str, Any]] = {}
+    for s in Dataset(path).iter_samples():
+        st = stats.setdefault(s.task, {"n": 0, "min": 10**12, "max": 0, "img": 0, "tok": 0, "cells": set()})
+        n = s.meta.get("context_length", 0)
+        st["n"] += 1
+        st["min"] = min(st["min"], n)
+        st["max"] = max(st["max"], n)
+        st["img"] += s.meta.get("num_images", 0)
+        st["tok"] += n
+        if s.meta.get("depth"):
+            st["cells"].add(depth_cell(s.meta["depth"]))
+    table = Table(title=f"dataset {path}")
+    for col in ("task", "samples", "min tokens", "max tokens", "mean tokens", "mean images", "depth cells"):
+        table.add_column(col, justify="right" if col != "task" else "left")
+    for task, st in stats.items():
+        table.add_row(task, str(st["n"]), str(st["min"]), str(st["max"]), f"{st['tok'] / st['n']:.0f}",
+                      f"{st['img'] / st['n']:.1f}", ",".join(map(str, sorted(st["cells"]))))
+    wide_console().print(table)
+
+
+def build_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
+    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six)")] = None,
+    lengths: Annotated[list[str] | None, typer.Option(
+        "--lengths", help="lengths: 8k (exact) or 8k-12k (range); default: the paper's 11 bins 1k..72k")] = None,
+    depths: Annotated[list[str] | None, typer.Option(
+        "--depths", help="official depth cells by lower edge, default 0,0.2,0.4,0.6,0.8")] = None,
+    per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    corpus: Annotated[str, typer.Option(
+        "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes)")] = "default",
+    lang: Annotated[str, typer.Option("--lang", help="corpus language for the embedded corpus")] = "en",
+    tokenizer: Annotated[str, typer.Option(
+        "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH (tokenizer.json), sp:PATH (.model)")] = "cl100k_base",
+    image_tokens: Annotated[str, typer.Option(
+        "--image-tokens", help="internvl[:max_tiles=N], internvl-1tile, qwen2vl-28px, fixed:N")] = "internvl",
+    text_per_image: Annotated[int, typer.Option(
+        "--text-tokens-per-image", help="about one image per this many text tokens")] = 2000,
+    fmt: Annotated[str, typer.Option("--format", help="niah (dataset dir) or official (MM-NIAH layout)")] = "niah",
+    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no summary table")] = False,
+) -> None:
+    """Build MM-NIAH samples (six tasks, length x depth grid) from a corpus."""
+    from niah.benchmarks.mm_niah.build import DEFAULT_DEPTHS, DEFAULT_LENGTHS, TASKS, BuildConfig
+    from niah.errors import ConfigError
+
+    try:
+        depth_values = [float(d) for d in split_csv(depths)] or list(DEFAULT_DEPTHS)
+    except ValueError:
+        raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
+    cfg = BuildConfig(tasks=split_csv(tasks) or list(TASKS), lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
+                      depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus, lang=lang,
+                      tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image)
+    build_mm_niah(cfg, out, fmt=fmt, progress=not no_progress)
+    if not quiet and fmt == "niah":
+        summarize_dataset(out)
+    elif not quiet:
+        typer.echo(f"wrote official MM-NIAH layout to {out}")
+
+
+def import_command(
+    annotations: Annotated[list[Path], typer.Argument(help="official <task>.jsonl annotation files")],
+    images: Annotated[Path, typer.Option("--images", help="the official images folder (image paths are "
+                                         "relative to it)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+) -> None:
+    """Official MM-NIAH annotations -> a niah dataset (prompted exactly as the official evaluation)."""
+    from niah.benchmarks.mm_niah.official import import_annotations
+
+    ds = import_annotations(annotations, images, out)
+    typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root})")
+
+
+def export_dataset_command(
+    dataset: Annotated[Path, typer.Argument(help="a niah MM-NIAH dataset directory")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for annotations/ and images/")],
+) -> None:
+    """A niah MM-NIAH dataset -> the official annotation layout (context with <image>, images_list)."""
+    from niah.benchmarks.mm_niah.export import export_official
+
+    counts = export_official(dataset, out)
+    typer.echo(f"wrote {sum(counts.values())} records ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
+               f"to {out}")
+
+
+def export_responses_command(
+    run_dir: Annotated[Path, typer.Argument(help="a niah run directory on MM-NIAH data")],
+    model_name: Annotated[str, typer.Option("--model-name", help="the {model} part of the file names")],
+    split: Annotated[str, typer.Option("--split", help="val, test, rag-val or rag-test")] = "val",
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the response files")] = Path("."),
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    allow_missing: Annotated[bool, typer.Option(
+        "--allow-missing", help="write what was answered even if some samples have no response")] = False,
+) -> None:
+    """A niah run -> official response files {model}_{task}-{split}.jsonl, read unchanged by the official
+    scorer."""
+    from niah.benchmarks.mm_niah.official import write_official_responses
+    from niah.scoring import read_run_json, resolve_run_dataset
+
+    ds_path = resolve_run_dataset(run_dir, read_run_json(run_dir), dataset)
+    paths = write_official_responses(run_dir, ds_path, out, model_name, split, allow_missing=allow_missing)
+    for p in paths:
+        typer.echo(str(p))
+
+
+def score_official_files(paths: list[Path], out: Path | None) -> None:
+    """``niah score --format mm-niah-official FILES... --out scores.json``."""
+    from niah.benchmarks.mm_niah.official import score_response_files
+    from niah.errors import ConfigError
+    from niah.iox import write_json_atomic
+
+    if out is None:
+        raise ConfigError("--format mm-niah-official needs --out scores.json")
+    result = score_response_files(paths)
+    write_json_atomic(out, result, indent=1)
+    typer.echo(f"wrote {out} ({len([k for k in result if k not in ('overall', 'context_ranges')])} tasks"
+               f"{', with overall' if 'overall' in result else ', no overall (needs all 6 tasks)'})")

@@ -1,0 +1,82 @@
+"""The MM-NIAH family record (light: everything heavy loads when a stage asks for it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, ScoreFormat, Scorer
+
+if TYPE_CHECKING:
+    from niah.metrics.base import MetricRule
+    from niah.prompts import Renderer
+
+#: The six tasks in the paper's order (Tables 6-11), which is also the order reports show them in.
+TASKS: tuple[str, ...] = (
+    "retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image", "reasoning-image",
+)
+
+
+def _commands() -> Sequence[Command]:
+    from niah.benchmarks.mm_niah import cli
+
+    return (
+        Command("build", "mm-niah", cli.build_command),
+        Command("import", "mm-niah", cli.import_command),
+        Command("export", "mm-niah-dataset", cli.export_dataset_command),
+        Command("export", "mm-niah-responses", cli.export_responses_command),
+    )
+
+
+def _builders() -> Sequence[Builder]:
+    from niah.benchmarks.mm_niah import cli
+
+    return (Builder("mm-niah", cli.build_from_options, {"tasks": list(TASKS), "lengths": [
+        "1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k", "48k-64k",
+        "64k-72k"]}),)
+
+
+def _renderer() -> Renderer:
+    from niah.benchmarks.mm_niah.prompt import render
+
+    return render
+
+
+def _scorer() -> Scorer:
+    from niah.benchmarks.mm_niah.score import SCORER
+
+    return SCORER
+
+
+def _score_formats() -> Sequence[ScoreFormat]:
+    from niah.benchmarks.mm_niah import cli
+
+    return (ScoreFormat("mm-niah-official", "response files {model}_{task}-{split}.jsonl",
+                        cli.score_official_files),)
+
+
+def _metric_rules() -> Sequence[MetricRule]:
+    from niah.benchmarks.mm_niah.score import RULES
+
+    return RULES
+
+
+def _report() -> ReportSpec:
+    from niah.benchmarks.mm_niah.report import SPEC
+
+    return SPEC
+
+
+FAMILY = Family(
+    name="mm-niah",
+    title="MM-NIAH",
+    tasks=TASKS,
+    description="retrieval, counting and reasoning with text and image needles (build, import, export)",
+    commands=_commands,
+    builders=_builders,
+    renderer=_renderer,
+    scorer=_scorer,
+    score_formats=_score_formats,
+    metric_rules=_metric_rules,
+    report=_report,
+)

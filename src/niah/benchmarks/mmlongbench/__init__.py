@@ -1,0 +1,1 @@
+"""MMLongBench: its official metric rules (``niah.benchmarks.mmlongbench.metrics``)."""

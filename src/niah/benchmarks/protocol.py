@@ -1,0 +1,179 @@
+"""What a benchmark family offers the shared stages: one typed record, :class:`Family`.
+
+A family is a package ``niah.benchmarks.<family>`` whose ``family.py`` defines ``FAMILY = Family(...)``; the
+registry (:mod:`niah.benchmarks.registry`) lists it by name and imports it only when asked. ``family.py`` must stay
+light (no numpy, no matplotlib at import): the CLI loads every family to build its commands, and ``niah --help``
+must start fast. So everything heavy is reached through zero-argument loaders (``scorer``, ``report``,
+``metric_rules``, ``renderer``, ...) that import the family's own modules when called.
+
+What the shared stages take from a family:
+
+* ``niah build <family>`` / ``niah import <family>`` / ``niah export <name>`` and any extra verbs: :class:`Command`
+  records (a typer function whose annotated parameters are its options) from ``commands``; builders also offer
+  ``build`` for Python callers such as ``niah eval``;
+* ``niah run``: the prompt ``renderer`` and, when the official code truncates over-long inputs its own way,
+  ``official_fit``;
+* ``niah score``: the :class:`Scorer` (per-sample named scores, ``official`` first, and the official
+  aggregation per mode), plus ``score_formats`` for the family's official response files;
+* ``niah metric``: the family's :class:`~niah.metrics.base.MetricRule` list;
+* ``niah report``: a :class:`ReportSpec` saying which axes to bin, how bins aggregate, which tasks in which order,
+  and the published results to show beside the user's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from niah.metrics.base import MetricRule
+    from niah.prompts import OfficialFit, Renderer
+    from niah.report.published import PublishedResults
+    from niah.sample import Sample
+
+#: The name of the score every family must produce; other modes ("lenient", ...) are reported beside it.
+OFFICIAL = "official"
+
+
+@dataclass(frozen=True)
+class SampleScore:
+    """Named scores of one sample (``official`` always present) and the few facts its aggregation needs."""
+
+    scores: dict[str, float]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+#: Rows handed to an aggregation: (scored row as written to scored.jsonl, SampleScore.info).
+ScoredRows = list[tuple[dict[str, Any], dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """How a family scores one sample and aggregates scored rows into its official structure (per mode).
+
+    ``row_fields`` adds family fields to every scored.jsonl row (e.g. a needle count that a report axis bins);
+    they are also handed to ``aggregate`` inside each row.
+    """
+
+    score: Callable[[Sample, str | None], SampleScore]
+    aggregate: Callable[[ScoredRows, str], dict[str, Any]]
+    modes: tuple[str, ...] = (OFFICIAL,)
+    row_fields: Callable[[Sample], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A CLI command a family contributes.
+
+    ``verb`` is the group it joins (``build``, ``import``, ``export``, or a new one such as ``judge-test``, created
+    on first use), or None for a top-level command; ``name`` is the command's name in that group. ``function`` is
+    a typer command: its annotated parameters are the options, its docstring the help.
+    """
+
+    verb: str | None
+    name: str
+    function: Callable[..., Any]
+    help: str | None = None
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A generator of samples, for Python callers (``niah eval``): ``build(out, options, progress)`` writes a
+    dataset directory and returns sample counts per task. ``options`` are keyword options by name, missing ones
+    take the builder's defaults; ``eval_defaults`` are the options of the small grid ``niah eval`` builds."""
+
+    name: str
+    build: Callable[[Path, Mapping[str, Any], bool], Mapping[str, int]]
+    eval_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ScoreFormat:
+    """``niah score --format NAME PATHS... [--out FILE]``: score a family's official files unchanged."""
+
+    name: str
+    help: str
+    function: Callable[[list[Path], Path | None], None]
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One binned axis of a report: the scored-row ``field`` it reads, its bin labels, and ``bin_of`` mapping a
+    field value to a bin index (None: the row is not binned on this axis). ``edges`` (one more than labels)
+    label the cell borders instead of the cells, as depth fractions are usually shown."""
+
+    title: str
+    field: str
+    labels: tuple[str, ...]
+    bin_of: Callable[[Any], int | None]
+    edges: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A breakdown table: mean official score per value of one scored-row ``field`` (language, pipeline, skill,
+    image count...), over all tasks; ``bucket`` maps a value to its bucket label (None: leave the row out),
+    ``order`` lists bucket labels first in that order."""
+
+    title: str
+    field: str
+    bucket: Callable[[Any], str | None] | None = None
+    order: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoresFile:
+    """What a family reads from one of its official scores files: per-task bin scores, overall, split."""
+
+    task_scores: dict[str, list[float]]
+    overall: list[float] | None
+    split: str | None
+    benchmark: str | None
+    scoring: str
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What a family's report shows, for the shared renderers (which never name a family).
+
+    ``columns`` is the axis of the per-bin tables and the heatmaps' x axis; ``rows`` the heatmaps' y axis (None:
+    no heatmaps). ``per_bin`` turns one task's cell accuracies ``acc[row][column]`` into per-column scores (the
+    official aggregation); ``overall`` the per-task scores into the benchmark overall (None when it is not
+    defined, e.g. tasks missing). ``published`` loads published results to show beside the user's rows.
+    """
+
+    columns: Axis
+    rows: Axis | None
+    per_bin: Callable[[list[list[float]]], list[float]]
+    overall: Callable[[Mapping[str, Sequence[float]]], list[float] | None]
+    task_order: tuple[str, ...]
+    task_titles: Mapping[str, str]
+    overall_title: str = "Overall"
+    table_prefix: str = ""
+    heatmap_colors: tuple[str, ...] = ("#DC143C", "#FFD700", "#3CB371")
+    read_scores: Callable[[Any, Path], ScoresFile] | None = None
+    published: Callable[[], PublishedResults] | None = None
+    unbinned_note: str = "not binned"
+    footnote: str = ""
+    breakdowns: tuple[Breakdown, ...] = ()
+
+
+@dataclass(frozen=True)
+class Family:
+    """Everything a benchmark family offers; see the module docstring. Only ``name``, ``title`` and ``tasks`` are
+    required: a family may offer metric rules alone, or a builder without a scorer."""
+
+    name: str
+    title: str
+    tasks: tuple[str, ...]
+    description: str = ""
+    commands: Callable[[], Sequence[Command]] | None = None
+    builders: Callable[[], Sequence[Builder]] | None = None
+    renderer: Callable[[], Renderer] | None = None
+    official_fit: Callable[[], OfficialFit] | None = None
+    scorer: Callable[[], Scorer] | None = None
+    score_formats: Callable[[], Sequence[ScoreFormat]] | None = None
+    metric_rules: Callable[[], Sequence[MetricRule]] | None = None
+    report: Callable[[], ReportSpec] | None = None
