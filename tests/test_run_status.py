@@ -10,9 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.datasets import write_mm_niah_like
-
 from niah.sample import Dataset
+from support.datasets import write_mm_niah_like
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

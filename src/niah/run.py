@@ -255,7 +255,7 @@ class _Progress:
 
     def update(self, summary: RunSummary) -> None:
         self._done += 1
-        if self._progress is None:
+        if self._progress is None or self._task is None:
             return
         elapsed = max(time.monotonic() - self._started, 1e-6)
         done = summary.answered + summary.failed + summary.skipped

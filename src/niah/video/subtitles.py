@@ -54,7 +54,7 @@ def _read_text(path: Path) -> str:
 
 
 def parse_srt(text: str, *, file: str | Path | None = None) -> list[Cue]:
-    import srt  # type: ignore[import-untyped]
+    import srt  # type: ignore[import-untyped,unused-ignore]
 
     try:
         subs = list(srt.parse(text))

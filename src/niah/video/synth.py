@@ -323,7 +323,7 @@ def _srt_time(seconds: float) -> _dt.timedelta:
 
 def write_srt(path: str | Path, cues: Sequence[tuple[float, float, str]]) -> None:
     """Write (start, end, text) cues as an SRT file (atomically), numbered in time order."""
-    import srt  # type: ignore[import-untyped]
+    import srt  # type: ignore[import-untyped,unused-ignore]
 
     subs = [srt.Subtitle(index=i + 1, start=_srt_time(s), end=_srt_time(e), content=text)
             for i, (s, e, text) in enumerate(sorted(cues, key=lambda c: (c[0], c[1])))]

@@ -177,6 +177,6 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
     if out_of_range:
         return None, "out-of-range"
     if _says_idk(text):
-        k = idk_index(options)
-        return (k, "idk") if k is not None else (None, "idk-without-option")
+        idk = idk_index(options)
+        return (idk, "idk") if idk is not None else (None, "idk-without-option")
     return None, "no-match"
