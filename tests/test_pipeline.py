@@ -68,7 +68,11 @@ def test_official_roundtrip_and_scores_agree(built: Path) -> None:
         assert sorted(ours[task]) == [0.0] * 9 + [1.0, 1.0]
     assert official["overall"] == ours["overall"]
 
-    out = _ok(["report", str(root / "run"), "--out", str(root / "report")])
+    bare = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(root / "run"), "--out",
+                           str(root / "report-bare")], capture_output=True, text=True, timeout=120)
+    assert bare.returncode == 0 and "--media-root" in bare.stderr  # no thumbnails, said so
+    assert not list((root / "report-bare").rglob("thumbs/*"))
+    out = _ok(["report", str(root / "run"), "--out", str(root / "report"), "--media-root", str(images)])
     assert (root / "report" / "index.html").is_file()
     assert len(list((root / "report" / "assets" / "heatmaps").rglob("*.png"))) == 6, out
 

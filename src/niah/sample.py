@@ -389,6 +389,11 @@ class Dataset:
         return self._media_root
 
     @property
+    def declared_media_root(self) -> Path:
+        """The media root the manifest asks for, whether or not it is allowed (for messages)."""
+        return self._media_root
+
+    @property
     def media_allowed(self) -> bool:
         return self._media_error is None
 

@@ -19,14 +19,15 @@ from niah.commands import split_csv
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
              concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
              tokenizer: str, image_tokens: str, limit: int | None, progress: bool,
-             published: bool, benchmark: str | None = None) -> dict:
+             published: bool, benchmark: str | None = None,
+             media_roots: tuple[Path, ...] = ()) -> dict:
     """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary.
 
     Without ``dataset`` it builds the small grid of ``benchmark``'s first builder (default: the registry's
     default family): its ``eval_defaults``, with ``tasks`` and ``lengths`` when given."""
     from niah.benchmarks.registry import DEFAULT_FAMILY, get_family
     from niah.errors import ConfigError
-    from niah.report import ReportOptions, build_report, load_inputs
+    from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
     from niah.run import run_dataset_sync
     from niah.scoring import score_run
 
@@ -48,10 +49,12 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
             builder.build(dataset, options, progress)
     run_dir = out / "run"
     summary = run_dataset_sync(dataset, model, run_dir, concurrency=concurrency, progress=progress,
-                               base_urls=base_urls or None, api_key_env=api_key_env, limit=limit)
+                               base_urls=base_urls or None, api_key_env=api_key_env, limit=limit,
+                               media_roots=media_roots)
     score_summary = score_run(run_dir)
     report_dir = out / "report"
-    result = build_report(load_inputs([run_dir]), report_dir, ReportOptions(published=published))
+    result = build_report(load_inputs([run_dir]), report_dir,
+                          ReportOptions(published=published, browser=BrowserOptions(media_roots=media_roots)))
     return {"dataset": dataset, "run": run_dir, "report": result.index_html, "summary": summary,
             "scores": score_summary}
 
@@ -78,6 +81,8 @@ def register(app: typer.Typer) -> None:
         limit: Annotated[int | None, typer.Option("--limit", help="only the first N samples")] = None,
         no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
         no_published: Annotated[bool, typer.Option("--no-published")] = False,
+        media_root: Annotated[list[Path] | None, typer.Option(
+            "--media-root", help="Allow media from this folder outside DATASET (repeatable).")] = None,
     ) -> None:
         """Build (or load) a dataset, run a model on it, score it officially and write the report."""
         from niah.console import wide_console
@@ -86,7 +91,8 @@ def register(app: typer.Typer) -> None:
                        concurrency=concurrency, tasks=split_csv(tasks),
                        lengths=split_csv(lengths), per_cell=per_cell, seed=seed,
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
-                       progress=not no_progress, published=not no_published, benchmark=benchmark)
+                       progress=not no_progress, published=not no_published, benchmark=benchmark,
+                       media_roots=tuple(media_root or ()))
         console = wide_console()
         s = res["summary"]
         console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped; "

@@ -33,6 +33,9 @@ def report(
     thumbs_per_cell: Annotated[int, typer.Option(
         min=0, help="Image thumbnails for the first N samples of each (task, length bin, depth cell).")] = 3,
     chunk_size: Annotated[int, typer.Option(min=1, help="Samples per browser data file.")] = 100,
+    media_root: Annotated[list[Path] | None, typer.Option(
+        "--media-root", help="Allow thumbnails from this folder outside the dataset (an imported official set "
+                             "read in place); repeatable.")] = None,
 ) -> None:
     """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
@@ -41,7 +44,7 @@ def report(
     options = ReportOptions(
         published=published, title=title, sample_browser=samples,
         browser=BrowserOptions(thumbs_per_cell=thumbs_per_cell, samples_per_cell=samples_per_cell,
-                               chunk_size=chunk_size),
+                               chunk_size=chunk_size, media_roots=tuple(media_root or ())),
     )
     result = build_report(loaded, out, options)
     for note in result.notes:

@@ -254,6 +254,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
                                             index_script=f"assets/samples/{slug}/index.js"))
             item.samples_page = summary.page
             item.notes.extend(summary.notes)
+            if summary.media_refused:
+                notes.append(summary.media_refused)
             sample_pages.append(page)
         summaries.append(item)
 

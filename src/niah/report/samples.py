@@ -346,6 +346,8 @@ class BrowserOptions:
     chunk_size: int = 100            # samples per chunk file
     thumb_px: int = 160
     max_images_per_sample: int = 48  # thumbnails per sample at most (the rest are listed by name)
+    #: folders outside the dataset that media may be read from (the user's --media-root)
+    media_roots: tuple[Path, ...] = ()
 
 
 @dataclass(slots=True)
@@ -357,6 +359,8 @@ class BrowserSummary:
     chunks: int = 0
     thumbnails: int = 0
     notes: list[str] = field(default_factory=list)
+    #: the dataset's media root lies outside it and the user did not allow it: no media were read
+    media_refused: str | None = None
 
 
 class _ImageRefs:
@@ -454,8 +458,13 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
         summary.notes.append("run.json names no dataset: prompts and images are not shown")
     else:
         try:
-            dataset = Dataset(inp.dataset_path)
+            dataset = Dataset(inp.dataset_path, media_roots=options.media_roots)
             lookup = DatasetLookup(dataset)
+            if not dataset.media_allowed:
+                refused = (f"{inp.name}: the dataset's media root lies outside it and was not allowed: images "
+                           f"are listed by name only (pass --media-root {dataset.declared_media_root})")
+                summary.notes.append(refused)
+                summary.media_refused = refused
         except (NiahError, OSError) as exc:
             summary.notes.append(f"dataset not readable ({exc}): prompts and images are not shown")
             dataset = None

@@ -17,7 +17,9 @@ def import_command(
     from niah.benchmarks.milebench.official import write_milebench_dataset
 
     ds = write_milebench_dataset(dataset_dir, out)
-    typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root})")
+    typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
+               f"outside a dataset only when told: pass --media-root {ds.media_root} to run and report)",
+               err=True)
 
 
 def score_official_files(paths: list[Path], out: Path | None) -> None:

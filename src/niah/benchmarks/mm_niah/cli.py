@@ -137,7 +137,9 @@ def import_command(
     from niah.benchmarks.mm_niah.official import import_annotations
 
     ds = import_annotations(annotations, images, out)
-    typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root})")
+    typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
+               f"outside a dataset only when told: pass --media-root {ds.media_root} to run and report)",
+               err=True)
 
 
 def export_dataset_command(
