@@ -564,11 +564,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
 
     # pinned images (image needles): closest slot to target depth; an image's depth counts the images
     # already at its slot (it is inserted first there, so the others are shifted after it)
-    for k in sorted(pinned, key=lambda k: images[k].target_depth):
+    for k in sorted(pinned, key=lambda k: images[k].target_depth or 0.0):
         im = images[k]
         at = images_at_slot()
         depths = combined_depths(np.cumsum(at) - at)
-        slot = _choose_slot(depths, im.target_depth, im.window or (0.0, 1.0), 0, in_window)
+        slot = _choose_slot(depths, im.target_depth or 0.0, im.window or (0.0, 1.0), 0, in_window)
         # after pinned images already at this slot (they have smaller targets), before the free ones
         at_slot = slot_images.setdefault(slot, [])
         at_slot.insert(sum(1 for q in at_slot if images[q].target_depth is not None), k)

@@ -226,7 +226,7 @@ class _Context:
         data = self._bases.pop(source.id, None)
         if data is None:
             img = source.load()
-            w, h = _variant_size(*img.size, "orig", self.cfg.image_max_side)
+            w, h = _variant_size(img.size[0], img.size[1], "orig", self.cfg.image_max_side)
             if img.size != (w, h):
                 img = img.resize((w, h), Image.Resampling.LANCZOS)
             buf = io.BytesIO()
@@ -623,7 +623,8 @@ class MMNIAHBuilder:
         options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look)
         choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
         paths = self._store_layout_images(layout, {id(specs[k]): needle_path})
-        question = [TextPart("Which of the following images appears in a certain image of the above document?")]
+        question: list[Part] = [
+            TextPart("Which of the following images appears in a certain image of the above document?")]
         return self._finish_sample(plan, layout, depths, question=question, answer=answer, choices=choices,
                                    needles_meta=[needle_path], image_paths=paths,
                                    extra_meta={"needle_kind": kind})
