@@ -96,8 +96,8 @@ def _check_contexts(pool: TextPool, targets: list[int], seed: int) -> float:
         if spaced:  # needles join prose: never a space after a break, never glued to the next sentence
             assert "\n " not in text
             start = text.index("Nanjing")
-            after = text[text.index("noodles.", start) + len("noodles."):][:1]
-            assert after in ("", " ", "\n")
+            after = text[text.index("noodles.", start) + len("noodles."):]
+            assert after == "" or after[0] in " \n" or after.startswith(pool.doc_separator)
     return ends / len(targets)
 
 
@@ -127,6 +127,23 @@ def test_chinese_contexts_end_on_sentences_exactly(name: str) -> None:
     assert _check_contexts(pool, TARGETS, seed=3) >= 0.9  # 10 contexts: at most one word cut
     share = _check_contexts(pool, [int(x) for x in np.random.default_rng(4).integers(1000, 30000, 40)], seed=5)
     assert share >= 0.98
+
+
+def test_needles_may_close_or_open_a_paragraph() -> None:
+    """Between two paragraphs a needle is sometimes the last sentence of the first, sometimes the first of
+    the second: no place in a paragraph is free of needles."""
+    pool = TextPool.build(_en_docs(300, seed=9), get_tokenizer("cl100k_base"), "en")
+    rng = np.random.default_rng(8)
+    seen = {"closes": 0, "opens": 0}
+    for _ in range(300):
+        lay = assemble(pool, 3000, rng, needles=[NeedleSpec(NEEDLE, float(rng.uniform(0.05, 0.95)))])
+        text = lay.text()
+        assert pool.tokenizer.count(text) == 3000
+        at = text.index(NEEDLE.strip())
+        end = at + len(NEEDLE.strip())
+        seen["closes"] += text[end:end + 2] == "\n\n"
+        seen["opens"] += text[max(0, at - 2):at] == "\n\n"
+    assert seen["closes"] >= 10 and seen["opens"] >= 10, seen
 
 
 def test_paragraphs_and_documents_keep_their_order_and_breaks() -> None:

@@ -576,7 +576,8 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     # needles in depth order, each after the previous one
     order = sorted(range(len(needles)), key=lambda i: needles[i].target_depth)
     slot_needles: dict[int, list[int]] = {}
-    lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the paragraph
+    lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the next paragraph
+    close_fix: set[int] = set()  # paragraph-start slots whose needles close the previous paragraph
     lo_slot = 0
     before_imgs = np.cumsum(images_at_slot())  # images at a slot come before needles there
     needle_before = np.zeros(m + 1, dtype=np.int64)
@@ -585,11 +586,27 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         depths = combined_depths(before_imgs + needle_before)
         while True:
             slot = _choose_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, blocked)
-            if para_start[slot] and slot not in slot_needles and not blocked[slot]:
-                if _opening_delta(pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) != 0:
-                    blocked[slot] = True  # opening the paragraph here would change the count: not here
-                    continue
-                lead_fix.add(slot)
+            if para_start[slot] and not blocked[slot]:
+                # between two paragraphs the needle either closes the first or opens the second (at random,
+                # so that no place in a paragraph is free of needles), where that keeps the count exact
+                if slot in close_fix:  # it follows the needles already closing this paragraph
+                    if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) != 0:
+                        blocked[slot] = True
+                        continue
+                elif slot not in slot_needles:
+                    modes = ["close", "open"] if rng.random() < 0.5 else ["open", "close"]
+                    for mode in modes:
+                        if mode == "close" and slot > 1 and _closing_delta(
+                                pool, nd.text, needle_tokens[i], ctx_units, slot) == 0:
+                            close_fix.add(slot)
+                            break
+                        if mode == "open" and _opening_delta(
+                                pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
+                            lead_fix.add(slot)
+                            break
+                    else:
+                        blocked[slot] = True  # either way would change the count: not here
+                        continue
             break
         slot_needles.setdefault(slot, []).append(i)
         needle_before[slot + 1:] += needle_tokens[i]
@@ -602,18 +619,28 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     def insert_at_slot(j: int) -> None:
         for k in slot_images.get(j, []):
             items.append(Item("image", tokens=images[k].tokens, payload=images[k]))
-        for n, i in enumerate(slot_needles.get(j, [])):
+        placed = slot_needles.get(j, [])
+        for n, i in enumerate(placed):
             text = needles[i].text.lstrip(" ") if (n == 0 and j in lead_fix) else needles[i].text
-            items.append(Item("needle", text=text, tokens=needle_tokens[i], payload=needles[i]))
+            tokens = needle_tokens[i]
+            if j in close_fix and n == len(placed) - 1:  # the paragraph's break follows its last needle
+                p = int(ctx_units[j - 1])
+                text += pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
+                tokens += int(pool.unit_tokens[p] - pool.end_tokens[p])
+            items.append(Item("needle", text=text, tokens=tokens, payload=needles[i]))
 
     def add_text(ja: int, jb: int, pool_start: int) -> None:
         """Context units ja..jb-1 (pool units from ``pool_start``) as one text item."""
         text = pool.span_text(pool_start, pool_start + (jb - ja))
-        if jb == m and sel.sentence_end:
-            text = text[: len(text) - int(pool.trail_len[last])]
+        tokens = int(text_cum[jb] - text_cum[ja])
+        if (jb == m and sel.sentence_end) or jb in close_fix:
+            p = int(ctx_units[jb - 1])
+            text = text[: len(text) - int(pool.trail_len[p])]
+            if jb in close_fix:
+                tokens -= int(pool.unit_tokens[p] - pool.end_tokens[p])
         if ja in lead_fix:
             text = " " + text
-        items.append(Item("text", text=text, tokens=int(text_cum[jb] - text_cum[ja]), payload=pool_start))
+        items.append(Item("text", text=text, tokens=tokens, payload=pool_start))
 
     pos = 0  # context index of the start of the current range
     bi = 0
@@ -638,6 +665,15 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         (i for i in layout.items if i.kind == "needle"), layout.needle_depths, strict=True)}
     layout.needle_depths = [by_spec[id(n)] for n in needles]
     return layout
+
+
+def _closing_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: np.ndarray, slot: int) -> int:
+    """How many tokens the context gains if the needle closes the paragraph before ``slot`` (after its last
+    sentence, which then loses its paragraph break to the needle)."""
+    p = int(ctx_units[slot - 1])
+    trail = pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
+    moved = pool.tokenizer.unit_count(needle + trail)
+    return int(pool.end_tokens[p]) + moved - int(pool.unit_tokens[p]) - needle_tokens
 
 
 def _opening_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: np.ndarray,
