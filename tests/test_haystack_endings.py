@@ -182,3 +182,13 @@ def test_sweep_haystack_ends_on_a_sentence_and_keeps_paragraphs() -> None:
         assert tok.count(text) == 30000
         assert "\n " not in text and re.search(r"noodles\.($| )", text)
         assert realized > 0
+
+
+def test_a_separator_that_glues_words_is_verified_not_trusted() -> None:
+    """With no separator the next document's first word joins the previous sentence's full stop in one
+    pre-token; the pool notices, takes the verify-and-repair path, and stays exact."""
+    tok = get_tokenizer("cl100k_base")
+    pool = TextPool.build(_en_docs(300, seed=4), tok, "en", doc_separator="")
+    assert not pool.additive
+    assert TextPool.build(_en_docs(5), tok, "en", doc_separator="***").additive
+    assert _check_contexts(pool, [1500, 9000, 30000], seed=6) >= 2 / 3
