@@ -361,11 +361,12 @@ def _exact_sentence_end(pool: TextPool, n: int, order: np.ndarray, doc_tok: np.n
         sel = attempt(base[:j])
         if sel is not None:
             return sel
-    if k:  # swap the last whole document for others: each changes what is left for the prefix
-        for t in range(k, min(len(order), k + _SWAPS)):
-            sel = attempt(base[:k - 1] + [int(order[t])])
-            if sel is not None:
-                return sel
+    # swap the last whole document for others (or, when none fits whole, put a shorter one first): each
+    # changes what is left for the prefix
+    for t in range(k, min(len(order), k + _SWAPS)):
+        sel = attempt(base[:k - 1] + [int(order[t])] if k else [int(order[t])])
+        if sel is not None:
+            return sel
     return None
 
 
