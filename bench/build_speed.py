@@ -5,7 +5,8 @@ Measures, on the embedded English corpus with cl100k_base:
 2. a depth sweep over one haystack (only the needle moves);
 3. a full MM-NIAH grid of the validation set's size (six tasks, 1K-64K, images included) written to disk,
    with peak memory (ru_maxrss).
-Every generated sample is checked exact to 0 tokens (outside the timed region).
+Every generated sample is checked exact to 0 tokens (outside the timed region); the share of contexts that end on
+a whole sentence (rather than a word cut) is printed beside it.
 
     python bench/build_speed.py [--repeats 200] [--grid-per-cell 10] [--skip-grid]
 
@@ -16,6 +17,7 @@ Targets (issue #2, one core of the dev machine): <= 2.2 ms per fresh 128K sample
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
 import tempfile
@@ -35,24 +37,26 @@ NEEDLE = " The best thing to do in Nanjing is eating hot dry noodles."
 def build_pool(tokenizer: str) -> tuple[TextPool, float]:
     t = time.perf_counter()
     corpus = load_corpus("default", lang="en")
-    docs = ((d.id, [s for p in d.paragraphs for s in split_sentences(p, d.lang)]) for d in corpus.documents())
+    docs = ((d.id, [split_sentences(p, d.lang) for p in d.paragraphs]) for d in corpus.documents())
     pool = TextPool.build(docs, get_tokenizer(tokenizer), "en")
     return pool, time.perf_counter() - t
 
 
-def bench_fresh(pool: TextPool, length: int, repeats: int) -> tuple[float, int]:
+def bench_fresh(pool: TextPool, length: int, repeats: int) -> tuple[float, int, float]:
+    """(median ms per sample, max |error| over 20 samples, share of all samples ending on a sentence)."""
     rng = np.random.default_rng(0)
-    times, worst = [], 0
+    times, worst, ends = [], 0, 0
     layouts = []
     for i in range(repeats):
         t = time.perf_counter()
         lay = assemble(pool, length, rng, needles=[NeedleSpec(NEEDLE, (i % 11) / 10)])
         times.append(time.perf_counter() - t)
+        ends += lay.sentence_end
         if i < 20:
             layouts.append(lay)
     for lay in layouts:  # exactness, checked outside the timed region
         worst = max(worst, abs(pool.tokenizer.count(lay.text()) - length))
-    return statistics.median(times) * 1000, worst
+    return statistics.median(times) * 1000, worst, ends / repeats
 
 
 def bench_sweep(pool: TextPool, length: int, depths: int) -> tuple[float, int]:
@@ -65,7 +69,7 @@ def bench_sweep(pool: TextPool, length: int, depths: int) -> tuple[float, int]:
     return per, worst
 
 
-def bench_grid(per_cell: int) -> tuple[float, int, float]:
+def bench_grid(per_cell: int) -> tuple[float, int, float, dict[str, int]]:
     from niah.benchmarks.mm_niah.build import BuildConfig
     from niah.benchmarks.mm_niah.cli import build_mm_niah
 
@@ -75,8 +79,9 @@ def bench_grid(per_cell: int) -> tuple[float, int, float]:
         t = time.perf_counter()
         counts = build_mm_niah(cfg, Path(tmp) / "grid", progress=False)
         elapsed = time.perf_counter() - t
+        endings = json.loads((Path(tmp) / "grid" / "manifest.json").read_text())["context_endings"]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return elapsed, sum(counts.values()), peak_mb
+    return elapsed, sum(counts.values()), peak_mb, endings
 
 
 def main() -> None:
@@ -90,17 +95,18 @@ def main() -> None:
     pool, prep = build_pool(args.tokenizer)
     print(f"corpus: {pool.total_tokens} {args.tokenizer} tokens in {pool.num_docs} documents, "
           f"{len(pool.units)} units; tokenized once in {prep:.2f} s")
-    print(f"{'what':<44} {'ms/sample':>10} {'max |error|':>12}")
+    print(f"{'what':<44} {'ms/sample':>10} {'max |error|':>12} {'sentence ends':>14}")
     for length in (8_000, 32_000, 128_000):
-        ms, err = bench_fresh(pool, length, args.repeats)
-        print(f"{'fresh text-needle sample ' + str(length // 1000) + 'K':<44} {ms:>10.3f} {err:>12d}")
+        ms, err, share = bench_fresh(pool, length, args.repeats)
+        print(f"{'fresh text-needle sample ' + str(length // 1000) + 'K':<44} {ms:>10.3f} {err:>12d} {share:>14.1%}")
     ms, err = bench_sweep(pool, 128_000, 1000)
     print(f"{'depth sweep over one 128K haystack':<44} {ms:>10.4f} {err:>12d}")
     if not args.skip_grid:
         mem_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        elapsed, n, peak = bench_grid(args.grid_per_cell)
+        elapsed, n, peak, endings = bench_grid(args.grid_per_cell)
         print(f"MM-NIAH grid: {n} samples, six tasks, 1K-72K, images written: {elapsed:.1f} s "
-              f"({elapsed / n * 1000:.1f} ms/sample); peak RSS {peak:.0f} MB (before grid {mem_before:.0f} MB)")
+              f"({elapsed / n * 1000:.1f} ms/sample); peak RSS {peak:.0f} MB (before grid {mem_before:.0f} MB); "
+              f"endings: {endings['sentence']} on a sentence, {endings['word_cut']} word cuts")
 
 
 if __name__ == "__main__":

@@ -281,3 +281,114 @@ def test_vectorized_depth_cells_match_the_official_rule() -> None:
 
     d = np.array([0.0, 0.19999, 0.2, 0.4, 0.6, 0.6000001, 0.8, 0.99, 1.0])
     assert depth_cells(d).tolist() == [depth_cell(float(x)) for x in d] == [0, 0, 1, 2, 2, 3, 4, 4, 4]
+
+
+# ------------------------------------------------------------- samples a model cannot game (issue 9)
+def test_needles_are_never_pinned_to_the_start(grid: Path) -> None:
+    """Depths are random given the cell: a needle at depth < 0.001 is as rare as random placement makes it
+    (the old spread put the first of three needles at exactly 0 whenever the mean was below 0.3)."""
+    multi = [s for s in Dataset(grid) if len(s.meta["depth"]) > 1]
+    long = [s for s in multi if s.meta["context_length"] >= 8000]
+    assert len(long) >= 60
+    assert sum(min(s.meta["depth"]) < 0.001 for s in long) / len(long) <= 0.02
+    first = [s for s in multi if s.meta["depth_cell"] == 0]
+    assert first and all(min(s.meta["depth"]) > 0 for s in first)
+
+
+def test_depth_draws_are_uniform_given_the_mean_cell() -> None:
+    """draw_depths matches an independent sampler of k uniform depths conditioned on the mean's cell."""
+    import random
+
+    import numpy as np
+
+    from niah.benchmarks.mm_niah.build import DEPTH_MARGIN, draw_depths
+
+    rng = random.Random(0)
+    ref = np.sort(np.random.default_rng(0).random((400_000, 3)), axis=1)
+    means = ref.mean(axis=1)
+    for cell in range(5):
+        lo, hi = cell * 0.2 + DEPTH_MARGIN, cell * 0.2 + 0.2 - DEPTH_MARGIN
+        kept = ref[(means >= lo) & (means <= hi)]
+        draws = np.array([draw_depths(rng, 3, cell) for _ in range(600)])
+        assert all(depth_cell(list(d)) == cell for d in draws)
+        assert (np.diff(draws, axis=1) >= 0).all()
+        # the smallest and largest depth and the spacing vary as in the reference, not a fixed pattern
+        for col in (draws[:, 0], draws[:, 2], draws[:, 1] - draws[:, 0]):
+            assert col.std() > 0.02
+        assert abs(draws[:, 0].mean() - kept[:, 0].mean()) < 0.02
+        assert abs(draws[:, 2].mean() - kept[:, 2].mean()) < 0.02
+        assert abs((draws[:, 0] < 0.01).mean() - (kept[:, 0] < 0.01).mean()) < 0.03
+
+
+def test_contexts_end_on_sentences_with_paragraphs_and_separators(grid: Path) -> None:
+    from niah.haystack import DEFAULT_DOC_SEPARATOR, ends_sentence
+
+    ds = Dataset(grid)
+    samples = list(ds)
+    texts = {s.id: parts_text(s.context) for s in samples}
+    ends = [ends_sentence(texts[s.id]) for s in samples]
+    assert sum(ends) / len(samples) >= 0.98
+    assert [s.meta["sentence_end"] for s in samples] == ends
+    assert ds.manifest["context_endings"] == {"sentence": sum(ends), "word_cut": len(ends) - sum(ends)}
+    assert ds.manifest["build"]["doc_separator"] == DEFAULT_DOC_SEPARATOR
+    for s in samples:
+        if s.meta["context_length"] >= 8000:  # several documents, each with several paragraphs
+            assert DEFAULT_DOC_SEPARATOR in texts[s.id] and texts[s.id].count("\n\n") >= 4, s.id
+        assert not texts[s.id].endswith(DEFAULT_DOC_SEPARATOR.rstrip()), s.id
+
+
+def test_official_format_separates_documents_with_eos_and_stays_exact(tmp_path: Path) -> None:
+    cfg = BuildConfig(tasks=["retrieval-text", "counting-image"], lengths=["6k"], depths=[0.4])
+    build_mm_niah(cfg, tmp_path / "off", fmt="official", progress=False)
+    tok = get_tokenizer("cl100k_base")
+    for task in cfg.tasks:
+        rec = json.loads((tmp_path / "off" / "annotations" / f"{task}.jsonl").read_text().splitlines()[0])
+        assert "</s>" in rec["context"] and "---" not in rec["context"]
+        assert tok.count(rec["context"].replace("<image>", "")) == rec["meta"]["context_length_text"]
+        assert rec["meta"]["context_length"] == 6000
+
+
+def test_reasoning_text_is_open_ended_by_default(grid: Path, tmp_path: Path) -> None:
+    from niah.benchmarks.mm_niah.needles import _contains_words
+
+    rs = [s for s in Dataset(grid) if s.task == "reasoning-text"]
+    assert rs and all(isinstance(s.answer, str) and s.choices is None for s in rs)
+    assert not any(_contains_words(parts_text(s.question), s.answer) for s in rs)  # an echo never scores
+    cfg = BuildConfig(tasks=["reasoning-text"], lengths=["2k"], per_cell=4, reasoning_choices=True)
+    build_mm_niah(cfg, tmp_path / "mc", progress=False)
+    mc = [s for s in Dataset(tmp_path / "mc") if s.choices is not None]
+    assert mc and all(isinstance(s.answer, int) and 0 <= s.answer < len(s.choices) for s in mc)
+
+
+def test_counting_image_follows_the_papers_distribution(grid: Path) -> None:
+    """Several images even in short documents; at most 5 pasted, and most images hold 0 ("0 for most")."""
+    from niah.benchmarks.mm_niah.build import counting_needle_max
+
+    samples = [s for s in Dataset(grid) if s.task == "counting-image"]
+    by_bin: dict[str, list[tuple[int, int]]] = {}
+    for s in samples:
+        n, pasted = len(s.answer), sum(1 for a in s.answer if a > 0)
+        assert n == s.meta["num_images"] >= 2, s.id
+        assert 1 <= pasted <= counting_needle_max(n) <= 5, s.id
+        by_bin.setdefault(s.meta["length_bin"], []).append((n, pasted))
+    for label, rows in by_bin.items():
+        assert sum(p for _, p in rows) / sum(n for n, _ in rows) < 0.5, label
+    assert [counting_needle_max(n) for n in (1, 2, 3, 4, 5, 9, 10, 11, 36)] == [1, 1, 1, 2, 2, 4, 5, 5, 5]
+
+
+def test_no_images_builds_text_only_grids(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "ds"), "--no-progress", "--quiet",
+                              "--lengths", "4k", "--depths", "0.4", "--no-images"])
+    assert res.exit_code == 0, res.output
+    samples = list(Dataset(tmp_path / "ds"))
+    assert {s.task for s in samples} == {"retrieval-text", "counting-text", "reasoning-text"}
+    assert all(s.meta["num_images"] == 0 and s.meta["image_tokens"] == 0 for s in samples)
+    assert not any(isinstance(p, ImagePart) for s in samples for p in s.context)
+
+
+def test_zero_text_tokens_per_image_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    res = _build_cli(tmp_path / "o1", "--text-tokens-per-image", "0")
+    assert res.exit_code != 0 and "--no-images" in res.output
+    res = _build_cli(tmp_path / "o2", "--no-images", "--tasks", "retrieval-image")
+    assert res.exit_code != 0 and "need images" in res.output
+    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()

@@ -293,3 +293,38 @@ def test_every_reasoning_image_kind_builds(haystack: Image.Image) -> None:
         assert 1 <= len(puzzle.needle_images) <= 2
     with pytest.raises(ConfigError):
         make_reasoning_image("spot-the-difference", haystack, random.Random(0))
+
+
+def _detail(img: Image.Image) -> float:
+    """Mean absolute luminance gradient at full resolution (the test's own measure of texture)."""
+    lum = np.asarray(img.convert("L"), dtype=np.float64)
+    return float((np.abs(np.diff(lum, axis=0)).mean() + np.abs(np.diff(lum, axis=1)).mean()) / 2)
+
+
+def _sky_and_rock(width: int = 480, height: int = 320) -> Image.Image:
+    """Left half a smooth sky gradient, right half busy rock-like texture."""
+    sky = Image.linear_gradient("L").resize((width // 2, height)).convert("RGB")
+    sky = ImageChops.multiply(sky, Image.new("RGB", sky.size, (150, 190, 255)))
+    sky = ImageChops.add(sky, Image.new("RGB", sky.size, (90, 110, 140)))
+    rock = noise_image(width - width // 2, height, seed=3)
+    out = Image.new("RGB", (width, height))
+    out.paste(sky, (0, 0))
+    out.paste(rock, (width // 2, 0))
+    return out
+
+
+def test_jigsaw_distractors_are_the_same_kind_of_picture_as_the_answer() -> None:
+    """A plain patch of sky is never offered against a piece of rock (nor rock against sky)."""
+    source = _sky_and_rock()
+    checked = 0
+    for seed in range(40):
+        try:
+            _puzzle, options, answer, _q = make_jigsaw(source, random.Random(seed), n_options=3)
+        except ConfigError:
+            continue  # a piece of plain sky has too few distinct look-alikes: the builder draws again
+        truth = _detail(options[answer])
+        for i, option in enumerate(options):
+            if i != answer:
+                assert truth / 3 - 1 <= _detail(option) <= truth * 3 + 3, (seed, truth, _detail(option))
+        checked += 1
+    assert checked >= 20

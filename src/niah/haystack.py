@@ -1,11 +1,20 @@
-"""Exact-length haystack assembly by prefix sums.
+"""Exact-length haystack assembly by prefix sums, ending on a whole sentence.
 
-Each corpus sentence becomes a *unit* that is tokenized once, in the context where it will stand
-(``TextTokenizer.unit_count``); a haystack is chosen by binary search over prefix sums of unit counts, and
-the last few tokens are made up exactly by cutting one more unit at a word boundary. Nothing re-tokenizes a
-growing context. For tokenizers whose unit counts are provably additive (``tokenizer.additive`` and a
-space-separated language) the result is exact by construction; otherwise one verify-and-repair pass counts
-the finished text once and re-cuts the tail until it is exact.
+Each corpus sentence becomes a *unit* that is tokenized once, in the context where it will stand: a unit is
+``lead + sentence + trail``, where ``lead`` is the space that joins it to the previous sentence of its
+paragraph (spaced languages) and ``trail`` is the paragraph break after a paragraph's last sentence or the
+document separator after a document's last sentence. A unit is counted after an anchor that ends the way
+its real predecessor ends (``count(anchor + unit) - count(anchor)``), so that, for the tokenizers whose
+counts are provably additive over these boundaries, the count of any concatenation of whole documents is
+the sum of its unit counts.
+
+A haystack is whole documents in a random order plus a prefix of one more document. Its length is made
+exact by choosing that last prefix among all documents not used yet so that its count (with the trail of
+its last sentence removed) is exactly what is left: an indexed lookup over precomputed prefix sums. When no
+document has such a prefix, the last whole document is swapped for others (each swap changes what is left);
+only when all of that fails is the last sentence cut at a word boundary (``Layout.sentence_end`` is False;
+callers count how often). Nothing re-tokenizes a growing context. For tokenizers or languages whose counts
+are not additive, a verify-and-repair pass counts the finished text once and re-chooses the ending.
 
 Layout: a haystack is a list of slots (boundaries between units) into which images and needles go. Depth is
 the fraction of context tokens (text + image) before a needle.
@@ -13,6 +22,7 @@ the fraction of context tokens (text + image) before a needle.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,11 +34,43 @@ from niah.tokens.text import TextTokenizer
 
 # Languages whose sentences are joined with a space (units start with " "); others are joined with nothing.
 SPACED_LANGS = frozenset({"en", "de", "fr", "es", "it", "pt", "nl"})
+#: What separates two paragraphs of one document.
+PARAGRAPH_BREAK = "\n\n"
+#: What separates two concatenated documents by default (a Markdown rule between blank lines); the official
+#: MM-NIAH files use a literal ``</s>`` (``OFFICIAL_DOC_SEPARATOR``).
+DEFAULT_DOC_SEPARATOR = "\n\n---\n\n"
+OFFICIAL_DOC_SEPARATOR = "</s>"
+_ANCHOR = "Anchor."
+# A sentence ends with a terminator, optionally followed by closing quotes or brackets.
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026][\"'\u201d\u2019)\]\u300d\u300f\uff09]*$")
+TRAIL_NONE, TRAIL_PARAGRAPH, TRAIL_DOCUMENT = 0, 1, 2
 
 
 def make_unit(sentence: str, lang: str) -> str:
     """The unit form of a sentence: space-led for spaced languages so units concatenate into prose."""
     return (" " + sentence) if lang in SPACED_LANGS else sentence
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` (trailing whitespace ignored) ends with a sentence terminator."""
+    return bool(_SENTENCE_END.search(text.rstrip()))
+
+
+def _counts_after(tok: TextTokenizer, texts: Sequence[str], anchor: str) -> list[int]:
+    """Tokens each text adds after ``anchor`` (one batched call)."""
+    if not texts:
+        return []
+    if anchor == _ANCHOR:
+        return list(tok.unit_counts(texts))
+    base = tok.count(anchor)
+    return [c - base for c in tok.count_batch([anchor + t for t in texts])]
+
+
+def _as_paragraphs(body: Sequence[Any]) -> list[list[str]]:
+    """A document body as paragraphs of sentences; a flat list of sentences is one paragraph."""
+    if all(isinstance(s, str) for s in body):
+        return [list(body)]
+    return [list(p) for p in body]
 
 
 @dataclass
@@ -42,15 +84,43 @@ class TextPool:
     unit_cum: np.ndarray  # len(units)+1 prefix sums
     doc_starts: np.ndarray  # len(docs)+1, first unit of each document
     doc_ids: list[str]
+    lead_space: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # unit starts with " "
+    trail_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))  # TRAIL_*
+    trail_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # chars of the trail
+    end_tokens: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # as the last unit
+    first_delta: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # per doc, at start
+    sentence_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    paragraph_break: str = PARAGRAPH_BREAK
+    doc_separator: str = DEFAULT_DOC_SEPARATOR
+    clean_boundaries: bool = True  # unit boundaries never merge tokens (see ``additive``)
     text: str = ""  # all units concatenated, so a run of consecutive units is one slice
     char_off: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
 
     def __post_init__(self) -> None:
+        n = len(self.units)
         if not self.text and self.units:
             self.text = "".join(self.units)
-            off = np.zeros(len(self.units) + 1, dtype=np.int64)
+            off = np.zeros(n + 1, dtype=np.int64)
             np.cumsum([len(u) for u in self.units], out=off[1:])
             self.char_off = off
+        if len(self.end_tokens) != n:  # a pool made by hand: no trails, every unit may end a context
+            self.lead_space = np.array([u.startswith(" ") for u in self.units], dtype=bool)
+            self.trail_kind = np.zeros(n, dtype=np.int8)
+            self.trail_len = np.zeros(n, dtype=np.int64)
+            self.end_tokens = self.unit_tokens.copy()
+            self.first_delta = np.zeros(len(self.doc_ids), dtype=np.int64)
+            self.sentence_end = np.array([ends_sentence(u) for u in self.units], dtype=bool)
+        # the prefix-end index: for each unit that ends a sentence, the tokens of its document's prefix up to
+        # and including it (trail removed); sorted so that "which prefixes have exactly R tokens" is a lookup
+        self.doc_of_unit = np.repeat(np.arange(len(self.doc_ids)), np.diff(self.doc_starts))
+        rel = self.unit_cum[:-1] - self.unit_cum[self.doc_starts[self.doc_of_unit]] + self.end_tokens
+        ok = np.flatnonzero(self.sentence_end)
+        self._end_units, self._end_vals = _sorted_index(ok, rel[ok])
+        # the same when the prefix is the whole context (its first unit is counted standalone); a one-unit
+        # prefix is left out (its start and end corrections are not independent)
+        ok_first = ok[ok != self.doc_starts[self.doc_of_unit[ok]]]
+        self._first_units, self._first_vals = _sorted_index(
+            ok_first, rel[ok_first] + self.first_delta[self.doc_of_unit[ok_first]])
 
     def span_text(self, a: int, b: int) -> str:
         return self.text[int(self.char_off[a]): int(self.char_off[b])]
@@ -60,7 +130,9 @@ class TextPool:
 
     @property
     def additive(self) -> bool:
-        return self.tokenizer.additive and self.lang in SPACED_LANGS
+        """Counts of concatenated units are exact sums: an additive tokenizer, a spaced language, and
+        boundaries that never merge (the trail ends in whitespace, or the tokenizer pre-splits by regex)."""
+        return self.tokenizer.additive and self.lang in SPACED_LANGS and self.clean_boundaries
 
     @property
     def total_tokens(self) -> int:
@@ -71,48 +143,151 @@ class TextPool:
         return len(self.doc_ids)
 
     @classmethod
-    def build(cls, documents: Iterable[tuple[str, Sequence[str]]], tokenizer: TextTokenizer, lang: str,
-              *, exclude: Iterable[str] = ()) -> TextPool:
-        """``documents`` yields (doc_id, sentences). Sentences containing any ``exclude`` string are dropped
-        (so a haystack never already contains a needle's wording)."""
+    def build(cls, documents: Iterable[tuple[str, Sequence[Any]]], tokenizer: TextTokenizer, lang: str,
+              *, exclude: Iterable[str] = (), paragraph_break: str = PARAGRAPH_BREAK,
+              doc_separator: str = DEFAULT_DOC_SEPARATOR) -> TextPool:
+        """``documents`` yields (doc_id, paragraphs), each paragraph a list of sentences (a flat list of
+        sentences is one paragraph). Sentences containing any ``exclude`` string are dropped (so a haystack
+        never already contains a needle's wording)."""
         banned = [e.lower() for e in exclude if e]
+        spaced = lang in SPACED_LANGS
         units: list[str] = []
+        lead: list[bool] = []
+        kinds: list[int] = []
+        prev_kinds: list[int] = []  # trail kind of the unit before (doc-initial units follow a separator)
         starts = [0]
         ids: list[str] = []
-        for doc_id, sentences in documents:
-            doc_units = [make_unit(s, lang) for s in sentences
-                         if s and not any(b in s.lower() for b in banned)]
-            if not doc_units:
+        for doc_id, body in documents:
+            paragraphs = [[s for s in p if s and not any(b in s.lower() for b in banned)]
+                          for p in _as_paragraphs(body)]
+            paragraphs = [p for p in paragraphs if p]
+            if not paragraphs:
                 continue
-            units.extend(doc_units)
+            prev = TRAIL_DOCUMENT
+            for pi, para in enumerate(paragraphs):
+                for si, sentence in enumerate(para):
+                    if si < len(para) - 1:
+                        kind, trail = TRAIL_NONE, ""
+                    elif pi < len(paragraphs) - 1:
+                        kind, trail = TRAIL_PARAGRAPH, paragraph_break
+                    else:
+                        kind, trail = TRAIL_DOCUMENT, doc_separator
+                    space = spaced and si > 0
+                    units.append((" " if space else "") + sentence + trail)
+                    lead.append(space)
+                    kinds.append(kind)
+                    prev_kinds.append(prev)
+                    prev = kind
             starts.append(len(units))
             ids.append(doc_id)
         if not units:
             raise ConfigError("the corpus has no text")
-        counts = np.asarray(tokenizer.unit_counts(units), dtype=np.int64)
+        trails = {TRAIL_NONE: "", TRAIL_PARAGRAPH: paragraph_break, TRAIL_DOCUMENT: doc_separator}
+        counts = np.zeros(len(units), dtype=np.int64)
+        end_counts = np.zeros(len(units), dtype=np.int64)
+        kind_arr = np.asarray(kinds, dtype=np.int8)
+        trail_len = np.array([len(trails[k]) for k in kinds], dtype=np.int64)
+        prev_arr = np.asarray(prev_kinds, dtype=np.int8)
+        for pk, trail_before in trails.items():  # one batched call per kind of predecessor
+            idx = np.flatnonzero(prev_arr == pk)
+            if not len(idx):
+                continue
+            anchor = _ANCHOR + trail_before
+            counts[idx] = _counts_after(tokenizer, [units[i] for i in idx], anchor)
+            trailed = idx[kind_arr[idx] != TRAIL_NONE]
+            end_counts[idx] = counts[idx]
+            end_counts[trailed] = _counts_after(
+                tokenizer, [units[i][: len(units[i]) - int(trail_len[i])] for i in trailed], anchor)
+        first = np.asarray(starts[:-1], dtype=np.int64)
+        first_delta = np.asarray(tokenizer.count_batch([units[i] for i in first]), dtype=np.int64) - counts[first]
         cum = np.zeros(len(units) + 1, dtype=np.int64)
         np.cumsum(counts, out=cum[1:])
-        return cls(tokenizer, lang, units, counts, cum, np.asarray(starts, dtype=np.int64), ids)
+        clean = _boundaries_clean(tokenizer, (paragraph_break, doc_separator))
+        ends = np.array([ends_sentence(u) for u in units], dtype=bool)
+        return cls(tokenizer, lang, units, counts, cum, np.asarray(starts, dtype=np.int64), ids,
+                   lead_space=np.asarray(lead, dtype=bool), trail_kind=kind_arr, trail_len=trail_len,
+                   end_tokens=end_counts, first_delta=first_delta, sentence_end=ends,
+                   paragraph_break=paragraph_break, doc_separator=doc_separator, clean_boundaries=clean)
 
     def doc_tokens(self) -> np.ndarray:
         return self.unit_cum[self.doc_starts[1:]] - self.unit_cum[self.doc_starts[:-1]]
 
+    def trail_before(self, u: int) -> str:
+        """The text that precedes unit ``u`` in any haystack (its paragraph break or a document separator)."""
+        if u == int(self.doc_starts[self.doc_of_unit[u]]):
+            return self.doc_separator
+        return self.paragraph_break if self.trail_kind[u - 1] == TRAIL_PARAGRAPH else ""
+
+    def find_end(self, tokens: int, excluded: np.ndarray, rng: np.random.Generator, *,
+                 as_first: bool = False) -> int | None:
+        """A unit ending a sentence whose document prefix (up to it, trail removed) has exactly ``tokens``
+        tokens, in a document not marked in ``excluded``; chosen at random among all such units."""
+        units, vals = (self._first_units, self._first_vals) if as_first else (self._end_units, self._end_vals)
+        a = int(np.searchsorted(vals, tokens, side="left"))
+        b = int(np.searchsorted(vals, tokens, side="right"))
+        if a == b:
+            return None
+        cand = units[a:b]
+        cand = cand[~excluded[self.doc_of_unit[cand]]]
+        if not len(cand):
+            return None
+        return int(cand[int(rng.integers(len(cand)))])
+
+
+_SENTENCE_ENDINGS = ("end.", "end?", "end!", 'end."', "end.)", "end”", "end")
+_SENTENCE_STARTS = ("The", "the", '"The', "'The", "(The", "1987", "“The", "Ça")
+
+
+def _boundaries_clean(tok: TextTokenizer, trails: Sequence[str]) -> bool:
+    """Whether a unit after ``trail`` counts the same whatever sentence ending precedes the trail.
+
+    BPE tokenizers that pre-split by regex (cl100k, o200k) start a new pre-token after a run of newlines or
+    whitespace, and after ``</s>`` the pre-token that reaches into the next word starts inside the trail,
+    where the anchor reproduces it; an empty trail would glue the next word to the previous sentence's
+    punctuation. That is checked here on typical endings and starts. SentencePiece merges anywhere inside a
+    whitespace-free piece, so it is trusted only when every trail ends in whitespace.
+    """
+    if not hasattr(tok, "pretokenize"):
+        return all(t[-1:].isspace() for t in trails)
+    for trail in trails:
+        base = tok.count(_ANCHOR + trail)
+        for start in _SENTENCE_STARTS:
+            after = tok.count(_ANCHOR + trail + start) - base
+            for end in _SENTENCE_ENDINGS:
+                if tok.count(end + trail + start) != tok.count(end + trail) + after:
+                    return False
+    return True
+
+
+def _sorted_index(units: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(values, kind="stable")
+    return units[order], values[order]
+
 
 @dataclass
 class Selection:
-    """Whole units (as index ranges, in reading order) plus an exact-size tail piece."""
+    """Whole units (as index ranges, in reading order), and how the context ends.
+
+    ``sentence_end``: the last unit ends a sentence and the lengths add up exactly (its trail is dropped,
+    ``first_delta`` corrects the count of the context's first unit, which stands at the very start).
+    Otherwise ``tail_tokens`` are still missing and are cut from ``next_units`` at a word boundary.
+    """
 
     ranges: list[tuple[int, int]]
     tail: str
     tail_tokens: int
     next_units: list[int]  # units after the selection in the reading stream (tail candidates)
+    sentence_end: bool = False
+    first_delta: int = 0
 
 
-def select_text(pool: TextPool, n_tokens: int, rng: np.random.Generator) -> Selection:
-    """Choose documents in a random order and take whole units until fewer than one unit's tokens remain.
+def select_text(pool: TextPool, n_tokens: int, rng: np.random.Generator, *,
+                allow_sentence_end: bool = True) -> Selection:
+    """Choose documents in a random order, take whole ones while they fit, and end on a document prefix
+    that makes the count exact (see the module docstring); fall back to a word cut only when none exists.
 
-    No unit is used twice in one haystack (documents are drawn without replacement). The remaining gap is
-    left for ``cut_tail``. Cost: one permutation, two prefix-sum searches.
+    No unit is used twice in one haystack (documents are drawn without replacement). Cost: one permutation,
+    a few prefix-sum lookups.
     """
     if n_tokens < 0:
         raise ConfigError("target length is smaller than the images and needles it must hold")
@@ -123,8 +298,12 @@ def select_text(pool: TextPool, n_tokens: int, rng: np.random.Generator) -> Sele
             "use a larger corpus (--corpus) or a shorter length"
         )
     order = rng.permutation(pool.num_docs)
-    doc_tok = pool.doc_tokens()[order]
-    cum = np.cumsum(doc_tok)
+    doc_tok = pool.doc_tokens()
+    cum = np.cumsum(doc_tok[order])
+    if allow_sentence_end and n_tokens > 0:
+        sel = _exact_sentence_end(pool, n_tokens, order, doc_tok, cum, rng)
+        if sel is not None:
+            return sel
     k = int(np.searchsorted(cum, n_tokens, side="right"))  # docs order[:k] fit whole
     ranges: list[tuple[int, int]] = []
     for d in order[:k]:
@@ -144,6 +323,51 @@ def select_text(pool: TextPool, n_tokens: int, rng: np.random.Generator) -> Sele
         for d2 in order[k + 1: k + 4]:  # more candidates in case no cut of the next unit is exact
             next_units.extend(range(int(pool.doc_starts[d2]), int(pool.doc_starts[d2 + 1])))
     return Selection(ranges=ranges, tail="", tail_tokens=remaining, next_units=next_units)
+
+
+_SWAPS = 64  # documents tried in place of the last whole one before giving up on a sentence end
+
+
+def _exact_sentence_end(pool: TextPool, n: int, order: np.ndarray, doc_tok: np.ndarray, cum: np.ndarray,
+                        rng: np.random.Generator) -> Selection | None:
+    """Whole documents plus one document prefix that together count exactly ``n`` tokens, or None."""
+    excluded = np.zeros(pool.num_docs, dtype=bool)
+
+    def attempt(whole: list[int]) -> Selection | None:
+        if whole:
+            delta = int(pool.first_delta[whole[0]])
+            left = n - delta - int(doc_tok[whole].sum())
+            if left <= 0:
+                return None
+            excluded[whole] = True
+            u = pool.find_end(left, excluded, rng)
+            excluded[whole] = False
+        else:
+            delta = 0
+            u = pool.find_end(n, excluded, rng, as_first=True)
+        if u is None:
+            return None
+        d = int(pool.doc_of_unit[u])
+        if not whole:
+            delta = int(pool.first_delta[d])
+        ranges = [(int(pool.doc_starts[w]), int(pool.doc_starts[w + 1])) for w in whole]
+        ranges.append((int(pool.doc_starts[d]), u + 1))
+        return Selection(ranges=ranges, tail="", tail_tokens=0, next_units=[], sentence_end=True,
+                         first_delta=delta)
+
+    k = int(np.searchsorted(cum, n, side="right"))
+    base = [int(x) for x in order[:k]]
+    for j in range(k, max(-1, k - 3), -1):  # the k whole docs that fit, or one or two fewer
+        sel = attempt(base[:j])
+        if sel is not None:
+            return sel
+    # swap the last whole document for others (or, when none fits whole, put a shorter one first): each
+    # changes what is left for the prefix
+    for t in range(k, min(len(order), k + _SWAPS)):
+        sel = attempt(base[:k - 1] + [int(order[t])] if k else [int(order[t])])
+        if sel is not None:
+            return sel
+    return None
 
 
 def _cut_points(unit: str, lang: str) -> list[int]:
@@ -176,14 +400,15 @@ def _exact_prefix(unit: str, lang: str, gap: int, count: Any) -> str | None:
 def cut_piece(pool: TextPool, candidates: Sequence[int], gap: int, *, standalone: bool = False) -> str:
     """Text that adds exactly ``gap`` tokens: whole candidate units while they fit, then a word-boundary
     prefix of one more (counted like a unit, or standalone when it will be the whole context text).
-    Candidates whose every prefix jumps over the gap are skipped. Raises ConfigError when nothing fits."""
+    Candidates whose every prefix jumps over the gap are skipped. Raises ConfigError when nothing fits.
+    This is the fallback when no whole-sentence ending adds up (``Layout.sentence_end`` is then False)."""
     if gap == 0:
         return ""
     tok = pool.tokenizer
     taken: list[str] = []
     left = gap
     for u in candidates:
-        unit = pool.units[u]
+        unit = pool.units[u].rstrip()
         if standalone and not taken:
             piece = _exact_prefix(unit.lstrip(" "), pool.lang, left, tok.count)
             if piece is not None:
@@ -192,7 +417,7 @@ def cut_piece(pool: TextPool, candidates: Sequence[int], gap: int, *, standalone
         piece = _exact_prefix(unit, pool.lang, left, tok.unit_count)
         if piece is not None:
             return "".join(taken) + piece
-        if int(pool.unit_tokens[u]) < left:
+        if int(pool.unit_tokens[u]) < left and not pool.trail_kind[u]:
             taken.append(unit)
             left -= int(pool.unit_tokens[u])
     raise ConfigError(f"could not cut a text piece of exactly {gap} tokens from the corpus")
@@ -224,6 +449,7 @@ class Layout:
     image_tokens: int
     needle_depths: list[float] = field(default_factory=list)  # one per needle, in needle order given
     image_depths: list[float] = field(default_factory=list)  # one per image item, in order
+    sentence_end: bool = True  # False when the exact length needed a cut inside the last sentence
 
     @property
     def context_length(self) -> int:
@@ -254,11 +480,17 @@ class NeedleSpec:
 
 
 def _choose_slot(depths: np.ndarray, target: float, window: tuple[float, float], lo_slot: int,
-                 in_window: Any = None) -> int:
-    """Slot index >= lo_slot whose depth is closest to target, preferring slots inside the window."""
+                 in_window: Any = None, blocked: np.ndarray | None = None) -> int:
+    """Slot index >= lo_slot whose depth is closest to target, preferring slots inside the window and
+    never a ``blocked`` one (unless every slot is blocked)."""
     cand = depths[lo_slot:]
     ok = in_window(cand) if in_window is not None else (cand >= window[0]) & (cand <= window[1])
     dist = np.abs(cand - target)
+    if blocked is not None:
+        free = ~blocked[lo_slot:]
+        if free.any():
+            dist = np.where(free, dist, np.inf)
+            ok = ok & free
     if ok.any():
         dist = np.where(ok, dist, np.inf)
     return lo_slot + int(np.argmin(dist))
@@ -268,39 +500,69 @@ class _Redraw(Exception):
     """This draw of documents cannot be made exact (rare: the first unit's re-count overshoots a tiny gap)."""
 
 
+class _Retarget(Exception):
+    """Non-additive tokenizer: the finished text counts ``diff`` tokens off; choose the ending again."""
+
+    def __init__(self, diff: int) -> None:
+        super().__init__(diff)
+        self.diff = diff
+
+
+_EXACT_TRIES = 8  # whole-sentence endings tried (non-additive pools re-aim after each) before a word cut
+
+
 def assemble(pool: TextPool, target: int, rng: np.random.Generator, *, images: Sequence[ImageSpec] = (),
              needles: Sequence[NeedleSpec] = (), in_window: Any = None) -> Layout:
-    for _ in range(8):
+    adjust = 0
+    for attempt in range(_EXACT_TRIES + 6):
+        state = rng.bit_generator.state
         try:
-            return _assemble_once(pool, target, rng, images=images, needles=needles, in_window=in_window)
+            return _assemble_once(pool, target, rng, images=images, needles=needles, in_window=in_window,
+                                  adjust=adjust, allow_sentence_end=attempt < _EXACT_TRIES)
+        except _Retarget as exc:
+            rng.bit_generator.state = state  # same documents and placements, another ending
+            adjust += exc.diff
         except _Redraw:
-            continue
+            adjust = 0
     raise ConfigError(f"could not assemble an exact {target}-token context from this corpus")
 
 
 def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, images: Sequence[ImageSpec],
-                   needles: Sequence[NeedleSpec], in_window: Any) -> Layout:
+                   needles: Sequence[NeedleSpec], in_window: Any, adjust: int = 0,
+                   allow_sentence_end: bool = True) -> Layout:
     """Lay out a context of exactly ``target`` tokens (text + images) with images and text needles placed.
 
     Images without a target depth are spread evenly (with jitter) over the text; images with a target depth
     and text needles go to the unit boundary whose depth is closest to their target inside their window.
     ``in_window(depths_array) -> bool array`` may replace the plain window test (MM-NIAH's binning quirks).
+    A needle never goes before the first sentence. At a paragraph start it becomes the paragraph's first
+    sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged.
     """
     tok = pool.tokenizer
+    spaced = pool.lang in SPACED_LANGS
     needle_tokens = [tok.unit_count(n.text) for n in needles]
     image_total = sum(i.tokens for i in images)
-    text_budget = target - image_total - sum(needle_tokens)
-    sel = select_text(pool, text_budget, rng)
-    # tokens before each unit boundary (slot), straight from the pool's prefix sums, one slice per document
-    cum = pool.unit_cum
-    pieces = [np.zeros(1, dtype=np.int64)]
-    offset = 0
-    for s_u, e_u in sel.ranges:
-        pieces.append(cum[s_u + 1:e_u + 1] - cum[s_u] + offset)
-        offset += int(cum[e_u] - cum[s_u])
-    text_cum = np.concatenate(pieces)
-    m = len(text_cum) - 1
-    # slot j = before unit j (j == m: after the last whole unit, before the tail piece)
+    text_budget = target - image_total - sum(needle_tokens) + adjust
+    sel = select_text(pool, text_budget, rng, allow_sentence_end=allow_sentence_end)
+    ctx_units = (np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in sel.ranges]) if sel.ranges
+                 else np.zeros(0, dtype=np.int64))
+    m = len(ctx_units)
+    ctx_tok = pool.unit_tokens[ctx_units].copy()
+    last = int(ctx_units[-1]) if m else -1
+    if m:
+        ctx_tok[0] += sel.first_delta
+        if sel.sentence_end:
+            ctx_tok[-1] += int(pool.end_tokens[last] - pool.unit_tokens[last])
+    text_cum = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(ctx_tok, out=text_cum[1:])
+    # slot j = before context unit j (j == m: after the last whole unit, before any tail piece)
+    para_start = np.zeros(m + 1, dtype=bool)
+    if spaced and m:
+        para_start[1:m] = ~pool.lead_space[ctx_units[1:]]
+    blocked = np.zeros(m + 1, dtype=bool)
+    blocked[0] = m > 0  # a needle never opens the context
+    if m and not sel.sentence_end and pool.trail_kind[last]:
+        blocked[m] = True  # the word-cut tail would follow the needle without a space
 
     # place free images evenly over text slots
     slot_images: dict[int, list[int]] = {}
@@ -325,11 +587,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
 
     # pinned images (image needles): closest slot to target depth; an image's depth counts the images
     # already at its slot (it is inserted first there, so the others are shifted after it)
-    for k in sorted(pinned, key=lambda k: images[k].target_depth):
+    for k in sorted(pinned, key=lambda k: images[k].target_depth or 0.0):
         im = images[k]
         at = images_at_slot()
         depths = combined_depths(np.cumsum(at) - at)
-        slot = _choose_slot(depths, im.target_depth, im.window or (0.0, 1.0), 0, in_window)
+        slot = _choose_slot(depths, im.target_depth or 0.0, im.window or (0.0, 1.0), 0, in_window)
         # after pinned images already at this slot (they have smaller targets), before the free ones
         at_slot = slot_images.setdefault(slot, [])
         at_slot.insert(sum(1 for q in at_slot if images[q].target_depth is not None), k)
@@ -337,16 +599,40 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     # needles in depth order, each after the previous one
     order = sorted(range(len(needles)), key=lambda i: needles[i].target_depth)
     slot_needles: dict[int, list[int]] = {}
+    lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the next paragraph
+    close_fix: set[int] = set()  # paragraph-start slots whose needles close the previous paragraph
     lo_slot = 0
     before_imgs = np.cumsum(images_at_slot())  # images at a slot come before needles there
     needle_before = np.zeros(m + 1, dtype=np.int64)
     for i in order:
         nd = needles[i]
         depths = combined_depths(before_imgs + needle_before)
-        slot = _choose_slot(depths, nd.target_depth, nd.window, lo_slot, in_window)
+        while True:
+            slot = _choose_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, blocked)
+            if para_start[slot] and not blocked[slot]:
+                # between two paragraphs the needle either closes the first or opens the second (at random,
+                # so that no place in a paragraph is free of needles), where that keeps the count exact
+                if slot in close_fix:  # it follows the needles already closing this paragraph
+                    if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) != 0:
+                        blocked[slot] = True
+                        continue
+                elif slot not in slot_needles:
+                    modes = ["close", "open"] if rng.random() < 0.5 else ["open", "close"]
+                    for mode in modes:
+                        if mode == "close" and slot > 1 and _closing_delta(
+                                pool, nd.text, needle_tokens[i], ctx_units, slot) == 0:
+                            close_fix.add(slot)
+                            break
+                        if mode == "open" and _opening_delta(
+                                pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
+                            lead_fix.add(slot)
+                            break
+                    else:
+                        blocked[slot] = True  # either way would change the count: not here
+                        continue
+            break
         slot_needles.setdefault(slot, []).append(i)
         needle_before[slot + 1:] += needle_tokens[i]
-        # a needle at slot j precedes later needles at the same slot: account within the slot via order
         lo_slot = slot
 
     # materialize: one text item per run of consecutive units between insertion slots
@@ -356,42 +642,83 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     def insert_at_slot(j: int) -> None:
         for k in slot_images.get(j, []):
             items.append(Item("image", tokens=images[k].tokens, payload=images[k]))
-        for i in slot_needles.get(j, []):
-            items.append(Item("needle", text=needles[i].text, tokens=needle_tokens[i], payload=needles[i]))
+        placed = slot_needles.get(j, [])
+        for n, i in enumerate(placed):
+            text = needles[i].text.lstrip(" ") if (n == 0 and j in lead_fix) else needles[i].text
+            tokens = needle_tokens[i]
+            if j in close_fix and n == len(placed) - 1:  # the paragraph's break follows its last needle
+                p = int(ctx_units[j - 1])
+                text += pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
+                tokens += int(pool.unit_tokens[p] - pool.end_tokens[p])
+            items.append(Item("needle", text=text, tokens=tokens, payload=needles[i]))
 
-    pos = 0  # slot index at the start of the current range
+    def add_text(ja: int, jb: int, pool_start: int) -> None:
+        """Context units ja..jb-1 (pool units from ``pool_start``) as one text item."""
+        text = pool.span_text(pool_start, pool_start + (jb - ja))
+        tokens = int(text_cum[jb] - text_cum[ja])
+        if (jb == m and sel.sentence_end) or jb in close_fix:
+            p = int(ctx_units[jb - 1])
+            text = text[: len(text) - int(pool.trail_len[p])]
+            if jb in close_fix:
+                tokens -= int(pool.unit_tokens[p] - pool.end_tokens[p])
+        if ja in lead_fix:
+            text = " " + text
+        items.append(Item("text", text=text, tokens=tokens, payload=pool_start))
+
+    pos = 0  # context index of the start of the current range
     bi = 0
     for s_u, e_u in sel.ranges:
-        start = s_u
-        while bi < len(breaks) and breaks[bi] < pos + (e_u - s_u):
-            cut = s_u + (breaks[bi] - pos)
+        start = pos
+        end = pos + (e_u - s_u)
+        while bi < len(breaks) and breaks[bi] < end:
+            cut = breaks[bi]
             if cut > start:
-                items.append(Item("text", text=pool.span_text(start, cut), tokens=pool.span_tokens(start, cut),
-                                  payload=start))
-            insert_at_slot(breaks[bi])
+                add_text(start, cut, s_u + (start - pos))
+            insert_at_slot(cut)
             start = cut
             bi += 1
-        if e_u > start:
-            items.append(Item("text", text=pool.span_text(start, e_u), tokens=pool.span_tokens(start, e_u),
-                              payload=start))
-        pos += e_u - s_u
+        if end > start:
+            add_text(start, end, s_u + (start - pos))
+        pos = end
     while bi < len(breaks):  # slots at the very end (slot m)
         insert_at_slot(breaks[bi])
         bi += 1
-    gap = int(sel.tail_tokens)
-    layout = _finish(pool, items, gap, sel.next_units, target, image_total)
+    layout = _finish(pool, items, int(sel.tail_tokens), sel.next_units, target, image_total, sel.sentence_end)
     by_spec = {id(it.payload): d for it, d in zip(
         (i for i in layout.items if i.kind == "needle"), layout.needle_depths, strict=True)}
     layout.needle_depths = [by_spec[id(n)] for n in needles]
     return layout
 
 
+def _closing_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: np.ndarray, slot: int) -> int:
+    """How many tokens the context gains if the needle closes the paragraph before ``slot`` (after its last
+    sentence, which then loses its paragraph break to the needle)."""
+    p = int(ctx_units[slot - 1])
+    trail = pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
+    moved = pool.tokenizer.unit_count(needle + trail)
+    return int(pool.end_tokens[p]) + moved - int(pool.unit_tokens[p]) - needle_tokens
+
+
+def _opening_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: np.ndarray,
+                   ctx_tok: np.ndarray, slot: int, sel: Selection) -> int:
+    """How many tokens the context gains if the needle opens the paragraph at ``slot`` (without its
+    leading space, after the paragraph break) and the sentence that opened it follows after a space."""
+    tok = pool.tokenizer
+    u = int(ctx_units[slot])
+    follower = pool.units[u]
+    if slot == len(ctx_units) - 1 and sel.sentence_end:
+        follower = follower[: len(follower) - int(pool.trail_len[u])]
+    opened = _counts_after(tok, [needle.lstrip(" ")], _ANCHOR + pool.trail_before(u))[0]
+    joined = tok.unit_count(" " + follower)
+    return opened + joined - needle_tokens - int(ctx_tok[slot])
+
+
 def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], target: int,
-            image_total: int) -> Layout:
-    """Strip the leading space of the first text, cut the tail to the exact gap, merge texts, verify."""
+            image_total: int, sentence_end: bool = False) -> Layout:
+    """Cut the tail to the exact gap (word-cut fallback), merge texts, verify where counts may not add up."""
     tok = pool.tokenizer
     first = next((i for i in items if i.kind != "image"), None)
-    if first is not None and first.text.startswith(" "):
+    if first is not None and first.text.startswith(" "):  # only pools built by hand start with a space
         if first.kind == "text":
             u = first.payload
             unit, unit_tokens = pool.units[u], int(pool.unit_tokens[u])
@@ -400,31 +727,46 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
         _stripped, delta = _unspaced_start(tok, unit, unit_tokens)
         first.text = first.text.lstrip(" ")
         first.tokens += delta
+        if sentence_end and delta:
+            raise _Redraw
         gap -= delta
     if gap < 0:
         raise _Redraw
-    # the tail goes after the last text/needle item (before trailing images, which keep their place)
-    insert_at = len(items)
-    while insert_at > 0 and items[insert_at - 1].kind == "image":
-        insert_at -= 1
-    standalone = first is None
-    for _attempt in range(6):
-        tail = cut_piece(pool, candidates, gap, standalone=standalone) if gap > 0 else ""
-        trial = list(items)
-        if tail:
-            trial.insert(insert_at, Item("text", text=tail, tokens=gap))
-        text = "".join(i.text for i in trial if i.kind != "image")
-        want = target - image_total
-        if pool.additive:
-            break
-        actual = tok.count(text)  # verify-and-repair: count the finished text once
-        if actual == want:
-            break
-        gap += want - actual
-        if gap < 0:
-            raise ConfigError("could not reach the exact target length (tokenizer merges across units)")
+    want = target - image_total
+    if sentence_end and gap == 0:
+        trial = items
+        if not pool.additive:
+            actual = tok.count("".join(i.text for i in trial if i.kind != "image"))  # verify once
+            if actual != want:
+                raise _Retarget(want - actual)
+            # unit counts are estimates here: the last text item absorbs the boundary merges, so that item
+            # tokens still add up to the exact total (depths before it are exact up to those merges)
+            error = want - sum(i.tokens for i in trial if i.kind != "image")
+            if error:
+                last_text = next((i for i in reversed(trial) if i.kind == "text"), None) or next(
+                    i for i in reversed(trial) if i.kind != "image")
+                last_text.tokens += error
     else:
-        raise ConfigError("could not reach the exact target length after repairs")
+        # the tail goes after the last text/needle item (before trailing images, which keep their place)
+        insert_at = len(items)
+        while insert_at > 0 and items[insert_at - 1].kind == "image":
+            insert_at -= 1
+        standalone = first is None
+        for _attempt in range(6):
+            tail = cut_piece(pool, candidates, gap, standalone=standalone) if gap > 0 else ""
+            trial = list(items)
+            if tail:
+                trial.insert(insert_at, Item("text", text=tail, tokens=gap))
+            text = "".join(i.text for i in trial if i.kind != "image")
+            actual = tok.count(text)  # verify-and-repair: count the finished text once
+            if actual == want:
+                break
+            gap += want - actual
+            if gap < 0:
+                raise ConfigError("could not reach the exact target length (tokenizer merges across units)")
+        else:
+            raise ConfigError("could not reach the exact target length after repairs")
+        sentence_end = ends_sentence(text)
     items = trial
     # merge adjacent text units into single items (needles stay separate so they can be located)
     merged: list[Item] = []
@@ -455,8 +797,8 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
             image_depths.append(pos / target)
         pos += it.tokens
     text_tokens = target - image_total
-    return Layout(merged, text_tokens, image_total,
-                  needle_depths=needle_depths, image_depths=image_depths)
+    return Layout(merged, text_tokens, image_total, needle_depths=needle_depths, image_depths=image_depths,
+                  sentence_end=sentence_end)
 
 
 @dataclass
@@ -464,15 +806,17 @@ class SweepHaystack:
     """One text haystack, selected once, into which a needle can be put at any depth cheaply.
 
     ``with_needle`` costs a slot search and two string slices: no tokenization (the pool is additive and
-    the needle was counted once). Used for depth sweeps, where only the needle position changes.
+    the needle was counted once). Used for depth sweeps, where only the needle position changes. Slots are
+    the boundaries inside paragraphs (and the end), where a space-led needle joins without changing counts.
     """
 
     text: str  # the haystack text, without the needle
-    slot_chars: np.ndarray  # char offset of each unit boundary
-    slot_tokens: np.ndarray  # tokens before each unit boundary
+    slot_chars: np.ndarray  # char offset of each usable unit boundary
+    slot_tokens: np.ndarray  # tokens before each usable unit boundary
     needle: str
     needle_tokens: int
     target: int
+    sentence_end: bool = True
 
     def with_needle(self, depth: float) -> tuple[str, float]:
         """(context text with the needle at the boundary closest to ``depth``, realized depth)."""
@@ -480,7 +824,6 @@ class SweepHaystack:
         j = int(np.searchsorted(self.slot_tokens, want))
         if j > 0 and (j == len(self.slot_tokens) or want - self.slot_tokens[j - 1] <= self.slot_tokens[j] - want):
             j -= 1
-        j = max(j, 1)  # slot 0 would make the needle the first text (its leading space is stripped there)
         c = int(self.slot_chars[j])
         return self.text[:c] + self.needle + self.text[c:], float(self.slot_tokens[j]) / self.target
 
@@ -489,31 +832,44 @@ def sweep_haystack(pool: TextPool, target: int, rng: np.random.Generator, needle
     """Select and materialize a text-only haystack of ``target - needle`` tokens for a depth sweep."""
     if not pool.additive:
         raise ConfigError("depth sweeps need an additive tokenizer/language pair; use assemble() per depth")
-    needle_tokens = pool.tokenizer.unit_count(needle)
+    tok = pool.tokenizer
+    needle_tokens = tok.unit_count(needle)
     for _ in range(8):
         sel = select_text(pool, target - needle_tokens, rng)
         if not sel.ranges:
             break
-        pieces: list[str] = []
-        chars: list[np.ndarray] = []
-        toks: list[np.ndarray] = []
-        c0 = t0 = 0
-        for s_u, e_u in sel.ranges:
-            pieces.append(pool.span_text(s_u, e_u))
-            chars.append(pool.char_off[s_u:e_u] - pool.char_off[s_u] + c0)
-            toks.append(pool.unit_cum[s_u:e_u] - pool.unit_cum[s_u] + t0)
-            c0 += len(pieces[-1])
-            t0 += pool.span_tokens(s_u, e_u)
-        first = sel.ranges[0][0]
-        stripped, shift_t = _unspaced_start(pool.tokenizer, pool.units[first], int(pool.unit_tokens[first]))
-        shift_c = len(pool.units[first]) - len(stripped)
-        gap = sel.tail_tokens - shift_t
-        if gap < 0:
-            continue
-        tail = cut_piece(pool, sel.next_units, gap)
-        text = "".join(pieces)[shift_c:] + tail
-        slot_chars = np.concatenate(chars + [np.array([c0])]) - shift_c
-        slot_tokens = np.concatenate(toks + [np.array([t0])]) + shift_t
-        slot_chars[0], slot_tokens[0] = 0, 0
-        return SweepHaystack(text, slot_chars, slot_tokens, needle, needle_tokens, target)
+        ctx_units = np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in sel.ranges])
+        ctx_tok = pool.unit_tokens[ctx_units].copy()
+        ctx_tok[0] += sel.first_delta
+        text = "".join(pool.span_text(s, e) for s, e in sel.ranges)
+        last = int(ctx_units[-1])
+        if sel.sentence_end:
+            ctx_tok[-1] += int(pool.end_tokens[last] - pool.unit_tokens[last])
+            text = text[: len(text) - int(pool.trail_len[last])]
+        else:
+            gap = sel.tail_tokens
+            for _attempt in range(6):  # word-cut fallback: verify the one finished text, re-cut the tail
+                tail = cut_piece(pool, sel.next_units, gap)
+                actual = tok.count(text + tail)
+                if actual == target - needle_tokens:
+                    break
+                gap += target - needle_tokens - actual
+                if gap < 0:
+                    break
+            else:
+                continue
+            if gap < 0:
+                continue
+            text += tail
+        lens = np.array([len(pool.units[u]) for u in ctx_units], dtype=np.int64)
+        chars = np.concatenate([[0], np.cumsum(lens)])
+        if sel.sentence_end:
+            chars[-1] = len(text)  # the end slot, after the last sentence (its trail was dropped)
+        toks = np.concatenate([[0], np.cumsum(ctx_tok)])
+        inner = np.flatnonzero(pool.lead_space[ctx_units[1:]]) + 1  # boundaries inside a paragraph
+        slots = np.concatenate([inner, [len(ctx_units)]])
+        if not sel.sentence_end and pool.trail_kind[last]:
+            slots = slots[:-1]
+        return SweepHaystack(text, chars[slots], toks[slots], needle, needle_tokens, target,
+                             sentence_end=sel.sentence_end)
     raise ConfigError(f"could not assemble an exact {target}-token haystack for a depth sweep")

@@ -1,10 +1,11 @@
 """MM-NIAH sample generator: all six tasks over a length x depth grid, exact lengths, deterministic by seed.
 
-Paper section 3.2 and ../specs/mm-niah.md ("Needle generation"). Every sample is a fresh haystack drawn from
-the corpus (documents in a random order, no passage twice), about one image per 2K text tokens, and needles
-placed so that the sample's depth (mean needle depth, the official convention) falls in its requested
-official depth cell. Lengths are exact: the context text tokenized in one call with the named tokenizer plus
-the image rule over the image parts equals ``meta.context_length``.
+Paper section 3.2 and docs/mm-niah.md. Every sample is a fresh haystack drawn from the corpus (documents in
+a random order, no passage twice, paragraph breaks kept, a separator between documents), about one image per
+2K text tokens, and needles placed at random depths whose mean (the official convention) falls in the
+requested official depth cell (``draw_depths``). Lengths are exact: the context text tokenized in one call
+with the named tokenizer plus the image rule over the image parts equals ``meta.context_length``; contexts
+end on a whole sentence unless no combination of sentences adds up (``meta.sentence_end``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,15 @@ import numpy as np
 
 from niah.benchmarks.mm_niah import bins
 from niah.errors import ConfigError
-from niah.haystack import ImageSpec, Layout, NeedleSpec, TextPool, assemble, make_unit
+from niah.haystack import (
+    DEFAULT_DOC_SEPARATOR,
+    ImageSpec,
+    Layout,
+    NeedleSpec,
+    TextPool,
+    assemble,
+    make_unit,
+)
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens.image import ImageTokenRule, get_image_rule
 from niah.tokens.text import get_tokenizer
@@ -76,11 +85,23 @@ class BuildConfig:
     text_tokens_per_image: int = 2000  # "about every 2k text tokens include one image"
     max_images: int = 36
     image_max_side: int = 768
+    images: bool = True  # False: text-needle tasks with no images in the context (text-only grids)
+    doc_separator: str | None = None  # between concatenated documents; None: DEFAULT_DOC_SEPARATOR
+    reasoning_choices: bool = False  # reasoning-text as multiple choice (where a triple has options)
 
     def validate(self) -> None:
         bad = [t for t in self.tasks if t not in TASKS]
         if bad:
             raise ConfigError(f"unknown task(s) {bad}; choose from {', '.join(TASKS)}")
+        if self.text_tokens_per_image <= 0:
+            raise ConfigError(
+                f"--text-tokens-per-image must be a positive number of text tokens per image, got "
+                f"{self.text_tokens_per_image}; for contexts without images use --no-images")
+        if not self.images:
+            image_tasks = [t for t in self.tasks if t.endswith("-image")]
+            if image_tasks:
+                raise ConfigError(f"--no-images builds text-needle tasks only; {', '.join(image_tasks)} "
+                                  "need images (drop them from --tasks)")
         for d in self.depths:
             if not 0.0 <= d <= 1.0:
                 raise ConfigError(f"depth {d} outside [0, 1]")
@@ -205,7 +226,7 @@ class _Context:
         data = self._bases.pop(source.id, None)
         if data is None:
             img = source.load()
-            w, h = _variant_size(*img.size, "orig", self.cfg.image_max_side)
+            w, h = _variant_size(img.size[0], img.size[1], "orig", self.cfg.image_max_side)
             if img.size != (w, h):
                 img = img.resize((w, h), Image.Resampling.LANCZOS)
             buf = io.BytesIO()
@@ -292,13 +313,18 @@ def plan_grid(cfg: BuildConfig) -> list[_Plan]:
 
 
 def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_tokens: int,
-                   extra_tokens: int = 0, exclude: int | None = None) -> list[_HaystackImage]:
+                   extra_tokens: int = 0, exclude: int | None = None, want_images: int = 0
+                   ) -> list[_HaystackImage]:
     """About one image per ``text_tokens_per_image`` text tokens, each cheap enough for the target length.
 
-    ``reserve_tokens`` is kept for needles/puzzles; images are drawn without replacement.
+    ``reserve_tokens`` is kept for needles/puzzles; images are drawn without replacement. ``want_images``
+    more are added where the text keeps at least ``WANT_TEXT_SHARE`` of the context (counting-image needs
+    several images even in a short document).
     """
     cfg = ctx.cfg
     target = plan.target
+    if not cfg.images:
+        return []
     cap = max(256, target // 6)
     order = plan.np_rng.permutation(len(ctx.corpus_images))
     chosen: list[_HaystackImage] = []
@@ -311,6 +337,10 @@ def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_token
         im = ctx.haystack_image(int(idx), cap)
         text_left = target - reserve_tokens - spent - im.tokens
         need_more = len(chosen) < min_images
+        if not need_more and len(chosen) < want_images and text_left >= WANT_TEXT_SHARE * target:
+            chosen.append(im)
+            spent += im.tokens
+            continue
         if text_left < 64:
             if need_more:
                 continue  # try a cheaper image
@@ -327,15 +357,40 @@ def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_token
     return chosen
 
 
-def _spread_depths(rng: random.Random, k: int, lo: float, hi: float) -> list[float]:
-    """k target depths whose mean lies inside [lo, hi) (near its middle), spread over the context."""
-    margin = min(0.04, (hi - lo) / 4)
-    mean = rng.uniform(lo + margin, hi - margin)
+WANT_TEXT_SHARE = 0.4
+DEPTH_MARGIN = 0.01  # drawn means stay this far inside their cell, so placement rounding rarely leaves it
+
+
+def draw_depths(rng: random.Random, k: int, cell: int) -> list[float]:
+    """k needle depths for official depth cell ``cell``, ascending.
+
+    The depths are independent and uniform on [0, 1], conditioned on their mean lying in the cell (at
+    least ``DEPTH_MARGIN`` inside its edges, and in the cell under the official float binning): every
+    arrangement with such a mean is equally likely, so no needle is pinned to the start, the end, or a
+    fixed spacing. Drawn by rejection (at most a few hundred tries for 5 needles in an edge cell).
+    """
+    lo = cell * bins.DEPTH_STEP
+    hi = min(lo + bins.DEPTH_STEP, 1.0)
     if k == 1:
-        return [mean]
-    half = (k - 1) / 2
-    spread = min(0.3, mean / half, (1.0 - mean) / half)
-    return [mean + spread * (i - half) for i in range(k)]
+        return [rng.uniform(lo + DEPTH_MARGIN, hi - DEPTH_MARGIN)]
+    for _ in range(200_000):
+        depths = sorted(rng.random() for _ in range(k))
+        mean = sum(depths) / k
+        if lo + DEPTH_MARGIN <= mean <= hi - DEPTH_MARGIN and bins.depth_cell(mean) == cell:
+            return depths
+    raise AssertionError("unreachable: the acceptance region has positive probability")
+
+
+#: counting-image documents hold at least this many images where the text keeps WANT_TEXT_SHARE of the
+#: context, so that answers are lists, not single numbers, even at 1K-2K
+COUNTING_MIN_IMAGES = 3
+COUNTING_MAX_NEEDLE_IMAGES = 5  # paper: "at most 5 images can be pasted with cartoon-style images"
+
+
+def counting_needle_max(num_images: int) -> int:
+    """Most images of a counting-image document that get cartoons: at most 5 (the paper) and at most half
+    of the document's images, so that most images hold 0 (the official data: "0 for most")."""
+    return max(1, min(COUNTING_MAX_NEEDLE_IMAGES, num_images // 2))
 
 
 def _context_parts(layout: Layout, image_paths: dict[int, str]) -> list[Part]:
@@ -363,9 +418,12 @@ class MMNIAHBuilder:
         tokenizer = get_tokenizer(cfg.tokenizer)
         rule = get_image_rule(cfg.image_tokens)
         corpus = load_corpus(cfg.corpus, lang=cfg.lang, seed=cfg.seed)
-        docs = ((d.id, [s for p in d.paragraphs for s in split_sentences(p, d.lang)])
-                for d in corpus.documents())
-        pool = TextPool.build(docs, tokenizer, cfg.lang, exclude=HAYSTACK_EXCLUDE)
+        docs = ((d.id, [split_sentences(p, d.lang) for p in d.paragraphs]) for d in corpus.documents())
+        self.doc_separator = DEFAULT_DOC_SEPARATOR if cfg.doc_separator is None else cfg.doc_separator
+        if "<image>" in self.doc_separator:
+            raise ConfigError("--doc-separator must not contain the image placeholder <image>")
+        pool = TextPool.build(docs, tokenizer, cfg.lang, exclude=HAYSTACK_EXCLUDE,
+                              doc_separator=self.doc_separator)
         images = list(corpus.images())
         needs_images = any(t.endswith("-image") for t in cfg.tasks)
         if needs_images and not images:
@@ -373,7 +431,10 @@ class MMNIAHBuilder:
         self.ctx = _Context(cfg, pool, rule, images, [im.size() for im in images], write_media)
         self.retrieval = needle_pool.load_retrieval_needles()
         self.counting = needle_pool.load_counting_variants()
-        self.reasoning = needle_pool.load_reasoning_triples()
+        self.reasoning = (needle_pool.load_reasoning_triples() if cfg.reasoning_choices
+                          else needle_pool.open_ended_triples())
+        self.word_cut_endings = 0  # contexts whose exact length needed a cut inside the last sentence
+        self.num_built = 0
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
 
@@ -389,7 +450,12 @@ class MMNIAHBuilder:
                 "lengths": list(cfg.lengths), "depths": list(cfg.depths), "per_cell": cfg.per_cell,
                 "seed": cfg.seed, "corpus": self.corpus_name, "lang": cfg.lang,
                 "text_tokens_per_image": cfg.text_tokens_per_image, "max_images": cfg.max_images,
+                "images": cfg.images, "doc_separator": self.doc_separator,
+                "reasoning_choices": cfg.reasoning_choices,
             },
+            # how contexts end: on a whole sentence, or (when no sentences add up exactly) a word cut
+            "context_endings": {"sentence": self.num_built - self.word_cut_endings,
+                                "word_cut": self.word_cut_endings},
             "tokenizer": cfg.tokenizer,
             "image_tokens_rule": self.ctx.rule.name,
             "counts": num_by_task,
@@ -456,11 +522,14 @@ class MMNIAHBuilder:
             "target_length": plan.target,
             "length_bin": plan.length_label,
             "depth_cell": plan.cell,
+            "sentence_end": layout.sentence_end,
         }
         if plan.requested_cell is not None:
             meta["requested_depth_cell"] = plan.requested_cell
         if extra_meta:
             meta.update(extra_meta)
+        self.num_built += 1
+        self.word_cut_endings += not layout.sentence_end
         return Sample(
             id=f"{plan.task}/{plan.index:06d}", benchmark=BENCHMARK, task=plan.task, context=context,
             question=question, answer=answer, choices=choices, meta=meta,
@@ -481,12 +550,8 @@ class MMNIAHBuilder:
     def _text_needle_sample(self, plan: _Plan, statements: list[str], *, question: list[Part], answer: Any,
                             choices: list[list[Part]] | None) -> Sample | None:
         k = len(statements)
-        if k == 1:
-            targets = [plan.rng.uniform(plan.depth_lo, plan.depth_hi)]
-            windows = [(plan.depth_lo, plan.depth_hi)]
-        else:
-            targets = _spread_depths(plan.rng, k, plan.depth_lo, plan.depth_hi)
-            windows = [(0.0, 1.0)] * k
+        targets = draw_depths(plan.rng, k, plan.cell)
+        windows = [(plan.depth_lo, plan.depth_hi)] if k == 1 else [(0.0, 1.0)] * k
         needle_specs = [NeedleSpec(make_unit(s, self.cfg.lang), t, w) for s, t, w in
                         zip(statements, targets, windows, strict=True)]
         reserve = sum(self.ctx.pool.tokenizer.unit_count(n.text) for n in needle_specs)
@@ -514,10 +579,15 @@ class MMNIAHBuilder:
                                         question=[TextPart(variant.question)], answer=counts, choices=None)
 
     def _reasoning_text(self, plan: _Plan) -> Sample | None:
+        """Open-ended as in the paper (Table 1); multiple choice only with ``reasoning_choices``."""
         triple = plan.rng.choice(self.reasoning)
-        choices = [[TextPart(c)] for c in triple.choices] if triple.choices is not None else None
+        if self.cfg.reasoning_choices and triple.choices is not None:
+            choices: list[list[Part]] | None = [[TextPart(c)] for c in triple.choices]
+            answer: Any = triple.answer
+        else:
+            choices, answer = None, triple.answer_text
         return self._text_needle_sample(plan, list(triple.needles), question=[TextPart(triple.question)],
-                                        answer=triple.answer, choices=choices)
+                                        answer=answer, choices=choices)
 
     # ------------------------------------------------------------------ image-needle tasks
     def _pinned_layout(self, plan: _Plan, specs: list[ImageSpec], pinned: dict[int, float],
@@ -540,7 +610,7 @@ class MMNIAHBuilder:
         kind = plan.rng.choice(ni.CARTOON_KINDS)
         images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0)
         k = plan.rng.randrange(len(images))
-        target = plan.rng.uniform(plan.depth_lo, plan.depth_hi)
+        target = draw_depths(plan.rng, 1, plan.cell)[0]
         specs = [ImageSpec(im.tokens, payload=im) for im in images]
         layout, depth_of = self._pinned_layout(plan, specs, {k: target}, single=True)
         depths = [depth_of[k]]
@@ -553,7 +623,8 @@ class MMNIAHBuilder:
         options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look)
         choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
         paths = self._store_layout_images(layout, {id(specs[k]): needle_path})
-        question = [TextPart("Which of the following images appears in a certain image of the above document?")]
+        question: list[Part] = [
+            TextPart("Which of the following images appears in a certain image of the above document?")]
         return self._finish_sample(plan, layout, depths, question=question, answer=answer, choices=choices,
                                    needles_meta=[needle_path], image_paths=paths,
                                    extra_meta={"needle_kind": kind})
@@ -563,10 +634,10 @@ class MMNIAHBuilder:
 
         ctx = self.ctx
         kind = plan.rng.choice(ni.CARTOON_KINDS)
-        images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0)
-        c = plan.rng.randint(1, min(5, len(images)))
+        images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0, want_images=COUNTING_MIN_IMAGES)
+        c = plan.rng.randint(1, counting_needle_max(len(images)))
         needle_idx = sorted(plan.rng.sample(range(len(images)), c))
-        targets = _spread_depths(plan.rng, c, plan.depth_lo, plan.depth_hi)
+        targets = draw_depths(plan.rng, c, plan.cell)
         pinned = dict(zip(needle_idx, targets, strict=True))
         specs = [ImageSpec(im.tokens, payload=im) for im in images]
         layout, depth_of = self._pinned_layout(plan, specs, pinned, single=(c == 1))
@@ -623,7 +694,7 @@ class MMNIAHBuilder:
         for pos, spec in sorted(zip(insert_at, needle_specs, strict=True), key=lambda x: -x[0]):
             specs.insert(pos, spec)
         idx = [specs.index(s) for s in needle_specs]
-        targets = sorted(_spread_depths(plan.rng, n, plan.depth_lo, plan.depth_hi))
+        targets = draw_depths(plan.rng, n, plan.cell)
         layout, depth_of = self._pinned_layout(plan, specs, dict(zip(idx, targets, strict=True)), single=(n == 1))
         depths = [depth_of[k] for k in idx]
         if depths != sorted(depths) or bins.depth_cell(depths) != plan.cell:

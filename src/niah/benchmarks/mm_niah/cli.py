@@ -24,6 +24,10 @@ def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = Tr
         from niah.errors import ConfigError
 
         raise ConfigError(f"unknown --format {fmt!r} (niah or official)")
+    if fmt == "official" and cfg.doc_separator is None:  # the official files separate documents by </s>
+        from niah.haystack import OFFICIAL_DOC_SEPARATOR
+
+        cfg.doc_separator = OFFICIAL_DOC_SEPARATOR
     target = out
     tmpdir = None
     if fmt == "official":
@@ -106,6 +110,14 @@ def build_command(
     text_per_image: Annotated[int, typer.Option(
         "--text-tokens-per-image", help="about one image per this many text tokens")] = 2000,
     fmt: Annotated[str, typer.Option("--format", help="niah (dataset dir) or official (MM-NIAH layout)")] = "niah",
+    no_images: Annotated[bool, typer.Option(
+        "--no-images", help="text-only contexts (text-needle tasks only; the default task list becomes "
+                            "the three text tasks)")] = False,
+    doc_separator: Annotated[str | None, typer.Option(
+        "--doc-separator", help="text between concatenated documents (\\n for a newline); default "
+                                "'\\n\\n---\\n\\n', or '</s>' with --format official")] = None,
+    reasoning_choices: Annotated[bool, typer.Option(
+        "--reasoning-choices", help="reasoning-text as multiple choice (default: open-ended, as the paper)")] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no summary table")] = False,
 ) -> None:
@@ -117,9 +129,12 @@ def build_command(
         depth_values = [float(d) for d in split_csv(depths)] or list(DEFAULT_DEPTHS)
     except ValueError:
         raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
-    cfg = BuildConfig(tasks=split_csv(tasks) or list(TASKS), lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
+    default_tasks = [t for t in TASKS if t.endswith("-text")] if no_images else list(TASKS)
+    cfg = BuildConfig(tasks=split_csv(tasks) or default_tasks, lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
                       depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus, lang=lang,
-                      tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image)
+                      tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image,
+                      images=not no_images, reasoning_choices=reasoning_choices,
+                      doc_separator=None if doc_separator is None else doc_separator.replace("\\n", "\n"))
     build_mm_niah(cfg, out, fmt=fmt, progress=not no_progress)
     if not quiet and fmt == "niah":
         summarize_dataset(out)

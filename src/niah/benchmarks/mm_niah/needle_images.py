@@ -639,6 +639,34 @@ def _mean_diff(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3.0
 
 
+# A distractor piece is "of the same kind" as the true piece when its detail (mean luminance gradient) and
+# mean colour are close to the truth's: a plain patch of sky is never offered against a piece of mountain.
+_KIND_DETAIL_RATIO = 0.5  # detail may differ by this fraction of the truth's detail ...
+_KIND_DETAIL_FLOOR = 3.0  # ... or by this many grey levels for near-plain pieces
+_KIND_MAX_COLOUR = 60.0  # Euclidean distance of mean RGB (0..441)
+
+
+def piece_texture(img: Image.Image) -> tuple[float, tuple[float, float, float]]:
+    """(detail, mean colour) of a piece: detail is the mean absolute difference of neighbouring
+    luminance pixels on a 64 x 64 version (0 for a flat colour, tens for foliage or rock)."""
+    small = img.convert("RGB").resize((64, 64), Image.Resampling.BILINEAR)
+    lum = small.convert("L")
+    right = ImageChops.difference(lum.crop((1, 0, 64, 64)), lum.crop((0, 0, 63, 64)))
+    down = ImageChops.difference(lum.crop((0, 1, 64, 64)), lum.crop((0, 0, 64, 63)))
+    detail = (ImageStat.Stat(right).mean[0] + ImageStat.Stat(down).mean[0]) / 2.0
+    r, g, b = ImageStat.Stat(small).mean
+    return detail, (r, g, b)
+
+
+def same_kind(truth: tuple[float, tuple[float, float, float]],
+              other: tuple[float, tuple[float, float, float]]) -> bool:
+    """Whether a candidate piece looks like the same kind of picture as the true piece (see above)."""
+    (d0, c0), (d1, c1) = truth, other
+    if abs(d1 - d0) > max(_KIND_DETAIL_RATIO * d0, _KIND_DETAIL_FLOOR):
+        return False
+    return math.dist(c0, c1) <= _KIND_MAX_COLOUR
+
+
 def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
                   patch_fraction: tuple[float, float]) -> tuple[Image.Image, list[Image.Image], int, Box]:
     """Cut the hole and choose distractors; returns (puzzle, options, answer index, hole box)."""
@@ -658,16 +686,19 @@ def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
 
     transforms = (Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM, Image.Transpose.ROTATE_180,
                   Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270)
+    truth_texture = piece_texture(truth)
     distractors: list[Image.Image] = []
     for _ in range(200):
         if len(distractors) == n_options - 1:
             break
-        if rng.random() < 0.6:  # a piece of the same picture from elsewhere
+        if rng.random() < 0.6:  # a piece of the same picture from elsewhere, of the same kind as the truth
             x, y = rng.randint(0, width - side), rng.randint(0, height - side)
             if _boxes_overlap((x, y, x + side, y + side), hole, 0):
                 continue
             candidate = src.crop((x, y, x + side, y + side))
-        else:  # the true piece, mirrored or turned: same colours, wrong edges
+            if not same_kind(truth_texture, piece_texture(candidate)):
+                continue
+        else:  # the true piece, mirrored or turned: same colours and texture, wrong edges
             candidate = truth.transpose(rng.choice(transforms))
         if all(_mean_diff(candidate, other) >= _MIN_OPTION_DIFF for other in (truth, *distractors)):
             distractors.append(candidate)
@@ -688,8 +719,9 @@ def make_jigsaw(source: Image.Image, rng: random.Random, *, n_options: int = 2,
     """BLINK-style jigsaw from a haystack image: a square hole filled with grey and image options.
 
     The true option is the cut region pixel for pixel; distractors are squares of the same size cut from
-    places that do not overlap the hole, or mirrored/rotated copies of the true piece, each at least
-    visibly different from every other option. Returns (puzzle image, option images, answer index,
+    places that do not overlap the hole and look like the same kind of picture (``same_kind``: similar
+    detail and colour), or mirrored/rotated copies of the true piece, each at least visibly different
+    from every other option. Returns (puzzle image, option images, answer index,
     question text).
     """
     puzzle, options, answer, _hole = _jigsaw_parts(source, rng, n_options, patch_fraction)

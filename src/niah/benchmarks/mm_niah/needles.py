@@ -269,3 +269,12 @@ def parse_reasoning_triples(file: str, items: list[dict[str, Any]]) -> tuple[Rea
         ))
     _check_unique_ids([t.id for t in triples], file)
     return tuple(triples)
+
+
+@lru_cache(maxsize=1)
+def open_ended_triples() -> tuple[ReasoningTriple, ...]:
+    """The triples usable with an open-ended answer (the paper's reasoning-text format): every open-ended
+    triple, and the multiple-choice ones whose correct option is not named by the question itself (a
+    comparison question lists its candidates, so echoing it would score under whole-word matching)."""
+    return tuple(t for t in load_reasoning_triples()
+                 if t.choices is None or not _contains_words(t.question, t.answer_text))
