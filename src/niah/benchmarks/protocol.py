@@ -161,6 +161,19 @@ class ReportSpec:
 
 
 @dataclass(frozen=True)
+class BaselineAnswers:
+    """How the model-free baselines answer this family's samples, in the form its official scorer reads.
+
+    ``oracle(sample)`` writes the gold answer as a reply (default: :func:`niah.models.baselines.format_gold`:
+    an int option index as its letter, a string as is, anything else as JSON); ``random(sample, rng)`` gives a
+    chance-level reply from the sample's shape only, never its gold (default: a random option letter, else a
+    random context word). Either may return None to fall back to the default."""
+
+    oracle: Callable[[Sample], str | None] | None = None
+    random: Callable[[Sample, Any], str | None] | None = None
+
+
+@dataclass(frozen=True)
 class Family:
     """Everything a benchmark family offers; see the module docstring. Only ``name``, ``title`` and ``tasks`` are
     required: a family may offer metric rules alone, or a builder without a scorer."""
@@ -177,3 +190,4 @@ class Family:
     score_formats: Callable[[], Sequence[ScoreFormat]] | None = None
     metric_rules: Callable[[], Sequence[MetricRule]] | None = None
     report: Callable[[], ReportSpec] | None = None
+    baselines: Callable[[], BaselineAnswers] | None = None

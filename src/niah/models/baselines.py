@@ -21,13 +21,15 @@ import hashlib
 import json
 import random
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
-from niah.sample import ImagePart, Sample, parts_text
+from niah.sample import Sample, parts_text
 
 if TYPE_CHECKING:
+    from niah.benchmarks.protocol import BaselineAnswers
     from niah.rag import TextScorer
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
@@ -80,13 +82,13 @@ class RandomBaseline(_Baseline):
 
     def answer(self, sample: Sample) -> str:
         rng = _rng(self.seed, sample.id)
+        answers = _family_answers(sample)
+        if answers is not None and answers.random is not None:
+            reply = answers.random(sample, RandomShape(rng, self.count_max, self.count_items))
+            if reply is not None:
+                return reply
         if sample.choices is not None:
             return chr(65 + rng.randrange(len(sample.choices)))
-        if sample.task.startswith("counting"):
-            if sample.task.endswith("image"):
-                n = sum(1 for p in sample.context if isinstance(p, ImagePart))
-                return json.dumps([rng.randint(0, self.count_max) for _ in range(n)])
-            return json.dumps([rng.randint(1, self.count_max) for _ in range(rng.randint(1, self.count_items))])
         words = sorted(set(_WORDS.findall(parts_text(sample.context))))
         return rng.choice(words) if words else ""
 
@@ -94,8 +96,36 @@ class RandomBaseline(_Baseline):
         return ModelReply(text=self.answer(_need_sample(request)))
 
 
+@dataclass(frozen=True, slots=True)
+class RandomShape:
+    """What a family's random answerer gets besides the sample: the seeded generator and the count options."""
+
+    rng: random.Random
+    count_max: int
+    count_items: int
+
+
+def _family_answers(sample: Sample) -> BaselineAnswers | None:
+    """The family's own answer shapes for baselines (``Family.baselines``), when it declares them."""
+    from niah.benchmarks.registry import find_family
+
+    family = find_family(sample.benchmark)
+    if family is None or family.baselines is None:
+        return None
+    return family.baselines()
+
+
+def oracle_reply(sample: Sample) -> str:
+    answers = _family_answers(sample)
+    if answers is not None and answers.oracle is not None:
+        reply = answers.oracle(sample)
+        if reply is not None:
+            return reply
+    return format_gold(sample.answer)
+
+
 def format_gold(answer: Any) -> str:
-    """The gold answer as a reply the official MM-NIAH scorer accepts."""
+    """The gold answer as a reply: an option index as its letter, text as is, anything else as JSON."""
     if isinstance(answer, bool):
         return str(answer)
     if isinstance(answer, int):
@@ -119,7 +149,7 @@ class OracleBaseline(_Baseline):
         return sample.answer
 
     async def generate(self, request: ModelRequest) -> ModelReply:
-        return ModelReply(text=format_gold(_need_sample(request).answer))
+        return ModelReply(text=oracle_reply(_need_sample(request)))
 
 
 class RagBaseline(_Baseline):
@@ -200,4 +230,5 @@ def make_baseline(spec: ModelSpec) -> _Baseline:
     raise ConfigError(f"unknown baseline {spec.name!r}")
 
 
-__all__ = ["OracleBaseline", "RagBaseline", "RandomBaseline", "format_gold", "make_baseline"]
+__all__ = ["OracleBaseline", "RagBaseline", "RandomBaseline", "RandomShape", "format_gold", "make_baseline",
+           "oracle_reply"]

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, ScoreFormat, Scorer
+from niah.benchmarks.protocol import (
+    BaselineAnswers,
+    Builder,
+    Command,
+    Family,
+    ReportSpec,
+    ScoreFormat,
+    Scorer,
+)
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
@@ -34,6 +42,12 @@ def _builders() -> Sequence[Builder]:
     return (Builder("mm-niah", cli.build_from_options, {"tasks": list(TASKS), "lengths": [
         "1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k", "48k-64k",
         "64k-72k"]}),)
+
+
+def _baselines() -> BaselineAnswers:
+    from niah.benchmarks.mm_niah.prompt import random_answer
+
+    return BaselineAnswers(random=random_answer)
 
 
 def _renderer() -> Renderer:
@@ -79,4 +93,5 @@ FAMILY = Family(
     score_formats=_score_formats,
     metric_rules=_metric_rules,
     report=_report,
+    baselines=_baselines,
 )

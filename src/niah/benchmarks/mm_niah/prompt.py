@@ -17,9 +17,12 @@ The exact layout of that variant was not published, so this one is our reading o
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from niah.models.base import GenerationSettings
 from niah.prompts import PromptBody, PromptOptions, Role
-from niah.sample import Part, Sample, TextPart
+from niah.sample import ImagePart, Part, Sample, TextPart
 
 MULTIPLE_CHOICE_INSTRUCTION = "Answer with the option's letter from the given choices directly."
 OPEN_INSTRUCTION = "Answer the question using a single word or phrase."
@@ -59,3 +62,16 @@ def render(sample: Sample, options: PromptOptions) -> PromptBody:
     else:
         segments = context + [("question", TextPart("\n"))] + question + option_segments(sample) + instruction
     return PromptBody(segments=segments, generation=official_generation(sample.task))
+
+
+def random_answer(sample: Sample, shape: Any) -> str | None:
+    """The random baseline's reply to a counting task: a JSON list the official scorer parses (one random count
+    per context image for counting-image; 1..count_items random counts for counting-text). Other tasks take the
+    default (a random option letter, or a random context word)."""
+    if sample.choices is not None or not sample.task.startswith("counting"):
+        return None
+    rng = shape.rng
+    if sample.task.endswith("image"):
+        n = sum(1 for p in sample.context if isinstance(p, ImagePart))
+        return json.dumps([rng.randint(0, shape.count_max) for _ in range(n)])
+    return json.dumps([rng.randint(1, shape.count_max) for _ in range(rng.randint(1, shape.count_items))])
