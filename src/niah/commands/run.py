@@ -51,8 +51,8 @@ def register(app: typer.Typer) -> None:
         retries: int = typer.Option(6, "--max-attempts", help="Attempts per request before it is recorded as failed."),
         retry_delay: float = typer.Option(1.0, "--retry-delay", help="Initial backoff in seconds (doubles, jittered)."),
         prompt_option: list[str] = typer.Option(None, "--prompt-option", "-P", help="Benchmark prompt switch "
-                                                "KEY=VALUE (repeatable), e.g. milebench_tokenizer=hf:PATH, "
-                                                "milebench_image_tokens=576"),
+                                                "KEY=VALUE (repeatable); each family documents its own "
+                                                "switches (niah list)"),
         model_option: list[str] = typer.Option(None, "--model-option", "-O", help="Backend option KEY=VALUE "
                                                "(repeatable): image_size=448x448, image_transport=file, device=cuda, "
                                                "dtype=bfloat16, rag_budget=8192, rag_retriever=minilm, ..."),
@@ -62,7 +62,8 @@ def register(app: typer.Typer) -> None:
         video: bool = typer.Option(False, "--video", help="Declare native video input (else frames are sent)."),
         over_limit: str = typer.Option("skip", "--over-limit", help="skip | truncate | downscale | official: "
                                        "what to do with a prompt over the declared limits (always recorded)."),
-        question_first: bool = typer.Option(False, "--question-first", help="MM-NIAH question-before-context."),
+        question_first: bool = typer.Option(False, "--question-first", help="Render the question before the context (the "
+                                            "question-first ablation, where a family offers it)."),
         max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (uniformly)."),
         tasks: list[str] = typer.Option(None, "--tasks", help="Only these tasks (comma-separated; repeatable)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N (selected) samples."),
