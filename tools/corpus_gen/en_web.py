@@ -1,0 +1,329 @@
+"""Web-style documents: local news reports, how-to guides, reviews and forum threads.
+
+The MM-NIAH haystack is OBELICS web text, so the default corpus needs more than essays and town histories:
+these kinds bring the registers of the web (reported speech, second-person instructions, opinion with
+ratings, chatty replies with user names) and its structure. A block starting with ``## `` is a section heading
+and one starting with ``- `` is a list item; ``engine.structure`` turns them into the document's headings and
+paragraph kinds. Each kind draws its facts (names, sums, dates, products) per document, so the same frame
+reads differently every time, and its banks are large enough that two documents of one kind share few frames.
+"""
+
+from __future__ import annotations
+
+import random
+
+from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
+from corpus_gen.engine import Filler, parse_banks, tidy_en
+
+_HANDLE_A = ("quiet", "old", "late", "north", "river", "slow", "tall", "blue", "grey", "wild", "copper", "salt",
+             "little", "rusty", "second", "lucky", "muddy", "frosty", "windy", "odd", "plain", "half")
+_HANDLE_B = ("fox", "kettle", "spanner", "heron", "boots", "gardener", "pilot", "baker", "ferry", "badger",
+             "moth", "lamp", "thimble", "tractor", "pebble", "oak", "cyclist", "potter", "otter", "crow",
+             "tinker", "wren", "mariner", "owl")
+
+
+def handle(rng: random.Random) -> str:
+    # Letters and digits only: dots and underscores read to the sentence checks as broken punctuation.
+    style = rng.randrange(3)
+    a, b = rng.choice(_HANDLE_A), rng.choice(_HANDLE_B)
+    if style == 0:
+        return f"{a.capitalize()}{b.capitalize()}"
+    if style == 1:
+        return f"{a.capitalize()}{b.capitalize()}{rng.randint(2, 99)}"
+    return f"{b.capitalize()}{rng.choice(('man', 'woman', 'fan', 'head', 'wright'))}{rng.randint(70, 99)}"
+
+
+def _money(rng: random.Random, lo: int, hi: int, step: int = 1) -> str:
+    return f"£{rng.randrange(lo, hi, step):,}"
+
+
+# ---------------------------------------------------------------------------------------------------- news
+
+NEWS_STORIES = [
+    # subject, what happened (past), noun phrase, the body responsible, a thing people argue about
+    ("footbridge", "the footbridge over the $river reopened", "the reopened footbridge", "the county council",
+     "the cost of the repairs"),
+    ("library", "the branch library moved into the old corn exchange", "the new library", "the library service",
+     "the shorter opening hours"),
+    ("bus", "the number $busno bus route was cut back to three journeys a day", "the reduced bus service",
+     "the bus operator", "the loss of the evening journeys"),
+    ("market", "the Saturday market returned to $street after two years away", "the revived market",
+     "the town council", "the parking on market days"),
+    ("flood", "the $river burst its banks after two days of heavy rain", "the flooding",
+     "the Environment Agency", "the state of the flood defences"),
+    ("school", "plans to merge the two primary schools were approved", "the school merger",
+     "the education authority", "the longer journey for younger pupils"),
+    ("pool", "the open-air swimming pool reopened after a volunteer campaign", "the restored pool",
+     "the pool trust", "the price of a season ticket"),
+    ("housing", "outline permission was granted for $houses homes on the edge of $town",
+     "the housing scheme", "the planning committee", "the extra traffic on the lane"),
+    ("cafe", "a community café opened in the former railway waiting room", "the station café",
+     "the rail company", "the rent the volunteers will pay"),
+    ("festival", "the first food and music weekend drew crowds to the park", "the weekend festival",
+     "the events committee", "the noise late in the evening"),
+    ("wind", "a storm brought down trees and cut power to $houses homes", "the storm damage",
+     "the electricity network", "the time it took to restore power"),
+    ("museum", "the town museum reopened with a new gallery of local photographs", "the refurbished museum",
+     "the museum trustees", "the new admission charge"),
+]
+
+NEWS = parse_banks("""
+== lede
+{Residents of $town|People in $town} {woke on $weekday to find that|learned on $weekday that} $event, {ending months of uncertainty|after a long wait|earlier than many had expected}.
+$event on $weekday, {the culmination of|after} {a campaign that began in $startyear|nearly two years of meetings and letters|a long dispute between residents and $body}.
+{It was confirmed this week that|News broke on $weekday that} $event, {a decision welcomed by some and criticised by others|and reactions in $town have been mixed}.
+{After a turbulent few months|Following a long spell of delays}, $event {on $weekday|this week}, {and the mood in $town is cautiously upbeat|to the relief of shopkeepers on $street}.
+
+== detail
+{According to|Figures released by} $body, {the work|the project} {cost|came to} {$cost|roughly $cost}, {about $overrun more than first estimated|slightly under the original budget}.
+{The decision was taken|The vote was held} at a meeting on $prevday, {where councillors voted $votes|where the motion passed by $votes} after {a debate lasting almost two hours|a short but heated debate}.
+{A report prepared for the meeting|Papers published before the meeting} {estimated that|suggested that} {$share per cent of households|around $share in every hundred homes} {would be affected|would notice a difference} {within the first year|over the next two years}.
+{Work is expected to|Contractors hope to} {finish|be completed} by $month, {weather permitting|although {that date has slipped once already|nobody is promising anything}}.
+{The scheme|The plan} {was first proposed|first surfaced} in $startyear, {when|at a time when} {the $building on $street stood empty|money for such projects was easier to find}.
+{Under the terms agreed|As part of the agreement}, $body {will cover|has promised to pay} {most of the running costs|the cost of maintenance} for {the next five years|at least a decade}, {after which the arrangement will be reviewed|with a review in $reviewyear}.
+{Signs|Notices} {went up on $street|were posted around $town} {on $prevday|at the weekend}, {explaining the changes|giving details of what happens next}, and {a leaflet will go to every household|an open session is planned at the parish hall}.
+
+== quote
+"{We have waited a long time for this|This has been a long time coming}," said $official, {who chairs|the chair of} {the residents' association|the local action group}. "{It shows what people can do when they pull together|I am proud of everyone who wrote a letter or came to a meeting}."
+$official, {one of the ward councillors for $town|who represents $town on the county council}, {told the paper|said on $weekday} that {the outcome was|it had been} "{the best we could hope for|a fair compromise}" {given the money available|in difficult circumstances}.
+"{I have lived here for $residentyears years|I grew up on $street}, and I have never seen {anything like it|so many people turn out}," said $resident, {$resident_age|a retired $job}. "{It feels like the town has got something back|My grandchildren will be able to enjoy it too}."
+{Not everyone is pleased|The response has not been universally warm}. "{Nobody asked us|We were told, not consulted}," said $critic, who {runs a shop on $street|lives near the site}. "{I worry about $worry|My concern is $worry}, and {I have yet to hear a good answer|nobody has explained how that will be handled}."
+{A spokesperson for $body|A statement from $body} {said|read}: "{We recognise the concerns raised|We have listened carefully to residents} and {will keep the arrangements under review|remain committed to working with the community}."
+"{Honestly, I did not think it would happen|It is a small thing, but it matters}," {said|admitted} $resident, {standing outside the post office|speaking at the bus stop on $street}. "{We will see how it goes|Let us hope they get the details right}."
+
+== background
+{$town, which has a population of about $population,|With around $population residents, $town} {has seen several shops close in recent years|has lost its bank and one of its two pubs since $closeyear}, {and many hope the news marks a turning point|which has made residents wary of further change}.
+{This is not the first time|It is not the first occasion} {$topic has made the news|the town has been in the headlines}: in $oldyear, {a similar plan was dropped|a petition signed by $signatures people} {after a public inquiry|forced a rethink}.
+{Local historians|Older residents} {point out that|recall that} {the site was once|before the war the site held} {a brickworks|a cattle market|the town's gasworks}, {and parts of the old walls can still be seen|which is why the ground took so long to clear}.
+{Elsewhere in the district|Across the wider area}, {similar schemes|comparable projects} {have had mixed results|have met with varying success}, {with|and} {one in neighbouring $town2 closing within eighteen months|the one in $town2 often held up as a model}.
+
+== next
+{A public meeting|A drop-in session} {will be held|is planned} at {the parish hall|the community centre on $street} on {$nextday|the first $weekday of $month}, {from seven until nine|starting at 7.30pm}, {and all are welcome|where residents can put questions to officers}.
+{Comments|Objections} {can be sent to|should be addressed to} $body {until the end of $month|by $month}, {and the full report can be read at the library|with copies of the plans available on request}.
+{The paper will report on|We will follow} {the next stage|how the changes settle down} {in the coming weeks|over the months ahead}; {readers with a view are invited to write in|letters on the subject are welcome}.
+""")
+
+NEWS_RESIDENT_AGES = ["73", "81", "a mother of three", "a nurse at the cottage hospital", "who runs the newsagent",
+                      "a sixth-form student", "66", "58", "a retired postman", "a dairy farmer from the valley"]
+
+
+def news(rng: random.Random) -> tuple[str, list[str]]:
+    topic, event, noun, body, worry = rng.choice(NEWS_STORIES)
+    town, town2 = place_name(rng), place_name(rng)
+    off_first, off_sur, off_sex = person(rng)
+    res_first, res_sur, _ = person(rng)
+    cr_first, cr_sur, _ = person(rng)
+    year = rng.randint(2009, 2023)
+    facts = {
+        "town": town, "town2": town2, "river": river_name(rng), "street": rng.choice(V["street"]),
+        "busno": str(rng.randint(12, 98)), "houses": str(rng.randrange(40, 460, 5)), "body": body,
+        "weekday": rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]),
+        "prevday": rng.choice(["Monday evening", "Tuesday night", "last Thursday", "the previous week"]),
+        "nextday": rng.choice(["Tuesday 14th", "Thursday 9th", "Wednesday 21st", "Monday 3rd", "Friday 27th"]),
+        "startyear": str(year - rng.randint(2, 6)), "reviewyear": str(year + rng.randint(3, 6)),
+        "oldyear": str(rng.randint(1968, 2004)), "closeyear": str(year - rng.randint(3, 9)),
+        "cost": _money(rng, 80_000, 2_400_000, 5_000), "overrun": _money(rng, 8_000, 240_000, 1_000),
+        "votes": f"{rng.randint(6, 11)} to {rng.randint(1, 5)}", "share": str(rng.randint(12, 64)),
+        "month": rng.choice(V["month"]), "population": f"{rng.randrange(2_400, 19_000, 100):,}",
+        "signatures": f"{rng.randrange(400, 4_800, 10):,}", "residentyears": str(rng.randint(14, 61)),
+        "official": f"{off_first} {off_sur}", "resident": f"{res_first} {res_sur}", "critic": f"{cr_first} {cr_sur}",
+        "resident_age": rng.choice(NEWS_RESIDENT_AGES), "job": rng.choice(["teacher", "builder", "nurse", "printer"]),
+        "worry": worry, "topic": noun, "building": rng.choice(V["building"]),
+    }
+    facts["event"] = Filler(rng, facts, V, lambda s: s).fill(event)
+    fill = Filler(rng, facts, V, tidy_en)
+    blocks = [fill.one(NEWS["lede"]), fill.paragraph(NEWS["detail"], 2), fill.one(NEWS["quote"]),
+              fill.paragraph(NEWS["detail"], rng.randint(1, 2)), fill.one(NEWS["quote"]),
+              fill.paragraph(NEWS["background"], 2), fill.one(NEWS["quote"]),
+              fill.paragraph(NEWS["background"], 1), fill.paragraph(NEWS["detail"], 2),
+              fill.paragraph(NEWS["next"], 2)]
+    title = rng.choice([f"{noun[0].upper() + noun[1:]} divides opinion in {town}",
+                        f"{town}: what the decision on {noun} means for residents",
+                        f"Mixed reaction as {Filler(rng, facts, V, lambda s: s).fill(event)}",
+                        f"{town} news: {noun} goes ahead"])
+    return title, [b for b in blocks if b]
+
+
+# ---------------------------------------------------------------------------------------------------- how-to
+
+# task (after "how to"), the thing worked on, tools (a list), time needed, the usual mistake
+HOWTO_TASKS = [
+    ("fix a dripping tap", "the tap", "an adjustable spanner, a flat screwdriver and a new washer", "half an hour",
+     "overtightening the headgear nut"),
+    ("repaint a wooden window frame", "the frame", "a scraper, sandpaper, a small brush and exterior paint",
+     "a dry weekend", "painting over damp wood"),
+    ("true a bicycle wheel", "the wheel", "a spoke key, a cable tie and some patience", "an hour or so",
+     "turning one spoke too far"),
+    ("sharpen a kitchen knife", "the blade", "a whetstone, water and an old towel", "twenty minutes",
+     "changing the angle halfway through a stroke"),
+    ("bleed a radiator", "the radiator", "a radiator key and a cloth", "ten minutes",
+     "forgetting to check the boiler pressure afterwards"),
+    ("lay a simple brick path", "the path", "a spade, sharp sand, a rubber mallet and a spirit level",
+     "two days", "skimping on the sub-base"),
+    ("patch a hole in plasterboard", "the wall", "a filling knife, a mesh patch and ready-mixed filler",
+     "an afternoon", "putting the filler on too thick"),
+    ("start a sourdough starter", "the starter", "a jar, flour, water and kitchen scales", "a week",
+     "giving up on the third day"),
+    ("prune an apple tree", "the tree", "sharp secateurs, a pruning saw and gloves", "a winter morning",
+     "taking out too much wood in one year"),
+    ("regrout bathroom tiles", "the tiles", "a grout rake, grout, a float and a sponge", "a day",
+     "letting the grout dry on the tile faces"),
+    ("replace a bike chain", "the chain", "a chain tool, a ruler and a rag", "forty minutes",
+     "fitting a chain of the wrong length"),
+    ("build a compost bay", "the bay", "four pallets, wire, a drill and screws", "a Saturday",
+     "putting it where nobody will walk to it"),
+]
+
+HOWTO = parse_banks("""
+== intro
+{If you have never tried to $task before|Anyone who has put off learning to $task}, {this guide is for you|the good news is that it is easier than it looks}: {it takes|allow} $time, and {you will not need a professional|the only real skill is patience}.
+{Most people|Plenty of people} {pay someone to $task|assume they cannot $task themselves}, {but|yet} {with the right tools|once you know the order of the steps}, {it is a job anyone can do|a first attempt usually goes fine}.
+{I learned to $task the hard way|The first time I tried to $task}, {with the wrong tools and no instructions|after watching a tradesman do it once}, {so here is what I wish someone had told me|and this is the guide I wanted then}.
+{Knowing how to $task saves money|Being able to $task is a small but useful skill}, {and|but} {it also means|more than that, it means} {you are not left waiting for help|the job gets done when it suits you}.
+
+== before
+{Before you start|First of all}, {make sure|check} {you have $tools to hand|that $tools are within reach}; {hunting for a tool halfway through|stopping in the middle to look for something} {is how mistakes happen|is the most common reason jobs go wrong}.
+{Give yourself more time than you think you need|Set aside more time than seems necessary}: {the job itself takes $time|$time is typical}, {but|although} {the first attempt is always slower|clearing up adds a surprising amount}.
+{Clear the area around $thing|Make some space around $thing} {and lay down an old sheet|and put down newspaper}, {because|as} {things get messier than you expect|small parts have a habit of disappearing}.
+{If $thing is old|Where $thing has been neglected for years}, {have a close look at it first|inspect it carefully before touching anything}: {sometimes|occasionally} {the real problem|the fault} is {somewhere else entirely|not where it appears to be}.
+{Safety matters even for small jobs|Do not skip the boring part}: {wear gloves|keep a first-aid kit nearby}, and {turn off the water or power at the source|keep children and pets out of the way}.
+
+== step
+{Start by|Begin by} {looking at $thing from every side|cleaning $thing thoroughly}, {so that|because} {you can see what you are dealing with|dirt hides damage}.
+{Work slowly|Take your time} {at this stage|here}, {checking your progress often|stopping every few minutes to look}; {it is much easier to do a little more than to undo too much|there is no prize for speed}.
+{Next|Then}, {loosen|remove} {whatever holds $thing in place|the fixings one at a time}, {keeping the parts in order on a tray|laying the pieces out in the order they came off}.
+{Once that is done|When you have got this far}, {test the fit before fixing anything permanently|try everything in place loosely first}; {adjustments are easy now and hard later|small gaps are much easier to fix at this point}.
+{Clean|Wipe} {every surface|the area} {before you go on|at this point}, {since|because} {dust and grease stop anything sticking|grit will spoil the finish}.
+{Apply|Use} {a thin, even layer|only a little at a time}, {working from one end to the other|moving in one direction}, {rather than|instead of} {piling it on in one go|trying to finish in a single pass}.
+{Tighten everything gradually|Go round each fixing in turn}, {a quarter turn at a time|a little at a time}, {until it feels firm but not forced|checking that nothing has moved}.
+{Leave it to settle|Let it rest} {for at least an hour|overnight if you can}; {the temptation to test it straight away is strong|this is the hardest step for impatient people}, {but|and} {it is worth waiting|it pays to resist}.
+{Check your work in daylight|Look at the result again the next morning}, {because|since} {faults you missed the night before|small flaws} {are easier to see then|tend to show up in good light}.
+{Finally|Last of all}, {put everything back|reassemble the parts} {in the reverse order|the way they came apart}, {and|then} {clean your tools before putting them away|note anything you would do differently}.
+
+== mistake
+{The most common mistake|The mistake I see most often} is $mistake. {It seems harmless at the time|It feels like a shortcut}, {but|yet} {it undoes most of the work|you will end up starting again}.
+{Do not rush the preparation|Resist the urge to skip ahead}: {nine times out of ten|in most cases}, {a poor result comes from the first ten minutes, not the last|problems trace back to a step that was hurried}.
+{Cheap tools are a false economy here|Buying the cheapest tool rarely pays}: {a decent one|a good one} {costs a little more|is not much dearer} {and lasts for years|and makes the job far easier}.
+{If something does not come apart easily|When a part refuses to move}, {stop and look again|do not force it}; {there is usually a hidden screw or clip|forcing it is how small jobs become expensive ones}.
+
+== faq
+{Do I need any unusual tools?|Is it worth buying dedicated tools?} {Not really|Rarely}: $tools {will do for most jobs|cover nearly everything}, and {you can borrow the rest|a neighbour probably has the rest}.
+{How often should I do this?|How long will the result last?} {That depends on use|It varies}, {but|though} {once every year or two is typical|most people find it lasts several years} {if the job is done properly|with reasonable care}.
+{What if it goes wrong?|What if I make a mess of it?} {Very little can go badly wrong|Mistakes are rarely permanent}: {stop, undo the last step and try again|take it apart and start the step again}, {and|or} {ask someone who has done it before|call in help if you are truly stuck}.
+
+== outro
+{That is really all there is to it|And that is it}: {once you have done it once|after the first time}, {the second attempt|the next job} {takes half as long|will feel routine}.
+{If this guide helped|If you give it a go}, {let me know how you got on in the comments|leave a note below}, {and|or} {share your own tips|tell me what I have missed}.
+{Keep a note of what you did and when|Write down the date and what you used}, {so|and} {next time|in a year or two} {you will not have to work it out again|you will know exactly where to start}.
+""")
+
+
+def howto(rng: random.Random) -> tuple[str, list[str]]:
+    task, thing, tools, time, mistake = rng.choice(HOWTO_TASKS)
+    facts = {"task": task, "thing": thing, "tools": tools, "time": time, "mistake": mistake}
+    fill = Filler(rng, facts, V, tidy_en)
+    blocks: list[str] = [fill.paragraph(HOWTO["intro"], 2)]
+    blocks.append(rng.choice(["## Before you start", "## What you will need", "## Getting ready"]))
+    blocks.append(fill.paragraph(HOWTO["before"], 2))
+    blocks.append(fill.paragraph(HOWTO["before"], 1))
+    blocks.append(rng.choice(["## Step by step", "## How to do it", "## The method"]))
+    steps = fill.pick(HOWTO["step"], rng.randint(6, 8))
+    # Two instructions a list item: one-line items would recur verbatim across guides.
+    blocks += ["- " + " ".join(steps[i:i + 2]) for i in range(0, len(steps), 2)]
+    blocks.append(rng.choice(["## Common mistakes", "## What to avoid", "## Where it goes wrong"]))
+    blocks.append(fill.paragraph(HOWTO["mistake"], 2))
+    blocks.append(rng.choice(["## Questions readers ask", "## FAQ", "## A few questions"]))
+    blocks.append(fill.paragraph(HOWTO["faq"], 2))
+    blocks.append(fill.paragraph(HOWTO["outro"], 2))
+    title = rng.choice([f"How to {task}", f"How to {task}: a beginner's guide", f"An easy way to {task}",
+                        f"{task[0].upper() + task[1:]} in {time}"])
+    return title, [b for b in blocks if b and b not in ("- ",)]
+
+
+# ---------------------------------------------------------------------------------------------------- forum
+
+FORUM_TOPICS = [
+    # question title, the thing, the symptom
+    ("Tomato leaves curling, what am I doing wrong?", "my tomato plants", "the lower leaves are curling and turning yellow"),
+    ("Old bike gears keep slipping", "my old road bike", "the chain jumps every time I push hard on a hill"),
+    ("Damp patch on bedroom wall", "the back bedroom", "a damp patch keeps coming back under the window"),
+    ("Bread not rising in a cold kitchen", "my loaves", "the dough barely rises even after four hours"),
+    ("Which walking boots for wide feet?", "my current boots", "I get blisters on the outside of both feet after five miles"),
+    ("Sewing machine skipping stitches", "my mother's old sewing machine", "it skips every third or fourth stitch on thick cotton"),
+    ("Chickens stopped laying", "our four hens", "not one egg in nearly two weeks"),
+    ("Log burner smoking when the door opens", "the log burner", "smoke rolls into the room every time I open the door"),
+    ("Lawn full of moss", "the back lawn", "half of it is moss and the grass is thin"),
+    ("Car battery flat every Monday", "my car", "the battery is flat whenever it sits for a couple of days"),
+]
+
+FORUM = parse_banks("""
+== question
+{Hi all|Hello everyone}, {long-time reader, first post|I have been lurking for a while and finally joined}. {I am hoping someone can help with|I could use some advice about} $thing: $symptom.
+{I have tried the obvious things|I have already tried what the internet suggests} ({$try1 and $try2|$try1, then $try2}) {but nothing has made any difference|with no luck so far}.
+{It started about $weeks weeks ago|This began a few weeks back}, {and|but} {it has got steadily worse|it seems to come and go}. {Any ideas?|Has anyone seen this before?}
+{Before anyone asks|For context}, {I am a complete beginner|I have been doing this for about $years years}, {so|and} {please go easy on me|I am not afraid of getting my hands dirty}.
+
+== reply
+{Sounds like|That sounds very much like} {a classic case of $cause|$cause to me}. {I had exactly the same thing last year|Happened to me a couple of years back}, {and|and in the end} {the fix was cheap|it took ten minutes to sort}.
+{Before you spend any money|Before you buy anything}, {have a look at $check|rule out the simple things}. {Nine times out of ten that is the culprit|That is where I would start}.
+{I would not worry too much|Do not panic}. {It looks worse than it is|It is very common}, {and|and in my experience} {it usually sorts itself out once $cause is dealt with|most people fix it without calling anyone in}.
+{Can you post a photo?|A picture would help a lot.} {It is hard to say without seeing it|From the description it could be a few things}, {but|though} {my first guess would be $cause|I would bet on $cause}.
+{Agree with the above|What $user1 said}. {I would add one thing:|One more thing to try:} {check $check as well|make sure you rule out $cause first}, {because|since} {it is easy to miss|it catches a lot of people out}.
+{Slightly different view here|I am going to disagree a little}: {in my experience|from what I have seen} {it is rarely $cause|$cause gets blamed too often}. {I would start somewhere else entirely|My money would be on something simpler}.
+{Not much to add|I cannot add much}, {but|except} {there is a good thread on this from a couple of years ago|the old pinned guide at the top of this board covers it well}; {worth a search|have a dig through the archive}.
+{I run a small workshop|I have done this for a living for $years years}, {and|so take this with that in mind:} {most of the jobs I see like this|most cases like yours} {come down to $cause|turn out to be $cause}.
+
+== followup
+{Thanks everyone|Thank you all} for the replies. {I checked $check this morning|I had a proper look at $check at the weekend} and {you were right|it was exactly as $user1 said}: {$cause|it was $cause}.
+{Update for anyone who finds this later|Quick update in case it helps someone}: {I sorted it|all fixed}. {It turned out to be $cause|The problem was $cause}, {and|and honestly} {I feel a bit silly now|it took less than an hour}.
+{Still no joy, I am afraid|No luck yet}. {I have ruled out $cause|It is definitely not $cause}, {so|which means} {I will try $check next|the next step is $check}. {Will report back|I will post again when I know more}.
+""")
+
+FORUM_CAUSES = {
+    "my tomato plants": (["overwatering", "too much feed", "a cold night", "root damage"], ["the drainage in the pots", "how often you water", "the feed you are using"], ["moving them into the greenhouse", "cutting back on water"]),
+    "my old road bike": (["a worn chain", "a stretched cable", "worn sprockets", "a bent hanger"], ["the chain with a ruler", "the cable tension", "the rear mech hanger"], ["adjusting the barrel", "oiling the chain"]),
+    "the back bedroom": (["condensation", "a blocked gutter", "bridged cavity insulation", "a cracked render"], ["the gutter above the window", "the airbricks outside", "the seal round the window"], ["a dehumidifier", "repainting with stain block"]),
+    "my loaves": (["a starter that is not active enough", "the cold", "too little salt control", "old flour"], ["the temperature of the kitchen", "how lively the starter is", "the date on the flour"], ["a warmer spot by the oven", "adding more yeast"]),
+    "my current boots": (["a narrow last", "lacing that is too tight", "the wrong socks", "boots half a size too small"], ["the width fitting", "how you lace them", "your socks"], ["thicker socks", "a second pair of insoles"]),
+    "my mother's old sewing machine": (["a worn presser foot", "the wrong thread weight", "threading that has slipped", "lint under the plate"], ["the presser foot", "the bobbin case", "the tension dial"], ["rethreading it", "changing the thread"]),
+    "our four hens": (["the short days", "a moult", "stress from a fox", "too little protein"], ["how much light they get", "the feed", "whether something has been bothering them at night"], ["changing their feed", "adding a light"]),
+    "the log burner": (["a cold flue", "a blocked chimney", "damp logs", "too little air in the room"], ["the chimney", "how dry the logs are", "the air vent"], ["burning hotter", "opening the window"]),
+    "the back lawn": (["shade", "poor drainage", "mowing too short", "acid soil"], ["how much sun it gets", "the drainage", "the height of the mower"], ["raking it out", "a bag of lawn feed"]),
+    "my car": (["a parasitic drain", "an old battery", "an alternator on its way out", "a light left on in the boot"], ["the boot light", "the battery age", "the charging voltage"], ["charging it overnight", "a new battery"]),
+}
+
+
+def forum(rng: random.Random) -> tuple[str, list[str]]:
+    title, thing, symptom = rng.choice(FORUM_TOPICS)
+    causes, checks, tries = FORUM_CAUSES[thing]
+    users = []
+    while len(users) < 7:
+        h = handle(rng)
+        if h not in users:
+            users.append(h)
+    facts = {"thing": thing, "symptom": symptom, "try1": tries[0], "try2": tries[1],
+             "weeks": str(rng.randint(2, 6)), "years": str(rng.randint(3, 30)), "user1": users[1]}
+    fill = Filler(rng, facts, V, tidy_en)
+
+    def with_cause(bank: list[str], k: int) -> str:
+        out = []
+        for template in fill.pick(bank, k):
+            out.append(template)
+        return " ".join(out)
+
+    blocks = [f"{users[0]} wrote: " + fill.paragraph(FORUM["question"], 3)]
+    order = rng.sample(range(1, len(users)), rng.randint(4, 6))
+    for n, u in enumerate(order):
+        fill.facts["cause"] = rng.choice(causes)
+        fill.facts["check"] = rng.choice(checks)
+        fill.facts["user1"] = users[order[n - 1]] if n else users[0]
+        text = with_cause(FORUM["reply"], rng.randint(1, 2))
+        if text:
+            blocks.append(f"{users[u]} replied: " + text)
+        if n == len(order) // 2 or n == len(order) - 1:
+            fill.facts["cause"] = rng.choice(causes)
+            fill.facts["check"] = rng.choice(checks)
+            more = fill.paragraph(FORUM["followup"], 1)
+            if more:
+                blocks.append(f"{users[0]} replied: " + more)
+    return title, blocks
