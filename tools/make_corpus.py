@@ -31,9 +31,18 @@ ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
 sys.path.insert(0, str(ROOT / "src"))
 
-from corpus_gen import engine  # noqa: E402
-from corpus_gen import en_web  # noqa: E402
-from corpus_gen import en_essay, en_handwritten, en_history, en_nature, en_place, en_story, en_travel, zh  # noqa: E402
+from corpus_gen import (  # noqa: E402
+    en_essay,
+    en_handwritten,
+    en_history,
+    en_nature,
+    en_place,
+    en_story,
+    en_travel,
+    en_web,  # noqa: E402
+    engine,  # noqa: E402
+    zh,
+)
 
 OUT = ROOT / "src" / "niah" / "data" / "corpus"
 MIN_TOKENS, MAX_TOKENS = 300, 4000

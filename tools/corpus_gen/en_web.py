@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
+from corpus_gen.en_vocab import V, person, place_name, river_name
 from corpus_gen.engine import Filler, parse_banks, tidy_en
 
 _HANDLE_A = ("quiet", "old", "late", "north", "river", "slow", "tall", "blue", "grey", "wild", "copper", "salt",

@@ -283,6 +283,7 @@ def extra_documents(n_per_genre: int) -> list[dict]:
     import random
 
     import make_corpus
+
     from corpus_gen.engine import structure
 
     docs = []
