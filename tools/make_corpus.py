@@ -56,6 +56,9 @@ BANNED_ZH = re.compile(r"秘密|神奇|魔法|针|企鹅|数了数|特别的")
 EN_PLAN = [
     ("news", 64, en_web.news),
     ("howto", 18, en_web.howto),
+    ("review", 40, en_web.review),
+    ("obituary", 40, en_web.profile),
+    ("encyclopedia", 40, en_web.encyclopedia),
     ("forum", 60, en_web.forum),
     ("place", 24, en_place.document),
     ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),

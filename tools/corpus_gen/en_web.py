@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from corpus_gen.en_vocab import V, person, place_name, river_name
+from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
 from corpus_gen.engine import Filler, parse_banks, tidy_en
 
 _HANDLE_A = ("quiet", "old", "late", "north", "river", "slow", "tall", "blue", "grey", "wild", "copper", "salt",
@@ -327,3 +327,219 @@ def forum(rng: random.Random) -> tuple[str, list[str]]:
             if more:
                 blocks.append(f"{users[0]} replied: " + more)
     return title, blocks
+
+
+# ---------------------------------------------------------------------------------------------------- reviews
+
+# kind, name pattern, what it is, good points, bad points, the price phrase
+REVIEW_KINDS = [
+    ("café", ["The $surname Rooms", "$street Kitchen", "Café $first", "The Copper Pot", "Bread and Salt"],
+     ["the cheese scones", "the soup of the day", "the coffee", "the window seats", "the service"],
+     ["the queue at lunchtime", "the narrow stairs", "the background music", "the tiny tables"],
+     "lunch for two came to $price"),
+    ("walking boot", ["the Ridgeway Mid", "the Fellsman GTX", "the Tarn Lite", "the Scout Two"],
+     ["the grip on wet rock", "the ankle support", "the stiff sole", "the lacing hooks"],
+     ["the weight", "the break-in period", "the narrow toe box", "the squeaky tongue"],
+     "they cost $price"),
+    ("novel", ["The Salt Road", "A Winter Orchard", "The Lighthouse Accounts", "Under the Weir", "Small Hours"],
+     ["the dialogue", "the sense of place", "the first hundred pages", "the minor characters"],
+     ["the ending", "the middle section", "the flashbacks", "the length"],
+     "the hardback is $price"),
+    ("hotel", ["The $surname Arms", "the Harbour View", "the Old Rectory", "the Station Hotel"],
+     ["the breakfast", "the staff", "the quiet rooms", "the view from the top floor"],
+     ["the plumbing", "the car park", "the thin walls", "the slow wifi"],
+     "a double room was $price a night"),
+    ("electric bike", ["the Commuter 500", "the Vale E7", "the Townsend Step-Through", "the Metro Cargo"],
+     ["the battery range", "the brakes", "the upright riding position", "the integrated lights"],
+     ["the weight", "the display", "the kickstand", "the charger cable"],
+     "it retails at $price"),
+    ("kettle", ["the Brisk 1.7", "the Morning Steel", "the Quiet Boil", "the Classic Dome"],
+     ["how quickly it boils", "the clear water gauge", "the pouring spout", "the cord storage"],
+     ["the noise", "the stiff lid", "the fingerprints on the steel", "the short cord"],
+     "it costs $price"),
+]
+
+REVIEW = parse_banks("""
+== open
+{I had been meaning to try $name for months|$name had been on my list for a long time}, {and a wet Saturday finally gave me the excuse|so when a friend suggested it last week, I jumped at the chance}.
+{There is no shortage of|Nobody needs another} {reviews of $name|opinions about $name} online, {but|so} {here is mine, from someone with no axe to grind|I will try to say something the others have not}.
+{First impressions matter|I judge a lot by the first five minutes}, {and|and with} $name {they were good|the first five minutes were promising}: $good1 {stood out straight away|was obvious from the start}.
+{My expectations were low|I went in sceptical}, {having been let down by|after a bad experience with} {the last $kind I tried|a similar $kind a couple of years ago}.
+
+== good
+{The best thing about $name|What sets $name apart} is $good1, {which is|and it is} {genuinely better than anything else I have tried at this price|better than it has any right to be}.
+{I was also impressed by|Credit too for} $good2: {it is the kind of detail that|small touches like this} {shows someone has thought hard about it|makes the difference over months of use}.
+{Honourable mention|A word of praise} for $good3, {which I did not expect to care about|which I barely noticed at first} {and now would not do without|but came to rely on}.
+{Over $weeks weeks|After $weeks weeks of regular use}, $good1 {has not let me down once|is still as good as on the first day}, {which is more than I can say for most things I buy|and that matters a great deal}.
+
+== bad
+{It is not perfect, though|There are drawbacks}. $bad1 {is a real nuisance|let it down}, and {I found myself|I kept} {wishing someone had tested it more|noticing it every single time}.
+{My main complaint|The biggest weakness} is $bad1. {It will not bother everyone|Some will not mind}, {but|yet} {if it matters to you, look elsewhere|it took the shine off for me}.
+{A smaller gripe|A minor point}: $bad2. {It is easy to live with|You get used to it}, {but|though} {at this price I expected better|it should have been sorted before launch}.
+{Others have complained about|Several reviewers mention} $bad2, {and I can see why|and I have some sympathy}, {although|but} {in my case it was not a deal-breaker|I found it less of a problem than I feared}.
+
+== value
+{As for value|On price}, $pricephrase, {which is|and that is} {fair for what you get|at the top end of what I would pay|a little steep, if I am honest}.
+{Would I buy it again?|Would I go back?} {Probably|Yes, on balance}, {but|though} {I would wait for a sale|I would go in with slightly lower expectations}.
+{Compared with|Set against} {its obvious rivals|the competition}, $name {holds its own|comes out ahead in most respects}, {and it is the one I would recommend to a friend|even if it is not the cheapest}.
+
+== verdict
+{Verdict|In short}: {four stars out of five|three and a half stars}. {Recommended, with reservations|A good choice for most people}, {especially if $good1 is what you care about|unless $bad1 matters to you}.
+{If you are on the fence|If you are undecided}, {try it for yourself|go and see it in person}; {that is the only way to know|other people's taste is a poor guide}, {and|but} {I suspect you will be pleasantly surprised|mine was a happy experience overall}.
+""")
+
+
+def review(rng: random.Random) -> tuple[str, list[str]]:
+    kind, names, goods, bads, price = rng.choice(REVIEW_KINDS)
+    first, surname, _ = person(rng)
+    good = rng.sample(goods, 3)
+    bad = rng.sample(bads, 2)
+    facts = {"kind": kind, "first": first, "surname": surname, "street": rng.choice(V["street"]).split()[0],
+             "good1": good[0], "good2": good[1], "good3": good[2], "bad1": bad[0], "bad2": bad[1],
+             "weeks": str(rng.randint(3, 14)), "price": f"£{rng.randint(12, 240)}"}
+    facts["name"] = Filler(rng, facts, V, lambda s: s).fill(rng.choice(names))
+    facts["pricephrase"] = Filler(rng, facts, V, lambda s: s).fill(price)
+    fill = Filler(rng, facts, V, tidy_en)
+    blocks = [fill.paragraph(REVIEW["open"], 3),
+              rng.choice(["## The good", "## What I liked", "## Highlights"]),
+              fill.paragraph(REVIEW["good"], 2), fill.paragraph(REVIEW["good"], 2),
+              rng.choice(["## The not so good", "## What could be better", "## Niggles"]),
+              fill.paragraph(REVIEW["bad"], 3),
+              rng.choice(["## Value", "## Is it worth it?", "## Price"]),
+              fill.paragraph(REVIEW["value"], 3), fill.paragraph(REVIEW["verdict"], 2)]
+    stars = rng.choice(["★★★★☆", "4/5", "3.5/5", "★★★½"])
+    title = rng.choice([f"Review: {facts['name']}", f"{facts['name']} review ({stars})",
+                        f"Tried and tested: {facts['name']}", f"Is {facts['name']} any good? An honest review"])
+    return title, [b for b in blocks if b]
+
+
+# ---------------------------------------------------------------------------------------------------- profiles
+
+PROFILE = parse_banks("""
+== open
+{$name, who has died aged $age,|$name, who died on $month $day at the age of $age,} {was|had been} {a familiar figure in $town for more than half a century|one of the best-known $jobs in the district}.
+{For $years years|Over a career of $years years}, $name {ran|kept} {a small $workplace on $street|the $workplace that $his father had opened}, {and|where} {few people in $town did not know $him|generations of customers came to rely on $his advice}.
+{Born in $town in $born|Born in $born, the $ordinal of $siblings children of a $parentjob}, $name {left school at fifteen|went to the grammar school in $town2} and {began work as an apprentice|found work at the $works}.
+
+== life
+{In $married|At the age of $marriedage} $he married $spouse, {whom $he had met at a dance in $town2|a teacher at the village school}, {and|and together} they {had $kids children|brought up $kids children in the house on $street}.
+{During the war|In the hard winter of 1963}, $name {served with the local fire service|kept the $workplace open when others closed}, {a time $he rarely spoke about|something $he remained quietly proud of}.
+{Outside work|Away from the $workplace}, $his {great passion was|lasting love was} $hobby, and $he {won prizes at the county show|served as secretary of the club} for {more than twenty years|several decades}.
+{Friends remember|Those who knew $him remember} {a generous, private $person|a sharp wit and a long memory} {who never turned anyone away|who could name every family on $street}.
+{$He was a founder member of|$He helped to start} {the local history society, and its archive of photographs owes much to $him|the town's first youth club, and for many years $he organised its summer outings}.
+{In retirement|After $he handed the business on}, $name {took up painting, and $his watercolours of the river hang in half the houses on $street|wrote a short history of $town, which sold out its first printing}.
+{Customers|Regulars} {still tell the story of|still talk about} {the night $he opened the $workplace at midnight for a doctor who needed a part|the year $he refused to raise $his prices}, {and|and it says a good deal about $him that} {$he never mentioned it $himself|nobody can remember $him taking a holiday}.
+{In $his seventies|Well into $his eighties} $name {still walked to the $workplace every morning|was still to be seen on $street most mornings}, {stopping to talk to anyone who had the time|with a word for everyone $he passed}.
+
+== end
+$He is survived by $spouse, {$kids children and $grandkids grandchildren|their $kids children and a large extended family}. {A service will be held|The funeral takes place} at {the parish church|$church} on $nextday.
+{$spouse writes|A neighbour writes}: "{$He never thought of $himself as anyone out of the ordinary|$He would have hated a fuss}, {but|and} {the whole street feels emptier without $him|we will all miss $him}."
+""")
+
+PROFILE_HOBBIES = ["bell-ringing", "growing leeks", "brass band music", "fly fishing", "the allotment", "cricket",
+                   "dry-stone walling", "choral singing", "local history", "breeding pigeons"]
+
+
+def profile(rng: random.Random) -> tuple[str, list[str]]:
+    first, surname, sex = person(rng)
+    sp_first, _, _ = person(rng, "f" if sex == "m" else "m")
+    job, workplace = rng.choice([("bakers", "bakery"), ("ironmongers", "hardware shop"), ("cobblers", "shoe shop"),
+                                 ("chemists", "pharmacy"), ("butchers", "butcher's shop"), ("printers", "print shop"),
+                                 ("booksellers", "bookshop"), ("watch repairers", "repair shop")])
+    born = rng.randint(1928, 1946)
+    pr = pronouns(sex)
+    facts = {"name": f"{first} {surname}", "age": str(2024 - born - rng.randint(0, 2)), "month": rng.choice(V["month"]),
+             "day": str(rng.randint(1, 28)), "town": place_name(rng), "town2": place_name(rng),
+             "jobs": job, "workplace": workplace, "street": rng.choice(V["street"]), "years": str(rng.randint(30, 55)),
+             "born": str(born), "ordinal": rng.choice(["eldest", "youngest", "second", "third"]),
+             "siblings": rng.choice(["four", "five", "six", "three"]),
+             "parentjob": rng.choice(["railwayman", "farm labourer", "miner", "carter", "mill worker"]),
+             "works": rng.choice(["gasworks", "paper mill", "brickworks", "railway sheds"]),
+             "married": str(born + rng.randint(20, 28)), "marriedage": str(rng.randint(20, 28)),
+             "spouse": sp_first, "kids": rng.choice(["two", "three", "four"]),
+             "grandkids": rng.choice(["five", "six", "seven", "nine"]), "hobby": rng.choice(PROFILE_HOBBIES),
+             "church": f"{rng.choice(V['saint'])}'s", "nextday": rng.choice(["Friday at 2pm", "Tuesday at 11am", "Thursday at noon"]),
+             "he": pr["he"], "He": pr["He"], "him": pr["him"], "his": pr["his"],
+             "himself": "himself" if sex == "m" else "herself", "person": "man" if sex == "m" else "woman"}
+    fill = Filler(rng, facts, V, tidy_en)
+    life = fill.pick(PROFILE["life"], 7)  # in the bank's (chronological) order
+    blocks = [fill.paragraph(PROFILE["open"], 3), " ".join(life[:2]), " ".join(life[2:4]), " ".join(life[4:]),
+              fill.paragraph(PROFILE["end"], 2)]
+    title = rng.choice([f"Obituary: {first} {surname}", f"{first} {surname}, {born}-2024",
+                        f"{first} {surname}: a life in {facts['town']}"])
+    return title, [b for b in blocks if b]
+
+
+# ---------------------------------------------------------------------------------------------------- encyclopedia
+
+# An invented ship, society, instrument maker or sports club, written up in reference style.
+ENCY_KINDS = {
+    "ship": ("paddle steamer", "$name was a $what built in $built by $builder of $town for the $river crossing",
+             ["Design", "Service history", "Preservation"]),
+    "club": ("rowing club", "$name is a $what founded in $built on the $river at $town",
+             ["History", "Boathouse", "Notable members"]),
+    "maker": ("organ builder", "$builder and Sons was a firm of $whats based in $town from $built until $ended",
+              ["History", "Instruments", "Legacy"]),
+    "railway": ("narrow-gauge railway", "$name was a $what of $gauge gauge that ran for $miles miles from $town to $town2",
+                ["History", "Route", "Closure and afterlife"]),
+}
+
+ENCY = parse_banks("""
+== origin
+{The idea was first proposed|Plans were first drawn up} in $proposed by $founder, {a local $founderjob|then the owner of A_ $works in $town}, {who|and he} {raised the money by public subscription|persuaded $backers to back the venture}.
+{By $built|Within $delay years}, {a total of|some} $funds had been raised, {roughly $share per cent of it from small shareholders in $town|much of it in shares of ten pounds}.
+{Early accounts describe|Contemporary newspapers describe} {an enthusiastic opening|a crowd of several thousand at the opening}, with {a brass band from $town2|speeches from the mayor and the vicar of $town}.
+{The first decade was difficult|Early years were hard}: {a fire in $fire destroyed the original records|debts of $debt forced a reorganisation in $fire}, and {the enterprise was nearly wound up|several directors resigned}.
+{Under $manager, who took charge in $managed,|From $managed, when $manager took over,} the {business|undertaking} {recovered|expanded steadily}, {reaching its peak in the years before the First World War|and by $peak it employed $staff people}.
+
+== body
+{At its largest, $name measured|In its final form $name measured} $length {in length|from end to end}, {which made it|making it} {the largest of its kind in the county|unusual for the period}.
+{Surviving drawings|Drawings in the county record office} {show|suggest} a plain but carefully finished design, {with|including} {cast-iron fittings from a foundry in $town2|timber brought by canal from the coast}.
+{Between $peak and $decline|In the period $peak to $decline}, {an average of|about} $passengers {people used it each year|passengers were carried each year}, {according to the annual reports|figures that were never matched again}.
+{A photograph of $photo|A well-known photograph from $photo} {shows|records} {the whole staff lined up in front of the building|a crowd on the quay on a regatta day}, {and|and it} {is often reproduced in local histories|hangs today in the museum at $town}.
+{Its working life was not without incident|There were several accidents}: {in $accident|during the winter of $accident} {a collision in fog|a burst boiler} {caused damage estimated at $debt|led to a public inquiry}, {although nobody was killed|which criticised the management}.
+{Wages were low|Pay was modest} {even by the standards of the time|compared with the mills}, {and|but} {a strike in $strike|a dispute in $strike} {won|secured} {a shorter working week|the first paid holiday}.
+
+== end
+{Competition from road transport|The spread of motor buses} {after $decline|in the years after $decline} {cut its income sharply|made it uneconomic}, and {it closed in $ended|the last regular service ran in $ended}.
+{Much of the original fabric survives|Parts of the structure survive}; {since $preserved|from $preserved onwards}, {a volunteer trust|a preservation society} {has looked after what remains|has restored part of it}, {opening it to visitors on summer weekends|with help from a lottery grant}.
+{It features in|It is mentioned in} {a novel by a local author|several guidebooks of the 1930s} and {a watercolour of it|a model of it} {is held by the museum at $town|can be seen in the library at $town2}.
+{Historians disagree about|There is some debate over} {whether it ever made a profit|why it failed}, {since|because} {the accounts for several key years are missing|the surviving figures are incomplete}.
+""")
+
+
+def encyclopedia(rng: random.Random) -> tuple[str, list[str]]:
+    kind = rng.choice(sorted(ENCY_KINDS))
+    what, lead, sections = ENCY_KINDS[kind]
+    first, surname, _ = person(rng, "m")
+    m_first, m_surname, _ = person(rng)
+    built = rng.randint(1820, 1895)
+    town = place_name(rng)
+    name = {"ship": f"{rng.choice(['Countess', 'Duchess', 'Queen', 'Lady', 'Princess'])} of {town}",
+            "club": f"{town} Amateur Rowing Club", "maker": f"{surname} and Sons",
+            "railway": f"{town} and {rng.choice(['District', 'Valley', 'Moor'])} Railway"}[kind]
+    # Reference style names the subject without an article, so "the" never stands before a bare name.
+    peak = built + rng.randint(20, 40)
+    decline = peak + rng.randint(10, 25)
+    facts = {"name": name, "what": what, "whats": what + "s", "built": str(built), "builder": f"{first} {surname}",
+             "town": town, "town2": place_name(rng), "river": river_name(rng),
+             "ended": str(decline + rng.randint(5, 20)), "gauge": rng.choice(["two-foot", "three-foot", "2 ft 6 in"]),
+             "miles": str(rng.randint(5, 19)), "proposed": str(built - rng.randint(2, 6)),
+             "founder": f"{first} {surname}", "founderjob": rng.choice(["solicitor", "miller", "brewer", "banker"]),
+             "works": rng.choice(["brewery", "tannery", "paper mill", "ironworks"]),
+             "backers": rng.choice(["his neighbours", "the corporation", "a group of local traders"]),
+             "delay": rng.choice(["two", "three", "four"]), "funds": f"£{rng.randrange(2_000, 48_000, 100):,}",
+             "share": str(rng.randint(20, 70)), "fire": str(built + rng.randint(2, 9)),
+             "debt": f"£{rng.randrange(300, 9_000, 50):,}", "manager": f"{m_first} {m_surname}",
+             "managed": str(built + rng.randint(10, 18)), "peak": str(peak), "decline": str(decline),
+             "staff": str(rng.randint(18, 240)), "length": rng.choice(["142 feet", "96 feet", "58 metres", "210 feet"]),
+             "passengers": f"{rng.randrange(8_000, 190_000, 500):,}", "photo": str(peak + rng.randint(-8, 3)),
+             "accident": str(peak - rng.randint(1, 12)), "strike": str(peak + rng.randint(1, 8)),
+             "preserved": str(rng.randint(1968, 2004))}
+    fill = Filler(rng, facts, V, tidy_en)
+    lead_text = fill.fill(lead) + "."
+    blocks = [lead_text + " " + fill.paragraph(ENCY["origin"], 1), f"## {sections[0]}",
+              fill.paragraph(ENCY["origin"], 2), fill.paragraph(ENCY["origin"], 2), f"## {sections[1]}",
+              fill.paragraph(ENCY["body"], 3), fill.paragraph(ENCY["body"], 2), f"## {sections[2]}",
+              fill.paragraph(ENCY["end"], 2), fill.paragraph(ENCY["end"], 2)]
+    return name, [b for b in blocks if b]
