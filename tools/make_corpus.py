@@ -46,7 +46,10 @@ from corpus_gen import (  # noqa: E402
 
 OUT = ROOT / "src" / "niah" / "data" / "corpus"
 MIN_TOKENS, MAX_TOKENS = 300, 4000
-MAX_SHARED_SENTENCES = 2
+# How many accepted sentences may open with the same four words (see _prune): template text shows itself
+# most plainly in sentences that start alike, so the cap is what keeps a built haystack from doing so.
+# Chinese: no opening cap yet (its banks are too small: a cap would leave too little text; docs/corpora.md).
+MAX_OPENING_USES = {"en": 4, "zh": 1_000_000}
 
 # Words that read like MM-NIAH needles or their questions; generated text must never contain them.
 BANNED_EN = re.compile(r"\b(secret|secrets|special|magic|magical|needle|needles|penguin|penguins|count|counts|counted|counting)\b", re.I)
@@ -124,6 +127,57 @@ def _token_counter():
     return lambda text: len(enc.encode(text))
 
 
+_EN_WORD = re.compile(r"\w+")
+_ZH_WORD = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+")
+
+
+def _opening(sentence: str, lang: str) -> str | None:
+    """The first four words of a sentence of six or more (as bench/corpus_quality.py counts them)."""
+    words = [w.lower() for w in (_ZH_WORD if lang == "zh" else _EN_WORD).findall(sentence)]
+    return " ".join(words[:4]) if len(words) >= 6 else None
+
+
+def _prune(blocks: list[str], lang: str, opening_uses: dict[str, int], seen_sentences: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """Drop what the corpus already says too often: a sentence already in an accepted document, or one whose
+    four-word opening accepted documents already use MAX_OPENING_USES[lang] times. A paragraph whose first sentence
+    goes is dropped whole (its later sentences may lean on it: a forum reply's "X replied:", a quote's
+    speaker), and so is a heading left with no paragraph under it. Returns (blocks, openings, sentences)
+    for the caller to record if it accepts the document."""
+    from niah.corpus.text import split_sentences
+
+    joiner = "" if lang == "zh" else " "
+    out: list[str] = []
+    openings: list[str] = []
+    sentences: list[str] = []
+    local: dict[str, int] = {}
+    for block in blocks:
+        if block.startswith("## "):
+            out.append(block)
+            continue
+        prefix = "- " if block.startswith("- ") else ""
+        kept: list[str] = []
+        for i, sentence in enumerate(split_sentences(block[len(prefix):], lang)):
+            key = sentence.strip().lower()
+            op = _opening(sentence, lang)
+            used = (opening_uses.get(op, 0) + local.get(op, 0)) if op else 0
+            if key in seen_sentences or key in sentences or used >= MAX_OPENING_USES[lang]:
+                if i == 0:
+                    kept = []
+                    break
+                continue
+            kept.append(sentence)
+            sentences.append(key)
+            if op:
+                local[op] = local.get(op, 0) + 1
+                openings.append(op)
+        if kept:
+            out.append(prefix + joiner.join(kept))
+    # Headings with nothing under them (followed by another heading or at the end) go.
+    pruned = [b for i, b in enumerate(out)
+              if not (b.startswith("## ") and (i + 1 == len(out) or out[i + 1].startswith("## ")))]
+    return pruned, openings, sentences
+
+
 def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], dict[str, int]]:
     from niah.corpus.text import normalize_whitespace, split_sentences
 
@@ -133,7 +187,11 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
     docs: list[dict] = []
     tokens_by_genre: dict[str, int] = {}
 
-    def accept(genre: str, title: str, blocks: list[str]) -> bool:
+    opening_uses: dict[str, int] = {}
+
+    def accept(genre: str, title: str, blocks: list[str], *, prune: bool = True) -> bool:
+        if prune:
+            blocks, openings, sentences = _prune(blocks, lang, opening_uses, seen_sentences)
         paragraphs, headings, kinds = engine.structure(blocks)
         paragraphs = [normalize_whitespace(p) for p in paragraphs]
         if any(not p for p in paragraphs) or any(p in seen_paragraphs for p in paragraphs):
@@ -152,12 +210,10 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
         n_tokens = sum(count_tokens(p) for p in paragraphs)
         if not MIN_TOKENS <= n_tokens <= MAX_TOKENS:
             return False
-        # A sentence another document already says word for word is the plainest sign of template text:
-        # a document with more than MAX_SHARED_SENTENCES such (longer) sentences is drawn again.
-        long_sentences = {s for p in paragraphs for s in split_sentences(p, lang) if len(s) >= 40}
-        if len(long_sentences & seen_sentences) > MAX_SHARED_SENTENCES:
-            return False
-        seen_sentences.update(long_sentences)
+        if prune:
+            seen_sentences.update(sentences)
+            for op in openings:
+                opening_uses[op] = opening_uses.get(op, 0) + 1
         seen_paragraphs.update(paragraphs)
         doc: dict = {"id": f"{lang}-{len(docs):04d}", "lang": lang, "title": title, "genre": genre,
                      "paragraphs": paragraphs}
@@ -171,7 +227,7 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
 
     engine.reset_usage()
     for title, paragraphs in handwritten:
-        if not accept("explainer", title, paragraphs):
+        if not accept("explainer", title, paragraphs, prune=False):
             raise SystemExit(f"hand-written document {title!r} rejected (length or duplicate)")
     for genre, n_docs, make in plan:
         seed = 0

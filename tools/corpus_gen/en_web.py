@@ -345,7 +345,7 @@ REVIEW_KINDS = [
      ["the dialogue", "the sense of place", "the first hundred pages", "the minor characters"],
      ["the ending", "the middle section", "the flashbacks", "the length"],
      "the hardback is $price"),
-    ("hotel", ["The $surname Arms", "the Harbour View", "the Old Rectory", "the Station Hotel"],
+    ("hotel", ["The $surname Arms", "the Harbour View", "the Old Rectory", "the Railway Inn"],
      ["the breakfast", "the staff", "the quiet rooms", "the view from the top floor"],
      ["the plumbing", "the car park", "the thin walls", "the slow wifi"],
      "a double room was $price a night"),
@@ -407,10 +407,10 @@ def review(rng: random.Random) -> tuple[str, list[str]]:
               fill.paragraph(REVIEW["bad"], 3),
               rng.choice(["## Value", "## Is it worth it?", "## Price"]),
               fill.paragraph(REVIEW["value"], 3), fill.paragraph(REVIEW["verdict"], 2)]
-    stars = rng.choice(["★★★★☆", "4/5", "3.5/5", "★★★½"])
+    stars = rng.choice(["four stars", "three and a half stars", "4 out of 5", "worth a visit"])
     title = rng.choice([f"Review: {facts['name']}", f"{facts['name']} review ({stars})",
                         f"Tried and tested: {facts['name']}", f"Is {facts['name']} any good? An honest review"])
-    return title, [b for b in blocks if b]
+    return title[0].upper() + title[1:], [b for b in blocks if b]
 
 
 # ---------------------------------------------------------------------------------------------------- profiles
