@@ -62,6 +62,7 @@ EN_PLAN = [
     ("review", 40, en_web.review),
     ("obituary", 40, en_web.profile),
     ("encyclopedia", 40, en_web.encyclopedia),
+    ("listicle", 40, en_web.listicle),
     ("forum", 60, en_web.forum),
     ("place", 24, en_place.document),
     ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),

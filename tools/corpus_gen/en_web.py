@@ -543,3 +543,56 @@ def encyclopedia(rng: random.Random) -> tuple[str, list[str]]:
               fill.paragraph(ENCY["body"], 3), fill.paragraph(ENCY["body"], 2), f"## {sections[2]}",
               fill.paragraph(ENCY["end"], 2), fill.paragraph(ENCY["end"], 2)]
     return name, [b for b in blocks if b]
+
+
+# ---------------------------------------------------------------------------------------------------- listicles
+
+# Things to do in a town: each item is a short paragraph about one named place, with its own facts.
+LIST_ITEMS = parse_banks("""
+== item
+{Walk|Take the path} along the $river from {the old mill|the bridge at $street} to {the weir|the water meadows}: {about $miles miles there and back|an easy $miles-mile stretch on the flat}, {with|and} {benches every few hundred yards|a tea hut at the far end that opens at weekends}.
+{Climb|Head up} to {the top of $hill|$hill above the town} {early in the morning|on a clear evening}; {on a good day|when the haze lifts} {you can see three counties|the view reaches the coast}, and {it takes|the climb takes} {barely forty minutes|under an hour} {from the market place|from the station}.
+{Spend an hour in|Do not miss} the {$town Museum|little museum on $street}, {which is free|where entry costs $small}, {and|and whose} {has a room of old shop signs|collection of photographs of the $river in flood is worth the visit alone}.
+{Try|Order} {the $food at the $inn|a plate of $food at the $inn}, {a pub that has been on $street since $year|an old coaching inn by the bridge}; {book ahead on Fridays|it fills up quickly on market days}.
+{Browse|Lose an afternoon in} {the second-hand bookshop on $street|$surname's Books}, {where the stock spills out onto the pavement|where the back room is full of old maps of the county}; {the owner will find anything if you give $pron a week|ask about the box of postcards under the counter}.
+{Visit|Time your visit for} the {Thursday market|farmers' market on the first Saturday of the month}, {when|as} {about $stalls stalls|some $stalls traders} {fill the square|set up on $street} {from eight until two|by nine o'clock}.
+{Hire a bike from|Rent a bicycle at} {the shop by the station|$surname Cycles} ({$small for the day|about $small a day}) {and ride the old railway line|and follow the signed loop} {out to $village|through $village and back}; {it is almost flat|the gradient never gets steep}.
+{Look inside|Step into} {the parish church|$saint's church}, {mostly $century|largely rebuilt in $year}, {for|to see} {its painted ceiling|the carved bench ends} {and|and, if you are lucky,} {the bell ringers practising on a Wednesday evening|a lunchtime concert}.
+{Sit out|Find a table} at {the café in the old toll house|$surname's tea room}, {which serves|known for} {a fine lemon cake|the best scones in the district}, and watch the boats going through the lock.
+{Go swimming at|Take the children to} {the lido|the open-air pool}, {restored by volunteers in $poolyear|reopened in $poolyear after years of neglect}; {it is heated|the water is cold but clean}, and {a day ticket costs $small|there are lifeguards all summer}.
+{Catch|Look out for} {a show at the Playhouse|a film at the Regal}, {a tiny theatre on $street|the restored cinema by the bus station}, {where|whose} {the programme changes weekly|seats number barely a hundred}; {tickets rarely cost more than $small|the bar is good too}.
+{End the day at|Finish with a drink at} {the $inn|the riverside terrace of the $inn}, {where|and} {the sunset over the $river|the view across the river} {is worth the wait|makes up for the slow service}.
+""")
+
+
+def listicle(rng: random.Random) -> tuple[str, list[str]]:
+    town = place_name(rng)
+    first, surname, sex = person(rng)
+    facts = {"town": town, "village": place_name(rng), "river": river_name(rng), "street": rng.choice(V["street"]),
+             "hill": f"{place_name(rng)} {rng.choice(V['hill_suffix'])}", "miles": str(rng.randint(2, 6)),
+             "small": f"£{rng.randint(3, 15)}", "food": rng.choice(V["food"]), "year": str(rng.randint(1790, 2019)),
+             "inn": rng.choice(["Bell", "Swan", "Plough", "Anchor", "Golden Fleece", "Mitre", "Woolpack", "Boat"]),
+             "surname": surname, "pron": pronouns(sex)["him"], "stalls": str(rng.randint(18, 90)),
+             "saint": rng.choice(V["saint"]), "century": rng.choice(["thirteenth-century", "fifteenth-century", "Norman"]),
+             "years": str(rng.randint(6, 40)), "poolyear": str(rng.randint(1998, 2021)), "since": str(rng.randint(1984, 2018))}
+    fill = Filler(rng, facts, V, tidy_en)
+    items = fill.pick(LIST_ITEMS["item"], rng.randint(8, 11))
+    rng.shuffle(items)
+    intro = fill.paragraph(LIST_INTRO["intro"], 2)
+    outro = fill.paragraph(LIST_INTRO["outro"], 2)
+    title = rng.choice([f"{len(items)} things to do in {town}", f"A weekend in {town}: {len(items)} ideas",
+                        f"{town} for first-timers: what to see and do", f"The best of {town}, by a local"])
+    blocks = [intro, *("- " + i for i in items), rng.choice(["## Getting there", "## Practical details"]), outro]
+    return title, [b for b in blocks if b not in ("", "- ")]
+
+
+LIST_INTRO = parse_banks("""
+== intro
+{$town is easy to overlook|Most people drive straight past $town} {on the way to somewhere grander|without a second glance}, {which|and that} {is their loss|suits those of us who live here}.
+{I have lived in $town for $years years|I have lived in $town since $since}, {and|and in that time} {friends keep asking me what there is to do|I have been asked for this list more times than I can remember}. {Here, in no particular order, is my answer|This is the list I send them}.
+{None of this costs much|Almost all of it is free or cheap}, {and|and most of it} {can be done in a weekend|is within walking distance of the station}.
+== outro
+{Trains run from|There are trains from} {the county town|the junction} {every hour|twice an hour}, {and|and} {the station is a five-minute walk from the market place|the journey takes about twenty minutes}.
+{If you come by car|Drivers should know that}, {the long-stay car park by the river is cheapest|parking in the centre is limited on market days}; {it is a short walk from there|the short walk in is pleasant anyway}.
+{Go in late spring or early autumn|The best months are May and September}, {when|as} {the crowds are thinner|the light on the river is at its best} {and|and} {the cafés are still open|the footpaths are dry}.
+""")
