@@ -83,6 +83,15 @@ $event on $weekday, {the culmination of|after} {a campaign that began in $starty
 {Under the terms agreed|As part of the agreement}, $body {will cover|has promised to pay} {most of the running costs|the cost of maintenance} for {the next five years|at least a decade}, {after which the arrangement will be reviewed|with a review in $reviewyear}.
 {Signs|Notices} {went up on $street|were posted around $town} {on $prevday|at the weekend}, {explaining the changes|giving details of what happens next}, and {a leaflet will go to every household|an open session is planned at the parish hall}.
 
+{Contractors from $town2|A firm based in $town2} {won the contract|were appointed} in $month, {beating|ahead of} {three other bidders|two larger companies}, {and|and they} {have promised|say they expect} to {employ local labour where possible|keep disruption to a minimum}.
+{Half the cost|Around half the money} {comes from|is being met by} {a national grant|the lottery}, {with|and} the rest {split between|shared by} $body and {the town council|local fundraising}, {which has already brought in|which has so far raised} $overrun.
+{Traffic on $street|Deliveries to the shops on $street} {will be restricted|face restrictions} {between nine and four|on weekdays} {until the work is done|for about six weeks}, {a point several traders raised at the meeting|which has worried some businesses}.
+{Only|Just} $share {people|residents} {responded to|took part in} {the consultation last spring|last year's survey}, {a figure critics say is far too low|which opponents argue proves nobody was told}.
+{Officers told councillors|A report to the committee said} that {the old arrangements|the existing set-up} {had become|was} "{unsustainable|no longer fit for purpose}" {and that|because} {repair bills had doubled in five years|nothing had been spent on it since $oldyear}.
+{Police|Highways officers} {were called|attended} {twice|on several occasions} {during the works|in the first week}, {mostly because of|largely over} {parking on the verges|complaints about noise early in the morning}.
+{An independent survey|A structural survey} {carried out in $startyear|commissioned by the council} {found|concluded} that {the site could be used|the work could go ahead} {provided|as long as} {drainage was improved|the old foundations were left in place}.
+{Two public meetings|A series of drop-in sessions} {held over the winter|held in the parish hall} {drew|attracted} {more than a hundred people|large crowds} {each time|on each occasion}, {and|and} {the questions were often pointed|feelings sometimes ran high}.
+
 == quote
 "{We have waited a long time for this|This has been a long time coming}," said $official, {who chairs|the chair of} {the residents' association|the local action group}. "{It shows what people can do when they pull together|I am proud of everyone who wrote a letter or came to a meeting}."
 $official, {one of the ward councillors for $town|who represents $town on the county council}, {told the paper|said on $weekday} that {the outcome was|it had been} "{the best we could hope for|a fair compromise}" {given the money available|in difficult circumstances}.
@@ -91,11 +100,20 @@ $official, {one of the ward councillors for $town|who represents $town on the co
 {A spokesperson for $body|A statement from $body} {said|read}: "{We recognise the concerns raised|We have listened carefully to residents} and {will keep the arrangements under review|remain committed to working with the community}."
 "{Honestly, I did not think it would happen|It is a small thing, but it matters}," {said|admitted} $resident, {standing outside the post office|speaking at the bus stop on $street}. "{We will see how it goes|Let us hope they get the details right}."
 
+== quote2
+"{People have strong feelings about this|This town does not like change}, {and I understand that|and that is not always a bad thing}," said $official. "{But|Still,} {doing nothing was not an option|the figures simply did not add up}."
+{Speaking outside the meeting|Asked about the delays}, $official {admitted|conceded} that {mistakes had been made|communication could have been better}. "{We should have explained it sooner|Residents deserved more notice}," {$official_he said|$official_he added}.
+"{My husband and I|My family} {have used it every week for years|rely on it more than people realise}," said $resident. "{If it had gone, I do not know what we would have done|Losing it would have been the last straw}."
+$critic {remains unconvinced|is not persuaded}. "{Ask me again in a year|Come back in twelve months}," {$critic_he said|$critic_he told us}. "{I have heard promises like this before|Plenty of things look good on paper}."
+
 == background
 {$town, which has a population of about $population,|With around $population residents, $town} {has seen several shops close in recent years|has lost its bank and one of its two pubs since $closeyear}, {and many hope the news marks a turning point|which has made residents wary of further change}.
 {This is not the first time|It is not the first occasion} {$topic has made the news|the town has been in the headlines}: in $oldyear, {a similar plan was dropped|a petition signed by $signatures people} {after a public inquiry|forced a rethink}.
 {Local historians|Older residents} {point out that|recall that} {the site was once|before the war the site held} {a brickworks|a cattle market|the town's gasworks}, {and parts of the old walls can still be seen|which is why the ground took so long to clear}.
 {Elsewhere in the district|Across the wider area}, {similar schemes|comparable projects} {have had mixed results|have met with varying success}, {with|and} {one in neighbouring $town2 closing within eighteen months|the one in $town2 often held up as a model}.
+
+{Shops on $street|Traders in the centre} {have had a difficult decade|have struggled since the bypass opened in $closeyear}, {and|and} {footfall figures|surveys of shoppers} {collected by the chamber of trade|kept by the council} {show a slow decline|have fallen most years}.
+{Neighbouring $town2|The larger town of $town2} {went through a similar argument|faced the same choice} {in $oldyear|a few years earlier}, {and|and} {the outcome there|how it turned out} {is still debated in the letters pages|is often quoted by both sides}.
 
 == next
 {A public meeting|A drop-in session} {will be held|is planned} at {the parish hall|the community centre on $street} on {$nextday|the first $weekday of $month}, {from seven until nine|starting at 7.30pm}, {and all are welcome|where residents can put questions to officers}.
@@ -112,7 +130,7 @@ def news(rng: random.Random) -> tuple[str, list[str]]:
     town, town2 = place_name(rng), place_name(rng)
     off_first, off_sur, off_sex = person(rng)
     res_first, res_sur, _ = person(rng)
-    cr_first, cr_sur, _ = person(rng)
+    cr_first, cr_sur, cr_sex = person(rng)
     year = rng.randint(2009, 2023)
     facts = {
         "town": town, "town2": town2, "river": river_name(rng), "street": rng.choice(V["street"]),
@@ -126,14 +144,15 @@ def news(rng: random.Random) -> tuple[str, list[str]]:
         "votes": f"{rng.randint(6, 11)} to {rng.randint(1, 5)}", "share": str(rng.randint(12, 64)),
         "month": rng.choice(V["month"]), "population": f"{rng.randrange(2_400, 19_000, 100):,}",
         "signatures": f"{rng.randrange(400, 4_800, 10):,}", "residentyears": str(rng.randint(14, 61)),
-        "official": f"{off_first} {off_sur}", "resident": f"{res_first} {res_sur}", "critic": f"{cr_first} {cr_sur}",
+        "official": f"{off_first} {off_sur}", "official_he": pronouns(off_sex)["he"],
+        "critic_he": pronouns(cr_sex)["he"], "resident": f"{res_first} {res_sur}", "critic": f"{cr_first} {cr_sur}",
         "resident_age": rng.choice(NEWS_RESIDENT_AGES), "job": rng.choice(["teacher", "builder", "nurse", "printer"]),
         "worry": worry, "topic": noun, "building": rng.choice(V["building"]),
     }
     facts["event"] = Filler(rng, facts, V, lambda s: s).fill(event)
     fill = Filler(rng, facts, V, tidy_en)
     blocks = [fill.one(NEWS["lede"]), fill.paragraph(NEWS["detail"], 2), fill.one(NEWS["quote"]),
-              fill.paragraph(NEWS["detail"], rng.randint(1, 2)), fill.one(NEWS["quote"]),
+              fill.paragraph(NEWS["detail"], rng.randint(1, 2)), fill.one(NEWS["quote2"]),
               fill.paragraph(NEWS["background"], 2), fill.one(NEWS["quote"]),
               fill.paragraph(NEWS["background"], 1), fill.paragraph(NEWS["detail"], 2),
               fill.paragraph(NEWS["next"], 2)]
