@@ -108,7 +108,7 @@ $critic {remains unconvinced|is not persuaded}. "{Ask me again in a year|Come ba
 
 == background
 {$town, which has a population of about $population,|With around $population residents, $town} {has seen several shops close in recent years|has lost its bank and one of its two pubs since $closeyear}, {and many hope the news marks a turning point|which has made residents wary of further change}.
-{This is not the first time|It is not the first occasion} {$topic has made the news|the town has been in the headlines}: in $oldyear, {a similar plan was dropped|a petition signed by $signatures people} {after a public inquiry|forced a rethink}.
+{This is not the first time|It is not the first occasion} {$topic has made the news|the town has been in the headlines}: in $oldyear, {a similar plan was dropped after a public inquiry|a petition signed by $signatures people forced a rethink}.
 {Local historians|Older residents} {point out that|recall that} {the site was once|before the war the site held} {a brickworks|a cattle market|the town's gasworks}, {and parts of the old walls can still be seen|which is why the ground took so long to clear}.
 {Elsewhere in the district|Across the wider area}, {similar schemes|comparable projects} {have had mixed results|have met with varying success}, {with|and} {one in neighbouring $town2 closing within eighteen months|the one in $town2 often held up as a model}.
 
