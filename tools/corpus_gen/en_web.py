@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
-from corpus_gen.engine import Filler, parse_banks, tidy_en
+from corpus_gen.engine import Filler, parse_banks, tidy_en, with_article
 
 _HANDLE_A = ("quiet", "old", "late", "north", "river", "slow", "tall", "blue", "grey", "wild", "copper", "salt",
              "little", "rusty", "second", "lucky", "muddy", "frosty", "windy", "odd", "plain", "half")
@@ -615,3 +615,78 @@ LIST_INTRO = parse_banks("""
 {If you come by car|Drivers should know that}, {the long-stay car park by the river is cheapest|parking in the centre is limited on market days}; {it is a short walk from there|the short walk in is pleasant anyway}.
 {Go in late spring or early autumn|The best months are May and September}, {when|as} {the crowds are thinner|the light on the river is at its best} {and|and} {the cafés are still open|the footpaths are dry}.
 """)
+
+
+# ---------------------------------------------------------------------------------------------------- recipes
+
+# dish, main ingredient, ingredient list items, cooking time, serving note
+RECIPES = [
+    ("leek and potato soup", "leeks", ["three large leeks, washed and sliced", "four floury potatoes, peeled and diced",
+     "a knob of butter", "a litre of vegetable stock", "a splash of milk"], "forty minutes", "with crusty bread"),
+    ("lentil and tomato stew", "lentils", ["250 g red lentils, rinsed", "a tin of chopped tomatoes",
+     "one onion, finely chopped", "two cloves of garlic", "a teaspoon of ground cumin"], "half an hour", "with rice or flatbread"),
+    ("apple and blackberry crumble", "apples", ["four cooking apples, peeled and sliced", "a punnet of blackberries",
+     "150 g plain flour", "100 g cold butter, cubed", "75 g demerara sugar"], "forty-five minutes", "with custard"),
+    ("baked trout with herbs", "trout", ["two whole trout, cleaned", "a bunch of parsley", "one lemon, sliced",
+     "a little olive oil", "salt and black pepper"], "twenty-five minutes", "with new potatoes"),
+    ("mushroom and barley risotto", "barley", ["200 g pearl barley", "300 g chestnut mushrooms, sliced",
+     "one shallot, diced", "a glass of dry cider", "a handful of grated hard cheese"], "fifty minutes", "with a green salad"),
+    ("oat and honey flapjacks", "oats", ["250 g rolled oats", "125 g butter", "three tablespoons of honey",
+     "75 g light brown sugar", "a pinch of salt"], "thirty minutes", "with a cup of tea"),
+    ("cheese and onion pasties", "cheese", ["a block of shortcrust pastry", "200 g strong cheddar, grated",
+     "two onions, thinly sliced", "one potato, boiled and cubed", "an egg for glazing"], "an hour", "warm or cold"),
+    ("spiced carrot cake", "carrots", ["300 g carrots, grated", "200 g self-raising flour", "three eggs",
+     "150 ml sunflower oil", "a teaspoon of cinnamon"], "an hour and ten minutes", "with cream cheese icing"),
+]
+
+RECIPE = parse_banks("""
+== story
+{Every $season|Each year around this time|Most weekends this $season|Whenever the evenings draw in}, {I end up making $dish|I find myself cooking $dish} {at least once a week|more often than anything else}, {and|and} {nobody has complained yet|the children have stopped asking what is for tea}.
+{This recipe came from|I was given this recipe by|My version of $dish started with|The original of this recipe belonged to} {my grandmother|a neighbour in $town|an old church cookbook|a friend who ran a café}, {though|but} {I have changed it a good deal over the years|it has drifted a long way from the original}.
+{Nothing about $dish is difficult|There is nothing clever about $dish|You need no particular skill for $dish|Anyone can make $dish}: {it is cheap|the ingredients are cheap}, {it keeps well|leftovers are even better the next day}, and {it takes about $time|the whole thing takes $time}.
+{We grew our own $main this year|The $main at the market were too good to pass up|A glut of $main from the allotment|A neighbour left a bag of $main on the step}, {which is how this post came about|so this seemed the obvious thing to make}.
+{Before the recipe, a confession|First, an admission|I should say at the start|Let me be honest}: {I rarely measure anything|I have burnt this more than once|I make it differently every time}, {so|and} {treat the quantities as a guide|adjust it to suit yourself}.
+== tips
+{If you can, make it a day ahead|Where possible, cook it the day before|Give it time to rest if you can|Leave it overnight if you have the patience}; {the flavours settle|everything tastes rounder the next day}, {and|and} {it reheats beautifully|reheating takes only a few minutes}.
+{Swap in|Try using|Replace some of the $main with|Feel free to use} {whatever is in season|what you have in the cupboard}, {since|because} {the recipe is forgiving|very little can go wrong}.
+{Do not be tempted to|Try not to|Resist the urge to|Avoid the temptation to} {turn the heat up to speed things along|skip the resting time}; {patience|a low heat} {is what makes it|makes all the difference}.
+{Freezing works well|It freezes well|Spare portions freeze without trouble|This keeps in the freezer for months}, {so|and} {I usually make a double batch|it is worth cooking extra}, {labelled with the date|in small tubs}.
+{For a vegetarian version|To make it vegan|For a richer result|For a lighter version}, {change the stock|leave out the butter|add a little cream at the end|use less sugar}; {it works just as well|nobody will notice the difference}.
+== end
+{Serve $serve|We eat it $serve|It is best $serve|I like it $serve}, {and|and} {let me know in the comments how yours turns out|tell me if you find a way to improve it}.
+{Happy cooking|Enjoy|Good luck with it|Let me know how you get on}, {and|and} {thanks for reading this far|see you next week with something sweet|if you make it, tag me in a photo}.
+""")
+
+METHOD = parse_banks("""
+== pan
+{Heat|Warm} {the butter|a little oil} in a large pan over a {gentle|medium} heat, {then|and} {add the onion|add the first vegetables} {with a pinch of salt|and stir to coat}.
+{Cook slowly|Let everything soften} for {ten|about eight} minutes, {stirring now and then|stirring occasionally}, {until|so that} {nothing has browned|the kitchen starts to smell good}.
+{Stir in|Add} the $main {and the rest of the ingredients|along with everything else}, {bring it up to a simmer|cover the pan}, and {leave it to bubble gently|let it cook} {for $time|until tender}.
+{Taste|Check the seasoning} {before serving|at the end}, {adding|with} {more salt or a squeeze of lemon|a little pepper} {if it needs it|as you like}.
+== oven
+{Preheat the oven to|Set the oven to|Warm the oven to} {180 C|190 C|200 C} {while you prepare the rest|before you start}, {and|then} {grease a dish|line a tin with baking paper}.
+{Tip the mixture into the dish|Spread everything in the tin} {and level the top|in an even layer}, {then|and} {bake for $time|put it in the oven for $time}, {until golden|until it is firm to the touch}.
+{Leave to cool|Rest it} {for ten minutes|briefly} {before cutting|before serving}, {which|as this} {makes it easier to portion|lets it set}.
+{Rub|Work} the butter into the flour {with your fingertips|using cold hands} {until it looks like breadcrumbs|until no large lumps remain}, {then|and} {stir in the sugar|fold in the rest of the dry ingredients}.
+{Turn the dish round|Rotate the tin} {halfway through|after twenty minutes} {so it colours evenly|because most ovens have a hot side}, {and|and} {cover it loosely with foil|lower the heat a little} {if the top is browning too fast|should it darken early}.
+""")
+
+
+def recipe(rng: random.Random) -> tuple[str, list[str]]:
+    dish, main, ingredients, time, serve = rng.choice(RECIPES)
+    facts = {"dish": dish, "main": main, "time": time, "serve": serve, "town": place_name(rng),
+             "season": rng.choice(V["season"])}
+    fill = Filler(rng, facts, V, tidy_en)
+    story = fill.pick(RECIPE["story"], 4)
+    blocks = [" ".join(story[:2]), " ".join(story[2:]),
+              rng.choice(["## Ingredients", "## You will need", "## What you need"])]
+    blocks += ["- " + tidy_en(i) + "." for i in ingredients]
+    blocks.append(rng.choice(["## Method", "## How to make it", "## Steps"]))
+    oven = dish.split()[-1] in ("crumble", "flapjacks", "pasties", "cake", "herbs")
+    blocks += ["- " + s for s in fill.pick(METHOD["oven" if oven else "pan"], rng.randint(3, 4))]
+    blocks.append(rng.choice(["## Tips", "## Notes", "## A few tips"]))
+    blocks.append(fill.paragraph(RECIPE["tips"], 3))
+    blocks.append(fill.paragraph(RECIPE["end"], 2))
+    title = rng.choice([f"{dish[0].upper() + dish[1:]}", f"Easy {dish}", f"My {dish}",
+                        f"{dish[0].upper() + dish[1:]} for {with_article(facts['season'] + ' evening')}"])
+    return title, [b for b in blocks if b not in ("", "- ")]
