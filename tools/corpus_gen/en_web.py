@@ -384,8 +384,12 @@ REVIEW = parse_banks("""
 {There is no shortage of|Nobody needs another} {reviews of $name|opinions about $name} online, {but|so} {here is mine, from someone with no axe to grind|I will try to say something the others have not}.
 {First impressions matter|I judge a lot by the first five minutes}, {and|and with} $name {they were good|the first five minutes were promising}: $good1 {stood out straight away|was obvious from the start}.
 {My expectations were low|I went in sceptical}, {having been let down by|after a bad experience with} {the last $kind I tried|a similar $kind a couple of years ago}.
+{Word of mouth brought me to $name|A colleague would not stop talking about $name|Friends in $town swear by $name|Several readers wrote in about $name}, {so|and so} {I finally gave in|I went to see what the fuss was about} {last month|a few weeks ago}.
+{Full disclosure|To be clear|For the record|Just so you know}: {I paid for this myself|nobody sent me anything for free}, {and|and} {I have no connection with the people behind $name|this review is entirely my own opinion}.
 
 == good
+{Straight away|Right from the start|Within minutes|On the very first day}, $good2 {made a good impression|won me over}, {and|and} {it only got better|nothing since has changed my mind}.
+{Credit where it is due|Fair play|To give them their due|In fairness}: {someone has clearly sweated over $good1|$good1 is as good as anything I have come across}, {and|and} {it shows|you notice it every time}.
 {The best thing about $name|What sets $name apart} is $good1, {which is|and it is} {genuinely better than anything else I have tried at this price|better than it has any right to be}.
 {I was also impressed by|Credit too for} $good2: {it is the kind of detail that|small touches like this} {shows someone has thought hard about it|makes the difference over months of use}.
 {Honourable mention|A word of praise} for $good3, {which I did not expect to care about|which I barely noticed at first} {and now would not do without|but came to rely on}.
@@ -396,8 +400,11 @@ REVIEW = parse_banks("""
 {My main complaint|The biggest weakness} is $bad1. {It will not bother everyone|Some will not mind}, {but|yet} {if it matters to you, look elsewhere|it took the shine off for me}.
 {A smaller gripe|A minor point}: $bad2. {It is easy to live with|You get used to it}, {but|though} {at this price I expected better|it should have been sorted before launch}.
 {Others have complained about|Several reviewers mention} $bad2, {and I can see why|and I have some sympathy}, {although|but} {in my case it was not a deal-breaker|I found it less of a problem than I feared}.
+{Less happily|On the downside|Then there is|Where it falls short is}, $bad2 {started to bother me|became hard to ignore} {after a week or so|by the second visit}, {and|and} {I doubt I am alone|others have said the same}.
+{Oddly enough|Strangely|Curiously|Surprisingly}, $bad1 {seems to vary|is not consistent}: {some days it is fine|on a good day you barely notice it}, {on others it spoils everything|but on a bad one it is all you notice}.
 
 == value
+{Money matters|Cost matters too|Price is part of it|Then there is the money}: $pricephrase, {and|and} {I would call that reasonable|you could do worse for the money}, {if not a bargain|though it is hardly cheap}.
 {As for value|On price}, $pricephrase, {which is|and that is} {fair for what you get|at the top end of what I would pay|a little steep, if I am honest}.
 {Would I buy it again?|Would I go back?} {Probably|Yes, on balance}, {but|though} {I would wait for a sale|I would go in with slightly lower expectations}.
 {Compared with|Set against} {its obvious rivals|the competition}, $name {holds its own|comes out ahead in most respects}, {and it is the one I would recommend to a friend|even if it is not the cheapest}.
@@ -414,6 +421,7 @@ def review(rng: random.Random) -> tuple[str, list[str]]:
     good = rng.sample(goods, 3)
     bad = rng.sample(bads, 2)
     facts = {"kind": kind, "first": first, "surname": surname, "street": rng.choice(V["street"]).split()[0],
+             "town": place_name(rng),
              "good1": good[0], "good2": good[1], "good3": good[2], "bad1": bad[0], "bad2": bad[1],
              "weeks": str(rng.randint(3, 14)), "price": f"£{rng.randint(12, 240)}"}
     facts["name"] = Filler(rng, facts, V, lambda s: s).fill(rng.choice(names))
@@ -520,6 +528,7 @@ ENCY = parse_banks("""
 {Wages were low|Pay was modest} {even by the standards of the time|compared with the mills}, {and|but} {a strike in $strike|a dispute in $strike} {won|secured} {a shorter working week|the first paid holiday}.
 
 == end
+{A blue plaque|A small memorial plaque|An information board|A brass plate} {now marks the site|was unveiled in $preserved}, {paid for by|thanks to} {the civic society|a local fundraising appeal}.
 {Competition from road transport|The spread of motor buses} {after $decline|in the years after $decline} {cut its income sharply|made it uneconomic}, and {it closed in $ended|the last regular service ran in $ended}.
 {Much of the original fabric survives|Parts of the structure survive}; {since $preserved|from $preserved onwards}, {a volunteer trust|a preservation society} {has looked after what remains|has restored part of it}, {opening it to visitors on summer weekends|with help from a lottery grant}.
 {It features in|It is mentioned in} {a novel by a local author|several guidebooks of the 1930s} and {a watercolour of it|a model of it} {is held by the museum at $town|can be seen in the library at $town2}.
