@@ -64,6 +64,7 @@ EN_PLAN = [
     ("encyclopedia", 40, en_web.encyclopedia),
     ("listicle", 40, en_web.listicle),
     ("recipe", 40, en_web.recipe),
+    ("letter", 40, en_web.letter),
     ("forum", 60, en_web.forum),
     ("place", 24, en_place.document),
     ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),

@@ -699,3 +699,52 @@ def recipe(rng: random.Random) -> tuple[str, list[str]]:
     title = rng.choice([f"{dish[0].upper() + dish[1:]}", f"Easy {dish}", f"My {dish}",
                         f"{dish[0].upper() + dish[1:]} for {with_article(facts['season'] + ' evening')}"])
     return title, [b for b in blocks if b not in ("", "- ")]
+
+
+# ---------------------------------------------------------------------------------------------------- letters
+
+# Letters to the editor of a local paper: a complaint or a thank-you, signed with name and street.
+LETTER_SUBJECTS = [  # (subject, a plural noun phrase for it, the office responsible)
+    ("the state of the pavements on $street", "the pavements", "highways department"),
+    ("the closure of the public toilets by the bus station", "the toilets", "district council"),
+    ("speeding on the road past the primary school", "the speed limits", "police"),
+    ("the new parking charges in the market place", "the parking arrangements", "town council"),
+    ("the loss of the hedgerow along Mill Lane", "the hedgerows", "planning department"),
+    ("litter along the river path", "the river banks", "parish council"),
+    ("the reduced hours at the library", "the library hours", "county council"),
+    ("the plan to move the war memorial", "the memorial gardens", "town council"),
+]
+
+LETTER = parse_banks("""
+== open
+{Sir|Dear Editor|Madam|To the Editor}, {I write to express my dismay at|may I draw your readers' attention to|I must protest about|I wonder how many of your readers share my concern about} $subject.
+{Like many people in $town|As a resident of $street for $years years|Speaking as a parent|As someone who walks into town every day}, {I have watched|I have seen} {the situation get worse|things go steadily downhill} {over the past year|since last spring}.
+== body
+{Only last week|On Tuesday|Twice this month|Just the other day}, {an elderly neighbour|a young mother with a pushchair|a visitor to the town|my own grandson} {was caught out|ran into trouble} because of $short, {and|and} {it cannot go on like this|something must be done before it happens again}.
+{When I raised this with|Having written to|After I complained to|When I telephoned} the $office, {I was told|the reply was} that {there is no money|it is not a priority} {this year|at present}, {which|and that} {frankly is not good enough|seems to me a poor answer}.
+{Surely it is not too much to ask|Is it really too much to ask} that $short {be looked after properly|get the attention they deserve}?
+{Other towns manage it|Neighbouring $town2 seems to cope|Villages half our size do better|Our grandparents would not have stood for it}; {I see no reason|there is no good reason} why $town {should be any different|cannot do the same}.
+{Some years ago|Back in $oldyear|Not so long ago|Within living memory}, {a man from the council|a team of workmen} {came round every spring|could be seen every few weeks}, {and|and} {nobody thought twice about it|the town was the better for it}.
+{Photographs in the museum|Old postcards of $town|Pictures from the fifties|Snapshots my father took} {show|remind us} {how things used to look|what we have lost}, {and|and} {the contrast is painful|I defy anyone to look at them without a pang}.
+{Visitors notice these things|Tourists are not blind|People passing through form opinions|First impressions matter}, {and|and} {the traders of $town can ill afford|the shops on $street cannot afford} {to be judged by $short|the damage to the town's name}.
+{Perhaps|Maybe} {volunteers could help|a working party of residents could make a start}, {if|provided} {the council supplied the tools|someone in authority gave the word}; {I for one would turn out|I know several neighbours who would join in}.
+{In fairness|To be fair|I accept that|Admittedly}, {money is tight everywhere|councils have had a hard few years}, {but|yet} {small repairs now would save large bills later|neglect always costs more in the end}.
+== close
+{I would urge|May I encourage|Could I ask} {your readers|anyone who agrees} {to write to their councillor|to attend the next public meeting}, {so that|in the hope that} {our voices are heard|something is finally done}.
+{Yours faithfully|Yours sincerely|With thanks for the space|Regards}, $signed, $street.
+""")
+
+
+def letter(rng: random.Random) -> tuple[str, list[str]]:
+    subject, short, office = rng.choice(LETTER_SUBJECTS)
+    first, surname, _ = person(rng)
+    street = rng.choice(V["street"])
+    facts = {"street": street, "town": place_name(rng), "town2": place_name(rng), "years": str(rng.randint(8, 52)),
+             "oldyear": str(rng.randint(1975, 2005)), "short": short, "office": office, "signed": f"{first[0]}. {surname}" if rng.random() < 0.5 else f"{first} {surname}"}
+    facts["subject"] = Filler(rng, facts, V, lambda t: t).fill(subject)
+    fill = Filler(rng, facts, V, tidy_en)
+    body = fill.pick(LETTER["body"], 7)
+    blocks = [fill.paragraph(LETTER["open"], 2), " ".join(body[:2]), " ".join(body[2:5]), " ".join(body[5:]),
+              fill.paragraph(LETTER["close"], 2)]
+    title = rng.choice([f"Letter: {short} need attention", f"Letters: on {facts['subject']}", f"Your views: {short}"])
+    return title, [b for b in blocks if b]
