@@ -65,6 +65,7 @@ EN_PLAN = [
     ("listicle", 40, en_web.listicle),
     ("recipe", 40, en_web.recipe),
     ("letter", 40, en_web.letter),
+    ("whats-on", 8, en_web.whats_on),
     ("forum", 60, en_web.forum),
     ("place", 24, en_place.document),
     ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
-from corpus_gen.engine import Filler, parse_banks, tidy_en, with_article
+from corpus_gen.engine import _PENDING, Filler, parse_banks, tidy_en, with_article
 
 _HANDLE_A = ("quiet", "old", "late", "north", "river", "slow", "tall", "blue", "grey", "wild", "copper", "salt",
              "little", "rusty", "second", "lucky", "muddy", "frosty", "windy", "odd", "plain", "half")
@@ -748,3 +748,53 @@ def letter(rng: random.Random) -> tuple[str, list[str]]:
               fill.paragraph(LETTER["close"], 2)]
     title = rng.choice([f"Letter: {short} need attention", f"Letters: on {facts['subject']}", f"Your views: {short}"])
     return title, [b for b in blocks if b]
+
+
+# ---------------------------------------------------------------------------------------------------- what's on
+
+EVENTS = parse_banks("""
+== item
+{$Day $date|On $Day $date}: {a talk on|an illustrated talk about} {the history of $street|the mills of the $river valley|old shop fronts of $town} by {local historian $person|$person of the civic society}, at {the library|the parish hall} {from 7.30pm|at 7pm}; {tickets $price, including tea|admission $price at the door}.
+{Every Saturday in $month|Saturdays through $month}, {the repair café|a repair café run by volunteers} {opens its doors|sets up} in {the community centre|the old schoolroom} {from ten until one|between 10am and 1pm}; {bring|take along} {broken lamps, bikes and clothes|anything that needs mending} and {someone will try to fix it|a volunteer will have a go}.
+{The $town Choral Society|The community choir|The $town Silver Band|A string quartet from the county music school} {gives|performs} {its spring concert|a programme of folk songs and hymns|an evening of light classics} at {$saint's church|the Methodist chapel} on $Day $date; {tickets $price from the post office|children go free}.
+{A guided walk|A gentle stroll|A nature walk|A dawn chorus walk} {along the $river|up $hill} {leaves from|starts at} {the station car park|the market cross} at {9am|half past nine} on {$Day $date|the first Sunday of $month}; {stout shoes advised|dogs on leads are welcome}, {about $miles miles|roughly $miles miles in all}.
+{Plant sale|Seed swap|Book sale|Table-top sale} {in aid of|raising money for} {the cottage hospital|the lifeboat|the scout hut roof|the church bells} {at|in} {the church hall|the primary school playground} on $Day $date, {ten till noon|from 10am}; {donations welcome the evening before|refreshments available}.
+{Film night|Cinema club|Classic film evening|Family film afternoon} {at the Regal|in the village hall}: {a restored print of a fifties comedy|a recent documentary about the coast} on $Day $date, {doors 7pm|starting at 2.30pm}; {$price on the door|free for members}.
+{Craft fair|Christmas market|Makers' market|Local produce market} {in the corn exchange|on $street} on $Day $date, with {more than $stalls stalls|some $stalls local makers}, {a raffle|live music} and {mulled apple juice|hot food from the scouts}; {open 10am to 4pm|entry free}.
+{Blood donor session|Flu clinic|Health check drop-in|Hearing aid clinic} at {the medical centre|the community centre} on $Day $date; {appointments|places} {can be booked|should be booked} by phone, {though walk-ins are welcome|and there is level access}.
+{Quiz night|Curry and quiz evening|Fish and chip supper with quiz|Race night} at {the $inn|the cricket club} on $Day $date, {teams of up to six|tables of six}, {$price a head|$price per person including supper}; {proceeds to|all money raised goes to} {the playground fund|the youth club}.
+{Open gardens day|Scarecrow trail|Village open day|Heritage open day} on $Day $date: {$stalls gardens|a dozen houses} {open their gates|take part} {from 11am|between 11 and 5}, {with teas in the school|maps $price from the shop}.
+""")
+
+
+def whats_on(rng: random.Random) -> tuple[str, list[str]]:
+    town = place_name(rng)
+    month = rng.choice(V["month"])
+    first, surname, _ = person(rng)
+    facts = {"town": town, "month": month, "river": river_name(rng), "street": rng.choice(V["street"]),
+             "hill": f"{place_name(rng)} {rng.choice(V['hill_suffix'])}", "person": f"{first} {surname}",
+             "saint": rng.choice(V["saint"]), "inn": rng.choice(["Bell", "Swan", "Plough", "Anchor", "Mitre"]),
+             "miles": str(rng.randint(3, 9)), "stalls": str(rng.randint(12, 60))}
+    fill = Filler(rng, facts, V, tidy_en)
+    items = []
+    for template in rng.sample(EVENTS["item"], rng.randint(6, 9)):
+        fill.facts["Day"] = rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
+        fill.facts["date"] = f"{rng.randint(1, 28)} {month}"
+        fill.facts["price"] = f"£{rng.randint(2, 12)}"
+        if template in fill.used:
+            continue
+        fill.used.add(template)
+        _PENDING.append(template)  # counted like Filler.pick's choices when the document is accepted
+        items.append(fill.fill(template))
+    intro = fill.paragraph(WHATS_ON["intro"], 2)
+    outro = fill.paragraph(WHATS_ON["outro"], 1)
+    title = rng.choice([f"What's on in {town}: {month}", f"{town} events diary, {month}", f"Out and about in {town} this {month}"])
+    return title, [b for b in [intro, *("- " + i for i in items), outro] if b not in ("", "- ")]
+
+
+WHATS_ON = parse_banks("""
+== intro
+{Here is our round-up of|Below is this month's list of|Welcome to the diary of|As usual, here are} {what is happening in and around $town|events in $town and the villages nearby} {in $month|this $month}. {Organisers can send listings to the usual address|Listings are free for community groups}, {and|and} {the deadline is the 20th of the month before|please include a contact number}.
+== outro
+{Details were correct at the time of going to press|Please check with organisers before setting out|Times and prices may change}, {and|and} {we cannot accept responsibility for changes|the paper is not responsible for cancellations}.
+""")
