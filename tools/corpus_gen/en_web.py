@@ -324,19 +324,13 @@ def forum(rng: random.Random) -> tuple[str, list[str]]:
              "weeks": str(rng.randint(2, 6)), "years": str(rng.randint(3, 30)), "user1": users[1]}
     fill = Filler(rng, facts, V, tidy_en)
 
-    def with_cause(bank: list[str], k: int) -> str:
-        out = []
-        for template in fill.pick(bank, k):
-            out.append(template)
-        return " ".join(out)
-
     blocks = [f"{users[0]} wrote: " + fill.paragraph(FORUM["question"], 3)]
     order = rng.sample(range(1, len(users)), rng.randint(4, 6))
     for n, u in enumerate(order):
         fill.facts["cause"] = rng.choice(causes)
         fill.facts["check"] = rng.choice(checks)
         fill.facts["user1"] = users[order[n - 1]] if n else users[0]
-        text = with_cause(FORUM["reply"], rng.randint(1, 2))
+        text = fill.paragraph(FORUM["reply"], rng.randint(1, 2))
         if text:
             blocks.append(f"{users[u]} replied: " + text)
         if n == len(order) // 2 or n == len(order) - 1:
