@@ -66,6 +66,7 @@ EN_PLAN = [
     ("recipe", 40, en_web.recipe),
     ("letter", 40, en_web.letter),
     ("whats-on", 8, en_web.whats_on),
+    ("advice", 30, en_web.advice),
     ("forum", 60, en_web.forum),
     ("place", 24, en_place.document),
     ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),

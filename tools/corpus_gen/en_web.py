@@ -792,3 +792,47 @@ WHATS_ON = parse_banks("""
 == outro
 {Details were correct at the time of going to press|Please check with organisers before setting out|Times and prices may change}, {and|and} {we cannot accept responsibility for changes|the paper is not responsible for cancellations}.
 """)
+
+
+# ---------------------------------------------------------------------------------------------------- advice column
+
+ADVICE_PROBLEMS = [
+    ("my sister", "borrows money and never pays it back", "the money"),
+    ("a neighbour", "parks across our drive most mornings", "the parking"),
+    ("my oldest friend", "has stopped returning my calls", "the silence"),
+    ("my son", "wants to leave university after one term", "his decision"),
+    ("a colleague", "takes credit for my work in meetings", "the meetings"),
+    ("my father", "refuses to stop driving at eighty-nine", "the driving"),
+    ("our landlord", "keeps ignoring the damp in our flat", "the damp"),
+    ("my partner", "wants to move to the coast and I do not", "the move"),
+]
+
+ADVICE = parse_banks("""
+== letter
+{For about $months months now|Since the spring|Over the last year|For longer than I care to admit}, $who $problem, {and|and} {I am at my wits' end|I no longer know what to do}.
+{Whenever I raise it|Each time I try to bring it up|If I so much as mention it|The moment I hint at it}, {there is a row|I am told I am making a fuss}, {so|and so} {I have started to keep quiet|I say nothing and stew}.
+{My husband thinks|My wife says|Friends tell me|Everyone around me seems to think} {I should let it go|I am overreacting}, {but|yet} {it keeps me awake at night|I cannot stop thinking about it}.
+{Am I being unreasonable?|Is there a way through this?|What would you do in my place?|Where do I go from here?} {I would be grateful for any advice|Any thoughts would help}.
+== answer
+{What a wearing situation|This sounds exhausting|I can hear how tired you are|You have my sympathy}, {and|and} {you are right not to simply swallow it|you are not being unreasonable}.
+{Before anything else|First of all|To begin with|The first step}, {choose a calm moment|pick a time when neither of you is rushed} {to talk about $topic|for a proper conversation}, {rather than|not} {in the heat of the moment|straight after another incident}.
+{Be specific|Stick to facts|Describe what happens|Keep it concrete}: {say what has happened and how it affects you|name the last two or three occasions}, {without|and avoid} {dragging up every old grievance|guessing at motives}.
+{It may help to|You might|Consider whether to|Try to} {write down what you want to say beforehand|decide in advance what outcome you would accept}, {so that|because then} {you do not lose your thread|the conversation has somewhere to go}.
+{If talking fails|Should that get nowhere|If nothing changes|Where goodwill runs out}, {there are practical steps|you still have options}: {a letter setting out your position|advice from the citizens' advice bureau|a quiet word with someone both of you trust} {can make a difference|is often enough}.
+{Remember, too, that|Bear in mind that|Do not forget that|It is worth saying that} {you cannot control how others behave|other people's choices are theirs}, {only|but you can choose} {how much room you give them in your life|what you put up with}.
+{Look after yourself meanwhile|In the meantime, be kind to yourself|Meanwhile, lean on your friends|Take care of your own sleep and health}: {a problem like this|worry of this kind} {grows in the dark|is easier to carry when shared}.
+{Write again and tell me how it goes|Do let me know what happens|I would love to hear how you get on|Please write back if it does not improve}; {I suspect you are stronger than you feel|many readers will recognise your letter}.
+""")
+
+
+def advice(rng: random.Random) -> tuple[str, list[str]]:
+    who, problem, topic = rng.choice(ADVICE_PROBLEMS)
+    facts = {"who": who, "problem": problem, "topic": topic, "months": rng.choice(["six", "eight", "ten", "eighteen"])}
+    fill = Filler(rng, facts, V, tidy_en)
+    answer = fill.pick(ADVICE["answer"], 7)
+    signed = rng.choice(["Worn Out, by email", f"Name withheld, {place_name(rng)}", "Tired of It", "Anxious Reader"])
+    blocks = [fill.paragraph(ADVICE["letter"], 4) + f" {signed}.", rng.choice(["## The answer", "## Our columnist replies"]),
+              " ".join(answer[:2]), " ".join(answer[2:5]), " ".join(answer[5:])]
+    title = rng.choice([f"Dear {rng.choice(['Margaret', 'Jean', 'Ruth', 'Alan'])}: {who} {problem}",
+                        f"Problem page: {who} {problem}", f"Ask the agony aunt: {who} {problem}"])
+    return title[0].upper() + title[1:], [b for b in blocks if b]
