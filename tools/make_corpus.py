@@ -67,6 +67,7 @@ EN_PLAN = [
     ("letter", 40, en_web.letter),
     ("whats-on", 8, en_web.whats_on),
     ("advice", 30, en_web.advice),
+    ("minutes", 30, en_web.minutes),
     ("forum", 60, en_web.forum),
     ("place", 24, en_place.document),
     ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),

@@ -836,3 +836,45 @@ def advice(rng: random.Random) -> tuple[str, list[str]]:
     title = rng.choice([f"Dear {rng.choice(['Margaret', 'Jean', 'Ruth', 'Alan'])}: {who} {problem}",
                         f"Problem page: {who} {problem}", f"Ask the agony aunt: {who} {problem}"])
     return title[0].upper() + title[1:], [b for b in blocks if b]
+
+
+# ---------------------------------------------------------------------------------------------------- minutes
+
+MINUTES = parse_banks("""
+== apologies
+{Apologies were received from|Apologies came from|Sending apologies were|Unable to attend were} $absent1 and $absent2{|, both away on holiday|, who were unwell}.
+{The minutes of the last meeting|Minutes of the $prevmonth meeting|Last month's minutes|The previous minutes} {were agreed as a true record|were approved without amendment|were accepted, proposed by $member1 and seconded by $member2}.
+== item
+{The treasurer reported|$treasurer, as treasurer, reported|Our treasurer told the meeting|It was reported by the treasurer} that {the current account stands at $balance|funds stand at $balance}, {with $owed still owed by members|and the hall hire for the year has been paid}.
+{Members discussed|There was a long discussion about|The meeting debated|Views were exchanged on} {the annual outing|the summer show|the Christmas dinner}, {and|and} {it was agreed to|the committee will} {book the coach from $town2|ask the $inn for a quote} {before the next meeting|by the end of $month}.
+{A letter from|Correspondence included a note from|The secretary read a letter from|Members heard a message from} {the district council|the county federation|a former member now living in $town2}, {asking|inviting} {the club|us} to {take part in the town festival|send a team to the county competition}; {it was agreed to accept|this will be considered next month}.
+{Concern was raised about|$member1 raised the question of|Several members mentioned|Attention was drawn to} {the state of the hall kitchen|falling numbers at weekday sessions|the cost of insurance}, {and|and} {$member2 offered to look into it|a small working group was set up}.
+{Thanks were recorded to|The chair thanked|A vote of thanks went to|Members applauded} $member2 {for organising the spring sale, which raised $raised|for repainting the noticeboard|for twenty years on the committee}.
+{Under any other business|In other business|Among other matters|Finally, under other business}, {it was noted that|members heard that} {the hall will be closed in $month for rewiring|the club's website has moved|two new members have joined}, {and|and} {$member1 will circulate the details|a notice will go in the newsletter}.
+== close
+{The meeting closed at|There being no further business, the meeting ended at|The chair closed the meeting at|Proceedings ended at} {9.10pm|8.45pm|9.25pm}. {The next meeting will be held|Next meeting:} on {the second Tuesday of $nextmonth|Thursday $nextdate} {at the usual place|in the committee room}.
+""")
+
+
+def minutes(rng: random.Random) -> tuple[str, list[str]]:
+    club = rng.choice(["Horticultural Society", "Camera Club", "Bowls Club", "Women's Institute", "Allotment Association",
+                       "Walking Group", "Local History Society", "Cycling Club"])
+    town = place_name(rng)
+    people = []
+    while len(people) < 5:
+        f, sname, _ = person(rng)
+        if f"{f} {sname}" not in people:
+            people.append(f"{f} {sname}")
+    months = V["month"]
+    m = rng.randrange(12)
+    facts = {"absent1": people[0], "absent2": people[1], "member1": people[2], "member2": people[3], "treasurer": people[4],
+             "prevmonth": months[m - 1], "month": months[m], "nextmonth": months[(m + 1) % 12],
+             "nextdate": f"{rng.randint(2, 27)} {months[(m + 1) % 12]}", "balance": f"£{rng.randrange(300, 9000, 7):,}",
+             "owed": f"£{rng.randint(20, 240)}", "raised": f"£{rng.randint(90, 900)}", "town2": place_name(rng),
+             "inn": rng.choice(["Bell", "Swan", "Plough", "Anchor", "Mitre", "Crown"])}
+    fill = Filler(rng, facts, V, tidy_en)
+    blocks = [f"{town} {club}: minutes of the committee meeting held on {rng.randint(1, 28)} {months[m]}.",
+              fill.paragraph(MINUTES["apologies"], 2), "## Matters discussed"]
+    blocks += ["- " + s for s in fill.pick(MINUTES["item"], rng.randint(4, 6))]
+    blocks.append(fill.paragraph(MINUTES["close"], 1))
+    return f"{town} {club}: {months[m]} minutes", [b for b in blocks if b not in ("", "- ")]
