@@ -39,9 +39,10 @@ from corpus_gen import (  # noqa: E402
     en_place,
     en_story,
     en_travel,
-    en_web,  # noqa: E402
-    engine,  # noqa: E402
+    en_web,
+    engine,
     zh,
+    zh_web,
 )
 
 OUT = ROOT / "src" / "niah" / "data" / "corpus"
@@ -81,6 +82,8 @@ EN_PLAN = [
     ("history", 18, en_history.document),
 ]
 ZH_PLAN = [
+    ("forum", 30, zh_web.forum),
+    ("news", 30, zh_web.news),
     ("place", 36, zh.GENRES["place"]),
     ("nature", 32, zh.GENRES["nature"]),
     ("travel", 26, zh.GENRES["travel"]),
