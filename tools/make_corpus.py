@@ -31,10 +31,26 @@ ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
 sys.path.insert(0, str(ROOT / "src"))
 
-from corpus_gen import en_essay, en_handwritten, en_history, en_nature, en_place, en_story, en_travel, zh  # noqa: E402
+from corpus_gen import (  # noqa: E402
+    en_essay,
+    en_handwritten,
+    en_history,
+    en_nature,
+    en_place,
+    en_story,
+    en_travel,
+    en_web,
+    engine,
+    zh,
+    zh_web,
+)
 
 OUT = ROOT / "src" / "niah" / "data" / "corpus"
-MIN_TOKENS, MAX_TOKENS = 800, 4000
+MIN_TOKENS, MAX_TOKENS = 200, 4000
+# How many accepted sentences may open with the same four words (see _prune): template text shows itself
+# most plainly in sentences that start alike, so the cap is what keeps a built haystack from doing so.
+# Chinese: no opening cap yet (its banks are too small: a cap would leave too little text; docs/corpora.md).
+MAX_OPENING_USES = {"en": 4, "zh": 1_000_000}
 
 # Words that read like MM-NIAH needles or their questions; generated text must never contain them.
 BANNED_EN = re.compile(r"\b(secret|secrets|special|magic|magical|needle|needles|penguin|penguins|count|counts|counted|counting)\b", re.I)
@@ -42,18 +58,32 @@ BANNED_ZH = re.compile(r"秘密|神奇|魔法|针|企鹅|数了数|特别的")
 
 # genre -> (number of documents, generator)
 EN_PLAN = [
-    ("place", 72, en_place.document),
-    ("nature-bird", 18, lambda r: en_nature.document(r, "bird")),
-    ("nature-tree", 16, lambda r: en_nature.document(r, "tree")),
-    ("nature-moth", 14, lambda r: en_nature.document(r, "moth")),
-    ("nature-fish", 14, lambda r: en_nature.document(r, "fish")),
-    ("nature-plant", 16, lambda r: en_nature.document(r, "plant")),
-    ("travel", 66, en_travel.document),
-    ("story", 70, en_story.document),
-    ("essay", 60, en_essay.document),
-    ("history", 54, en_history.document),
+    ("news", 64, en_web.news),
+    ("howto", 18, en_web.howto),
+    ("review", 40, en_web.review),
+    ("obituary", 40, en_web.profile),
+    ("encyclopedia", 40, en_web.encyclopedia),
+    ("listicle", 40, en_web.listicle),
+    ("recipe", 40, en_web.recipe),
+    ("letter", 40, en_web.letter),
+    ("whats-on", 8, en_web.whats_on),
+    ("advice", 30, en_web.advice),
+    ("minutes", 30, en_web.minutes),
+    ("forum", 60, en_web.forum),
+    ("place", 24, en_place.document),
+    ("nature-bird", 6, lambda r: en_nature.document(r, "bird")),
+    ("nature-tree", 6, lambda r: en_nature.document(r, "tree")),
+    ("nature-moth", 5, lambda r: en_nature.document(r, "moth")),
+    ("nature-fish", 5, lambda r: en_nature.document(r, "fish")),
+    ("nature-plant", 6, lambda r: en_nature.document(r, "plant")),
+    ("travel", 22, en_travel.document),
+    ("story", 24, en_story.document),
+    ("essay", 20, en_essay.document),
+    ("history", 18, en_history.document),
 ]
 ZH_PLAN = [
+    ("forum", 30, zh_web.forum),
+    ("news", 30, zh_web.news),
     ("place", 36, zh.GENRES["place"]),
     ("nature", 32, zh.GENRES["nature"]),
     ("travel", 26, zh.GENRES["travel"]),
@@ -76,6 +106,22 @@ PHOTOS = [
      "Hubble eXtreme Deep Field (NASA)", "public domain (NASA)"),
     ("skimage/data/retina.jpg", "scikit-image", "retina",
      "Fundus photograph of a normal left eye (Mikael Haggstrom, Wikimedia Commons)", "CC0 1.0"),
+    ("skimage/data/camera.png", "scikit-image", "camera",
+     "A photographer with a tripod camera, black and white (Lav Varshney)", "CC0"),
+    ("skimage/data/coins.png", "scikit-image", "coins",
+     "Greek coins from Pompeii (Brooklyn Museum collection)", "no known copyright restrictions"),
+    ("skimage/data/brick.png", "scikit-image", "brick",
+     "A brick wall, close up (CC0Textures, Bricks25)", "CC0"),
+    ("skimage/data/grass.png", "scikit-image", "grass",
+     "Grass, close up (linolafett, DeviantArt)", "CC0"),
+    ("skimage/data/gravel.png", "scikit-image", "gravel",
+     "Gravel, close up (CC0Textures, Gravel04)", "CC0"),
+    ("skimage/data/text.png", "scikit-image", "street_sign",
+     "Corner of a street sign with lettering (Wikipedia, File:Corner.png)", "public domain"),
+    ("skimage/data/clock_motion.png", "scikit-image", "wall_clock",
+     "A wall clock photographed with the camera moving (Stefan van der Walt)", "public domain"),
+    ("skimage/data/ihc.png", "scikit-image", "microscopy",
+     "Immunohistochemistry microscope image of stained tissue", "no known copyright restrictions"),
     ("matplotlib/mpl-data/sample_data/grace_hopper.jpg", "matplotlib", "grace_hopper",
      "Rear Admiral Grace Hopper (U.S. Navy photograph)", "public domain (U.S. government work)"),
 ]
@@ -90,15 +136,76 @@ def _token_counter():
     return lambda text: len(enc.encode(text))
 
 
+_EN_WORD = re.compile(r"\w+")
+_ZH_WORD = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+")
+
+
+def _opening(sentence: str, lang: str) -> str | None:
+    """The first four words of a sentence of six or more (as bench/corpus_quality.py counts them)."""
+    words = [w.lower() for w in (_ZH_WORD if lang == "zh" else _EN_WORD).findall(sentence)]
+    return " ".join(words[:4]) if len(words) >= 6 else None
+
+
+def _prune(blocks: list[str], lang: str, opening_uses: dict[str, int], seen_sentences: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """Drop what the corpus already says too often: a sentence of six or more words already in an accepted
+    document, or one whose
+    four-word opening accepted documents already use MAX_OPENING_USES[lang] times. A paragraph whose first sentence
+    goes is dropped whole (its later sentences may lean on it: a forum reply's "X replied:", a quote's
+    speaker), and so is a heading left with no paragraph under it. Returns (blocks, openings, sentences)
+    for the caller to record if it accepts the document."""
+    from niah.corpus.text import split_sentences
+
+    joiner = "" if lang == "zh" else " "
+    out: list[str] = []
+    openings: list[str] = []
+    sentences: list[str] = []
+    local: dict[str, int] = {}
+    for block in blocks:
+        if block.startswith("## "):
+            out.append(block)
+            continue
+        prefix = "- " if block.startswith("- ") else ""
+        kept: list[str] = []
+        for i, sentence in enumerate(split_sentences(block[len(prefix):], lang)):
+            key = sentence.strip().lower()
+            op = _opening(sentence, lang)
+            used = (opening_uses.get(op, 0) + local.get(op, 0)) if op else 0
+            # Short sentences (a list's "Two onions, thinly sliced.") may recur, as in real text.
+            repeat = op is not None and (key in seen_sentences or key in sentences)
+            if repeat or used >= MAX_OPENING_USES[lang]:
+                if i == 0:
+                    kept = []
+                    break
+                continue
+            kept.append(sentence)
+            if op:
+                sentences.append(key)
+            if op:
+                local[op] = local.get(op, 0) + 1
+                openings.append(op)
+        if kept:
+            out.append(prefix + joiner.join(kept))
+    # Headings with nothing under them (followed by another heading or at the end) go.
+    pruned = [b for i, b in enumerate(out)
+              if not (b.startswith("## ") and (i + 1 == len(out) or out[i + 1].startswith("## ")))]
+    return pruned, openings, sentences
+
+
 def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], dict[str, int]]:
     from niah.corpus.text import normalize_whitespace, split_sentences
 
     banned = BANNED_ZH if lang == "zh" else BANNED_EN
     seen_paragraphs: set[str] = set()
+    seen_sentences: set[str] = set()
     docs: list[dict] = []
     tokens_by_genre: dict[str, int] = {}
 
-    def accept(genre: str, title: str, paragraphs: list[str]) -> bool:
+    opening_uses: dict[str, int] = {}
+
+    def accept(genre: str, title: str, blocks: list[str], *, prune: bool = True) -> bool:
+        if prune:
+            blocks, openings, sentences = _prune(blocks, lang, opening_uses, seen_sentences)
+        paragraphs, headings, kinds = engine.structure(blocks)
         paragraphs = [normalize_whitespace(p) for p in paragraphs]
         if any(not p for p in paragraphs) or any(p in seen_paragraphs for p in paragraphs):
             return False
@@ -116,14 +223,24 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
         n_tokens = sum(count_tokens(p) for p in paragraphs)
         if not MIN_TOKENS <= n_tokens <= MAX_TOKENS:
             return False
+        if prune:
+            seen_sentences.update(sentences)
+            for op in openings:
+                opening_uses[op] = opening_uses.get(op, 0) + 1
         seen_paragraphs.update(paragraphs)
-        docs.append({"id": f"{lang}-{len(docs):04d}", "lang": lang, "title": title, "genre": genre,
-                     "paragraphs": paragraphs})
+        doc: dict = {"id": f"{lang}-{len(docs):04d}", "lang": lang, "title": title, "genre": genre,
+                     "paragraphs": paragraphs}
+        if headings:
+            doc["headings"] = headings
+        if "li" in kinds:
+            doc["kinds"] = kinds
+        docs.append(doc)
         tokens_by_genre[genre] = tokens_by_genre.get(genre, 0) + n_tokens
         return True
 
+    engine.reset_usage()
     for title, paragraphs in handwritten:
-        if not accept("explainer", title, paragraphs):
+        if not accept("explainer", title, paragraphs, prune=False):
             raise SystemExit(f"hand-written document {title!r} rejected (length or duplicate)")
     for genre, n_docs, make in plan:
         seed = 0
@@ -133,11 +250,16 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
             # changes the text of another.
             rng = random.Random(f"niah-corpus/{lang}/{genre}/{seed}")
             seed += 1
-            if seed > n_docs * 20:
-                raise SystemExit(f"cannot make {n_docs} acceptable {lang} {genre} documents")
+            if seed > n_docs * 60:
+                # The genre's banks cannot give more documents that say something new: ship fewer.
+                print(f"{lang} {genre}: {made} of {n_docs} documents (banks used up)", file=sys.stderr)
+                break
             title, paragraphs = make(rng)
             if accept(genre, title, paragraphs):
+                engine.commit()
                 made += 1
+            else:
+                engine.discard()
     return docs, tokens_by_genre
 
 
@@ -145,13 +267,18 @@ def _jsonl(docs: list[dict]) -> bytes:
     return "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs).encode("utf-8")
 
 
-def _photos() -> list[tuple[str, bytes, dict]]:
+def _photos(photo_roots: list[Path]) -> list[tuple[str, bytes, dict]]:
     from PIL import Image
 
     site = Path(__import__("PIL").__file__).resolve().parent.parent
+    roots = [*photo_roots, site]
     out = []
     for rel, package, image_id, description, licence in PHOTOS:
-        src = site / rel
+        found = [root / rel for root in roots if (root / rel).is_file()]
+        if not found:
+            raise SystemExit(f"{rel} not found under {', '.join(map(str, roots))}; install {package} or pass "
+                             "--photo-root with a folder holding its unpacked wheel")
+        src = found[0]
         with Image.open(src) as im:
             im = im.convert("RGB")
             w, h = im.size
@@ -167,7 +294,7 @@ def _photos() -> list[tuple[str, bytes, dict]]:
     return out
 
 
-def build(*, with_photos: bool = True) -> dict[str, bytes]:
+def build(*, with_photos: bool = True, photo_roots: list[Path] | None = None) -> dict[str, bytes]:
     """Every shipped file, by path relative to the corpus data folder. The photos are copied from
     scikit-image/matplotlib (only needed to write the corpus, not to check its text)."""
     count_tokens = _token_counter()
@@ -183,7 +310,7 @@ def build(*, with_photos: bool = True) -> dict[str, bytes]:
             "tokens": sum(tokens_by_genre.values()), "tokens_by_genre": tokens_by_genre,
             "sha256": hashlib.sha256(raw).hexdigest(),
         }
-    photos = _photos() if with_photos else []
+    photos = _photos(photo_roots or []) if with_photos else []
     for name, data, _meta in photos:
         files[f"images/{name}"] = data
     files["images.json"] = (json.dumps([m for _n, _d, m in photos], indent=2) + "\n").encode()
@@ -194,8 +321,10 @@ def build(*, with_photos: bool = True) -> dict[str, bytes]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing")
+    parser.add_argument("--photo-root", type=Path, action="append", default=[],
+                        help="folder holding skimage/ (e.g. an unpacked scikit-image wheel) when it is not installed")
     args = parser.parse_args()
-    files = build(with_photos=not args.check)
+    files = build(with_photos=not args.check, photo_roots=args.photo_root)
     if args.check:
         manifest = json.loads(files["manifest.json"])
         shipped = json.loads((OUT / "manifest.json").read_text())

@@ -113,6 +113,30 @@ def tidy_zh(sentence: str) -> str:
     return s
 
 
+# How often each template has been used by accepted documents so far in this build (see ``Filler.pick``).
+# Filled through ``commit``: a document the builder rejects leaves no trace, so the counts, and therefore the
+# text, depend only on the accepted documents, which are generated in a fixed order.
+USAGE: dict[str, int] = {}
+_PENDING: list[str] = []
+
+
+def commit() -> None:
+    """Count the templates of the last document as used (call when the builder accepts it)."""
+    for t in _PENDING:
+        USAGE[t] = USAGE.get(t, 0) + 1
+    _PENDING.clear()
+
+
+def discard() -> None:
+    """Forget the templates of the last document (call when the builder rejects it)."""
+    _PENDING.clear()
+
+
+def reset_usage() -> None:
+    USAGE.clear()
+    _PENDING.clear()
+
+
 class Filler:
     """Expands templates against one document's facts and shared vocabularies."""
 
@@ -171,8 +195,12 @@ class Filler:
         none): two expansions of one frame read as the same sentence said twice with different words.
         """
         fresh = [t for t in dict.fromkeys(bank) if t not in self.used]
-        chosen = set(self.rng.sample(fresh, min(k, len(fresh))))
+        # Least-used templates first (ties in random order): across the corpus every frame of a bank is used
+        # about equally often, so two documents of one genre share as few frames as the bank allows.
+        keyed = sorted(fresh, key=lambda t: (USAGE.get(t, 0), self.rng.random()))
+        chosen = set(keyed[:min(k, len(fresh))])
         self.used.update(chosen)
+        _PENDING.extend(chosen)
         # Keep the bank's own order: banks are written so that earlier lines introduce and later ones follow.
         ordered = [t for t in dict.fromkeys(bank) if t in chosen]
         return [self.fill(t) for t in ordered]
@@ -187,3 +215,25 @@ class Filler:
     def paragraph(self, bank: Sequence[str], k: int, joiner: str = " ") -> str:
         """Up to ``k`` fresh templates of ``bank`` joined into a paragraph ("" when the bank is used up)."""
         return joiner.join(self.pick(bank, k))
+
+
+def structure(blocks: Sequence[str]) -> tuple[list[str], list[list[int | str]], list[str]]:
+    """Split generator blocks into (paragraphs, headings, kinds).
+
+    A block ``"## text"`` is a heading placed before the next paragraph (recorded as ``[index, text]``, not
+    as a paragraph: headings have no sentence end, and the haystack is built from sentences); a block
+    ``"- text"`` is a list item, kept as a paragraph of kind ``"li"``; every other block is kind ``"p"``.
+    """
+    paragraphs: list[str] = []
+    headings: list[list[int | str]] = []
+    kinds: list[str] = []
+    for block in blocks:
+        if block.startswith("## "):
+            headings.append([len(paragraphs), block[3:].strip()])
+        elif block.startswith("- "):
+            paragraphs.append(block[2:].strip())
+            kinds.append("li")
+        else:
+            paragraphs.append(block)
+            kinds.append("p")
+    return paragraphs, headings, kinds

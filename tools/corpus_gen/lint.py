@@ -284,11 +284,14 @@ def extra_documents(n_per_genre: int) -> list[dict]:
 
     import make_corpus
 
+    from corpus_gen.engine import structure
+
     docs = []
     for lang, plan in (("en", make_corpus.EN_PLAN), ("zh", make_corpus.ZH_PLAN)):
         for genre, _n, make in plan:
             for i in range(n_per_genre):
-                title, paragraphs = make(random.Random(f"niah-corpus-lint/{lang}/{genre}/{i}"))
+                title, blocks = make(random.Random(f"niah-corpus-lint/{lang}/{genre}/{i}"))
+                paragraphs, _headings, _kinds = structure(blocks)
                 docs.append({"id": f"extra-{lang}-{genre}-{i}", "lang": lang, "title": title,
                              "paragraphs": paragraphs})
     return docs

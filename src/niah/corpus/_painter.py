@@ -273,7 +273,81 @@ def _bokeh(rng: np.random.Generator, w: int, h: int) -> Image.Image:
     return base
 
 
+def _seascape(rng: np.random.Generator, w: int, h: int) -> Image.Image:
+    top, bottom = SKIES[_pick(rng, list(SKIES))]
+    horizon = int(h * float(0.35 + rng.random() * 0.25))
+    arr = _vertical_gradient(w, h, top, bottom, 1.4)
+    clouds = _noise(rng, w, h, int(rng.integers(2, 6)), 5)
+    alpha = np.clip((clouds - float(0.5 + rng.random() * 0.15)) * 2.2, 0, 1)[..., None]
+    arr = arr * (1 - alpha) + _mix(bottom, (250, 250, 250), 0.6) * alpha
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    depth = np.clip((yy - horizon) / max(1, h - horizon), 0, 1)[..., None]
+    deep = np.array(_pick(rng, [(20, 60, 90), (30, 70, 80), (40, 60, 70), (15, 45, 75)]), np.float32)
+    sea = _mix(bottom, deep, 0.7) * (1 - depth) + deep * depth
+    # Waves: horizontal streaks that widen towards the viewer, with lit crests.
+    sea_h = max(2, h - horizon)
+    flat = _noise(rng, max(2, w // 12), sea_h, 6, 3)  # narrow noise stretched sideways: long flat streaks
+    streaks = np.asarray(Image.fromarray((flat * 255).astype(np.uint8)).resize((w, sea_h), Image.Resampling.BICUBIC),
+                         np.float32) / 255
+    waves = np.zeros((h, w), np.float32)
+    waves[horizon:] = streaks
+    crest = np.clip((waves - 0.6) * 3, 0, 1)[..., None] * (0.25 + 0.6 * depth)
+    sea = sea * (1 - crest) + np.array([235, 240, 240], np.float32) * crest
+    arr = np.where((yy >= horizon)[..., None], sea, arr)
+    if rng.random() < 0.6:  # a headland on one side
+        side = int(rng.integers(2))
+        ridge = _ridge(rng, w, horizon + 1, h * float(0.08 + rng.random() * 0.15), 3)
+        reach = np.linspace(1, 0, w) if side == 0 else np.linspace(0, 1, w)
+        ridge = np.where(reach > float(0.45 + rng.random() * 0.3), ridge, horizon + 1)
+        land = np.array(_pick(rng, [(60, 75, 50), (80, 80, 70), (50, 60, 55)]), np.float32)
+        arr = np.where(((yy >= ridge[None, :]) & (yy <= horizon + 1))[..., None], land, arr)
+    return _to_image(arr)
+
+
+def _forest(rng: np.random.Generator, w: int, h: int) -> Image.Image:
+    light = np.array(_pick(rng, [(200, 215, 170), (230, 210, 150), (180, 200, 190), (215, 190, 140)]), np.float32)
+    dark = np.array(_pick(rng, [(25, 40, 25), (40, 35, 25), (20, 35, 35)]), np.float32)
+    canopy = _noise(rng, w, h, 8, 5)
+    yy = np.mgrid[0:h, 0:w][0].astype(np.float32) / h
+    glow = np.clip(canopy * 1.3 - 0.25 + (0.5 - yy) * 0.4, 0, 1)[..., None]
+    arr = dark * (1 - glow) + light * glow
+    floor = float(0.7 + rng.random() * 0.15)
+    ground = np.array(_pick(rng, [(90, 70, 40), (70, 80, 40), (110, 90, 60)]), np.float32)
+    arr = np.where((yy > floor)[..., None], ground + (_noise(rng, w, h, 40, 2)[..., None] - 0.5) * 40, arr)
+    img = _to_image(arr)
+    draw = ImageDraw.Draw(img)
+    # Trunks: nearer ones are darker, wider and reach lower.
+    n = int(rng.integers(9, 22))
+    for i in range(n):
+        t = i / max(1, n - 1)
+        x = int(rng.integers(0, w))
+        tw = max(2, int(w * float(0.006 + 0.04 * t * rng.random())))
+        bottom = int(h * (floor + (1 - floor) * t))
+        tone = tuple(int(c) for c in _mix(light * 0.55, dark * 0.8, t))
+        draw.rectangle([x, 0, x + tw, bottom], fill=tone)
+    return img.filter(ImageFilter.GaussianBlur(1.0))
+
+
+def _wood(rng: np.random.Generator, w: int, h: int) -> Image.Image:
+    """A close-up of planks or a table top: grain lines bent by slow noise."""
+    base = np.array(_pick(rng, [(150, 105, 65), (185, 140, 90), (120, 80, 50), (200, 170, 125)]), np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    warp = _noise(rng, w, h, 3, 3) * float(20 + rng.random() * 40)
+    freq = float(0.15 + rng.random() * 0.35)
+    grain = np.sin((yy + warp * 3) * freq) * 0.5 + 0.5
+    fine = _noise(rng, w, h, 90, 2)
+    arr = base[None, None, :] * (0.78 + 0.22 * grain[..., None]) * (0.9 + 0.2 * fine[..., None])
+    planks = int(rng.integers(3, 8))
+    for k in range(1, planks):  # dark seams between planks
+        y = int(h * k / planks)
+        arr[max(0, y - 1):y + 2] *= 0.45
+    return _to_image(arr)
+
+
 RENDERERS = {
+    "seascape": _seascape,
+    "forest": _forest,
+    "wood": _wood,
     "landscape": _landscape,
     "sky": _sky,
     "still_life": _still_life,

@@ -1,5 +1,5 @@
-"""Deterministic, photo-like images rendered from a seed: landscapes, skies, still lifes, city blocks, fields
-and soft abstract backgrounds.
+"""Deterministic, photo-like images rendered from a seed: landscapes, skies, still lifes, city blocks, fields,
+soft abstract backgrounds, seascapes, woodland and close-ups of wood grain.
 
 Why render instead of ship: sixty-odd extra JPEGs would cost several megabytes of package data, while a
 recipe (kind, seed, size) costs a few bytes and renders in tens of milliseconds. Only ``numpy`` generators'
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from PIL import Image
 
-KINDS = ("landscape", "sky", "still_life", "skyline", "fields", "bokeh")
+KINDS = ("landscape", "sky", "still_life", "skyline", "fields", "bokeh", "seascape", "forest", "wood")
 _ASPECTS = ((4, 3), (3, 2), (16, 9), (1, 1), (3, 4), (2, 3), (5, 4), (21, 9))
 
 

@@ -1,0 +1,54 @@
+"""How template-like the default haystack reads (bench/corpus_quality.py), on hand-checked text and on a
+64K haystack built as `niah build mm-niah --lengths 64k --depths 0.4 --seed 3 --tasks retrieval-text` does."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import corpus_quality  # noqa: E402
+
+
+def test_measure_counts_by_hand():
+    text = ("The old mill stood by the river for a century. The old mill was pulled down in 1960.\n"
+            "The old mill stood by the river for a century. Nobody in the village remembers it now.\n"
+            "Short one.")
+    q = corpus_quality.measure(text, "en")
+    # Sentences of >= 6 words: 4 (the last is too short); one of them occurs twice.
+    assert q.sentences == 4 and q.repeated == 1
+    # "the old mill stood" opens two sentences, "the old mill was" one: 2 of 4 share with another.
+    assert q.shared_open == pytest.approx(2 / 4)
+    words = corpus_quality.words_of(text, "en")
+    assert q.words == len(words) == 10 + 8 + 10 + 7 + 2
+    grams3 = [tuple(words[i:i + 3]) for i in range(len(words) - 2)]
+    assert q.distinct3 == pytest.approx(len(set(grams3)) / len(grams3))
+    # Needle sentences are left out of the measurement.
+    dropped = corpus_quality.measure(text, "en", drop=("Nobody in the village",))
+    assert dropped.sentences == 3
+
+
+def test_measure_chinese_uses_characters():
+    q = corpus_quality.measure("河水从山里流下来。河水从山里流下来。", "zh")
+    assert q.sentences == 2 and q.repeated == 1 and q.words == 16
+
+
+# Seed 3 with the shipped corpus (docs/corpora.md): repeated 0, shared openings 28.3%, distinct 3-grams 67.9%,
+# 6-grams 85.3%; the corpus shipped before gave 58, 56.7%, 55.3%, 74.9%. Issue 9's target for repeated
+# sentences (at most 5) is met and asserted; the other three floors keep the corpus from sliding back while
+# its targets (25%, 70%, 90%) are not reached yet.
+FLOORS = {"repeated": 5, "shared_open": 0.315, "distinct3": 0.665, "distinct6": 0.84}
+
+
+def test_default_haystack_quality_floor():
+    text, needles = corpus_quality.build_haystack(3, "en")
+    q = corpus_quality.measure(text, "en", drop=needles)
+    assert q.words > 25_000
+    assert q.repeated <= FLOORS["repeated"], q
+    assert q.shared_open <= FLOORS["shared_open"], q
+    assert q.distinct3 >= FLOORS["distinct3"], q
+    assert q.distinct6 >= FLOORS["distinct6"], q
