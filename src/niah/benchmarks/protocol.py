@@ -17,7 +17,9 @@ What the shared stages take from a family:
   aggregation per mode), plus ``score_formats`` for the family's official response files;
 * ``niah metric``: the family's :class:`~niah.metrics.base.MetricRule` list;
 * ``niah report``: a :class:`ReportSpec` saying which axes to bin, how bins aggregate, which tasks in which order,
-  and the published results to show beside the user's rows.
+  and the published results to show beside the user's rows;
+* ``--corpus KIND:PATH`` (every builder, through :func:`niah.corpus.load_corpus`): :class:`CorpusReader` records
+  from ``corpora`` for corpus formats the family knows (e.g. its official files read as haystack documents).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from niah.corpus.base import Corpus
     from niah.metrics.base import MetricRule
     from niah.prompts import OfficialFit, Renderer
     from niah.report.published import PublishedResults
@@ -161,6 +164,19 @@ class ReportSpec:
 
 
 @dataclass(frozen=True)
+class CorpusReader:
+    """A corpus format a family contributes: ``--corpus KIND:PATH`` opens ``open(PATH, lang, seed)``.
+
+    ``kind`` must not be one of the shared kinds (``obelics``, ``textdir``, ``jsonl``); the opener returns a
+    :class:`~niah.corpus.base.Corpus` and raises DataError/ConfigError for bad input before any work starts.
+    """
+
+    kind: str
+    help: str
+    open: Callable[[Path, str, int], Corpus]
+
+
+@dataclass(frozen=True)
 class Family:
     """Everything a benchmark family offers; see the module docstring. Only ``name``, ``title`` and ``tasks`` are
     required: a family may offer metric rules alone, or a builder without a scorer."""
@@ -177,3 +193,4 @@ class Family:
     score_formats: Callable[[], Sequence[ScoreFormat]] | None = None
     metric_rules: Callable[[], Sequence[MetricRule]] | None = None
     report: Callable[[], ReportSpec] | None = None
+    corpora: Callable[[], Sequence[CorpusReader]] | None = None

@@ -437,6 +437,7 @@ class MMNIAHBuilder:
         self.num_built = 0
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
+        self.warnings.extend(getattr(corpus, "notes", ()))  # what a corpus reader left out, and why
 
     def manifest(self, num_by_task: dict[str, int]) -> dict[str, Any]:
         cfg = self.cfg

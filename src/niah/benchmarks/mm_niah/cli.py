@@ -101,7 +101,8 @@ def build_command(
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     corpus: Annotated[str, typer.Option(
-        "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes)")] = "default",
+        "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes); mm-niah:DIR reads "
+                        "official MM-NIAH annotation files (real documents, old needles removed)")] = "default",
     lang: Annotated[str, typer.Option("--lang", help="corpus language for the embedded corpus")] = "en",
     tokenizer: Annotated[str, typer.Option(
         "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH (tokenizer.json), sp:PATH (.model)")] = "cl100k_base",

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, ScoreFormat, Scorer
+from niah.benchmarks.protocol import Builder, Command, CorpusReader, Family, ReportSpec, ScoreFormat, Scorer
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from niah.corpus.base import Corpus
     from niah.metrics.base import MetricRule
     from niah.prompts import Renderer
 
@@ -67,6 +70,17 @@ def _report() -> ReportSpec:
     return SPEC
 
 
+def _open_corpus(path: Path, lang: str, seed: int) -> Corpus:
+    from niah.benchmarks.mm_niah.corpus import open_corpus
+
+    return open_corpus(path, lang, seed)
+
+
+def _corpora() -> Sequence[CorpusReader]:
+    return (CorpusReader("mm-niah", "official MM-NIAH annotation folder (annotations/, images/); documents split "
+                                    "at </s>, official needles removed", _open_corpus),)
+
+
 FAMILY = Family(
     name="mm-niah",
     title="MM-NIAH",
@@ -79,4 +93,5 @@ FAMILY = Family(
     score_formats=_score_formats,
     metric_rules=_metric_rules,
     report=_report,
+    corpora=_corpora,
 )
