@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from support.mm_niah_official import TEXT_NEEDLES, OfficialFolder, standard_folder
 
 from niah.benchmarks.mm_niah.build import BuildConfig
 from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.corpus import load_corpus
 from niah.errors import ConfigError, DataError
 from niah.sample import Dataset, ImagePart, parts_text
+from support.mm_niah_official import TEXT_NEEDLES, OfficialFolder, standard_folder
 
 
 @pytest.fixture(scope="module")
