@@ -181,6 +181,18 @@ def incomplete_notes(inputs: Sequence[ReportInput]) -> list[str]:
     return out
 
 
+def gold_missing_notes(inputs: Sequence[ReportInput]) -> list[str]:
+    """One line per run input with samples that have no gold answer (``run_status.no_gold``): not scored."""
+    out = []
+    for inp in inputs:
+        missing = (inp.run_status or {}).get("no_gold")
+        if isinstance(missing, int) and missing > 0:
+            out.append(f"{inp.name}: gold answers are missing for {missing} answered sample(s) (a test split whose "
+                       "ground truth is private); they are not scored"
+                       + ("" if inp.num_rows else ", so this input has no scores"))
+    return out
+
+
 def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
     notes: list[str] = []
     for spec, _members in _by_spec(inputs):
@@ -195,7 +207,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     options = options or ReportOptions()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    notes: list[str] = []
+    notes: list[str] = gold_missing_notes(inputs)
     write_atomic(out / "assets" / "report.css", REPORT_CSS)
     write_atomic(out / "assets" / "report.js", REPORT_JS)
     write_atomic(out / "assets" / "samples.js", SAMPLES_JS)
