@@ -93,7 +93,8 @@ def summarize_dataset(path: Path) -> None:
 
 def build_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
-    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six)")] = None,
+    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six); image-count adds the paper's Fig. 4 probe (how many "
+                        "images does the document hold?)")] = None,
     lengths: Annotated[list[str] | None, typer.Option(
         "--lengths", help="lengths: 8k (exact) or 8k-12k (range); default: the paper's 11 bins 1k..72k")] = None,
     depths: Annotated[list[str] | None, typer.Option(

@@ -124,6 +124,16 @@ def image_count_bucket(num_images: Any) -> str | None:
     return "0" if num_images == 0 else "1-2" if num_images <= 2 else "3-5" if num_images <= 5 else "6+"
 
 
+#: Buckets of the image-count probe: one per count up to 5 (the paper: accuracy falls below 10% past five).
+IMAGE_COUNT_ORDER = ("0", "1", "2", "3", "4", "5", "6-10", "11-20", "21+")
+
+
+def image_count_probe_bucket(count: Any) -> str | None:
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        return None
+    return str(count) if count <= 5 else "6-10" if count <= 10 else "11-20" if count <= 20 else "21+"
+
+
 SPEC = ReportSpec(
     columns=Axis("Context length (tokens)", "context_length", CONTEXT_LABELS, context_bin),
     rows=Axis("Needle depth", "depth", DEPTH_LABELS, depth_cell,
@@ -140,5 +150,7 @@ SPEC = ReportSpec(
     footnote="Values are accuracy x100 (soft accuracy for counting) per context-length bin, each the unweighted "
              "mean over five depth cells; an empty cell counts as 0 (official rule); it is grey with a dash in the "
              "heatmaps, and an empty bin is - in the tables. Overall is the mean of the 11 bins.",
-    breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),),
+    breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),
+                Breakdown("Image-count probe (paper Fig. 4): accuracy by images in the document", "image_count",
+                          image_count_probe_bucket, IMAGE_COUNT_ORDER)),
 )
