@@ -145,6 +145,8 @@ class ReportSpec:
     no heatmaps). ``per_bin`` turns one task's cell accuracies ``acc[row][column]`` into per-column scores (the
     official aggregation); ``overall`` the per-task scores into the benchmark overall (None when it is not
     defined, e.g. tasks missing). ``published`` loads published results to show beside the user's rows.
+    ``distributions`` are axes whose sample counts the report plots per input (what the data is made of:
+    lengths, image counts, needle depths), read from the same scored-row fields as the other axes.
     """
 
     columns: Axis
@@ -161,6 +163,7 @@ class ReportSpec:
     unbinned_note: str = "not binned"
     footnote: str = ""
     breakdowns: tuple[Breakdown, ...] = ()
+    distributions: tuple[Axis, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ Layout of DIR:
   tables/<family prefix><key>.{md,csv,tex}
   report.json                  the numbers behind the tables, for scripts
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
+                               distributions/<slug>.png (the family's distribution axes),
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg
 Every file is written atomically; nothing outside DIR is referenced.
 """
@@ -22,6 +23,7 @@ from typing import Any
 from niah.benchmarks.protocol import ReportSpec
 from niah.iox import write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
+from niah.report.distributions import distributions_html, distributions_json, write_distributions
 from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
 from niah.report.inputs import ReportInput
@@ -59,6 +61,7 @@ class ReportResult:
     heatmaps: list[Path]
     sample_pages: list[Path]
     notes: list[str]
+    distributions: list[Path] = field(default_factory=list)
 
 
 def slugify(text: str, *, max_len: int = 40) -> str:
@@ -251,6 +254,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
                                              samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
                                              title=task_title(spec, task), unbinned_note=spec.unbinned_note))
 
+    distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
+
     summaries: list[InputSummary] = []
     sample_pages: list[Path] = []
     thumbs = ThumbnailWriter(out, max_px=options.browser.thumb_px)
@@ -274,8 +279,11 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
-                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs),
+                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
+                                   + distributions_html(distribution_plots),
                                    footnotes=_footnotes(inputs), incomplete=incomplete))
-    write_json_atomic(out / "report.json", _report_json(inputs, tables, bool(published)))
+    write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
+                                            "distributions": distributions_json(distribution_plots)})
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
-                        heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes)
+                        heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
+                        distributions=[out / p.src for p in distribution_plots])

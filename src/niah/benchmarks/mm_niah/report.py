@@ -134,6 +134,26 @@ def image_count_probe_bucket(count: Any) -> str | None:
     return str(count) if count <= 5 else "6-10" if count <= 10 else "11-20" if count <= 20 else "21+"
 
 
+IMAGES_LABELS = ("0", "1", "2", "3-4", "5-8", "9-16", "17-36", "37+")
+DEPTH_DECILES = tuple(f"{k / 10:.1f}-{(k + 1) / 10:.1f}" for k in range(10))
+
+
+def images_bin(num_images: Any) -> int | None:
+    if not isinstance(num_images, int) or isinstance(num_images, bool) or num_images < 0:
+        return None
+    for index, upper in enumerate((0, 1, 2, 4, 8, 16, 36)):
+        if num_images <= upper:
+            return index
+    return len(IMAGES_LABELS) - 1
+
+
+def depth_decile(depth: Any) -> int | None:
+    """Mean needle depth in tenths (None: no needle, e.g. the image-count probe)."""
+    if not _number(depth) or not 0.0 <= depth <= 1.0:
+        return None
+    return min(int(depth * 10), 9)
+
+
 SPEC = ReportSpec(
     columns=Axis("Context length (tokens)", "context_length", CONTEXT_LABELS, context_bin),
     rows=Axis("Needle depth", "depth", DEPTH_LABELS, depth_cell,
@@ -153,4 +173,7 @@ SPEC = ReportSpec(
     breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),
                 Breakdown("Image-count probe (paper Fig. 4): accuracy by images in the document", "image_count",
                           image_count_probe_bucket, IMAGE_COUNT_ORDER)),
+    distributions=(Axis("Context length (tokens)", "context_length", CONTEXT_LABELS, context_bin),
+                   Axis("Images in the context", "num_images", IMAGES_LABELS, images_bin),
+                   Axis("Needle depth (mean)", "depth", DEPTH_DECILES, depth_decile)),
 )
