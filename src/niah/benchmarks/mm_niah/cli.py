@@ -203,3 +203,28 @@ def score_official_files(paths: list[Path], out: Path | None) -> None:
     write_json_atomic(out, result, indent=1)
     typer.echo(f"wrote {out} ({len([k for k in result if k not in ('overall', 'context_ranges')])} tasks"
                f"{', with overall' if 'overall' in result else ', no overall (needs all 6 tasks)'})")
+
+
+def text_only_command(
+    dataset: Annotated[Path, typer.Argument(help="a niah MM-NIAH dataset directory (built or imported)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    tasks: Annotated[list[str] | None, typer.Option(
+        "--tasks", help="comma-separated text-needle tasks to keep (default: all three)")] = None,
+    replacement: Annotated[str, typer.Option(
+        "--replacement", help="text put where each image was (\\n for a newline); default: nothing, as the "
+                              "paper omits the images")] = "",
+    length_from: Annotated[str, typer.Option(
+        "--length-from", help="original: keep the multimodal sample's context_length (rows line up with the "
+                              "MLLM's); text: its text tokens")] = "original",
+    media_root: Annotated[list[Path] | None, typer.Option(
+        "--media-root", help="the images folder of an imported official set (read only to validate paths)")] = None,
+) -> None:
+    """The same samples with images removed, text-needle tasks only: the paper's LLM-vs-MLLM comparison
+    (Tables 3-5). Run it with a text-only model and report it beside the MLLM's run on DATASET."""
+    from niah.benchmarks.mm_niah.text_only import derive_text_only
+
+    counts = derive_text_only(dataset, out, tasks=split_csv(tasks) or None,
+                              replacement=replacement.replace("\\n", "\n"), length_from=length_from,
+                              media_roots=tuple(media_root or ()))
+    typer.echo(f"wrote {sum(counts.values())} text-only samples ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
+               f"to {out}")

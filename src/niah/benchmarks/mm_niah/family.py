@@ -28,6 +28,7 @@ def _commands() -> Sequence[Command]:
         Command("import", "mm-niah", cli.import_command),
         Command("export", "mm-niah-dataset", cli.export_dataset_command),
         Command("export", "mm-niah-responses", cli.export_responses_command),
+        Command("derive", "mm-niah-text-only", cli.text_only_command),
     )
 
 
