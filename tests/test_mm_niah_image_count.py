@@ -96,3 +96,16 @@ def test_cli_builds_the_probe(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     (sample,) = list(Dataset(tmp_path / "ds"))
     assert sample.task == "image-count" and sample.meta["context_length"] == 4000
+
+
+def test_official_exports_leave_the_probe_out(probe: Path, tmp_path: Path) -> None:
+    from niah.benchmarks.mm_niah.export import export_official
+    from niah.benchmarks.mm_niah.official import write_official_responses
+
+    skipped: dict[str, int] = {}
+    counts = export_official(probe, tmp_path / "official", skipped=skipped)
+    assert counts == {"retrieval-text": 6} and skipped == {"image-count": 6}
+    assert [p.name for p in (tmp_path / "official" / "annotations").iterdir()] == ["retrieval-text.jsonl"]
+    _run_with(probe, tmp_path / "run", {})
+    paths = write_official_responses(tmp_path / "run", probe, tmp_path / "responses", "m", "val")
+    assert [p.name for p in paths] == ["m_retrieval-text-val.jsonl"]

@@ -49,7 +49,9 @@ def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = Tr
         if fmt == "official":
             from niah.benchmarks.mm_niah.export import export_official
 
-            export_official(target, out)
+            skipped: dict[str, int] = {}
+            export_official(target, out, skipped=skipped)
+            _say_skipped(skipped)
     finally:
         if tmpdir is not None:
             tmpdir.cleanup()
@@ -166,9 +168,17 @@ def export_dataset_command(
     """A niah MM-NIAH dataset -> the official annotation layout (context with <image>, images_list)."""
     from niah.benchmarks.mm_niah.export import export_official
 
-    counts = export_official(dataset, out)
+    skipped: dict[str, int] = {}
+    counts = export_official(dataset, out, skipped=skipped)
     typer.echo(f"wrote {sum(counts.values())} records ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
                f"to {out}")
+    _say_skipped(skipped)
+
+
+def _say_skipped(skipped: Mapping[str, int]) -> None:
+    if skipped:
+        typer.secho(f"left out {sum(skipped.values())} sample(s) of tasks with no official file format: "
+                    + ", ".join(f"{k} ({v})" for k, v in skipped.items()), fg=typer.colors.YELLOW, err=True)
 
 
 def export_responses_command(

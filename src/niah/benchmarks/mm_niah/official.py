@@ -129,6 +129,11 @@ def base_task(task_name: str) -> str:
     raise ConfigError(f"{task_name!r} is not an MM-NIAH task (expected one of {', '.join(TASKS)})")
 
 
+def is_official_task(task_name: str) -> bool:
+    """Whether a task is one of the six (``image-count``, a probe niah adds, is not)."""
+    return any(task_name == task or task_name.startswith(task + "-") for task in TASKS)
+
+
 def aggregate_task_scores(task_scores: dict[str, list[float]]) -> dict[str, Any]:
     """The official score structure from per-task bin scores: tasks (canonical order), ``overall`` when all
     6 tasks are present, ``context_ranges``."""
@@ -328,8 +333,8 @@ def write_official_responses(
     index_in_task: dict[str, int] = defaultdict(int)
     missing: list[str] = []
     for sample in ds:
-        if sample.benchmark != BENCHMARK:
-            continue
+        if sample.benchmark != BENCHMARK or not is_official_task(sample.task):
+            continue  # other benchmarks, and probes outside the six tasks (no leaderboard file exists for them)
         task = base_task(sample.task)
         position = index_in_task[task]
         index_in_task[task] += 1
