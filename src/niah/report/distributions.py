@@ -123,7 +123,7 @@ def distributions_html(plots: Sequence[DistributionPlot]) -> str:
     esc = html.escape
     figures = "".join(
         f'<figure class="heatmap"><img src="{esc(quote(p.src))}" alt="{esc(p.input_name)}: distributions of '
-        f'{esc(", ".join(c.axis.title for c in p.counts))}" loading="lazy"><figcaption>{esc(p.input_name)}'
+        f'{esc(", ".join(c.axis.title for c in p.counts))}"><figcaption>{esc(p.input_name)}'
         "</figcaption></figure>" for p in plots)
     return f'<section id="distributions"><h2>Data distributions</h2>{figures}</section>'
 
