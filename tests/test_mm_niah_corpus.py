@@ -123,3 +123,17 @@ def test_folder_errors(tmp_path: Path) -> None:
     (tmp_path / "x.jsonl").write_text("{}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="split folder"):
         load_corpus(f"mm-niah:{tmp_path / 'x.jsonl'}")
+
+
+def test_cli_build_reads_the_official_folder(official: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    res = CliRunner().invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "ds"), "--corpus",
+                                   f"mm-niah:{official}", "--tasks", "retrieval-text,counting-image",
+                                   "--lengths", "2k", "--depths", "0.4", "--no-progress", "--quiet"])
+    assert res.exit_code == 0, res.output
+    samples = list(Dataset(tmp_path / "ds").iter_samples(check_media=True))
+    assert [s.meta["context_length"] for s in samples] == [2000, 2000]
+    assert all("in week" in parts_text(s.context) for s in samples)

@@ -60,7 +60,8 @@ def test_test_split_runs_exports_and_scores_say_gold_is_missing(tmp_path: Path) 
     root = _test_folder(tmp_path)
     images = root / "images"
     ann = sorted((root / "annotations").glob("*.jsonl"))
-    _ok(["import", "mm-niah", *map(str, ann), "--images", str(images), "--out", str(tmp_path / "ds")])
+    said = _ok(["import", "mm-niah", *map(str, ann), "--images", str(images), "--out", str(tmp_path / "ds")])
+    assert "4 sample(s) have no gold answer" in said
     _ok(["run", str(tmp_path / "ds"), "--model", "baseline:random", "--out", str(tmp_path / "run"),
          "--no-progress", "--media-root", str(images)])
     out = _ok(["export", "mm-niah-responses", str(tmp_path / "run"), "--model-name", "mine", "--split", "test",

@@ -159,6 +159,11 @@ def import_command(
     typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
                f"outside a dataset only when told: pass --media-root {ds.media_root} to run and report)",
                err=True)
+    no_gold = ds.manifest.get("no_gold")
+    if no_gold:
+        typer.echo(f"{no_gold} sample(s) have no gold answer (the test split's is private): run them and write "
+                   "the leaderboard files with niah export mm-niah-responses RUN --split test; niah score will "
+                   "say that gold is missing", err=True)
 
 
 def export_dataset_command(
