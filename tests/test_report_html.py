@@ -58,7 +58,9 @@ def test_index_heatmaps_are_present_and_loaded(report_dir: Path, tmp_path: Path)
     heatmaps = re.findall(r'<img src="(assets/heatmaps/[^"]+\.png)"', dom)
     assert len(heatmaps) == 3 and all((report_dir / src).is_file() for src in heatmaps)
     assert attrs.get("data-images") == "loaded", attrs  # set by report.js once every image has decoded
-    assert attrs.get("data-image-count") == "3"
+    distributions = re.findall(r'<img src="(assets/distributions/[^"]+\.png)"', dom)
+    assert len(distributions) == 1 and (report_dir / distributions[0]).is_file()  # the run's data distributions
+    assert attrs.get("data-image-count") == "4"
     assert f"<title>{INDEX_TITLE}</title>" in dom
     # the model name is shown as text, never as a script element
     assert "evil&lt;script&gt;document.title='pwned-model'&lt;/script&gt;" in dom

@@ -10,7 +10,10 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
 * ``scores.<name>.json`` for every other named score mode of a family (``scores.lenient.json``), same layout;
 * in each scores file, ``run_status``: ``{"complete", "answered", "failed", "skipped", "missing", "total"}``
   counted from the dataset and responses.jsonl (a row with an ``error`` is failed, ``status == "skipped"`` is
-  skipped, a sample with no row is missing); ``complete`` only when every sample was answered.
+  skipped, a sample with no row is missing); ``complete`` only when every sample was answered; ``no_gold`` (only when some): samples
+  whose gold answer is null (a test split whose ground truth is private). Those are answered but never scored;
+  when some exist, every scores file also carries ``gold_missing`` (their number), and when no sample has gold,
+  scores.json holds only that marker and ``run_status`` (nothing is aggregated) instead of the run failing.
 
 A failed request (``response`` null) scores 0 under every rule, as the official scorers see a missing response.
 A sample with no response row at all is not scored (it is counted as missing). Families plug in through
@@ -36,6 +39,8 @@ from niah.sample import Dataset
 
 #: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
 RUN_STATUS_KEY = "run_status"
+#: Top-level key of scores*.json present when some samples have no gold answer: how many (they are not scored).
+GOLD_MISSING_KEY = "gold_missing"
 
 #: The fields of every scored.jsonl row; a family's ``row_fields`` add others.
 _CORE_FIELDS = frozenset({"id", "task", "benchmark", "context_length", "depth", "num_images", "answer", "response",
@@ -61,6 +66,7 @@ class RunScoreSummary:
     scored: int = 0
     failed: int = 0
     missing: int = 0
+    no_gold: int = 0  # answered samples without a gold answer (not scored)
     disagreements: dict[str, int] = field(default_factory=dict)
     benchmarks: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
@@ -161,6 +167,9 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
                 status["failed"] += 1
             else:
                 status["answered"] += 1
+            if sample.answer is None:  # no ground truth (e.g. a test split): answered, exportable, not scorable
+                summary.no_gold += 1
+                continue
             scorer = get_scorer(sample.benchmark)
             response = response_row.get("response")
             try:
@@ -197,7 +206,7 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
             kept[sample.benchmark].append(({k: row[k] for k in ("id", "task", "context_length", "depth", "scores")}
                                            | {k: row[k] for k in row if k not in _CORE_FIELDS},
                                            result.info))
-        if summary.scored == 0:
+        if summary.scored == 0 and summary.no_gold == 0:
             raise DataError("no sample of the dataset has a response", file=run_dir / "responses.jsonl")
         summary.benchmarks = list(kept)
         names: list[str] = [OFFICIAL]
@@ -220,9 +229,14 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
     summary.written.append(run_dir / "scored.jsonl")
     # a run with failed, skipped or missing samples is marked, so that partial numbers never pass for final ones
     summary.run_status = {"complete": status["answered"] == status["total"], **status}
+    marker = {GOLD_MISSING_KEY: summary.no_gold} if summary.no_gold else {}
+    if summary.no_gold:
+        summary.run_status["no_gold"] = summary.no_gold
+    if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
+        aggregates = {OFFICIAL: {}}
     for name, aggregate in aggregates.items():
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")
-        write_json_atomic(path, {**aggregate, RUN_STATUS_KEY: summary.run_status})
+        write_json_atomic(path, {**aggregate, **marker, RUN_STATUS_KEY: summary.run_status})
         summary.written.append(path)
     summary.scores = aggregates[OFFICIAL]
     return summary

@@ -17,7 +17,9 @@ What the shared stages take from a family:
   aggregation per mode), plus ``score_formats`` for the family's official response files;
 * ``niah metric``: the family's :class:`~niah.metrics.base.MetricRule` list;
 * ``niah report``: a :class:`ReportSpec` saying which axes to bin, how bins aggregate, which tasks in which order,
-  and the published results to show beside the user's rows.
+  and the published results to show beside the user's rows;
+* ``--corpus KIND:PATH`` (every builder, through :func:`niah.corpus.load_corpus`): :class:`CorpusReader` records
+  from ``corpora`` for corpus formats the family knows (e.g. its official files read as haystack documents).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from niah.corpus.base import Corpus
     from niah.metrics.base import MetricRule
     from niah.prompts import OfficialFit, Renderer
     from niah.report.published import PublishedResults
@@ -142,6 +145,8 @@ class ReportSpec:
     no heatmaps). ``per_bin`` turns one task's cell accuracies ``acc[row][column]`` into per-column scores (the
     official aggregation); ``overall`` the per-task scores into the benchmark overall (None when it is not
     defined, e.g. tasks missing). ``published`` loads published results to show beside the user's rows.
+    ``distributions`` are axes whose sample counts the report plots per input (what the data is made of:
+    lengths, image counts, needle depths), read from the same scored-row fields as the other axes.
     """
 
     columns: Axis
@@ -158,6 +163,20 @@ class ReportSpec:
     unbinned_note: str = "not binned"
     footnote: str = ""
     breakdowns: tuple[Breakdown, ...] = ()
+    distributions: tuple[Axis, ...] = ()
+
+
+@dataclass(frozen=True)
+class CorpusReader:
+    """A corpus format a family contributes: ``--corpus KIND:PATH`` opens ``open(PATH, lang, seed)``.
+
+    ``kind`` must not be one of the shared kinds (``obelics``, ``textdir``, ``jsonl``); the opener returns a
+    :class:`~niah.corpus.base.Corpus` and raises DataError/ConfigError for bad input before any work starts.
+    """
+
+    kind: str
+    help: str
+    open: Callable[[Path, str, int], Corpus]
 
 
 @dataclass(frozen=True)
@@ -191,3 +210,4 @@ class Family:
     metric_rules: Callable[[], Sequence[MetricRule]] | None = None
     report: Callable[[], ReportSpec] | None = None
     baselines: Callable[[], BaselineAnswers] | None = None
+    corpora: Callable[[], Sequence[CorpusReader]] | None = None

@@ -14,6 +14,7 @@ VERB_HELP: dict[str, str] = {
     "build": "Generate benchmark samples.",
     "import": "Read a benchmark's official files as a niah dataset.",
     "export": "Write niah datasets or runs as a benchmark's official files.",
+    "derive": "Write a new dataset derived from a benchmark dataset (e.g. its text-only version).",
 }
 
 

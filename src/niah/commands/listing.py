@@ -29,7 +29,9 @@ def register(app: typer.Typer) -> None:
             detail = family.description + (f"; tasks: {', '.join(family.tasks)}" if family.tasks else "")
             # Text, not markup: family descriptions are plain text
             table.add_row(f"benchmark {family.name}", Text(f"{detail}\noffers: {', '.join(offers) or 'metric rules'}"))
-        table.add_row("corpora", "default (embedded en/zh), obelics:PATH, textdir:PATH, jsonl:PATH")
+        family_corpora = [f"{r.kind}:PATH" for f in families() for r in (f.corpora() if f.corpora else ())]
+        table.add_row("corpora", ", ".join(["default (embedded en/zh)", "obelics:PATH", "textdir:PATH", "jsonl:PATH",
+                                            *family_corpora]))
         table.add_row("tokenizers", ", ".join(TEXT_TOKENIZERS) + ", hf:PATH, sp:PATH")
         table.add_row("image token rules", ", ".join(IMAGE_RULES))
         table.add_row("model providers", ", ".join(f"{p}:" for p in providers())

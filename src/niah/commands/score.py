@@ -47,6 +47,12 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
         f"scored {summary.scored} samples ({summary.failed} failed requests scored 0, "
         f"{summary.missing} without a response not scored)"
     )
+    if summary.no_gold:
+        typer.secho(f"GOLD MISSING: {summary.no_gold} answered sample(s) have no gold answer (a test split whose "
+                    "ground truth is private) and are not scored"
+                    + ("; nothing could be scored" if summary.scored == 0 else "; scores cover the others")
+                    + ". Export the responses for the benchmark's leaderboard (see niah export --help).",
+                    fg=typer.colors.YELLOW, bold=True)
     rs = summary.run_status
     if rs and not rs["complete"]:
         typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "

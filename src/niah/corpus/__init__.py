@@ -5,18 +5,24 @@
 * ``"default"``: the embedded English or Chinese corpus (no download);
 * a path, auto-detected: an OBELICS-style ``.jsonl``/``.parquet`` file or folder of them, a folder of
   ``.txt`` files, or long-text JSONL with a ``text`` field per line;
-* ``"obelics:PATH"``, ``"textdir:PATH"``, ``"jsonl:PATH"`` to force a format.
+* ``"obelics:PATH"``, ``"textdir:PATH"``, ``"jsonl:PATH"`` to force a format;
+* ``"KIND:PATH"`` for a format a benchmark family contributes (``Family.corpora``, e.g. a family's official
+  annotation files read as documents): the family registry is asked, so this module names no family.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from niah.corpus.base import Corpus, CorpusDocument, CorpusImage
 from niah.corpus.embedded import EmbeddedCorpus, default_images
 from niah.corpus.loaders import LongTextJsonlCorpus, ObelicsCorpus, TextDirCorpus, jsonl_kind
 from niah.corpus.text import normalize_whitespace, split_paragraphs, split_sentences
 from niah.errors import ConfigError
+
+if TYPE_CHECKING:
+    from niah.benchmarks.protocol import CorpusReader
 
 KINDS = ("obelics", "textdir", "jsonl")
 
@@ -49,7 +55,25 @@ def load_corpus(spec: str, *, lang: str = "en", seed: int = 0) -> Corpus:
     kind, _, rest = spec.partition(":")
     if kind in KINDS and rest:
         return _open(Path(rest).expanduser(), kind, lang=lang, seed=seed)
+    if rest and kind:
+        reader = family_reader(kind)
+        if reader is not None:
+            path = Path(rest).expanduser()
+            if not path.exists():
+                raise ConfigError(f"corpus path not found: {path} (for --corpus {kind}:PATH)")
+            return reader.open(path, lang, seed)
     return _open(Path(spec).expanduser(), None, lang=lang, seed=seed)
+
+
+def family_reader(kind: str) -> CorpusReader | None:
+    """The corpus reader some benchmark family contributes for ``kind`` (None: no family reads it)."""
+    from niah.benchmarks.registry import families
+
+    for family in families():
+        for reader in family.corpora() if family.corpora is not None else ():
+            if reader.kind == kind:
+                return reader
+    return None
 
 
 def _open(path: Path, kind: str | None, *, lang: str, seed: int) -> Corpus:

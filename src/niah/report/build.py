@@ -7,6 +7,7 @@ Layout of DIR:
   tables/<family prefix><key>.{md,csv,tex}
   report.json                  the numbers behind the tables, for scripts
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
+                               distributions/<slug>.png (the family's distribution axes),
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg
 Every file is written atomically; nothing outside DIR is referenced.
 """
@@ -22,6 +23,7 @@ from typing import Any
 from niah.benchmarks.protocol import ReportSpec
 from niah.iox import write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
+from niah.report.distributions import distributions_html, distributions_json, write_distributions
 from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
 from niah.report.inputs import ReportInput
@@ -59,6 +61,7 @@ class ReportResult:
     heatmaps: list[Path]
     sample_pages: list[Path]
     notes: list[str]
+    distributions: list[Path] = field(default_factory=list)
 
 
 def slugify(text: str, *, max_len: int = 40) -> str:
@@ -181,6 +184,18 @@ def incomplete_notes(inputs: Sequence[ReportInput]) -> list[str]:
     return out
 
 
+def gold_missing_notes(inputs: Sequence[ReportInput]) -> list[str]:
+    """One line per run input with samples that have no gold answer (``run_status.no_gold``): not scored."""
+    out = []
+    for inp in inputs:
+        missing = (inp.run_status or {}).get("no_gold")
+        if isinstance(missing, int) and missing > 0:
+            out.append(f"{inp.name}: gold answers are missing for {missing} answered sample(s) (a test split whose "
+                       "ground truth is private); they are not scored"
+                       + ("" if inp.num_rows else ", so this input has no scores"))
+    return out
+
+
 def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
     notes: list[str] = []
     for spec, _members in _by_spec(inputs):
@@ -195,7 +210,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     options = options or ReportOptions()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    notes: list[str] = []
+    notes: list[str] = gold_missing_notes(inputs)
     write_atomic(out / "assets" / "report.css", REPORT_CSS)
     write_atomic(out / "assets" / "report.js", REPORT_JS)
     write_atomic(out / "assets" / "samples.js", SAMPLES_JS)
@@ -239,6 +254,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
                                              samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
                                              title=task_title(spec, task), unbinned_note=spec.unbinned_note))
 
+    distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
+
     summaries: list[InputSummary] = []
     sample_pages: list[Path] = []
     thumbs = ThumbnailWriter(out, max_px=options.browser.thumb_px)
@@ -262,8 +279,11 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
-                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs),
+                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
+                                   + distributions_html(distribution_plots),
                                    footnotes=_footnotes(inputs), incomplete=incomplete))
-    write_json_atomic(out / "report.json", _report_json(inputs, tables, bool(published)))
+    write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
+                                            "distributions": distributions_json(distribution_plots)})
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
-                        heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes)
+                        heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
+                        distributions=[out / p.src for p in distribution_plots])

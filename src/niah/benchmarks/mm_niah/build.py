@@ -37,7 +37,12 @@ from niah.tokens.text import get_tokenizer
 TASKS: tuple[str, ...] = (
     "retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image", "reasoning-image",
 )
-CATEGORY = {  # the official meta.category of each task
+#: Probes built only on request (``--tasks image-count``), outside the official six and their aggregation.
+#: ``image-count`` is the paper's Fig. 4 analysis: ask how many images the document holds.
+OPTIONAL_TASKS: tuple[str, ...] = ("image-count",)
+IMAGE_COUNT_QUESTION = "How many images are there in the above document? Answer with a number."
+CATEGORY = {  # the official meta.category of each task (and a category of our own for the probe)
+    "image-count": "count-images-in-context",
     "retrieval-text": "find-text", "retrieval-image": "find-image", "counting-text": "count-text",
     "counting-image": "count-image", "reasoning-text": "infer-choose", "reasoning-image": "visual-reasoning",
 }
@@ -90,15 +95,15 @@ class BuildConfig:
     reasoning_choices: bool = False  # reasoning-text as multiple choice (where a triple has options)
 
     def validate(self) -> None:
-        bad = [t for t in self.tasks if t not in TASKS]
+        bad = [t for t in self.tasks if t not in TASKS + OPTIONAL_TASKS]
         if bad:
-            raise ConfigError(f"unknown task(s) {bad}; choose from {', '.join(TASKS)}")
+            raise ConfigError(f"unknown task(s) {bad}; choose from {', '.join(TASKS + OPTIONAL_TASKS)}")
         if self.text_tokens_per_image <= 0:
             raise ConfigError(
                 f"--text-tokens-per-image must be a positive number of text tokens per image, got "
                 f"{self.text_tokens_per_image}; for contexts without images use --no-images")
         if not self.images:
-            image_tasks = [t for t in self.tasks if t.endswith("-image")]
+            image_tasks = [t for t in self.tasks if t.endswith("-image") or t == "image-count"]
             if image_tasks:
                 raise ConfigError(f"--no-images builds text-needle tasks only; {', '.join(image_tasks)} "
                                   "need images (drop them from --tasks)")
@@ -425,7 +430,7 @@ class MMNIAHBuilder:
         pool = TextPool.build(docs, tokenizer, cfg.lang, exclude=HAYSTACK_EXCLUDE,
                               doc_separator=self.doc_separator)
         images = list(corpus.images())
-        needs_images = any(t.endswith("-image") for t in cfg.tasks)
+        needs_images = any(t.endswith("-image") or t == "image-count" for t in cfg.tasks)
         if needs_images and not images:
             raise ConfigError(f"corpus {cfg.corpus!r} has no images; image-needle tasks need them")
         self.ctx = _Context(cfg, pool, rule, images, [im.size() for im in images], write_media)
@@ -437,6 +442,7 @@ class MMNIAHBuilder:
         self.num_built = 0
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
+        self.warnings.extend(getattr(corpus, "notes", ()))  # what a corpus reader left out, and why
 
     def manifest(self, num_by_task: dict[str, int]) -> dict[str, Any]:
         cfg = self.cfg
@@ -504,7 +510,7 @@ class MMNIAHBuilder:
     def _finish_sample(self, plan: _Plan, layout: Layout, depths: list[float], *, question: list[Part],
                        answer: Any, choices: list[list[Part]] | None, needles_meta: list[Any],
                        image_paths: dict[int, str], extra_meta: dict[str, Any] | None = None) -> Sample | None:
-        if bins.depth_cell(depths) != plan.cell:
+        if depths and bins.depth_cell(depths) != plan.cell:
             return None  # realized mean depth left the requested cell: redraw
         context = _context_parts(layout, image_paths)
         num_images = sum(1 for p in context if isinstance(p, ImagePart))
@@ -513,7 +519,7 @@ class MMNIAHBuilder:
             "text_tokens": layout.text_tokens,
             "image_tokens": layout.image_tokens,
             "num_images": num_images,
-            "depth": [round(d, 6) for d in depths],
+            "depth": [round(d, 6) for d in depths] if depths else None,  # None: no needle (a probe)
             "tokenizer": self.cfg.tokenizer,
             "image_tokens_rule": self.ctx.rule.name,
             "needles": needles_meta,
@@ -521,7 +527,7 @@ class MMNIAHBuilder:
             "category": CATEGORY[plan.task],
             "target_length": plan.target,
             "length_bin": plan.length_label,
-            "depth_cell": plan.cell,
+            "depth_cell": plan.cell if depths else None,
             "sentence_end": layout.sentence_end,
         }
         if plan.requested_cell is not None:
@@ -588,6 +594,19 @@ class MMNIAHBuilder:
             choices, answer = None, triple.answer_text
         return self._text_needle_sample(plan, list(triple.needles), question=[TextPart(triple.question)],
                                         answer=answer, choices=choices)
+
+    def _image_count(self, plan: _Plan) -> Sample | None:
+        """The paper's Fig. 4 probe: a haystack as the other tasks have (about one image per 2K text tokens,
+        so the count grows with the length), no needle, and the question how many images it holds. The answer
+        is the count as an open-ended string, scored by the official word match ("3" matches "three"). Every
+        document holds at least one image (a multimodal document, as in the paper's data)."""
+        images = _choose_images(self.ctx, plan, min_images=1, reserve_tokens=0)
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs)
+        paths = self._store_layout_images(layout)
+        return self._finish_sample(plan, layout, [], question=[TextPart(IMAGE_COUNT_QUESTION)],
+                                   answer=str(len(images)), choices=None, needles_meta=[], image_paths=paths,
+                                   extra_meta={"image_count": len(images)})
 
     # ------------------------------------------------------------------ image-needle tasks
     def _pinned_layout(self, plan: _Plan, specs: list[ImageSpec], pinned: dict[int, float],

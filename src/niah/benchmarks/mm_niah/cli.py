@@ -49,7 +49,9 @@ def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = Tr
         if fmt == "official":
             from niah.benchmarks.mm_niah.export import export_official
 
-            export_official(target, out)
+            skipped: dict[str, int] = {}
+            export_official(target, out, skipped=skipped)
+            _say_skipped(skipped)
     finally:
         if tmpdir is not None:
             tmpdir.cleanup()
@@ -93,7 +95,8 @@ def summarize_dataset(path: Path) -> None:
 
 def build_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
-    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six)")] = None,
+    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six); image-count adds the paper's Fig. 4 probe (how many "
+                        "images does the document hold?)")] = None,
     lengths: Annotated[list[str] | None, typer.Option(
         "--lengths", help="lengths: 8k (exact) or 8k-12k (range); default: the paper's 11 bins 1k..72k")] = None,
     depths: Annotated[list[str] | None, typer.Option(
@@ -101,7 +104,8 @@ def build_command(
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     corpus: Annotated[str, typer.Option(
-        "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes)")] = "default",
+        "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes); mm-niah:DIR reads "
+                        "official MM-NIAH annotation files (real documents, old needles removed)")] = "default",
     lang: Annotated[str, typer.Option("--lang", help="corpus language for the embedded corpus")] = "en",
     tokenizer: Annotated[str, typer.Option(
         "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH (tokenizer.json), sp:PATH (.model)")] = "cl100k_base",
@@ -155,6 +159,11 @@ def import_command(
     typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
                f"outside a dataset only when told: pass --media-root {ds.media_root} to run and report)",
                err=True)
+    no_gold = ds.manifest.get("no_gold")
+    if no_gold:
+        typer.echo(f"{no_gold} sample(s) have no gold answer (the test split's is private): run them and write "
+                   "the leaderboard files with niah export mm-niah-responses RUN --split test; niah score will "
+                   "say that gold is missing", err=True)
 
 
 def export_dataset_command(
@@ -164,9 +173,17 @@ def export_dataset_command(
     """A niah MM-NIAH dataset -> the official annotation layout (context with <image>, images_list)."""
     from niah.benchmarks.mm_niah.export import export_official
 
-    counts = export_official(dataset, out)
+    skipped: dict[str, int] = {}
+    counts = export_official(dataset, out, skipped=skipped)
     typer.echo(f"wrote {sum(counts.values())} records ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
                f"to {out}")
+    _say_skipped(skipped)
+
+
+def _say_skipped(skipped: Mapping[str, int]) -> None:
+    if skipped:
+        typer.secho(f"left out {sum(skipped.values())} sample(s) of tasks with no official file format: "
+                    + ", ".join(f"{k} ({v})" for k, v in skipped.items()), fg=typer.colors.YELLOW, err=True)
 
 
 def export_responses_command(
@@ -201,3 +218,28 @@ def score_official_files(paths: list[Path], out: Path | None) -> None:
     write_json_atomic(out, result, indent=1)
     typer.echo(f"wrote {out} ({len([k for k in result if k not in ('overall', 'context_ranges')])} tasks"
                f"{', with overall' if 'overall' in result else ', no overall (needs all 6 tasks)'})")
+
+
+def text_only_command(
+    dataset: Annotated[Path, typer.Argument(help="a niah MM-NIAH dataset directory (built or imported)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    tasks: Annotated[list[str] | None, typer.Option(
+        "--tasks", help="comma-separated text-needle tasks to keep (default: all three)")] = None,
+    replacement: Annotated[str, typer.Option(
+        "--replacement", help="text put where each image was (\\n for a newline); default: nothing, as the "
+                              "paper omits the images")] = "",
+    length_from: Annotated[str, typer.Option(
+        "--length-from", help="original: keep the multimodal sample's context_length (rows line up with the "
+                              "MLLM's); text: its text tokens")] = "original",
+    media_root: Annotated[list[Path] | None, typer.Option(
+        "--media-root", help="the images folder of an imported official set (read only to validate paths)")] = None,
+) -> None:
+    """The same samples with images removed, text-needle tasks only: the paper's LLM-vs-MLLM comparison
+    (Tables 3-5). Run it with a text-only model and report it beside the MLLM's run on DATASET."""
+    from niah.benchmarks.mm_niah.text_only import derive_text_only
+
+    counts = derive_text_only(dataset, out, tasks=split_csv(tasks) or None,
+                              replacement=replacement.replace("\\n", "\n"), length_from=length_from,
+                              media_roots=tuple(media_root or ()))
+    typer.echo(f"wrote {sum(counts.values())} text-only samples ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
+               f"to {out}")

@@ -78,8 +78,13 @@ def official_record(sample: Sample, index: int) -> dict[str, Any]:
     }
 
 
-def export_official(dataset_dir: str | Path, out: str | Path) -> dict[str, int]:
-    """Convert a niah MM-NIAH dataset directory to the official layout at ``out`` (atomically)."""
+def export_official(dataset_dir: str | Path, out: str | Path, *,
+                    skipped: dict[str, int] | None = None) -> dict[str, int]:
+    """Convert a niah MM-NIAH dataset directory to the official layout at ``out`` (atomically). Samples of
+    tasks outside the official six (the image-count probe) have no official file and are left out, counted
+    per task in ``skipped`` when given."""
+    from niah.benchmarks.mm_niah.official import is_official_task
+
     ds = Dataset(dataset_dir)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -91,6 +96,10 @@ def export_official(dataset_dir: str | Path, out: str | Path) -> dict[str, int]:
         copied: set[str] = set()
         try:
             for sample in ds.iter_samples():
+                if not is_official_task(sample.task):
+                    if skipped is not None:
+                        skipped[sample.task] = skipped.get(sample.task, 0) + 1
+                    continue
                 idx = counts.get(sample.task, 0)
                 rec = official_record(sample, idx)
                 counts[sample.task] = idx + 1

@@ -9,6 +9,7 @@ from niah.benchmarks.protocol import (
     BaselineAnswers,
     Builder,
     Command,
+    CorpusReader,
     Family,
     ReportSpec,
     ScoreFormat,
@@ -16,6 +17,9 @@ from niah.benchmarks.protocol import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from niah.corpus.base import Corpus
     from niah.metrics.base import MetricRule
     from niah.prompts import Renderer
 
@@ -33,6 +37,7 @@ def _commands() -> Sequence[Command]:
         Command("import", "mm-niah", cli.import_command),
         Command("export", "mm-niah-dataset", cli.export_dataset_command),
         Command("export", "mm-niah-responses", cli.export_responses_command),
+        Command("derive", "mm-niah-text-only", cli.text_only_command),
     )
 
 
@@ -81,6 +86,17 @@ def _report() -> ReportSpec:
     return SPEC
 
 
+def _open_corpus(path: Path, lang: str, seed: int) -> Corpus:
+    from niah.benchmarks.mm_niah.corpus import open_corpus
+
+    return open_corpus(path, lang, seed)
+
+
+def _corpora() -> Sequence[CorpusReader]:
+    return (CorpusReader("mm-niah", "official MM-NIAH annotation folder (annotations/, images/); documents split "
+                                    "at </s>, official needles removed", _open_corpus),)
+
+
 FAMILY = Family(
     name="mm-niah",
     title="MM-NIAH",
@@ -94,4 +110,5 @@ FAMILY = Family(
     metric_rules=_metric_rules,
     report=_report,
     baselines=_baselines,
+    corpora=_corpora,
 )

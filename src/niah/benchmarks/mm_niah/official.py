@@ -129,6 +129,11 @@ def base_task(task_name: str) -> str:
     raise ConfigError(f"{task_name!r} is not an MM-NIAH task (expected one of {', '.join(TASKS)})")
 
 
+def is_official_task(task_name: str) -> bool:
+    """Whether a task is one of the six (``image-count``, a probe niah adds, is not)."""
+    return any(task_name == task or task_name.startswith(task + "-") for task in TASKS)
+
+
 def aggregate_task_scores(task_scores: dict[str, list[float]]) -> dict[str, Any]:
     """The official score structure from per-task bin scores: tasks (canonical order), ``overall`` when all
     6 tasks are present, ``context_ranges``."""
@@ -328,8 +333,8 @@ def write_official_responses(
     index_in_task: dict[str, int] = defaultdict(int)
     missing: list[str] = []
     for sample in ds:
-        if sample.benchmark != BENCHMARK:
-            continue
+        if sample.benchmark != BENCHMARK or not is_official_task(sample.task):
+            continue  # other benchmarks, and probes outside the six tasks (no leaderboard file exists for them)
         task = base_task(sample.task)
         position = index_in_task[task]
         index_in_task[task] += 1
@@ -421,9 +426,9 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
         resolve_under(images_root, rel, field=f"images_list[{i}]")
     context = _require(obj, "context", str, "a string")
     question = _require(obj, "question", str, "a string")
-    if "answer" not in obj:
-        raise DataError("missing", field="answer")
-    answer = obj["answer"]
+    # the test split's ground truth is private: its records have no answer (or null); such samples run and
+    # export like any other, and scoring says that gold is missing
+    answer = obj.get("answer")
     meta = _require(obj, "meta", dict, "an object")
 
     placeholders = context.count(IMAGE_PLACEHOLDER) + question.count(IMAGE_PLACEHOLDER)
@@ -465,14 +470,15 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
             resolve_under(images_root, rel, field=f"meta.choices_image_path[{i}]")
         choices = [[ImagePart(c)] for c in image_choices]
 
-    if task.startswith("counting") and isinstance(answer, str):
+    if answer is not None and task.startswith("counting") and isinstance(answer, str):
         try:
             answer = json.loads(answer)
         except json.JSONDecodeError as exc:
             raise DataError(f"counting answer is not JSON: {exc.msg}", field="answer") from None
-    if isinstance(answer, bool) or not isinstance(answer, (int, str, list)):
-        raise DataError("must be a string, an integer option index or a list of counts", field="answer")
-    if task.startswith("counting") and not isinstance(answer, list):
+    if answer is not None and (isinstance(answer, bool) or not isinstance(answer, (int, str, list))):
+        raise DataError("must be a string, an integer option index, a list of counts, or null (no gold: the "
+                        "test split)", field="answer")
+    if answer is not None and task.startswith("counting") and not isinstance(answer, list):
         raise DataError("a counting answer must be a list", field="answer")
     if isinstance(answer, int):
         if choices is None:
@@ -548,6 +554,7 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
         raise DataError("images root is not a directory", file=root)
     tasks: list[str] = []
     counts: dict[str, int] = {}
+    no_gold = 0
     with DatasetWriter(out_dir) as writer:
         for file in task_files:
             task = _task_of_file(Path(file))
@@ -558,6 +565,7 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
             for sample in load_annotations(file, root):
                 writer.write(sample)
                 counts[task] += 1
+                no_gold += sample.answer is None
         writer.finish({
             "benchmark": BENCHMARK,
             "split": _official_split(task_files, root),
@@ -568,5 +576,7 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
             "annotation_files": [str(Path(f).resolve()) for f in task_files],
             "tokenizer": "mm-niah-official",
             "image_tokens_rule": "mm-niah-official",
+            # samples whose record has no answer (the test split: its ground truth is private)
+            "no_gold": no_gold,
         })
     return Dataset(out_dir, media_roots=(root,))  # the caller named the images folder: reading it is allowed

@@ -124,6 +124,36 @@ def image_count_bucket(num_images: Any) -> str | None:
     return "0" if num_images == 0 else "1-2" if num_images <= 2 else "3-5" if num_images <= 5 else "6+"
 
 
+#: Buckets of the image-count probe: one per count up to 5 (the paper: accuracy falls below 10% past five).
+IMAGE_COUNT_ORDER = ("0", "1", "2", "3", "4", "5", "6-10", "11-20", "21+")
+
+
+def image_count_probe_bucket(count: Any) -> str | None:
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        return None
+    return str(count) if count <= 5 else "6-10" if count <= 10 else "11-20" if count <= 20 else "21+"
+
+
+IMAGES_LABELS = ("0", "1", "2", "3-4", "5-8", "9-16", "17-36", "37+")
+DEPTH_DECILES = tuple(f"{k / 10:.1f}-{(k + 1) / 10:.1f}" for k in range(10))
+
+
+def images_bin(num_images: Any) -> int | None:
+    if not isinstance(num_images, int) or isinstance(num_images, bool) or num_images < 0:
+        return None
+    for index, upper in enumerate((0, 1, 2, 4, 8, 16, 36)):
+        if num_images <= upper:
+            return index
+    return len(IMAGES_LABELS) - 1
+
+
+def depth_decile(depth: Any) -> int | None:
+    """Mean needle depth in tenths (None: no needle, e.g. the image-count probe)."""
+    if not _number(depth) or not 0.0 <= depth <= 1.0:
+        return None
+    return min(int(depth * 10), 9)
+
+
 SPEC = ReportSpec(
     columns=Axis("Context length (tokens)", "context_length", CONTEXT_LABELS, context_bin),
     rows=Axis("Needle depth", "depth", DEPTH_LABELS, depth_cell,
@@ -140,5 +170,10 @@ SPEC = ReportSpec(
     footnote="Values are accuracy x100 (soft accuracy for counting) per context-length bin, each the unweighted "
              "mean over five depth cells; an empty cell counts as 0 (official rule); it is grey with a dash in the "
              "heatmaps, and an empty bin is - in the tables. Overall is the mean of the 11 bins.",
-    breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),),
+    breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),
+                Breakdown("Image-count probe (paper Fig. 4): accuracy by images in the document", "image_count",
+                          image_count_probe_bucket, IMAGE_COUNT_ORDER)),
+    distributions=(Axis("Context length (tokens)", "context_length", CONTEXT_LABELS, context_bin),
+                   Axis("Images in the context", "num_images", IMAGES_LABELS, images_bin),
+                   Axis("Needle depth (mean)", "depth", DEPTH_DECILES, depth_decile)),
 )

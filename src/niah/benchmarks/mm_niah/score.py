@@ -39,16 +39,49 @@ def score_sample(sample: Sample, response: str | None) -> SampleScore:
     })
 
 
+#: The image-count probe (paper Fig. 4) is not an official task: it is aggregated on its own, by image count.
+IMAGE_COUNT_TASK = "image-count"
+
+
+def row_fields(sample: Sample) -> dict[str, Any]:
+    """``image_count``: the gold count of an image-count probe sample (other tasks get no field), which the
+    report's probe breakdown reads."""
+    count = sample.meta.get("image_count") if sample.task == IMAGE_COUNT_TASK else None
+    return {"image_count": count} if isinstance(count, int) and not isinstance(count, bool) else {}
+
+
+def image_count_summary(rows: list[tuple[int | None, float]]) -> dict[str, Any]:
+    """Accuracy of the image-count probe overall and per number of images in the document (Fig. 4)."""
+    by_count: dict[int, list[float]] = defaultdict(list)
+    for count, score in rows:
+        if count is not None:
+            by_count[count].append(score)
+    scores = [score for _count, score in rows]
+    return {
+        "accuracy": round(sum(scores) / len(scores), 6) if scores else None,
+        "samples": len(scores),
+        "by_images": {str(n): {"accuracy": round(sum(v) / len(v), 6), "samples": len(v)}
+                      for n, v in sorted(by_count.items())},
+    }
+
+
 def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
     from niah.benchmarks.mm_niah.official import aggregate_rows
 
     by_task: dict[str, list[tuple[float, Any, float]]] = defaultdict(list)
+    probe: list[tuple[int | None, float]] = []
     for row, _info in rows:
+        if row["task"] == IMAGE_COUNT_TASK:
+            probe.append((row.get("image_count"), row["scores"][score_name]))
+            continue
         if row["context_length"] is None or row["depth"] is None:
             raise DataError(f"sample {row['id']!r}: MM-NIAH aggregation needs meta.context_length and meta.depth",
                             field="meta")
         by_task[row["task"]].append((row["context_length"], row["depth"], row["scores"][score_name]))
-    return aggregate_rows(by_task)
+    out = aggregate_rows(by_task)
+    if probe:  # an object, not a per-bin list: readers of the official structure skip it
+        out[IMAGE_COUNT_TASK] = image_count_summary(probe)
+    return out
 
 
-SCORER = Scorer(score_sample, aggregate, (OFFICIAL, "lenient"))
+SCORER = Scorer(score_sample, aggregate, (OFFICIAL, "lenient"), row_fields=row_fields)
