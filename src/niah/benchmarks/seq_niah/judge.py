@@ -14,9 +14,11 @@ How a judgement is made:
 2. Each item is read as a date (any format :mod:`.dates` reads, anywhere in the item: ``date: event``,
    ``On {date}, {event}``, ``{event} ({date})``) and an event: content words, lower-cased, stemmed, with
    synonyms folded and pronouns, articles and the question's subject removed (Chinese: character bigrams of
-   the event with function characters and time words removed).
+   the event with function characters and time words removed). Generic words (``morning``, ``home``) and
+   features that half or more of the gold items share (a timeline's two entities) weigh little.
 3. Response items are matched one-to-one to gold items: a pair matches when the dates are the same day and the
-   events agree (weighted Dice of their content words >= 0.3; 0.5 when the response gives no date); a
+   events agree (weighted Dice of their content words >= 0.4; 0.5 when the response gives no date or the items
+   are dateless steps); a
    response item whose event matches a gold event but whose date differs, or that names a different person
    with the subject's surname, is a *wrong* item.
 4. Failure modes: ``missing`` (a gold item not matched), ``redundant`` (a response item that is no gold item),
@@ -146,7 +148,7 @@ summary daily specific contents content following follows listed list order chro
 _GENERIC = frozenset("""
 morning afternoon evening night tonight noon midday late early week weekend home house local nearby new
 great nice fun good lot amazing wonderful beautiful interesting fascinating lovely relax relaxing enjoy
-spend spent take took make made city town center centre place area some little first last help
+spend spent take took make made hold held carry city town center centre place area some little first last help
 """.split())
 
 _IRREGULAR = {
@@ -260,7 +262,7 @@ _ZH_SYNONYMS = (
     ("拜访", "参观"), ("访问", "参观"), ("学习", "学"), ("阅读", "读"), ("读了", "读"), ("购买", "买"),
     ("买了", "买"), ("影片", "电影"), ("尝试", "试"), ("试着", "试"), ("品尝", "尝"), ("出席", "参加"),
     ("加入", "参加"), ("参与", "参加"), ("制作", "做"), ("烹饪", "做"), ("漫步", "散步"), ("友人", "朋友"),
-    ("好友", "朋友"), ("同事们", "同事"), ("宣布", "表示"), ("声称", "表示"), ("表达", "表示"),
+    ("好友", "朋友"), ("同事们", "同事"), ("开展", "进行"), ("举办", "举行"), ("宣布", "表示"), ("声称", "表示"), ("表达", "表示"),
 )
 _ZH_STOP_CHARS = set("了的地得在我他她它们着过也就都和与及并很又还把被给向从对于是这那个些之其呢吗吧啊呀，。、；：！？“”‘’（）《》【】—…·,.;:!?()[]\"' \t")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -332,6 +334,8 @@ _ORDER_EN = re.compile(
 _ORDER_ZH = re.compile(r"按(?:照)?(?:日期|时间|顺序|先后|步骤)|顺序|依次|先后|步骤|时间线|时间顺序|流程|如何|怎么|怎样")
 _SUBJECT_EN = re.compile(r"\b(?i:diary|record|journal|daily summary|summary|notes|log)\s+(?i:of)\s+"
                          r"((?:[A-Z][a-zA-Z'\-]+\b\s?){1,3})")
+_ZH_LEADS = ("罗列", "列出", "列举", "整理", "总结", "介绍", "描述", "梳理", "给出", "说明", "按日期", "按时间", "关于",
+             "请")
 _SUBJECT_ZH = re.compile(r"(?:罗列|列出|列举|整理|总结|介绍|描述|梳理|给出|说明|按日期|按时间|关于|^)"
                          r"([\u3400-\u9fff]{2,4}?)(?:的)?(?:记事|日记|日志|记录|手记|札记)")
 
@@ -348,7 +352,14 @@ def question_subject(question: str) -> str | None:
         return m.group(1).strip()
     m = _SUBJECT_ZH.search(question)
     if m:
-        return m.group(1)
+        name = m.group(1)
+        stripped = True
+        while stripped:  # "按日期罗列罗欣日记": the lead words are not part of the name
+            stripped = False
+            for lead in _ZH_LEADS:
+                if name.startswith(lead) and len(name) - len(lead) >= 2:
+                    name, stripped = name[len(lead):], True
+        return name
     return None
 
 
@@ -389,9 +400,9 @@ def names_other_person(text: str, subject: str | None, gold_texts: Iterable[str]
 
 # --- judging -----------------------------------------------------------------------------------------------
 
-MATCH_WITH_DATE = 0.3
+MATCH_WITH_DATE = 0.4
 MATCH_WITHOUT_DATE = 0.5
-MATCH_LOGICAL = 0.3
+MATCH_LOGICAL = 0.5
 
 
 @dataclass(slots=True)
@@ -399,6 +410,7 @@ class _Parsed:
     text: str
     dates: frozenset[tuple[int | None, int, int]] | None
     event: EventWords
+    event_text: str
 
 
 def _parse_item(text: str, subject: str | None) -> _Parsed:
@@ -408,7 +420,8 @@ def _parse_item(text: str, subject: str | None) -> _Parsed:
     for m in reversed(mentions):
         event_text = event_text[:m.start] + " " + event_text[m.end:]
     drop = [subject] if subject else []
-    return _Parsed(text, dates, event_words(event_text, drop=drop))
+    event_text = re.sub(r"^[\s:：,，.。\-–—()（）]+", "", event_text)
+    return _Parsed(text, dates, event_words(event_text, drop=drop), event_text)
 
 
 @dataclass(slots=True)
@@ -438,6 +451,17 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
         raise ValueError("the gold answer lists no items")
     items = split_items(response or "")
     resp = [_parse_item(it.text, subject) for it in items]
+    # features most gold items share (the two entities of a relation timeline, the topic of a procedure) say
+    # nothing about which item it is: weighted down like generic words
+    if len(gold) >= 3:
+        df: dict[str, int] = {}
+        for g in gold:
+            for k in g.event.weights:
+                df[k] = df.get(k, 0) + 1
+        common = {k for k, c in df.items() if c * 2 >= len(gold)}
+        if common:
+            for p in gold + resp:
+                p.event = EventWords({k: (min(w, 0.1) if k in common else w) for k, w in p.event.weights.items()})
     if not resp:
         return Judgement(0, ("other",), "other: the response lists no items", need_order, len(gold), 0)
 
@@ -445,7 +469,7 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
     wrong_why: dict[int, str] = {}
     candidates: list[tuple[float, int, int]] = []
     for ri, r in enumerate(resp):
-        if names_other_person(r.text, subject, gold_items):
+        if names_other_person(r.event_text, subject, gold_items):
             wrong.add(ri)
             wrong_why[ri] = "names another person"
             continue
