@@ -257,6 +257,8 @@ _ZH_STOP_WORDS = (
     "一些", "一个", "一次", "一位", "一场", "一家", "一本", "一部", "一篇", "一起", "自己", "我们", "非常", "一下",
     "记事", "日记", "内容", "如下",
 )
+# light verbs and measure words that two different events often share
+_ZH_GENERIC = frozenset(("举行", "进行", "开展", "一场", "一个", "一次", "去了", "有关", "关于", "相关"))
 _ZH_SYNONYMS = (
     ("观看", "看"), ("观赏", "看"), ("欣赏", "看"), ("看了", "看"), ("游览", "参观"), ("探访", "参观"),
     ("拜访", "参观"), ("访问", "参观"), ("学习", "学"), ("阅读", "读"), ("读了", "读"), ("购买", "买"),
@@ -299,7 +301,7 @@ def event_words(text: str, *, drop: Iterable[str] = ()) -> EventWords:
         chars = [c for c in s if c not in _ZH_STOP_CHARS and not c.isspace()]
         feats: dict[str, float] = {}
         for a, b in zip(chars, chars[1:], strict=False):
-            feats[a + b] = 1.0
+            feats[a + b] = 0.25 if a + b in _ZH_GENERIC else 1.0
         for c in chars:  # unigrams at low weight: a short event still has features
             feats.setdefault(c, 0.3)
         return EventWords(feats)
