@@ -189,7 +189,8 @@ def random_event(rng: random.Random, lang: str, template: str) -> str:
 def render_needle(rng: random.Random, title: str, day: date, event: str, lang: str) -> tuple[str, str]:
     """(needle text, date as written): title, a separator, the date in a random official format, a
     separator, the event."""
-    style = rng.choice(DATE_STYLES)
+    # ZH needles use every official format (English ones included); EN needles never the Chinese one
+    style = rng.choice(DATE_STYLES if lang == "zh" else tuple(s for s in DATE_STYLES if s != "zh"))
     written = format_date(day, style)
     if lang == "zh":
         return title + rng.choice(ZH_TITLE_SEPS) + written + rng.choice(ZH_DATE_SEPS) + event, written
