@@ -455,4 +455,5 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
             print(f"seq-niah: {stats['rejected_texts']} drawn texts had <= 80 cut points and were rejected",
                   file=sys.stderr)
         writer.finish(manifest)
+        manifest["num_samples"] = writer.count
     return manifest

@@ -37,12 +37,12 @@ def read_records(path: str | Path) -> list[tuple[int, Any]]:
         raise DataError("source file not found", file=path)
     text = path.read_text(encoding="utf-8")
     stripped = text.lstrip()
-    if stripped.startswith("[") and not stripped.startswith("[["):
+    if stripped.startswith("["):
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
-        if isinstance(data, list):
+        except json.JSONDecodeError:
+            data = None  # not one JSON document: read it as JSONL (a relation array per line)
+        if isinstance(data, list) and data and not all(isinstance(v, str) for v in data):
             return [(i + 1, obj) for i, obj in enumerate(data)]
     out: list[tuple[int, Any]] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
