@@ -56,7 +56,7 @@ def test_needles_on_their_own_line_after_a_sentence_end(built):
         assert sorted(n["gold_index"] for n in needles) == list(range(len(needles)))
         assert [s.meta["raw_needles"][n["gold_index"]] for n in needles] == [n["text"] for n in needles]
         depths = [n["depth"] for n in needles]
-        assert depths == sorted(depths) and 0 < depths[0] and depths[-1] < 1
+        assert depths == sorted(depths) and depths[0] > 0 and depths[-1] < 1
         raw = raw_text_of(s)
         assert not any(n["text"] in raw for n in needles)
         assert len(re.findall(re.escape(period), raw)) >= 81
