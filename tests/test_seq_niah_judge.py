@@ -206,3 +206,17 @@ def test_judge_self_test_reaches_target():
     # shuffled GT is correct only when the question does not ask for order
     assert t7[("Temporal order", "w/o order")][("GT", "w/ shuffle")][1] > 0
     assert t7[("Logical order", "w/ order")][("GT", "w/ shuffle")][1] == 0
+
+
+def test_published_numbers_are_transcribed_consistently():
+    from niah.benchmarks.seq_niah import published
+
+    paper = published()
+    assert paper["overall"]["Gemini-1.5"] == 63.50 and len(paper["overall"]) == 7
+    rows = paper["judge_accuracy"]["table4"]
+    assert sum(r["n"] for r in rows) == paper["judge_accuracy"]["n"] == 1960
+    for judge_name, total in paper["judge_accuracy"]["total"].items():
+        correct = sum(round(r["n"] * r[judge_name] / 100) for r in rows)
+        assert abs(100 * correct / 1960 - total) < 0.03, judge_name
+    fm = paper["failure_modes"]["models"]["Claude-3.5"]
+    assert round(100 * fm["missing"] / fm["incorrect_samples"], 2) == 77.58
