@@ -207,9 +207,9 @@ def _semantic_sentences(rng: random.Random, sample: Sample) -> list[str]:
         third = rng.choice([c for c in ("Norway", "Chile", "Vietnam", "Ghana", "Portugal", "Mongolia", "Uruguay")
                             if c not in (a, b)])
         rels = m.get("relation_list") or []
-        days = sorted(date.fromisoformat(r[3]) for r in rels) or [date(2010, 1, 1)]
-        d = rng.choice(days) + timedelta(days=rng.choice((-9, -5, -2, 2, 5, 9)))
-        ds = format_date(d, "zh" if lang == "zh" else "month-day")
+        rel_days = sorted(date.fromisoformat(r[3]) for r in rels) or [date(2010, 1, 1)]
+        near = rng.choice(rel_days) + timedelta(days=rng.choice((-9, -5, -2, 2, 5, 9)))
+        ds = format_date(near, "zh" if lang == "zh" else "month-day")
         if lang == "zh":
             return [f"{ds}，{a}与{third}举行了会谈。", f"{ds}，{b}与{third}签署了一项合作协议。"]
         return [f"On {ds}, {a} held talks with {third}.", f"On {ds}, {b} signed a cooperation agreement with {third}."]
