@@ -176,3 +176,20 @@ def test_too_few_cut_points_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="could not build"):
         build_seq_niah(tmp_path / "ds", langs=("en",), lengths=("8k-16k",), needles="3-5", per_cell=1,
                        corpus=f"textdir:{corpus}", progress=False)
+
+
+def test_bytes_do_not_depend_on_the_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from niah.benchmarks.seq_niah.build import build_seq_niah; "
+            "build_seq_niah(sys.argv[1], langs=('zh',), lengths=('8k-16k',), needles='3-5', per_cell=1, seed=9, "
+            "progress=False)")
+    outs = []
+    for h in ("1", "2"):
+        out = tmp_path / f"h{h}"
+        env = dict(os.environ, PYTHONHASHSEED=h)
+        subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env)
+        outs.append((out / "samples.jsonl").read_bytes())
+    assert outs[0] == outs[1]

@@ -223,6 +223,16 @@ _SYNONYM_GROUPS = (
 )
 
 
+# phrasal verbs whose words alone say little ("take", "off" are stop or generic words)
+_EN_PHRASES = tuple((re.compile(p), r) for p, r in (
+    (r"\b(?:take|takes|took|taken|taking) off\b", "remove"),
+    (r"\b(?:take|takes|took|taken|taking) part in\b", "participate in"),
+    (r"\b(?:set|sets|setting) up\b", "setup"),
+    (r"\b(?:turn|turns|turned|turning|switch|switches|switched|switching) on\b", "activate"),
+    (r"\b(?:turn|turns|turned|turning|switch|switches|switched|switching) off\b", "deactivate"),
+))
+
+
 def _stem(word: str) -> str:
     w = _IRREGULAR.get(word, word)
     if w != word:
@@ -307,7 +317,10 @@ def event_words(text: str, *, drop: Iterable[str] = ()) -> EventWords:
         return EventWords(feats)
     dropped = {w.lower() for name in drop for w in _WORD.findall(name.lower())}
     weights: dict[str, float] = {}
-    for raw in _WORD.findall(text.lower().replace("’", "'")):
+    lowered = text.lower().replace("’", "'")
+    for pattern, repl in _EN_PHRASES:
+        lowered = pattern.sub(repl, lowered)
+    for raw in _WORD.findall(lowered):
         word = raw.split("'")[0]
         if word in dropped or word in _STOP or word.isdigit():
             continue
