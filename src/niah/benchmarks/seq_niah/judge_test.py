@@ -98,12 +98,15 @@ class _Qa:
 
 
 def _nearby_free_date(rng: random.Random, items: list[tuple[date | None, str]]) -> date:
+    """A date 1-3 days from a gold date that is no gold date (a base with free neighbours is drawn)."""
     taken = {d for d, _ in items if d is not None}
-    base = rng.choice(sorted(taken))  # sorted: set order of dates changes with the hash seed
-    while True:
-        cand = base + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 3)))
-        if cand not in taken:
-            return cand
+    bases = sorted(taken)  # sorted: the set order of dates changes with the hash seed
+    rng.shuffle(bases)
+    for base in bases:
+        free = [base + timedelta(days=o) for o in (-3, -2, -1, 1, 2, 3) if base + timedelta(days=o) not in taken]
+        if free:
+            return rng.choice(free)
+    return max(taken) + timedelta(days=1)
 
 
 def _syn_qa(rng: random.Random, lang: str, ordered: bool) -> _Qa:
@@ -370,7 +373,7 @@ def _date_sorted(items: list[tuple[date | None, str]]) -> list[tuple[date | None
 
 
 def _shuffle(rng: random.Random, items: list[tuple[date | None, str]]) -> list[tuple[date | None, str]]:
-    if len(items) < 2:
+    if len(set(items)) < 2:
         return items
     out = list(items)
     while out == items:

@@ -190,11 +190,9 @@ def _semantic_sentences(rng: random.Random, sample: Sample) -> list[str]:
         name, title = diary[0][0], diary[0][1]
         days = {date(r[4], r[5], r[6]) for r in diary}
         other = synth.same_surname_name(rng, name, lang)
-        base = rng.choice(sorted(days))
-        while True:
-            d = base + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 3)))
-            if d not in days:
-                break
+        near = [b + timedelta(days=o) for b in sorted(days) for o in (-3, -2, -1, 1, 2, 3)]
+        free = sorted({x for x in near if x not in days})  # a nearby day that is no gold day
+        d = rng.choice(free)
         event = synth.random_event(rng, lang, rng.choice(synth.ZH_EVENTS if lang == "zh" else synth.EN_EVENTS))
         other_title = title.replace(name, other)
         first, _ = synth.render_needle(rng, other_title, d, event, lang)
