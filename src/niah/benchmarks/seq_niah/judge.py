@@ -220,6 +220,7 @@ _SYNONYM_GROUPS = (
     "impose implement",
     "deny reject refuse",
     "aid assistance help",
+    "close shut",
 )
 
 
