@@ -1,0 +1,749 @@
+"""The deterministic, order-aware Sequential-NIAH judge, its batch metric and an LLM-judge prompt.
+
+The official judge is an unreleased fine-tuned 32B model. Its rule (paper Section 4, Appendix B) is applied
+here by code anyone can run and check: a response is correct iff it contains every gold item, no extra item,
+no wrong item, and, when the question asks for order (logical steps always do), the items in gold order.
+
+How a judgement is made:
+
+1. Gold and response are split into *items* (:func:`split_items`): bullet, numbered, ``Step N``, Chinese
+   ``一、`` lines or plain lines; an intro line (the official ``... are as follows:``) and a closing remark are
+   not items; a line that is only a date opens an item whose event is on the following line(s) (the
+   ``1. **2023-02-02**`` / ``- Went for a ride`` layout models often use); a one-paragraph answer is split
+   into sentences.
+2. Each item is read as a date (any format :mod:`.dates` reads, anywhere in the item: ``date: event``,
+   ``On {date}, {event}``, ``{event} ({date})``) and an event: content words, lower-cased, stemmed, with
+   synonyms folded and pronouns, articles and the question's subject removed (Chinese: character bigrams of
+   the event with function characters and time words removed). Generic words (``morning``, ``home``) and
+   features that half or more of the gold items share (a timeline's two entities) weigh little.
+3. Response items are matched one-to-one to gold items: a pair matches when the dates are the same day and the
+   events agree (weighted Dice of their content words >= 0.4; 0.5 when the response gives no date or the items
+   are dateless steps); a
+   response item whose event matches a gold event but whose date differs, or that names a different person
+   with the subject's surname, is a *wrong* item.
+4. Failure modes: ``missing`` (a gold item not matched), ``redundant`` (a response item that is no gold item),
+   ``incorrect`` (a wrong item: changed date, other person), ``wrong-order`` (matched items out of gold order
+   when order is asked for), ``other`` (no items at all: empty, refusal, irrelevant text). A response may have
+   several modes at once (paper Table 8 counts each); the score is 1 only with none.
+
+Whether order is asked for: always for logical (dateless) gold items; for dated items when the question says
+so (``in order``, ``chronological``, ``sequence``, ``timeline``, ``按日期``, ``按时间``, ``顺序``, ``依次`` ...).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from niah.benchmarks.seq_niah.dates import find_dates, same_date
+from niah.errors import DataError
+from niah.iox import dumps_line, write_atomic
+from niah.judges import JudgeParseError, JudgeTemplate
+
+FAILURE_MODES = ("missing", "redundant", "incorrect", "wrong-order", "other")
+
+# --- items -----------------------------------------------------------------------------------------------
+
+_MARKER = re.compile(
+    r"^\s*(?:[-*•·▪●◦‣⁃–—]+|\(?\d{1,3}[.)、．:：]|[（(]\d{1,3}[)）]|[一二三四五六七八九十]{1,3}[、.．]|"
+    r"第[一二三四五六七八九十\d]{1,3}[步条点][：:，,、]?|step\s*\d{1,3}\s*[:.：)-]?|\[\d{1,3}\][.:]?)\s*",
+    re.I,
+)
+_MD = re.compile(r"\*\*|__|`|^#{1,6}\s*|^>\s*")
+_INTRO_END = re.compile(r"[:：]\s*$")
+
+
+@dataclass(slots=True)
+class Item:
+    """One listed item: its text (markers removed), where it came from (0-based line) and a marker flag."""
+
+    text: str
+    line: int
+    marked: bool
+
+
+def _clean_line(line: str) -> str:
+    line = _MD.sub("", line.strip())
+    return _MD.sub("", line).strip()
+
+
+def _is_date_only(text: str) -> bool:
+    dates = find_dates(text)
+    if not dates:
+        return False
+    rest = text[:dates[0].start] + text[dates[0].end:]
+    return not re.sub(r"[\s:：,，.。\-–—()（）\[\]*]|\bon\b|\bdate\b", "", rest, flags=re.I)
+
+
+def split_items(text: str) -> list[Item]:
+    """The items a gold answer or a response lists (see the module docstring)."""
+    raw_lines = [_clean_line(x) for x in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = [(i, x) for i, x in enumerate(raw_lines) if x]
+    if not lines:
+        return []
+    parsed: list[tuple[int, str, bool]] = []
+    for i, line in lines:
+        m = _MARKER.match(line)
+        # a leading number that is a year or an ISO date is a date, not a list number
+        if m and not re.match(r"^\s*\d{4}", line):
+            parsed.append((i, _clean_line(line[m.end():]), True))
+        else:
+            parsed.append((i, line, False))
+    any_marked = any(marked for _, _, marked in parsed)
+    items: list[Item] = []
+    for idx, (i, body, marked) in enumerate(parsed):
+        if not body:
+            continue
+        has_date = bool(find_dates(body))
+        if any_marked and not marked:
+            # unmarked lines in a list: a dated line is an item; a line after a date-only item is its event;
+            # an intro (ends with a colon) or closing remark is not an item
+            if items and _is_date_only(items[-1].text) and not has_date:
+                items[-1].text += " " + body
+                continue
+            if has_date and not _INTRO_END.search(body) and not (idx == 0 and len(parsed) > 1 and
+                                                                   _INTRO_END.search(body)):
+                items.append(Item(body, i, False))
+            continue
+        if not any_marked and idx == 0 and len(parsed) > 1 and _INTRO_END.search(body):
+            continue  # "The specific contents of ... are as follows:"
+        if items and _is_date_only(items[-1].text) and not has_date:
+            items[-1].text += " " + body
+            continue
+        items.append(Item(body, i, marked))
+    # an unmarked closing remark without a date after dated items ("These are all the entries.")
+    if not any_marked and len(items) > 2 and not _INTRO_END.search(items[-1].text) and \
+            not find_dates(items[-1].text) and all(find_dates(it.text) for it in items[:-1]):
+        items.pop()
+    if len(items) == 1 and not any_marked:
+        sentences = [s.strip() for s in re.split(r"(?<=[.;。；!?！？])\s*", items[0].text) if s.strip()]
+        dated = [s for s in sentences if find_dates(s)]
+        if len(dated) > 1:
+            return [Item(s, items[0].line, False) for s in dated]
+    return items
+
+
+def split_gold(answer: str) -> list[str]:
+    """Gold items of an official answer: its ``- `` (or numbered) lines, intro line dropped."""
+    return [it.text for it in split_items(answer)]
+
+
+# --- events ----------------------------------------------------------------------------------------------
+
+_STOP = frozenset("""
+a an the i me my mine myself we us our ours you your he him his she her they them their it its this that these
+those is am are was were be been being to of in on at for with and or but so as by from into onto about over
+than then there here which who whom whose what when where while also just up out off some any all each both
+own such very too quite really again once do does did done have has had having will would shall should can
+could may might must get got went go going goes gone today day time date diary record journal entry entries
+summary daily specific contents content following follows listed list order chronological
+""".split())
+
+# words that say little about which event it is: weighted low so that two different events that share them
+# ("at home in the evening") do not look alike
+_GENERIC = frozenset("""
+morning afternoon evening night tonight noon midday late early week weekend home house local nearby new
+great nice fun good lot amazing wonderful beautiful interesting fascinating lovely relax relaxing enjoy
+spend spent take took make made hold held carry city town center centre place area some little first last help
+""".split())
+
+_IRREGULAR = {
+    "went": "go", "gone": "go", "took": "take", "taken": "take", "saw": "see", "seen": "see", "met": "meet",
+    "bought": "buy", "ate": "eat", "eaten": "eat", "had": "have", "made": "make", "wrote": "write",
+    "written": "write", "ran": "run", "swam": "swim", "drove": "drive", "driven": "drive", "rode": "ride",
+    "ridden": "ride", "began": "begin", "begun": "begin", "taught": "teach", "caught": "catch",
+    "thought": "think", "felt": "feel", "found": "find", "spent": "spend", "sang": "sing", "sung": "sing",
+    "drank": "drink", "held": "hold", "led": "lead", "left": "leave", "brought": "bring", "built": "build",
+    "chose": "choose", "chosen": "choose", "did": "do", "done": "do", "flew": "fly", "got": "get",
+    "gotten": "get", "gave": "give", "given": "give", "heard": "hear", "kept": "keep", "knew": "know",
+    "lost": "lose", "paid": "pay", "sat": "sit", "sold": "sell", "sent": "send", "spoke": "speak",
+    "stood": "stand", "told": "tell", "won": "win", "woke": "wake", "learnt": "learn", "drew": "draw",
+    "fell": "fall", "grew": "grow", "threw": "throw", "wore": "wear", "slept": "sleep", "cooking": "cook",
+    "children": "child", "people": "person", "men": "man", "women": "woman", "feet": "foot",
+}
+
+_SYNONYM_GROUPS = (
+    "attend join participate partake",
+    "visit explore tour",
+    "watch view",
+    "movie film cinema",
+    "try attempt",
+    "cook prepare",
+    "dish meal cuisine recipe",
+    "buy purchase",
+    "read peruse",
+    "walk stroll wander",
+    "hike trek hiking trekking",
+    "learn study",
+    "lecture talk seminar presentation",
+    "workshop class course lesson session",
+    "friend buddy pal",
+    "colleague coworker co-worker teammate",
+    "practice practise",
+    "like love appreciate admire",
+    "exhibit exhibition display",
+    "concert gig",
+    "show performance play",
+    "museum",
+    "gallery",
+    "park garden",
+    "market bazaar",
+    "shop store boutique",
+    "book novel",
+    "picture photo photograph",
+    "ride cycle bike bicycle cycling biking",
+    "jog run",
+    "swim swimming",
+    "volunteer volunteering",
+    "discuss talk",
+    "discover find",
+    "big large huge",
+    "small little tiny",
+    "begin start",
+    "finish complete end",
+    "demand request",
+    "consult consultation",
+    "negotiate negotiation",
+    "cooperate cooperation collaborate collaboration",
+    "sanction sanctions",
+    "accuse allege blame",
+    "threaten threat",
+    "criticize criticise denounce condemn",
+    "praise endorse commend",
+    "meet meeting",
+    "express voice state say announce declare",
+    "intent intend intention willingness wish",
+    "impose implement",
+    "deny reject refuse",
+    "aid assistance help",
+    "close shut",
+)
+
+
+# phrasal verbs whose words alone say little ("take", "off" are stop or generic words)
+_EN_PHRASES = tuple((re.compile(p), r) for p, r in (
+    (r"\b(?:take|takes|took|taken|taking) off\b", "remove"),
+    (r"\b(?:take|takes|took|taken|taking) part in\b", "participate in"),
+    (r"\b(?:set|sets|setting) up\b", "setup"),
+    (r"\b(?:turn|turns|turned|turning|switch|switches|switched|switching) on\b", "activate"),
+    (r"\b(?:turn|turns|turned|turning|switch|switches|switched|switching) off\b", "deactivate"),
+))
+
+
+def _stem(word: str) -> str:
+    w = _IRREGULAR.get(word, word)
+    if w != word:
+        return w
+    if len(w) > 4 and w.endswith(("ies", "ied")):
+        w = w[:-3] + "y"
+    elif len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+    elif len(w) > 4 and w.endswith("ed"):
+        w = w[:-2]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+_CANON: dict[str, str] = {}
+for _group in _SYNONYM_GROUPS:
+    _words = _group.split()
+    for _w in _words:
+        _CANON.setdefault(_stem(_w), _stem(_words[0]))
+_GENERIC_STEMS = frozenset(_stem(w) for w in _GENERIC)
+_STOP_STEMS = frozenset(_stem(w) for w in _STOP) | _STOP
+
+_ZH_STOP_WORDS = (
+    "今天", "今日", "当天", "早上", "早晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "夜晚", "晚间", "清晨",
+    "一些", "一个", "一次", "一位", "一场", "一家", "一本", "一部", "一篇", "一起", "自己", "我们", "非常", "一下",
+    "记事", "日记", "内容", "如下",
+)
+# light verbs and measure words that two different events often share
+_ZH_GENERIC = frozenset(("举行", "进行", "开展", "一场", "一个", "一次", "去了", "有关", "关于", "相关"))
+_ZH_SYNONYMS = (
+    ("观看", "看"), ("观赏", "看"), ("欣赏", "看"), ("看了", "看"), ("游览", "参观"), ("探访", "参观"),
+    ("拜访", "参观"), ("访问", "参观"), ("学习", "学"), ("阅读", "读"), ("读了", "读"), ("购买", "买"),
+    ("买了", "买"), ("影片", "电影"), ("尝试", "试"), ("试着", "试"), ("品尝", "尝"), ("出席", "参加"),
+    ("加入", "参加"), ("参与", "参加"), ("制作", "做"), ("烹饪", "做"), ("漫步", "散步"), ("友人", "朋友"),
+    ("好友", "朋友"), ("同事们", "同事"), ("开展", "进行"), ("举办", "举行"), ("宣布", "表示"), ("声称", "表示"), ("表达", "表示"),
+)
+_ZH_STOP_CHARS = set("了的地得在我他她它们着过也就都和与及并很又还把被给向从对于是这那个些之其呢吗吧啊呀，。、；：！？“”‘’（）《》【】—…·,.;:!?()[]\"' \t")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _is_zh(text: str) -> bool:
+    cjk = len(_CJK.findall(text))
+    return cjk > 0 and cjk * 2 >= len(re.findall(r"[A-Za-z]+", text))
+
+
+@dataclass(frozen=True, slots=True)
+class EventWords:
+    """An event as weighted content features (stems or character bigrams)."""
+
+    weights: dict[str, float]
+
+    @property
+    def total(self) -> float:
+        return sum(self.weights.values())
+
+
+def event_words(text: str, *, drop: Iterable[str] = ()) -> EventWords:
+    """Content features of an event text; ``drop`` lists words (the subject's name) to ignore."""
+    if _is_zh(text):
+        s = text
+        for name in drop:
+            if name and _CJK.search(name):
+                s = s.replace(name, "")
+        for a, b in _ZH_SYNONYMS:
+            s = s.replace(a, b)
+        for w in _ZH_STOP_WORDS:
+            s = s.replace(w, "")
+        chars = [c for c in s if c not in _ZH_STOP_CHARS and not c.isspace()]
+        feats: dict[str, float] = {}
+        for a, b in zip(chars, chars[1:], strict=False):
+            feats[a + b] = 0.25 if a + b in _ZH_GENERIC else 1.0
+        for c in chars:  # unigrams at low weight: a short event still has features
+            feats.setdefault(c, 0.3)
+        return EventWords(feats)
+    dropped = {w.lower() for name in drop for w in _WORD.findall(name.lower())}
+    weights: dict[str, float] = {}
+    lowered = text.lower().replace("’", "'")
+    for pattern, repl in _EN_PHRASES:
+        lowered = pattern.sub(repl, lowered)
+    for raw in _WORD.findall(lowered):
+        word = raw.split("'")[0]
+        if word in dropped or word in _STOP or word.isdigit():
+            continue
+        stem = _stem(word)
+        if stem in _STOP_STEMS:
+            continue
+        stem = _CANON.get(stem, stem)
+        weights[stem] = max(weights.get(stem, 0.0), 0.25 if stem in _GENERIC_STEMS else 1.0)
+    return EventWords(weights)
+
+
+def similarity(a: EventWords, b: EventWords) -> float:
+    """Weighted Dice coefficient of two events' content features (0 when either is empty)."""
+    if not a.weights or not b.weights:
+        return 0.0
+    common = sum(min(w, b.weights[k]) for k, w in a.weights.items() if k in b.weights)
+    return 2.0 * common / (a.total + b.total)
+
+
+# --- question ----------------------------------------------------------------------------------------------
+
+_ORDER_EN = re.compile(
+    r"\b(in (?:chronological|temporal|time|date|the correct|the right|sequential)?\s*order|chronologic\w*|"
+    r"sequen\w*|timeline|step[- ]by[- ]step|steps?|ordered|sorted by (?:date|time)|order of (?:time|date|"
+    r"occurrence)|one after another|in turn|first to last|earliest to latest|how (?:to|do|can|should))\b", re.I)
+_ORDER_ZH = re.compile(r"按(?:照)?(?:日期|时间|顺序|先后|步骤)|顺序|依次|先后|步骤|时间线|时间顺序|流程|如何|怎么|怎样")
+_SUBJECT_EN = re.compile(r"\b(?i:diary|record|journal|daily summary|summary|notes|log)\s+(?i:of)\s+"
+                         r"((?:[A-Z][a-zA-Z'\-]+\b\s?){1,3})")
+_ZH_LEADS = ("罗列", "列出", "列举", "整理", "总结", "介绍", "描述", "梳理", "给出", "说明", "按日期", "按时间", "关于",
+             "请")
+_SUBJECT_ZH = re.compile(r"(?:罗列|列出|列举|整理|总结|介绍|描述|梳理|给出|说明|按日期|按时间|关于|^)"
+                         r"([\u3400-\u9fff]{2,4}?)(?:的)?(?:记事|日记|日志|记录|手记|札记)")
+
+
+def question_asks_order(question: str) -> bool:
+    """True when the question asks for the items in order (temporal questions; logical ones always do)."""
+    return bool(_ORDER_EN.search(question) or _ORDER_ZH.search(question))
+
+
+def question_subject(question: str) -> str | None:
+    """The person a diary question is about (``Record of James Clark`` -> ``James Clark``), if any."""
+    m = _SUBJECT_EN.search(question)
+    if m:
+        return m.group(1).strip()
+    m = _SUBJECT_ZH.search(question)
+    if m:
+        name = m.group(1)
+        stripped = True
+        while stripped:  # "按日期罗列罗欣日记": the lead words are not part of the name
+            stripped = False
+            for lead in _ZH_LEADS:
+                if name.startswith(lead) and len(name) - len(lead) >= 2:
+                    name, stripped = name[len(lead):], True
+        return name
+    return None
+
+
+_NAME_EN = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
+
+
+def names_other_person(text: str, subject: str | None, gold_texts: Iterable[str] = ()) -> bool:
+    """True when ``text`` names someone with the subject's surname but another given name (``Emily Clark``
+    for ``James Clark``; ``胡慧明`` for ``胡慧聪``), a name no gold item uses."""
+    if not subject:
+        return False
+    gold_blob = " ".join(gold_texts)
+    if _CJK.search(subject):
+        surname = subject[0]
+        for k in (len(subject), len(subject) - 1, len(subject) + 1):
+            if k < 2:
+                continue
+            for i in range(len(text) - k + 1):
+                cand = text[i:i + k]
+                if cand[0] != surname or cand == subject or subject in text[i:i + len(subject)]:
+                    continue
+                if not all(_CJK.match(c) for c in cand) or cand in gold_blob:
+                    continue
+                after = text[i + k:i + k + 2]
+                # a name stands as a title (X记事), a possessive (X的) or a subject before an action
+                if k == len(subject) and (after.startswith(("记事", "日记", "的", "：", ":", "，", " ")) or i == 0):
+                    return True
+        return False
+    parts = subject.split()
+    if len(parts) < 2:
+        return False
+    given, surname = parts[0], parts[-1]
+    for m in _NAME_EN.finditer(text):
+        if m.group(2) == surname and m.group(1) != given and m.group(0) not in gold_blob:
+            return True
+    return False
+
+
+# --- judging -----------------------------------------------------------------------------------------------
+
+MATCH_WITH_DATE = 0.4
+MATCH_WITHOUT_DATE = 0.5
+MATCH_LOGICAL = 0.5
+
+
+@dataclass(slots=True)
+class _Parsed:
+    text: str
+    dates: frozenset[tuple[int | None, int, int]] | None
+    event: EventWords
+    event_text: str
+
+
+def _parse_item(text: str, subject: str | None) -> _Parsed:
+    mentions = find_dates(text)
+    dates = mentions[0].days if mentions else None
+    event_text = text
+    for m in reversed(mentions):
+        event_text = event_text[:m.start] + " " + event_text[m.end:]
+    drop = [subject] if subject else []
+    event_text = re.sub(r"^[\s:：,，.。\-–—()（）]+", "", event_text)
+    return _Parsed(text, dates, event_words(event_text, drop=drop), event_text)
+
+
+@dataclass(slots=True)
+class Judgement:
+    """A verdict with its evidence: modes empty iff correct."""
+
+    score: int
+    modes: tuple[str, ...]
+    reason: str
+    ordered: bool
+    gold_items: int
+    response_items: int
+    matched: list[tuple[int, int]] = field(default_factory=list)  # (response index, gold index)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": self.score, "reason": self.reason, "failure_modes": list(self.modes)}
+
+
+def judge_items(question: str, gold_items: list[str], response: str | None, *,
+                ordered: bool | None = None) -> Judgement:
+    """Judge a response against gold items given as a list (see :func:`judge` for the text form)."""
+    subject = question_subject(question)
+    gold = [_parse_item(g, subject) for g in gold_items]
+    logical = not any(g.dates for g in gold)
+    need_order = True if logical else (question_asks_order(question) if ordered is None else ordered)
+    if not gold:
+        raise ValueError("the gold answer lists no items")
+    items = split_items(response or "")
+    resp = [_parse_item(it.text, subject) for it in items]
+    # features most gold items share (the two entities of a relation timeline, the topic of a procedure) say
+    # nothing about which item it is: weighted down like generic words
+    if len(gold) >= 3:
+        df: dict[str, int] = {}
+        for g in gold:
+            for k in g.event.weights:
+                df[k] = df.get(k, 0) + 1
+        common = {k for k, c in df.items() if c * 2 >= len(gold)}
+        if common:
+            for p in gold + resp:
+                p.event = EventWords({k: (min(w, 0.1) if k in common else w) for k, w in p.event.weights.items()})
+    if not resp:
+        return Judgement(0, ("other",), "other: the response lists no items", need_order, len(gold), 0)
+
+    wrong: set[int] = set()
+    wrong_why: dict[int, str] = {}
+    candidates: list[tuple[float, int, int]] = []
+    for ri, r in enumerate(resp):
+        if names_other_person(r.event_text, subject, gold_items):
+            wrong.add(ri)
+            wrong_why[ri] = "names another person"
+            continue
+        for gi, g in enumerate(gold):
+            sim = similarity(r.event, g.event)
+            if logical or g.dates is None:
+                if sim >= MATCH_LOGICAL:
+                    candidates.append((sim, ri, gi))
+                continue
+            if r.dates is None:
+                if sim >= MATCH_WITHOUT_DATE:
+                    candidates.append((sim, ri, gi))
+            elif same_date(r.dates, g.dates) and sim >= MATCH_WITH_DATE:
+                candidates.append((1.0 + sim, ri, gi))  # a date match outranks any dateless match
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    r_used: dict[int, int] = {}
+    g_used: set[int] = set()
+    for _score, ri, gi in candidates:
+        if ri in r_used or gi in g_used:
+            continue
+        r_used[ri] = gi
+        g_used.add(gi)
+    # unmatched response items that carry a gold event under another date are wrong items
+    for ri, r in enumerate(resp):
+        if ri in r_used or ri in wrong or r.dates is None:
+            continue
+        for gi, g in enumerate(gold):
+            if g.dates is not None and not same_date(r.dates, g.dates) and \
+                    similarity(r.event, g.event) >= MATCH_WITHOUT_DATE:
+                wrong.add(ri)
+                wrong_why[ri] = f"gold item {gi + 1} with another date"
+                break
+    missing = [gi for gi in range(len(gold)) if gi not in g_used]
+    extra = [ri for ri in range(len(resp)) if ri not in r_used and ri not in wrong]
+    matched = sorted(r_used.items())
+    order_seq = [gi for _ri, gi in matched]
+    out_of_order = need_order and any(a > b for a, b in zip(order_seq, order_seq[1:], strict=False))
+
+    modes: list[str] = []
+    details: list[str] = []
+    if missing:
+        modes.append("missing")
+        details.append(f"gold item(s) {', '.join(str(g + 1) for g in missing)} not found")
+    if extra:
+        modes.append("redundant")
+        details.append(f"response item(s) {', '.join(str(r + 1) for r in extra)} are not gold items")
+    if wrong:
+        modes.append("incorrect")
+        details.append("; ".join(f"response item {r + 1} {wrong_why[r]}" for r in sorted(wrong)))
+    if out_of_order:
+        modes.append("wrong-order")
+        details.append(f"gold order asked for, items come as {[g + 1 for g in order_seq]}")
+    if not r_used and not wrong and (logical or not any(r.dates for r in resp)):
+        # nothing the response lists is about the question's items (refusal, irrelevant text)
+        modes, details = ["other"], ["no response item matches any gold item"]
+    if modes:
+        return Judgement(0, tuple(modes), "; ".join([f"{'+'.join(modes)}"] + details), need_order, len(gold),
+                         len(resp), matched)
+    how = "in gold order" if need_order else "(order not asked)"
+    return Judgement(1, (), f"correct: all {len(gold)} gold items, nothing else, {how}", need_order, len(gold),
+                     len(resp), matched)
+
+
+def judge(question: str, gold_text: str, response: str | None, *, ordered: bool | None = None,
+          ) -> tuple[int, str]:
+    """``(1, reason)`` when the response is correct, else ``(0, reason)``; the reason starts with the failure
+    modes joined by ``+`` (``missing``, ``redundant``, ``incorrect``, ``wrong-order``, ``other``).
+
+    ``ordered`` overrides what the question says about order (logical gold items always need order)."""
+    j = judge_items(question, split_gold(gold_text), response, ordered=ordered)
+    return j.score, j.reason
+
+
+def judge_full(question: str, gold_text: str, response: str | None, *, ordered: bool | None = None,
+               ) -> Judgement:
+    """The full :class:`Judgement` (modes, matches) of :func:`judge`."""
+    return judge_items(question, split_gold(gold_text), response, ordered=ordered)
+
+
+def score_seq_niah(question: Any, answer: Any, response: Any) -> float:
+    """Per-row rule function (metric rule ``seq-niah/judge``): 1.0 or 0.0. Raises ``ValueError`` with a
+    ``field`` attribute for an input it cannot score."""
+    for name, value in (("question", question), ("answer", answer)):
+        if not isinstance(value, str) or not value.strip():
+            raise _FieldError(f"must be a non-empty string, got {type(value).__name__}", name)
+    if response is not None and not isinstance(response, str):
+        raise _FieldError(f"must be a string or null, got {type(response).__name__}", "response")
+    if not split_gold(answer):
+        raise _FieldError("the gold answer lists no items", "answer")
+    return float(judge(question, answer, response)[0])
+
+
+class _FieldError(ValueError):
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+@dataclass(slots=True)
+class BatchResult:
+    count: int = 0
+    correct: int = 0
+    errors: list[DataError] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.count if self.count else None
+
+
+def judge_rows(rows: Iterable[tuple[int, Any]], *, file: str | Path = "<input>") -> Iterator[dict[str, Any]]:
+    """Judge ``(line number, row)`` pairs of ``{question, answer, response}``; yields each row with ``score``,
+    ``reason`` and ``failure_modes`` added. A bad row yields itself with ``score: null`` and an ``error``
+    naming ``file:line`` and the field; it never stops the rest."""
+    for lineno, row in rows:
+        if not isinstance(row, dict):
+            err = DataError("a row must be a JSON object", file=file, line=lineno)
+            yield {"row": row, "score": None, "reason": None, "error": str(err)}
+            continue
+        out = dict(row)
+        try:
+            for name in ("question", "answer", "response"):
+                if name not in row:
+                    raise _FieldError("missing", name)
+            score_seq_niah(row["question"], row["answer"], row["response"])
+            j = judge_full(row["question"], row["answer"], row["response"])
+            out.update(j.to_json())
+        except _FieldError as exc:
+            out.update({"score": None, "reason": None,
+                        "error": str(DataError(exc.message, file=file, line=lineno, field=exc.field))})
+        yield out
+
+
+def judge_file(src: str | Path, out: str | Path) -> BatchResult:
+    """Judge a JSONL file line by line into ``out`` (written atomically). Invalid JSON lines and bad rows are
+    reported per line (``file:line``, field) in the result and in the output row's ``error``."""
+    src = Path(src)
+    result = BatchResult()
+    lines_out: list[str] = []
+
+    def rows() -> Iterator[tuple[int, Any]]:
+        with src.open("r", encoding="utf-8") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    yield lineno, json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    err = DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=src, line=lineno)
+                    result.errors.append(err)
+                    lines_out.append(dumps_line({"line": lineno, "score": None, "reason": None,
+                                                 "error": str(err)}))
+
+    for row in judge_rows(rows(), file=src):
+        if row.get("error"):
+            result.errors.append(DataError(row["error"]))
+        else:
+            result.count += 1
+            result.correct += int(row["score"])
+        lines_out.append(dumps_line(row))
+    write_atomic(out, "".join(lines_out))
+    return result
+
+
+# --- LLM judge ---------------------------------------------------------------------------------------------
+
+LLM_JUDGE_NAME = "seq-niah-order-v1"
+
+LLM_JUDGE_SYSTEM = (
+    "You check answers that must list items found in a long document. You compare a response with the "
+    "reference items; you never use your own knowledge of the topic."
+)
+
+LLM_JUDGE_PROMPT = """Question: {question}
+
+Reference answer (every item the response must contain):
+{gold}
+
+Response to check:
+{prediction}
+
+Rules:
+1. The response is correct only if it contains every reference item, contains no item that is not in the
+   reference, and has no wrong item. Wording, formatting, bullets, numbering and date formats do not matter
+   (2010-11-06, November 6th, 2010 and 2010年11月6日 are the same date), but a changed date, a different
+   person (even with the same surname) or a different event makes an item wrong.
+2. Order: {order_rule}
+3. Introductions and closing remarks are not items.
+
+Reply with exactly one JSON object and nothing else:
+{{"verdict": "correct" or "incorrect", "failure_modes": [zero or more of "missing", "redundant", "incorrect", "wrong-order", "other"], "reason": "one short sentence"}}
+"correct" must come with an empty "failure_modes" list, "incorrect" with at least one."""
+
+_ORDER_RULE_YES = "the question asks for order, so the items must appear in the reference order."
+_ORDER_RULE_NO = "the question does not ask for order, so any order of the items is fine."
+
+
+def render_llm_judge(question: str, gold: str, prediction: str, *, ordered: bool | None = None) -> str:
+    """The LLM-judge user prompt for one judgement (order rule filled in the way :func:`judge` decides it)."""
+    logical = not any(find_dates(g) for g in split_gold(gold))
+    need = True if logical else (question_asks_order(question) if ordered is None else ordered)
+    return LLM_JUDGE_PROMPT.format(question=question, gold=gold, prediction=prediction,
+                                   order_rule=_ORDER_RULE_YES if need else _ORDER_RULE_NO)
+
+
+def llm_judge_template() -> JudgeTemplate:
+    """A :class:`niah.judges.JudgeTemplate` for the shared judge mechanism. The order rule depends on the
+    question, so the template's user text keeps ``{question}``, ``{gold}`` and ``{prediction}`` and states
+    the rule for both cases; use :func:`render_llm_judge` when the order requirement is known."""
+    user = LLM_JUDGE_PROMPT.replace("{order_rule}", "if the question asks for the items in order (or the items "
+                                    "are steps), they must appear in the reference order; otherwise any order "
+                                    "is fine.")
+    return JudgeTemplate(name=LLM_JUDGE_NAME, system=LLM_JUDGE_SYSTEM, user=user,
+                         reminder='Your previous reply could not be read. Reply with exactly one JSON object: '
+                                  '{"verdict": ..., "failure_modes": [...], "reason": ...}.')
+
+
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+
+
+class LLMReplyError(JudgeParseError):
+    """The LLM judge's reply is not the JSON object the prompt asks for."""
+
+
+def parse_reply_full(text: str) -> tuple[int, tuple[str, ...], str]:
+    """Strict: ``(score, failure_modes, reason)`` from a reply that is exactly the asked JSON object (a code
+    fence around it is tolerated). Anything else raises :class:`LLMReplyError`, a
+    :class:`niah.judges.JudgeParseError`, so the shared judge re-asks."""
+    body = text.strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError:
+        raise _parse_error(f"not a JSON object: {text[:80]!r}") from None
+    if not isinstance(obj, dict) or set(obj) != {"verdict", "failure_modes", "reason"}:
+        raise _parse_error(f"expected keys verdict, failure_modes, reason; got {text[:80]!r}")
+    verdict, modes, reason = obj["verdict"], obj["failure_modes"], obj["reason"]
+    if verdict not in ("correct", "incorrect"):
+        raise _parse_error(f"verdict must be 'correct' or 'incorrect', got {verdict!r}")
+    if not isinstance(modes, list) or not all(isinstance(m, str) and m in FAILURE_MODES for m in modes) \
+            or len(set(modes)) != len(modes):
+        raise _parse_error(f"failure_modes must be distinct names among {FAILURE_MODES}, got {modes!r}")
+    if not isinstance(reason, str):
+        raise _parse_error("reason must be a string")
+    if (verdict == "correct") != (not modes):
+        raise _parse_error("'correct' needs no failure modes and 'incorrect' at least one")
+    return (1 if verdict == "correct" else 0), tuple(modes), reason
+
+
+def parse_reply(text: str) -> float:
+    """The score (1.0 / 0.0) of a strict LLM-judge reply, for :class:`niah.judges.Judge`'s ``parser``."""
+    return float(parse_reply_full(text)[0])
+
+
+parse_reply.__name__ = "seq_niah_reply_v1"
+
+
+def _parse_error(message: str) -> LLMReplyError:
+    return LLMReplyError(message)

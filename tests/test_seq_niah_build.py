@@ -1,0 +1,195 @@
+"""Sequential-NIAH generators: exact lengths, official insertion, templates, determinism, user sources."""
+
+import json
+import re
+
+import pytest
+
+from niah.benchmarks.seq_niah import synth
+from niah.benchmarks.seq_niah.build import (
+    DOC_PREFIXES,
+    LENGTH_BINS,
+    QUESTION_PREFIXES,
+    build_seq_niah,
+    prompt_text,
+    raw_text_of,
+)
+from niah.benchmarks.seq_niah.judge import judge
+from niah.benchmarks.seq_niah.sources import load_source
+from niah.errors import ConfigError, DataError
+from niah.sample import Dataset
+from niah.tokens import get_tokenizer
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sn") / "ds"
+    manifest = build_seq_niah(out, langs=("en", "zh"), lengths=("8k-16k",), needles="3-12", per_cell=1, seed=5,
+                              progress=False)
+    return out, manifest, list(Dataset(out))
+
+
+def test_lengths_are_exact_in_cl100k(built):
+    _out, manifest, samples = built
+    tok = get_tokenizer("cl100k_base")
+    assert len(samples) == 6 and manifest["num_samples"] == 6  # 2 langs x 3 needle groups
+    lo, hi = LENGTH_BINS["8k-16k"]
+    for s in samples:
+        assert tok.count(prompt_text(s)) == s.meta["length"]
+        assert lo <= s.meta["length"] < hi and s.meta["length_bin"] == "8k-16k"
+
+
+def test_needles_on_their_own_line_after_a_sentence_end(built):
+    for s in built[2]:
+        ctx = s.context[0].text
+        period = "。" if s.meta["lang"] == "zh" else "."
+        needles = s.meta["needles"]
+        assert [n["inserted_index"] for n in needles] == list(range(len(needles)))
+        offsets = [n["offset"] for n in needles]
+        assert offsets == sorted(offsets)
+        for n in needles:
+            at = n["offset"]
+            assert ctx[at:at + len(n["text"])] == n["text"]
+            assert ctx[at - 2:at] == period + "\n" and ctx[at + len(n["text"])] == "\n"
+            assert ctx.count(n["text"]) == 1
+        # gold order kept beside the inserted order; every needle once
+        assert sorted(n["gold_index"] for n in needles) == list(range(len(needles)))
+        assert [s.meta["raw_needles"][n["gold_index"]] for n in needles] == [n["text"] for n in needles]
+        depths = [n["depth"] for n in needles]
+        assert depths == sorted(depths) and depths[0] > 0 and depths[-1] < 1
+        raw = raw_text_of(s)
+        assert not any(n["text"] in raw for n in needles)
+        assert len(re.findall(re.escape(period), raw)) >= 81
+
+
+def test_prompt_and_answer_templates(built):
+    for s in built[2]:
+        lang = s.meta["lang"]
+        assert s.meta["doc_prefix"] in DOC_PREFIXES[lang] and s.meta["question_prefix"] in QUESTION_PREFIXES[lang]
+        question = s.question[0].text
+        text = prompt_text(s)
+        assert text.startswith(s.meta["doc_prefix"]) and text.endswith("\n\n" + s.meta["question_prefix"] + question)
+        lines = s.answer.splitlines()
+        if lang == "en":
+            assert re.fullmatch(r"List the specific contents of .+ in order\.", question)
+            assert re.fullmatch(r"The specific contents of .+ are as follows:", lines[0])
+            assert all(re.match(r"- [A-Z][a-z]+ \d{1,2}, \d{4}：", x) for x in lines[1:])
+        else:
+            assert question.startswith("按日期罗列") and question.endswith("的内容")
+            assert lines[0].endswith("的内容如下：")
+            assert all(re.match(r"- \d{4}年\d{2}月\d{2}日：", x) for x in lines[1:])
+        days = [r[3] for r in s.meta["extrainfo_diary"]]
+        assert days == sorted(days) and len(set(days)) == len(days)  # chronological, distinct
+        assert len(lines) - 1 == s.meta["num_needles"]
+        # the gold answer judges itself correct
+        assert judge(question, s.answer, s.answer)[0] == 1
+
+
+def test_same_seed_same_bytes_other_seed_other_samples(built, tmp_path):
+    out, _m, _s = built
+    again = tmp_path / "again"
+    build_seq_niah(again, langs=("en", "zh"), lengths=("8k-16k",), needles="3-12", per_cell=1, seed=5, progress=False)
+    assert (again / "samples.jsonl").read_bytes() == (out / "samples.jsonl").read_bytes()
+    other = tmp_path / "other"
+    build_seq_niah(other, langs=("en",), lengths=("8k-16k",), needles="3-5", per_cell=1, seed=6, progress=False)
+    assert next(iter(Dataset(other))).answer != built[2][0].answer
+
+
+def test_synthetic_qa_unlimited_and_official_shape():
+    import random
+
+    rng = random.Random(1)
+    seen = {synth.synthetic_temporal_qa(rng, "en", 5)["md5"] for _ in range(300)}
+    assert len(seen) == 300
+    rec = synth.synthetic_temporal_qa(random.Random(2), "zh", 4)
+    assert set(rec) == {"md5", "question", "answer", "needles", "extrainfo_diary", "meta"}
+    assert rec["meta"] == {"source": "syn", "ppl": "syn", "lang": "zh"}
+    for needle, row in zip(rec["needles"], rec["extrainfo_diary"], strict=True):
+        assert needle.startswith(row[1]) and row[2] in needle and needle.endswith(row[7])
+
+
+def test_bad_options():
+    with pytest.raises(ConfigError):
+        build_seq_niah("/tmp/x", pipelines=("nope",))
+    with pytest.raises(ConfigError):
+        build_seq_niah("/tmp/x", lengths=("1k-2k",))
+    with pytest.raises(ConfigError, match="--source"):
+        build_seq_niah("/tmp/x", pipelines=("real-logical",))
+
+
+def test_sources_validate_hostile_input(tmp_path):
+    f = tmp_path / "rel.jsonl"
+    f.write_text('["A", "Consult", "B", "2010-01-02"]\n["A", "Meet", "B", "2009-05-06"]\n'
+                 '["A", "Praise", "B", "2011-13-01"]\n', encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_source(f, "real-temporal")
+    assert info.value.line == 3 and info.value.field == "relation[3]" and str(f) in str(info.value)
+    f.write_text('{"question": "How?", "items": ["one"]}\n', encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_source(f, "real-logical")
+    assert info.value.line == 1 and info.value.field == "items"
+    f.write_text('{"question": "How?", "answer": "x", "needles": ["a", 3], "meta": {"lang": "en"}}\n',
+                 encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_source(f, "real-logical")
+    assert info.value.field == "needles"
+    f.write_text("{oops\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_source(f, "real-logical")
+    assert info.value.line == 1
+
+
+def test_real_temporal_relations_grouped_in_date_order(tmp_path):
+    f = tmp_path / "rel.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in [
+        ["Serbia", "Engage in negotiation", "Kosovo", "2018-03-01"],
+        ["Serbia", "Express intent to cooperate", "Kosovo", "2018-01-16"],
+        ["Serbia", "Defy norms, law", "Kosovo", "2018-03-27"],
+    ]) + "\n", encoding="utf-8")
+    (rec,) = load_source(f, "real-temporal")
+    assert [r[3] for r in rec["meta"]["relation_list"]] == ["2018-01-16", "2018-03-01", "2018-03-27"]
+    assert rec["needles"][0].startswith("On January 16, 2018, Serbia")
+    assert "chronological order" in rec["question"]
+    assert judge(rec["question"], rec["answer"], "\n".join(rec["needles"]))[0] == 1
+
+
+def test_real_logical_build(tmp_path):
+    src = tmp_path / "qa.jsonl"
+    src.write_text(json.dumps({"question": "How do I make tea?", "lang": "en", "items": [
+        "Boil fresh water in a kettle.", "Warm the teapot with a splash of hot water.",
+        "Add one spoon of leaves per cup.", "Pour the water and steep for four minutes."]}) + "\n",
+        encoding="utf-8")
+    out = tmp_path / "ds"
+    build_seq_niah(out, pipelines=("real-logical",), langs=("en",), lengths=("8k-16k",), needles="3-5",
+                   per_cell=1, source=src, progress=False)
+    (s,) = list(Dataset(out))
+    assert s.task == "real-logical" and s.meta["order_required"] is True
+    assert s.meta["items"][0] == "Boil fresh water in a kettle."
+    assert get_tokenizer("cl100k_base").count(prompt_text(s)) == s.meta["length"]
+
+
+def test_too_few_cut_points_is_an_error(tmp_path):
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    # plenty of tokens but only a handful of periods: every drawn text is rejected (official rule: <= 80)
+    (corpus / "a.txt").write_text(("word " * 40000).strip() + ". End.", encoding="utf-8")
+    with pytest.raises(ConfigError, match="could not build"):
+        build_seq_niah(tmp_path / "ds", langs=("en",), lengths=("8k-16k",), needles="3-5", per_cell=1,
+                       corpus=f"textdir:{corpus}", progress=False)
+
+
+def test_bytes_do_not_depend_on_the_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from niah.benchmarks.seq_niah.build import build_seq_niah; "
+            "build_seq_niah(sys.argv[1], langs=('zh',), lengths=('8k-16k',), needles='3-5', per_cell=1, seed=9, "
+            "progress=False)")
+    outs = []
+    for h in ("1", "2"):
+        out = tmp_path / f"h{h}"
+        env = dict(os.environ, PYTHONHASHSEED=h)
+        subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env)
+        outs.append((out / "samples.jsonl").read_bytes())
+    assert outs[0] == outs[1]
