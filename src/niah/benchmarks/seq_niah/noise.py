@@ -206,8 +206,8 @@ def _semantic_sentences(rng: random.Random, sample: Sample) -> list[str]:
                             if c not in (a, b)])
         rels = m.get("relation_list") or []
         rel_days = sorted(date.fromisoformat(r[3]) for r in rels) or [date(2010, 1, 1)]
-        near = rng.choice(rel_days) + timedelta(days=rng.choice((-9, -5, -2, 2, 5, 9)))
-        ds = format_date(near, "zh" if lang == "zh" else "month-day")
+        near_day = rng.choice(rel_days) + timedelta(days=rng.choice((-9, -5, -2, 2, 5, 9)))
+        ds = format_date(near_day, "zh" if lang == "zh" else "month-day")
         if lang == "zh":
             return [f"{ds}，{a}与{third}举行了会谈。", f"{ds}，{b}与{third}签署了一项合作协议。"]
         return [f"On {ds}, {a} held talks with {third}.", f"On {ds}, {b} signed a cooperation agreement with {third}."]
