@@ -15,10 +15,10 @@ Every data-set sample must have exactly one prediction, else it is an error (as 
 Scoring follows ``evaluate.py``: data sets whose name contains ``NeedleInAHaystack`` use the token rule,
 ``MMCoQA`` the substring rule, then ``open-ended`` uses ROUGE-L and ``multi-choice`` the option matcher
 (rules in :mod:`niah.benchmarks.milebench.metrics`). Results per image-quantity bucket (``Few`` < 6 images, ``Medium``,
-``Many`` > 31) come from each item's ``image_quantity_level`` (computed from the image count only when absent).
-Quirk kept: for open-ended data sets the official code files EVERY score under the bucket of the last item of
-the data set (a loop variable left over from an earlier loop); the official numbers are reported under
-``result`` and the per-sample buckets separately under ``image_quantity_level_by_sample``.
+``Many`` > 31) come from each item's image count (``len(images_path)``, as the current ``evaluate.py`` computes
+them; a stored ``image_quantity_level`` is checked but not used), with ``[sum, count]`` per bucket under
+``image_quantity_level-Result``. (The first release filed every open-ended score under the last item's stored
+level; the current code does not, and neither do we.)
 """
 
 from __future__ import annotations
@@ -77,11 +77,12 @@ def metric_rule_name(dataset_name: str, question_type: str) -> str:
 
 
 def image_quantity_level(item: dict[str, Any]) -> str:
-    """The item's ``image_quantity_level``; when absent, from the image count (Few < 6, Many > 31, else Medium)."""
-    level = item.get("image_quantity_level")
-    if level is not None:
-        return level
-    count = len(item["task_instance"]["images_path"])
+    """The official bucket of an item from its image count: Few < 6, Many > 31, else Medium."""
+    return image_count_bucket(len(item["task_instance"]["images_path"]))
+
+
+def image_count_bucket(count: int) -> str:
+    """Few (< 6 images), Medium (6-31) or Many (> 31), as the official ``get_image_quantity_level``."""
     if count < FEW_BELOW:
         return "Few"
     if count > MANY_ABOVE:
@@ -305,15 +306,16 @@ def read_predictions(pred_json: str | Path) -> list[dict[str, Any]]:
 
 def aggregate_official(rule_name: str, scores: Sequence[float], levels: Sequence[str]) -> dict[str, Any]:
     """The official ``eval.json`` of one data set from per-sample scores and image-quantity levels (both in
-    data-set order). Open-ended data sets put every score under the last item's level (official quirk)."""
+    data-set order)."""
     if not scores:
         raise ConfigError("no samples to score")
-    if rule_name == "milebench/rouge-l":
-        buckets: dict[str, list[float]] = {level: [] for level in IMAGE_QUANTITY_LEVELS}
-        buckets[levels[-1]].extend(scores)
-        return {"Rouge-L f": _mean(scores), "image_quantity_level-Accuracy": _bucket_means(buckets)}
-    return {"Accuracy": sum(scores) / len(scores), "image_quantity_level-Accuracy": _bucket_means(
-        _by_level(scores, levels))}
+    buckets = _by_level(scores, levels)
+    result: dict[str, Any] = (
+        {"Rouge-L f": _mean(scores)} if rule_name == "milebench/rouge-l" else {"Accuracy": sum(scores) / len(scores)}
+    )
+    result["image_quantity_level-Accuracy"] = _bucket_means(buckets)
+    result["image_quantity_level-Result"] = {level: [sum(values), len(values)] for level, values in buckets.items()}
+    return result
 
 
 def _by_level(scores: Sequence[float], levels: Sequence[str]) -> dict[str, list[float]]:
@@ -337,7 +339,7 @@ def score_milebench_official(dataset_dir: str | Path, pred_json: str | Path) -> 
     """Score a ``pred.json`` against a MileBench data set folder as ``evaluate.py`` does.
 
     Returns ``{"dataset", "question_type", "metric", "num_samples", "result": <official eval.json>,
-    "image_quantity_level_by_sample": {...}, "eval_score": <official eval_score.json list>}``.
+    "eval_score": <official eval_score.json list>}``.
     """
     data = read_dataset(dataset_dir)
     predictions = read_predictions(pred_json)
@@ -385,6 +387,5 @@ def score_milebench_official(dataset_dir: str | Path, pred_json: str | Path) -> 
         "metric": rule_name,
         "num_samples": len(scores),
         "result": aggregate_official(rule_name, scores, levels),
-        "image_quantity_level_by_sample": _bucket_means(_by_level(scores, levels)),
         "eval_score": eval_score,
     }
