@@ -19,7 +19,7 @@ from niah.benchmarks.mmlongbench.datasets import (
 from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile
 from niah.errors import DataError
 
-CATEGORY_PREFIX = "category:"
+CATEGORY_PREFIX = "category-"
 TASK_ORDER: tuple[str, ...] = (*DATASETS, *(CATEGORY_PREFIX + c for c in CATEGORIES))
 TASK_TITLES: dict[str, str] = {**{name: name for name in DATASETS},
                                **{CATEGORY_PREFIX + c: f"[{CATEGORY_TITLES[c]}]" for c in CATEGORIES}}
