@@ -160,3 +160,31 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
         document[RUN_STATUS_KEY] = previous[RUN_STATUS_KEY]
     write_json_atomic(run_dir / "scores.json", document)
     return {"judged": len(todo) - len(dropped), "judge_failures": failures, "scores": scores}
+
+
+def build_vh_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
+    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="K values, default 8,16,32,64,128")] = None,
+    per_length: Annotated[int, typer.Option("--per-length", help="samples per length (half yes, half no)")] = 4,
+    needles: Annotated[int, typer.Option("--needles", help="1: vh_single; K > 1: vh_multi with K query images")] = 1,
+    images: Annotated[Path | None, typer.Option("--images", help="image folder (default: the embedded pool)")]
+    = None,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    tokenizer: Annotated[str, typer.Option("--tokenizer", help="text tokenizer (default llama2-sp)")] = "llama2-sp",
+    min_pixels: Annotated[int, typer.Option("--min-pixels", help="qwen2vl-28px min_pixels")] = 4 * 28 * 28,
+    max_pixels: Annotated[int, typer.Option("--max-pixels", help="qwen2vl-28px max_pixels")] = 16384 * 28 * 28,
+    max_side: Annotated[int, typer.Option("--max-side", help="longest image side in 28-pixel patches")] = 12,
+    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+) -> None:
+    """Visual-haystack samples (yes/no, single or multi needle) at exactly 8K..128K tokens."""
+    from niah.benchmarks.mmlongbench.build import build_vh
+    from niah.errors import ConfigError
+
+    try:
+        ks = [int(k.upper().removeprefix("K")) for k in _csv(lengths)] or [8, 16, 32, 64, 128]
+    except ValueError:
+        raise ConfigError("--lengths takes K values such as 8,16,32") from None
+    counts = build_vh(out, lengths=ks, per_length=per_length, needles=needles, images=images, seed=seed,
+                      tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels, max_side=max_side,
+                      progress=not no_progress)
+    typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Command, Family, ReportSpec, Scorer
+from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, Scorer
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
@@ -24,9 +24,16 @@ def _commands() -> Sequence[Command]:
     from niah.benchmarks.mmlongbench import cli
 
     return (
+        Command("build", "mmlongbench-vh", cli.build_vh_command),
         Command("import", "mmlongbench", cli.import_command),
         Command("judge", "mmlongbench", cli.judge_command),
     )
+
+
+def _builders() -> Sequence[Builder]:
+    from niah.benchmarks.mmlongbench.build import build_from_options
+
+    return (Builder("mmlongbench-vh", build_from_options, {"lengths": [8], "per_length": 2}),)
 
 
 def _renderer() -> Renderer:
@@ -60,6 +67,7 @@ FAMILY = Family(
     description="official files of the five categories at 8K-128K (import), prompts, rules, per-length "
                 "aggregation, summarization judge",
     commands=_commands,
+    builders=_builders,
     renderer=_renderer,
     scorer=_scorer,
     metric_rules=_metric_rules,
