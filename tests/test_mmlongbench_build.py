@@ -111,3 +111,25 @@ def test_cli_build_run_score(tmp_path):
 
     scores = json.loads((tmp_path / "run" / "scores.json").read_text())
     assert scores["datasets"]["vh_multi"]["8K"] == 100.0
+
+
+def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):
+    from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
+    from niah.benchmarks.mmlongbench.score import score_sample
+    from niah.models.baselines import format_gold
+    from niah.sample import TextPart
+    from niah.tokens import get_tokenizer
+
+    rule = Qwen2VLRule(min_pixels=4 * 784, max_pixels=256 * 784)
+    counts = build_niah(tmp_path / "ds", lengths=(8,), depths=(0.4,), seed=2, max_pixels=rule.max_pixels)
+    assert counts == {f"mm_niah_{t}": 1 for t in NIAH_TASKS}
+    ds = Dataset(tmp_path / "ds")
+    tok = get_tokenizer("llama2-sp")
+    for sample in ds:
+        text = "".join(p.text for p in sample.context if isinstance(p, TextPart))
+        images = [p.path for p in sample.context if isinstance(p, ImagePart)]
+        assert tok.count(text) + sum(rule.tokens_for_file(ds.resolve_media(p)) for p in images) == 8192
+        assert sample.meta["context_length"] == 8192 and sample.meta["length_k"] == 8
+        assert 0.4 <= sample.depth < 0.6  # a random depth inside the requested cell
+        # the gold, answered as the oracle does, scores 1 under the data set's official rule
+        assert score_sample(sample, format_gold(sample.answer)).scores["official"] == 1.0

@@ -315,3 +315,97 @@ def measure(sample: Sample, media_root: str | Path, tokenizer: str | TextTokeniz
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
     return build_vh(out, progress=progress, **dict(options))
 
+
+
+# ------------------------------------------------------------------------ text/image needles (MM-NIAH tasks)
+
+NIAH_TASKS: tuple[str, ...] = ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image",
+                               "counting-image", "reasoning-image")
+
+
+def to_mmlongbench(sample: Sample, length_k: int) -> Sample:
+    """An MM-NIAH-built sample in MMLongBench's form: the official prompts of the MM-NIAH sets (options folded
+    into the question as ``\\nA. <option>`` lines, as the official image multiple-choice loader writes them)
+    and their rules (SubEM for text retrieval/reasoning, the sum rule for counting, option letter for images)."""
+    from niah.benchmarks.mmlongbench.datasets import DATASETS
+
+    name = f"mm_niah_{sample.task}"
+    info = DATASETS[name]
+    question = list(sample.question)
+    for index, choice in enumerate(sample.choices or []):
+        question.append(TextPart(f"\n{chr(ord('A') + index)}. "))
+        question.extend(choice)
+    answer = sample.answer
+    if info.metric == "sub_em" and sample.choices is not None and isinstance(answer, int):
+        answer = "".join(p.text for p in sample.choices[answer] if isinstance(p, TextPart))
+    meta = {**sample.meta, "dataset": name, "category": "niah", "length_k": length_k,
+            "input_max_length": length_k * 1024, "metric": info.metric, "prompt": info.prompt,
+            "max_new_tokens": info.max_new_tokens, "generator": "mmlongbench-niah"}
+    return Sample(id=f"{name}/K{length_k}/{sample.id.split('/', 1)[-1]}", benchmark=BENCHMARK, task=name,
+                  context=list(sample.context), question=question, answer=answer, meta=meta)
+
+
+def build_niah(out: str | Path, *, tasks: Sequence[str] = NIAH_TASKS, lengths: Sequence[int] = LENGTHS_K,
+               per_cell: int = 1, depths: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8), seed: int = 0,
+               corpus: str = "default", tokenizer: str = "llama2-sp", min_pixels: int = 4 * PATCH * PATCH,
+               max_pixels: int = 16384 * PATCH * PATCH, text_tokens_per_image: int = 2000,
+               progress: bool = False) -> dict[str, int]:
+    """MMLongBench's six MM-NIAH sets at exactly ``k x 1024`` haystack tokens (context text in ``tokenizer``
+    plus context images under ``qwen2vl-28px`` with these pixel limits), built by niah's MM-NIAH generator
+    (whole sentences, random depths in each requested cell, needles never marked) and written in MMLongBench's
+    form. Images are embedded."""
+    import shutil
+    import tempfile
+
+    from niah.benchmarks.mm_niah.build import BuildConfig
+    from niah.benchmarks.mm_niah.cli import build_mm_niah
+    from niah.sample import Dataset
+
+    bad = [k for k in lengths if k not in LENGTHS_K]
+    if bad:
+        raise ConfigError(f"lengths must be among {', '.join(map(str, LENGTHS_K))} (K tokens), got {bad}")
+    unknown = [t for t in tasks if t not in NIAH_TASKS]
+    if unknown:
+        raise ConfigError(f"unknown task(s) {unknown}; choose from {', '.join(NIAH_TASKS)}")
+    rule = f"qwen2vl-28px:min_pixels={min_pixels},max_pixels={max_pixels}"
+    counts: dict[str, int] = {}
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.mmniah-") as tmp, \
+            DatasetWriter(out) as writer:
+        copied: set[str] = set()
+        for k in lengths:
+            part = Path(tmp) / f"K{k}"
+            config = BuildConfig(tasks=tuple(tasks), lengths=(str(k * 1024),), depths=tuple(depths), per_cell=per_cell,
+                                 seed=seed + k, corpus=corpus, tokenizer=tokenizer, image_tokens=rule,
+                                 text_tokens_per_image=text_tokens_per_image)
+            build_mm_niah(config, part, progress=progress)
+            ds = Dataset(part)
+            for sample in ds:
+                converted = to_mmlongbench(sample, k)
+                rename: dict[str, str] = {}
+                for rel in converted.all_media():
+                    if rel not in rename:
+                        inner = rel.removeprefix("media/")
+                        target = f"K{k}/{inner}"
+                        if target not in copied:
+                            writer.write_media(target, ds.resolve_media(rel).read_bytes())
+                            copied.add(target)
+                        rename[rel] = f"media/{target}"
+                converted = _renamed(converted, rename)
+                writer.write(converted)
+                counts[converted.task] = counts.get(converted.task, 0) + 1
+            shutil.rmtree(part)
+        writer.finish({"benchmark": BENCHMARK, "source": "niah build mmlongbench-niah", "tasks": sorted(counts),
+                       "seed": seed, "tokenizer": tokenizer, "image_tokens_rule": rule, "lengths_k": list(lengths),
+                       "corpus": corpus})
+    return counts
+
+
+def _renamed(sample: Sample, rename: Mapping[str, str]) -> Sample:
+    def parts(items: Sequence[Part]) -> list[Part]:
+        return [ImagePart(rename.get(p.path, p.path)) if isinstance(p, ImagePart) else p for p in items]
+
+    sample.context = parts(sample.context)
+    sample.question = parts(sample.question)
+    return sample

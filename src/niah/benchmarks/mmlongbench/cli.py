@@ -188,3 +188,32 @@ def build_vh_command(
                       tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels, max_side=max_side,
                       progress=not no_progress)
     typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")
+
+
+def build_niah_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
+    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="MM-NIAH tasks, default all six")] = None,
+    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="K values, default 8,16,32,64,128")] = None,
+    depths: Annotated[list[str] | None, typer.Option("--depths", help="depth cells, default 0,0.2,0.4,0.6,0.8")]
+    = None,
+    per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
+    tokenizer: Annotated[str, typer.Option("--tokenizer", help="text tokenizer (default llama2-sp)")] = "llama2-sp",
+    min_pixels: Annotated[int, typer.Option("--min-pixels", help="qwen2vl-28px min_pixels")] = 4 * 28 * 28,
+    max_pixels: Annotated[int, typer.Option("--max-pixels", help="qwen2vl-28px max_pixels")] = 16384 * 28 * 28,
+    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+) -> None:
+    """MMLongBench's text/image needle sets (MM-NIAH tasks) at exactly 8K..128K haystack tokens."""
+    from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
+    from niah.errors import ConfigError
+
+    try:
+        ks = [int(k.upper().removeprefix("K")) for k in _csv(lengths)] or [8, 16, 32, 64, 128]
+        cells = [float(d) for d in _csv(depths)] or [0.0, 0.2, 0.4, 0.6, 0.8]
+    except ValueError:
+        raise ConfigError("--lengths takes K values such as 8,16; --depths numbers in [0, 1]") from None
+    counts = build_niah(out, tasks=_csv(tasks) or NIAH_TASKS, lengths=ks, per_cell=per_cell, depths=cells,
+                        seed=seed, corpus=corpus, tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels,
+                        progress=not no_progress)
+    typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

@@ -25,6 +25,7 @@ def _commands() -> Sequence[Command]:
 
     return (
         Command("build", "mmlongbench-vh", cli.build_vh_command),
+        Command("build", "mmlongbench-niah", cli.build_niah_command),
         Command("import", "mmlongbench", cli.import_command),
         Command("judge", "mmlongbench", cli.judge_command),
     )
