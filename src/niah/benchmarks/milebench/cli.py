@@ -12,11 +12,14 @@ import typer
 def import_command(
     dataset_dir: Annotated[Path, typer.Argument(help="a MileBench folder: {Dataset}.json + images/")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    combined: Annotated[int | None, typer.Option(
+        "--combined", help="read the combined-image variant {Dataset}_combined_K.json (images in "
+                           "combined_K_images/)")] = None,
 ) -> None:
     """An official MileBench dataset folder -> a niah dataset."""
     from niah.benchmarks.milebench.official import write_milebench_dataset
 
-    ds = write_milebench_dataset(dataset_dir, out)
+    ds = write_milebench_dataset(dataset_dir, out, combined)
     typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
                f"outside a dataset only when told: pass --media-root {ds.media_root} to run and report)",
                err=True)

@@ -53,6 +53,8 @@ class MileBenchDataset:
     path: Path
     meta_data: dict[str, Any]
     items: list[dict[str, Any]]
+    #: k of a combined-image variant (``{Dataset}_combined_<k>.json``, images in ``combined_<k>_images/``).
+    combined: int | None = None
 
     @property
     def question_type(self) -> str:
@@ -60,7 +62,25 @@ class MileBenchDataset:
 
     @property
     def images_dir(self) -> Path:
-        return self.path.parent / IMAGES_DIR
+        return self.path.parent / (combined_images_key(self.combined) if self.combined else IMAGES_DIR)
+
+    @property
+    def task(self) -> str:
+        return f"{self.name}_combined_{self.combined}" if self.combined else self.name
+
+
+def combined_images_key(k: int) -> str:
+    """The item field (and sibling folder) of the combined images: ``combined_<k>_images``."""
+    return f"combined_{k}_images"
+
+
+def combined_context(context: str, count: int) -> str:
+    """The official combined-image context: each ``{image#i}`` / ``{table#i}`` (i = 1..count) becomes the text
+    ``<Image i> `` (the combined image itself is put before the instruction)."""
+    for i in range(count):
+        context = context.replace(f"{{image#{i + 1}}}", f"<Image {i + 1}> ")
+        context = context.replace(f"{{table#{i + 1}}}", f"<Image {i + 1}> ")
+    return context
 
 
 def metric_rule_name(dataset_name: str, question_type: str) -> str:
@@ -100,27 +120,32 @@ def render_choice_suffix(choice_list: Sequence[str], dataset_name: str) -> str:
     return "\nChoice list: \n" + "\n".join(lines) + "\nYour answer is: "
 
 
-def read_dataset(dataset_dir: str | Path) -> MileBenchDataset:
-    """Read and validate ``{dataset_dir}/{name}/{name}.json`` where ``name`` is the folder's name."""
+def read_dataset(dataset_dir: str | Path, combined: int | None = None) -> MileBenchDataset:
+    """Read and validate ``{dataset_dir}/{name}.json`` (``name`` is the folder's name), or with ``combined=k``
+    the combined-image variant ``{name}_combined_<k>.json`` (official ``generate.py --combine_image k``; k = 1
+    reads ``{name}.json`` in combined mode, as the official code does)."""
     folder = Path(dataset_dir)
     if not folder.is_dir():
         raise DataError("MileBench data set folder does not exist", file=folder)
+    if combined is not None and (isinstance(combined, bool) or not isinstance(combined, int) or combined < 1):
+        raise ConfigError(f"combined must be a positive integer, got {combined!r}")
     name = folder.resolve().name
-    path = folder / f"{name}.json"
+    file_name = f"{name}_combined_{combined}.json" if combined and combined != 1 else f"{name}.json"
+    path = folder / file_name
     if not path.is_file():
-        raise DataError(f"no {name}.json in the data set folder", file=folder)
+        raise DataError(f"no {file_name} in the data set folder", file=folder)
     try:
         obj = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
     try:
-        meta, items = _validate(obj)
+        meta, items = _validate(obj, combined)
     except DataError as exc:
         raise exc.located(file=path) from None
-    return MileBenchDataset(name=name, path=path, meta_data=meta, items=items)
+    return MileBenchDataset(name=name, path=path, meta_data=meta, items=items, combined=combined)
 
 
-def _validate(obj: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _validate(obj: Any, combined: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if not isinstance(obj, dict):
         raise DataError("top level must be an object with meta_data and data")
     meta = obj.get("meta_data")
@@ -157,6 +182,11 @@ def _validate(obj: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         images = instance.get("images_path")
         if not isinstance(images, list) or not all(isinstance(p, str) and p for p in images):
             raise DataError("must be a list of image paths", field=f"{where}.task_instance.images_path")
+        if combined:
+            key = combined_images_key(combined)
+            paths = instance.get(key)
+            if not isinstance(paths, list) or not paths or not all(isinstance(p, str) and p for p in paths):
+                raise DataError("must be a non-empty list of image paths", field=f"{where}.task_instance.{key}")
         choices = instance.get("choice_list")
         if choices is not None and (not isinstance(choices, list) or not all(isinstance(c, str) for c in choices)):
             raise DataError("must be a list of strings", field=f"{where}.task_instance.choice_list")
@@ -215,9 +245,20 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     """
     instance = item["task_instance"]
     images = list(instance["images_path"])
-    for i, rel in enumerate(images):
-        resolve_under(data.images_dir, rel, field=f"task_instance.images_path[{i}]")
-    parts, dropped = context_parts(instance["context"], images)
+    dropped: list[str] = []
+    if data.combined:
+        key = combined_images_key(data.combined)
+        combined_paths = list(instance[key])
+        for i, rel in enumerate(combined_paths):
+            resolve_under(data.images_dir, rel, field=f"task_instance.{key}[{i}]")
+        parts: list[Part] = [ImagePart(rel) for rel in combined_paths]
+        text = combined_context(instance["context"], len(images))
+        if text:
+            parts.append(TextPart(text))
+    else:
+        for i, rel in enumerate(images):
+            resolve_under(data.images_dir, rel, field=f"task_instance.images_path[{i}]")
+        parts, dropped = context_parts(instance["context"], images)
     choice_list = instance.get("choice_list")
     meta: dict[str, Any] = {
         "dataset": data.name,
@@ -232,10 +273,13 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     }
     if dropped:
         meta["dropped_images"] = dropped
+    if data.combined:
+        meta["combined"] = data.combined
+        meta["num_combined_images"] = len(parts) - (1 if isinstance(parts[-1], TextPart) else 0)
     return Sample(
-        id=f"{data.name}/{item['sample_id']}",
+        id=f"{data.task}/{item['sample_id']}",
         benchmark=BENCHMARK,
-        task=data.name,
+        task=data.task,
         context=parts,
         question=[],
         answer=str(item["response"]),
@@ -244,9 +288,10 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     )
 
 
-def load_milebench(dataset_dir: str | Path) -> Iterator[Sample]:
-    """Stream the samples of one MileBench data set folder (``{Dataset}/{Dataset}.json`` + ``images/``)."""
-    data = read_dataset(dataset_dir)
+def load_milebench(dataset_dir: str | Path, combined: int | None = None) -> Iterator[Sample]:
+    """Stream the samples of one MileBench data set folder (``{Dataset}/{Dataset}.json`` + ``images/``, or the
+    combined-image variant with ``combined=k``)."""
+    data = read_dataset(dataset_dir, combined)
     for index, item in enumerate(data.items):
         try:
             yield item_to_sample(item, data)
@@ -255,18 +300,20 @@ def load_milebench(dataset_dir: str | Path) -> Iterator[Sample]:
             raise DataError(exc.message, file=data.path, field=field) from None
 
 
-def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path) -> Dataset:
+def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path, combined: int | None = None) -> Dataset:
     """Write a MileBench data set folder as a niah dataset directory (atomic; images are not copied: the
-    manifest's ``media_root`` is the absolute path of the original ``images/`` folder)."""
-    data = read_dataset(dataset_dir)
+    manifest's ``media_root`` is the absolute path of the original ``images/`` folder, or of
+    ``combined_<k>_images/`` for a combined-image variant)."""
+    data = read_dataset(dataset_dir, combined)
     with DatasetWriter(out_dir) as writer:
-        for sample in load_milebench(dataset_dir):
+        for sample in load_milebench(dataset_dir, combined):
             writer.write(sample)
         writer.finish({
             "benchmark": BENCHMARK,
             "source": "milebench-official",
-            "tasks": [data.name],
+            "tasks": [data.task],
             "dataset": data.name,
+            "combined": data.combined,
             "split": data.meta_data.get("split"),
             "question_type": data.question_type,
             "metric": metric_rule_name(data.name, data.question_type),
