@@ -185,3 +185,31 @@ def test_score_run_on_milebench_dataset(tmp_path):
     assert scores == {"TQA": {"Accuracy": 0.5, "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0,
                                                                                 "Many": 0.0},
                               "image_quantity_level-Result": {"Few": [1.0, 2], "Medium": [0, 0], "Many": [0, 0]}}}
+
+
+def test_report_has_per_dataset_image_bucket_tables(tmp_path):
+    options = ["red", "blue", "green"]
+    seven = [f"{i}.jpg" for i in range(7)]
+    many = [f"{i}.jpg" for i in range(33)]
+    folder = _make_dataset(tmp_path, "TQA", "multi-choice", [
+        _item(0, "q {image#1}", ["0.jpg"], "blue", "Few", options),
+        _item(1, "q {image#1}", seven, "green", "Medium", options),
+        _item(2, "q {image#1}", many, "red", "Many", options),
+        _item(3, "q {image#1}", many, "red", "Many", options),
+    ])
+    write_milebench_dataset(folder, tmp_path / "ds")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "run.json").write_text(json.dumps({"dataset": str(tmp_path / "ds"), "model": {"spec": "m"}}))
+    replies = {0: "B", 1: "A", 2: "A", 3: "C"}
+    (run_dir / "responses.jsonl").write_text("".join(
+        json.dumps({"id": f"TQA/{i}", "response": r, "error": None}) + "\n" for i, r in replies.items()))
+    score_run(run_dir)
+    proc = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(run_dir), "--out", str(tmp_path / "rep"),
+                           "--media-root", str(folder / "images")], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    table = (tmp_path / "rep" / "tables" / "milebench_TQA.md").read_text()
+    assert "| Model | FEW | MEDIUM | MANY | Overall |" in table
+    assert "| 100.0 | 0.0 | 50.0 | 50.0 |" in table
+    md = (tmp_path / "rep" / "tables.md").read_text()
+    assert "By image count (all data sets)" in md and "100.0 (1) | 0.0 (1) | 50.0 (2)" in md

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Command, Family, ScoreFormat, Scorer
+from niah.benchmarks.protocol import Command, Family, ReportSpec, ScoreFormat, Scorer
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
@@ -48,15 +48,23 @@ def _metric_rules() -> Sequence[MetricRule]:
     return RULES
 
 
+def _report() -> ReportSpec:
+    from niah.benchmarks.milebench.report import SPEC
+
+    return SPEC
+
+
 FAMILY = Family(
     name="milebench",
     title="MileBench",
     tasks=(),
-    description="official data sets (dataset folder) and scorers",
+    description="official data sets (incl. combined-image variants and GPR1200), prompts with the official "
+                "truncation, scorers, image-count buckets",
     commands=_commands,
     renderer=_renderer,
     official_fit=_official_fit,
     scorer=_scorer,
     score_formats=_score_formats,
     metric_rules=_metric_rules,
+    report=_report,
 )
