@@ -66,7 +66,7 @@ FAMILY = Family(
     title="MMLongBench",
     tasks=TASKS,
     description="official files of the five categories at 8K-128K (import), prompts, rules, per-length "
-                "aggregation, summarization judge",
+                "aggregation, summarization judge, new samples at exact standardized lengths",
     commands=_commands,
     builders=_builders,
     renderer=_renderer,
