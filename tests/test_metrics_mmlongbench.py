@@ -106,10 +106,91 @@ def test_binary_dataset_score_flips_below_50():
     assert binary_acc_dataset_score([1, 1, 1, 0]) == 75.0
 
 
-def test_failed_request_scores_zero_and_bad_gold_is_an_error():
+def test_failed_request_scores_zero():
     assert score_sub_em("oak", None) == 0.0
     assert score_mc_acc(1, None) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("answer", "response", "expected"),
+    [
+        # official int(choice == answers): Python equality, never an error
+        ("B", "B", 0.0),  # extracted 1 != "B"
+        ("1", "B", 0.0),
+        (1.0, "B", 1.0),  # 1 == 1.0
+        (True, "B", 1.0),  # 1 == True
+        (None, "B", 0.0),
+        ([1], "B", 0.0),
+    ],
+)
+def test_mc_acc_scores_every_gold_type_like_python_equality(answer, response, expected):
+    assert score_mc_acc(answer, response) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "response", "expected"),
+    [
+        ("3", "label: 3", 0.0),  # the official parsed label is an int, a string gold never matches
+        (3, "label: 3", 1.0),
+        (3.0, "label: 3", 1.0),
+        (False, "label: 0", 1.0),
+        ({"id": 3}, "label: 3", 0.0),
+    ],
+)
+def test_cls_acc_scores_every_gold_type_like_python_equality(answer, response, expected):
+    assert score_cls_acc(answer, response) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "response", "expected"),
+    [
+        ([True, 2], "[3]", 1.0),  # sum([True, 2]) == 3
+        ([1.5, 1.5], "[3]", 1.0),  # sum 3.0 == 3
+        ([], "no numbers", 1.0),  # sum([]) == 0 == sum of nothing found
+        ("", "none", 1.0),  # sum("") == 0 too
+        ({}, "[0]", 1.0),  # and sum({}) == 0
+        ([], "[1]", 0.0),
+    ],
+)
+def test_soft_acc_gold_sum_follows_python_sum(answer, response, expected):
+    assert score_soft_acc(answer, response) == expected
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["[1, 2]", 3, None, ["1", 2], [[1]], {"a": 1}],  # sum() raises TypeError on each
+)
+def test_soft_acc_refuses_golds_the_official_sum_cannot_add(answer):
+    with pytest.raises(MetricInputError) as info:
+        score_soft_acc(answer, "[1, 2]")
+    assert info.value.field == "answer"
+
+
+@pytest.mark.parametrize(
+    ("answer", "response", "expected"),
+    [
+        ([["oa"], "k"], "k", 1.0),  # first item is a list: every item is iterated, "k" gives its letter
+        ([["pine"], {"oak": 1}], "an oak", 1.0),  # ... and a dict gives its keys
+        ("", "anything", 1.0),  # the empty normalized gold is in every output
+    ],
+)
+def test_sub_em_flattening_quirks(answer, response, expected):
+    assert score_sub_em(answer, response) == expected
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [[], 3, None, {"oak": 1}, ["oak", 3], [["oak"], 3], [[]], ["oak", ["pine"]]],
+)
+def test_sub_em_refuses_what_the_official_code_crashes_on(answer):
     with pytest.raises(MetricInputError):
-        score_mc_acc("B", "B")
+        score_sub_em(answer, "oak")
+
+
+def test_binary_acc_refuses_a_non_string_gold():
+    # the official code runs extract_binary_label(gold), which calls gold.lower()
     with pytest.raises(MetricInputError):
-        score_soft_acc("[1, 2]", "[1, 2]")
+        score_binary_acc(1, "yes")
+    # an all-digit gold parses to its number; "Answer:1" is not all digits, so the prediction takes the default
+    assert score_binary_acc("1", "1", default_answer=1) == 1.0
+    assert score_binary_acc("1", "1", default_answer=0) == 0.0

@@ -54,9 +54,17 @@ def test_gpr1200_without_letters_matches_option_text():
     assert score_multi_choice("tabby cat", "gray whale", options) == 0.0
 
 
-def test_option_keys_beyond_z_follow_chr_65_plus_i():
-    letters = option_letters(30)
-    assert letters[25] == "Z" and letters[26] == "[" and letters[29] == "^"
+def test_option_keys_beyond_z_are_aa_then_ba():
+    letters = option_letters(54)
+    assert letters[25] == "Z" and letters[26] == "AA" and letters[51] == "AZ" and letters[52:] == ["BA", "BB"]
+
+
+def test_two_letter_keys_match_a_two_character_prediction():
+    options = [f"option {i}" for i in range(30)]
+    # gold index 27 has key "AB"; a bare "ab" (processed, so lower case) names it
+    assert score_multi_choice("option 27", "ab", options) == 1.0
+    assert score_multi_choice("option 27", "AB", options) == 1.0
+    assert score_multi_choice("option 1", "b", options) == 1.0
 
 
 def test_gold_must_be_an_option():

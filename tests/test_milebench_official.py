@@ -108,33 +108,34 @@ def _preds(path, pairs):
     return path
 
 
-def test_multi_choice_accuracy_and_buckets(tmp_path):
+def test_multi_choice_accuracy_and_buckets_from_the_image_count(tmp_path):
     options = ["red", "blue", "green", "black"]
+    many = [f"{i}.jpg" for i in range(32)]
     folder = _make_dataset(tmp_path, "TQA", "multi-choice", [
         _item(0, "q {image#1}", ["0.jpg"], "blue", "Few", options),
         _item(1, "q {image#1}", ["1.jpg"], "blue", "Few", options),
-        _item(2, "q {image#1}", ["2.jpg"], "green", "Many", options),
+        # a stored level that disagrees with the image count is ignored (the current evaluate.py counts images)
+        _item(2, "q {image#1}", many, "green", "Few", options),
     ])
     preds = _preds(tmp_path / "pred.json", [(0, "B"), (1, "The answer is B"), (2, "")])
     result = score_milebench_official(folder, preds)
     assert result["result"] == {"Accuracy": 2 / 3,
-                                "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0, "Many": 1.0}}
+                                "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0, "Many": 1.0},
+                                "image_quantity_level-Result": {"Few": [1.0, 2], "Medium": [0, 0], "Many": [1.0, 1]}}
     assert result["eval_score"] == [{"id": "0", "score": "1"}, {"id": "1", "score": "0"}, {"id": "2", "score": "1"}]
 
 
-def test_open_ended_buckets_follow_the_last_item_quirk(tmp_path):
+def test_open_ended_buckets_per_sample(tmp_path):
+    six = [f"{i}.jpg" for i in range(6)]
     folder = _make_dataset(tmp_path, "WebQA", "open-ended", [
         _item(0, "q", [], "red car", "Few"),
-        _item(1, "q", [], "blue bus", "Medium"),
+        _item(1, "q", six, "blue bus", "Medium"),
     ])
     preds = _preds(tmp_path / "pred.json", [(1, "blue bus"), (0, "nothing")])
     result = score_milebench_official(folder, preds)
     assert result["result"]["Rouge-L f"] == pytest.approx(0.5, abs=1e-7)
-    # official: every score is filed under the LAST item's level (Medium)
     assert result["result"]["image_quantity_level-Accuracy"]["Few"] == 0.0
-    assert result["result"]["image_quantity_level-Accuracy"]["Medium"] == pytest.approx(0.5, abs=1e-7)
-    assert result["image_quantity_level_by_sample"]["Few"] == 0.0
-    assert result["image_quantity_level_by_sample"]["Medium"] == pytest.approx(1.0, abs=1e-7)
+    assert result["result"]["image_quantity_level-Accuracy"]["Medium"] == pytest.approx(1.0, abs=1e-7)
 
 
 def test_needle_dataset_and_missing_or_foreign_predictions(tmp_path):
@@ -182,4 +183,33 @@ def test_score_run_on_milebench_dataset(tmp_path):
     assert scores.pop("run_status") == {"complete": False, "answered": 1, "failed": 1, "skipped": 0,
                                         "missing": 0, "total": 2}
     assert scores == {"TQA": {"Accuracy": 0.5, "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0,
-                                                                                "Many": 0.0}}}
+                                                                                "Many": 0.0},
+                              "image_quantity_level-Result": {"Few": [1.0, 2], "Medium": [0, 0], "Many": [0, 0]}}}
+
+
+def test_report_has_per_dataset_image_bucket_tables(tmp_path):
+    options = ["red", "blue", "green"]
+    seven = [f"{i}.jpg" for i in range(7)]
+    many = [f"{i}.jpg" for i in range(33)]
+    folder = _make_dataset(tmp_path, "TQA", "multi-choice", [
+        _item(0, "q {image#1}", ["0.jpg"], "blue", "Few", options),
+        _item(1, "q {image#1}", seven, "green", "Medium", options),
+        _item(2, "q {image#1}", many, "red", "Many", options),
+        _item(3, "q {image#1}", many, "red", "Many", options),
+    ])
+    write_milebench_dataset(folder, tmp_path / "ds")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "run.json").write_text(json.dumps({"dataset": str(tmp_path / "ds"), "model": {"spec": "m"}}))
+    replies = {0: "B", 1: "A", 2: "A", 3: "C"}
+    (run_dir / "responses.jsonl").write_text("".join(
+        json.dumps({"id": f"TQA/{i}", "response": r, "error": None}) + "\n" for i, r in replies.items()))
+    score_run(run_dir)
+    proc = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(run_dir), "--out", str(tmp_path / "rep"),
+                           "--media-root", str(folder / "images")], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    table = (tmp_path / "rep" / "tables" / "milebench_TQA.md").read_text()
+    assert "| Model | FEW | MEDIUM | MANY | Overall |" in table
+    assert "| 100.0 | 0.0 | 50.0 | 50.0 |" in table
+    md = (tmp_path / "rep" / "tables.md").read_text()
+    assert "By image count (all data sets)" in md and "100.0 (1) | 0.0 (1) | 50.0 (2)" in md

@@ -299,3 +299,106 @@ def test_oracle_run_with_official_truncation_scores_one(tmp_path, name, question
     assert score_summary.scored == 3
     scores = json.loads((run_dir / "scores.json").read_text())
     assert scores[name][metric_key] == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------------------------------ truncation edges, sweep
+
+
+@pytest.mark.parametrize(("max_context", "expected"), [
+    # instruction "Ins" = 3; fragments "aaaa" | "bb" | "cccccc?" = 4, 2, 7; each image 5
+    (26, "aaaa<image: 1.jpg>bb<image: 2.jpg>cccccc?"),  # exactly everything
+    (25, "<image: 1.jpg>bb<image: 2.jpg>cccccc?"),  # one short: "aaaa" no longer fits
+    (22, "<image: 1.jpg>bb<image: 2.jpg>cccccc?"),  # exactly up to image 1 (19) + 3 spare: still no "aaaa"
+    (21, "bb<image: 2.jpg>cccccc?"),  # budget 18 = exactly at the "bb" boundary (14) + 4: image 1 (5) does not fit
+    (17, "bb<image: 2.jpg>cccccc?"),  # budget 14: exactly the fragment boundary after "bb"
+    (16, "<image: 2.jpg>cccccc?"),  # budget 13: one short of "bb"
+    (15, "<image: 2.jpg>cccccc?"),  # budget 12: exactly question + image 2
+    (14, "cccccc?"),  # budget 11: image 2 (12) no longer fits
+    (10, "cccccc?"),  # budget 7: exactly the last fragment
+    (9, "ccccc?"),  # budget 6: the last fragment alone is too long, its last 6 tokens survive
+])
+def test_truncation_sweep_keeps_the_instruction_and_the_end(three_fragments, max_context, expected):
+    result = _truncate(three_fragments, max_context)
+    assert result.prompt.preview() == "Ins\n" + expected
+    assert result.prompt.preview().endswith("?")  # the question's end always survives
+
+
+# ------------------------------------------------------------------------------------ combined-image variant
+
+
+def _combined_folder(root: Path, name: str = "Spot") -> Path:
+    folder = root / name
+    (folder / "images").mkdir(parents=True)
+    (folder / "combined_1_images").mkdir()
+    (folder / "combined_4_images").mkdir()
+    meta = {"dataset": name, "split": "test", "num_sample": 1, "task_instruction": ["Compare the images."],
+            "question_type": "open-ended"}
+    item = {"sample_id": 7, "task_instruction_id": 0, "response": "a car moved",
+            "task_instance": {"context": "Before {image#1} after {image#2}: what changed?",
+                              "images_path": ["0.jpg", "1.jpg"], "combined_1_images": ["7.jpg"],
+                              "combined_4_images": ["7_4.jpg"]},
+            "image_quantity_level": "Few"}
+    for rel in ("images/0.jpg", "images/1.jpg", "combined_1_images/7.jpg", "combined_4_images/7_4.jpg"):
+        (folder / rel).write_bytes(png_bytes(zlib.crc32(rel.encode())))
+    (folder / f"{name}.json").write_text(json.dumps({"meta_data": meta, "data": [item]}), encoding="utf-8")
+    (folder / f"{name}_combined_4.json").write_text(json.dumps({"meta_data": meta, "data": [item]}),
+                                                   encoding="utf-8")
+    return folder
+
+
+def test_combined_variant_prompt_puts_the_combined_image_first(tmp_path):
+    folder = _combined_folder(tmp_path)
+    (sample,) = load_milebench(folder, combined=4)
+    assert sample.id == "Spot_combined_4/7" and sample.task == "Spot_combined_4" and sample.meta["combined"] == 4
+    prompt = render_prompt(sample, folder / "combined_4_images")
+    # official: "<ImageHere>\n" + instruction + "\n" + context with {image#i} -> "<Image i> "
+    assert prompt.preview() == ("<image: 7_4.jpg>\nCompare the images.\nBefore <Image 1>  after <Image 2> : "
+                                "what changed?")
+    (base,) = load_milebench(folder, combined=1)  # k = 1 reads {name}.json in combined mode
+    assert [p.path for p in base.context if isinstance(p, ImagePart)] == ["7.jpg"]
+    with pytest.raises(DataError, match="Spot_combined_2.json"):
+        list(load_milebench(folder, combined=2))
+
+
+def test_combined_variant_truncation_cuts_only_text_and_keeps_the_image(tmp_path):
+    folder = _combined_folder(tmp_path)
+    (sample,) = load_milebench(folder, combined=4)
+    fit = MileBenchTruncation(tokenizer=CharTokenizer(), image_tokens=1000)
+    prompt = render_prompt(sample, folder / "combined_4_images")
+    # instruction "Compare the images." = 19 chars; the text after it is 49 chars; budget 30 - 19 = 11
+    result = fit(prompt, sample, Capabilities(max_context_tokens=30))
+    assert result.prompt.preview() == "<image: 7_4.jpg>\nCompare the images.\nat changed?"
+    assert "kept 0 of 0 images, cut 38 tokens" in result.policy
+    whole = fit(prompt, sample, Capabilities(max_context_tokens=100))  # image cost is never counted here
+    assert whole.prompt.preview() == prompt.preview() and whole.policy is None
+
+
+def test_combined_items_without_their_image_list_are_refused(tmp_path):
+    folder = _combined_folder(tmp_path)
+    doc = json.loads((folder / "Spot_combined_4.json").read_text())
+    del doc["data"][0]["task_instance"]["combined_4_images"]
+    (folder / "Spot_combined_4.json").write_text(json.dumps(doc))
+    with pytest.raises(DataError) as info:
+        list(load_milebench(folder, combined=4))
+    assert info.value.field == "data[0].task_instance.combined_4_images"
+
+
+def test_gpr1200_with_more_than_26_options_end_to_end(tmp_path):
+    options = [f"photo of landmark {i}" for i in range(30)]
+    folder = _write_milebench(tmp_path, "GPR1200", "multi-choice", [
+        _item(0, "Query: {image#1}", ["q0.jpg"], options[27], options),
+        _item(1, "Query: {image#1}", ["q1.jpg"], options[3], options),
+    ], ["Find the matching image."])
+    ds = write_milebench_dataset(folder, tmp_path / "ds")
+    sample = next(iter(ds))
+    text = render_prompt(sample, ds.media_root).preview()
+    assert "\nChoice list: \nphoto of landmark 0\nphoto of landmark 1\n" in text  # no letters
+    from niah.benchmarks.milebench.score import score_sample
+
+    # a bare two-letter key "AB" is option 27 under the official keys (A..Z, AA, AB, ...)
+    assert score_sample(sample, "AB").scores["official"] == 1.0
+    # official quirk: the option texts are tried as one regex alternation in option order, so "...landmark 2"
+    # matches inside "...landmark 27" first and the reply names option C
+    assert score_sample(sample, "photo of landmark 27").scores["official"] == 0.0
+    second = list(ds)[1]
+    assert score_sample(second, "photo of landmark 3").scores["official"] == 1.0

@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
-from niah.errors import ConfigError
+from niah.errors import ConfigError, DataError
 
 
-def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) -> tuple[int, float]:
+@dataclass(frozen=True)
+class MetricFileResult:
+    """What :func:`score_file` did: rows read, rows scored, their mean, and the lines the rule refused."""
+
+    rows: int
+    scored: int
+    mean: float | None
+    refused: tuple[DataError, ...]
+
+
+def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) -> MetricFileResult:
     """Score every line of ``input_path`` with rule ``rule_name``; write each line plus ``score`` atomically.
 
     Each input line is a JSON object with ``answer`` (gold, any JSON), ``response`` (string, or null for a failed
-    request) and the rule's other fields (``choices``, ``prefix``, ...). A line the rule cannot score is a
-    :class:`~niah.errors.DataError` naming file, line and field, never a zero. Lines are scored in file order
-    (some rules depend on the position). Returns (number of rows, mean score).
+    request) and the rule's other fields (``choices``, ``prefix``, ...). Lines are scored in file order (some
+    rules depend on the position). A line the rule cannot score (the official code itself would fail on it) is
+    refused on its own: it is written with ``score: null`` and ``refused`` (the reason), reported as a
+    :class:`~niah.errors.DataError` naming file, line and field, and left out of the mean; it is never a zero and
+    never stops the other lines. Only a file that cannot be read as JSON objects is an error as a whole.
     """
-    from niah.errors import DataError
     from niah.iox import dumps_line, iter_jsonl, write_atomic
     from niah.metrics.base import MetricInputError
     from niah.metrics.registry import get_rule
@@ -27,7 +39,9 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
     if not input_path.is_file():
         raise DataError("input file does not exist", file=input_path)
     lines: list[str] = []
+    refused: list[DataError] = []
     total = 0.0
+    scored = 0
     for position, (lineno, row) in enumerate(iter_jsonl(input_path)):
         if not isinstance(row, dict):
             raise DataError("each line must be a JSON object", file=input_path, line=lineno)
@@ -36,13 +50,16 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
         try:
             score = rule.score(row, position)
         except MetricInputError as exc:
-            raise DataError(exc.message, file=input_path, line=lineno, field=exc.field) from None
+            refused.append(DataError(exc.message, file=input_path, line=lineno, field=exc.field))
+            lines.append(dumps_line({**row, "score": None, "refused": f"{exc.field}: {exc.message}"}))
+            continue
         total += score
+        scored += 1
         lines.append(dumps_line({**row, "score": score}))
     if not lines:
         raise DataError("input file has no rows", file=input_path)
     write_atomic(output_path, "".join(lines))
-    return len(lines), total / len(lines)
+    return MetricFileResult(len(lines), scored, total / scored if scored else None, tuple(refused))
 
 
 def rule_listing() -> str:
@@ -67,5 +84,12 @@ def register(app: typer.Typer) -> None:
             return
         if rule is None or input_path is None or output_path is None:
             raise ConfigError("give RULE --input FILE --output FILE, or --list")
-        count, mean = score_file(rule, input_path, output_path)
-        typer.echo(f"{rule}: scored {count} rows, mean score {mean:.6f} -> {output_path}")
+        result = score_file(rule, input_path, output_path)
+        for error in result.refused:
+            typer.echo(f"refused {error}", err=True)
+        mean = "undefined (no row scored)" if result.mean is None else f"{result.mean:.6f}"
+        typer.echo(f"{rule}: scored {result.scored} of {result.rows} rows, mean score {mean} -> {output_path}")
+        if result.refused:
+            typer.echo(f"{len(result.refused)} row(s) refused (the official code cannot score them); they have "
+                       "score null and a 'refused' reason in the output", err=True)
+            raise typer.Exit(1)

@@ -12,11 +12,14 @@ import typer
 def import_command(
     dataset_dir: Annotated[Path, typer.Argument(help="a MileBench folder: {Dataset}.json + images/")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    combined: Annotated[int | None, typer.Option(
+        "--combined", help="read the combined-image variant {Dataset}_combined_K.json (images in "
+                           "combined_K_images/)")] = None,
 ) -> None:
     """An official MileBench dataset folder -> a niah dataset."""
     from niah.benchmarks.milebench.official import write_milebench_dataset
 
-    ds = write_milebench_dataset(dataset_dir, out)
+    ds = write_milebench_dataset(dataset_dir, out, combined)
     typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
                f"outside a dataset only when told: pass --media-root {ds.media_root} to run and report)",
                err=True)
@@ -35,3 +38,34 @@ def score_official_files(paths: list[Path], out: Path | None) -> None:
     if out is not None:
         write_json_atomic(out, result)
         typer.echo(f"wrote {out}")
+
+
+def build_niah_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
+    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="exact lengths in tokens, e.g. 4096,8192")]
+    = None,
+    per_length: Annotated[int, typer.Option("--per-length", help="samples per task and length")] = 4,
+    tasks: Annotated[list[str] | None, typer.Option(
+        "--tasks", help="TextNeedleInAHaystack, ImageNeedleInAHaystack (default both)")] = None,
+    images: Annotated[int, typer.Option("--images", help="images per sample")] = 4,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
+    tokenizer: Annotated[str, typer.Option("--tokenizer", help="the model's tokenizer (cl100k_base, hf:PATH, ...)")]
+    = "cl100k_base",
+    image_tokens: Annotated[int, typer.Option("--image-tokens", help="per-image cost (official LLaVA-1.5: 576)")]
+    = 576,
+    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+) -> None:
+    """MileBench-style passkey haystacks (passkey in the text or on one image) at exact official lengths."""
+    from niah.benchmarks.milebench.build import TASKS, build_milebench_niah
+    from niah.errors import ConfigError
+
+    try:
+        sizes = [int(v.strip()) for value in lengths or ["4096"] for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise ConfigError("--lengths takes token counts such as 4096,8192") from None
+    names = [t.strip() for value in tasks or [] for t in value.split(",") if t.strip()] or list(TASKS)
+    counts = build_milebench_niah(out, lengths=sizes, per_length=per_length, tasks=names, images_per_sample=images,
+                                  seed=seed, corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens,
+                                  progress=not no_progress)
+    typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

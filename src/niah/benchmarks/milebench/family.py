@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Command, Family, ScoreFormat, Scorer
+from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, ScoreFormat, Scorer
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
@@ -15,7 +15,14 @@ if TYPE_CHECKING:
 def _commands() -> Sequence[Command]:
     from niah.benchmarks.milebench import cli
 
-    return (Command("import", "milebench", cli.import_command),)
+    return (Command("import", "milebench", cli.import_command),
+            Command("build", "milebench-niah", cli.build_niah_command))
+
+
+def _builders() -> Sequence[Builder]:
+    from niah.benchmarks.milebench.build import build_from_options
+
+    return (Builder("milebench-niah", build_from_options, {"lengths": [4096], "per_length": 2}),)
 
 
 def _renderer() -> Renderer:
@@ -48,15 +55,24 @@ def _metric_rules() -> Sequence[MetricRule]:
     return RULES
 
 
+def _report() -> ReportSpec:
+    from niah.benchmarks.milebench.report import SPEC
+
+    return SPEC
+
+
 FAMILY = Family(
     name="milebench",
     title="MileBench",
     tasks=(),
-    description="official data sets (dataset folder) and scorers",
+    description="official data sets (incl. combined-image variants and GPR1200), prompts with the official "
+                "truncation, scorers, image-count buckets",
     commands=_commands,
+    builders=_builders,
     renderer=_renderer,
     official_fit=_official_fit,
     scorer=_scorer,
     score_formats=_score_formats,
     metric_rules=_metric_rules,
+    report=_report,
 )

@@ -76,13 +76,19 @@ def score_rouge_l(answer: Any, response: str | None) -> float:
         return 0.0
 
 
-def option_letters(count: int) -> list[str]:
-    """Official option keys ``chr(65 + i)``: A..Z, then ``[``, ``\\``, ``]``, ``^``, ``_``, `````, ``a``, ...
+def option_key(index: int) -> str:
+    """Official ``Eval.char``: A..Z for 0-25, then ``A`` + A..Z (AA..AZ) for 26-51, then ``B`` + the letter from
+    ``chr(index + 13)`` (BA, BB, ...) beyond; GPR1200 has more than 26 options."""
+    if index < 26:
+        return chr(index + 65)
+    if index < 52:
+        return "A" + chr(index + 65 - 26)
+    return "B" + chr(index + 65 - 26 - 26)
 
-    The official code does not continue with AA, AB...; beyond 26 options its keys are these characters, and
-    the matcher's behaviour for them is reproduced as is.
-    """
-    return [chr(65 + i) for i in range(count)]
+
+def option_letters(count: int) -> list[str]:
+    """The official option keys of ``count`` options (:func:`option_key`)."""
+    return [option_key(i) for i in range(count)]
 
 
 def _escape_option(text: str) -> str:
@@ -99,8 +105,8 @@ def match_choice(text: str, options: dict[str, str]) -> str:
     In order: (1) the first place in ``text`` where any processed ``"<key> <option>"`` string occurs returns
     the upper-cased first character of the match; (2) an option text with spaces removed found in the
     prediction with spaces removed returns that option's key (quirk: the found text is compared with the
-    *escaped* option text, so an option holding a regex character never matches here); (3) a 1-character
-    prediction equal to a key; else (4) the concatenation of every prediction character whose upper case is a
+    *escaped* option text, so an option holding a regex character never matches here); (3) a 1- or 2-character
+    prediction equal to a key (``"ab"`` names option AB); else (4) the concatenation of every prediction character whose upper case is a
     key, so "the answer is b" with options A-D yields "AB" and scores 0. An empty prediction yields "C".
     If building or running a pattern raises, the prediction itself is returned (official ``except``).
     """
@@ -117,7 +123,7 @@ def match_choice(text: str, options: dict[str, str]) -> str:
             for key, value in options.items():
                 if found[0].strip() == _escape_option(value).replace(" ", ""):
                     return key.upper()
-        if len(text) == 1 and text.upper() in options:
+        if len(text) in (1, 2) and text.upper() in options:
             return text.upper()
     except Exception:  # the official code catches everything and returns the text
         return text
@@ -126,7 +132,7 @@ def match_choice(text: str, options: dict[str, str]) -> str:
 
 def score_multi_choice(answer: Any, response: str | None, choices: Any) -> float:
     """Official multiple-choice scoring: gold, prediction and options are processed, the gold's letter is
-    ``chr(65 + index of the processed gold among the processed options)`` (first occurrence), and the sample is
+    the official key (A..Z, AA..) of the processed gold's first index among the processed options, and the sample is
     correct iff :func:`match_choice` returns exactly that letter. So an empty prediction is correct when the
     gold is option C. A failed request scores 0 (it is not an empty prediction)."""
     gold_text = _gold(answer)
@@ -142,5 +148,5 @@ def score_multi_choice(answer: Any, response: str | None, choices: Any) -> float
     if response is None:
         return 0.0
     options = dict(zip(option_letters(len(processed_choices)), processed_choices, strict=True))
-    gold_letter = chr(65 + processed_choices.index(gold))
+    gold_letter = option_key(processed_choices.index(gold))
     return float(match_choice(process(response), options) == gold_letter)

@@ -15,10 +15,10 @@ Every data-set sample must have exactly one prediction, else it is an error (as 
 Scoring follows ``evaluate.py``: data sets whose name contains ``NeedleInAHaystack`` use the token rule,
 ``MMCoQA`` the substring rule, then ``open-ended`` uses ROUGE-L and ``multi-choice`` the option matcher
 (rules in :mod:`niah.benchmarks.milebench.metrics`). Results per image-quantity bucket (``Few`` < 6 images, ``Medium``,
-``Many`` > 31) come from each item's ``image_quantity_level`` (computed from the image count only when absent).
-Quirk kept: for open-ended data sets the official code files EVERY score under the bucket of the last item of
-the data set (a loop variable left over from an earlier loop); the official numbers are reported under
-``result`` and the per-sample buckets separately under ``image_quantity_level_by_sample``.
+``Many`` > 31) come from each item's image count (``len(images_path)``, as the current ``evaluate.py`` computes
+them; a stored ``image_quantity_level`` is checked but not used), with ``[sum, count]`` per bucket under
+``image_quantity_level-Result``. (The first release filed every open-ended score under the last item's stored
+level; the current code does not, and neither do we.)
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ class MileBenchDataset:
     path: Path
     meta_data: dict[str, Any]
     items: list[dict[str, Any]]
+    #: k of a combined-image variant (``{Dataset}_combined_<k>.json``, images in ``combined_<k>_images/``).
+    combined: int | None = None
 
     @property
     def question_type(self) -> str:
@@ -60,7 +62,25 @@ class MileBenchDataset:
 
     @property
     def images_dir(self) -> Path:
-        return self.path.parent / IMAGES_DIR
+        return self.path.parent / (combined_images_key(self.combined) if self.combined else IMAGES_DIR)
+
+    @property
+    def task(self) -> str:
+        return f"{self.name}_combined_{self.combined}" if self.combined else self.name
+
+
+def combined_images_key(k: int) -> str:
+    """The item field (and sibling folder) of the combined images: ``combined_<k>_images``."""
+    return f"combined_{k}_images"
+
+
+def combined_context(context: str, count: int) -> str:
+    """The official combined-image context: each ``{image#i}`` / ``{table#i}`` (i = 1..count) becomes the text
+    ``<Image i> `` (the combined image itself is put before the instruction)."""
+    for i in range(count):
+        context = context.replace(f"{{image#{i + 1}}}", f"<Image {i + 1}> ")
+        context = context.replace(f"{{table#{i + 1}}}", f"<Image {i + 1}> ")
+    return context
 
 
 def metric_rule_name(dataset_name: str, question_type: str) -> str:
@@ -77,11 +97,12 @@ def metric_rule_name(dataset_name: str, question_type: str) -> str:
 
 
 def image_quantity_level(item: dict[str, Any]) -> str:
-    """The item's ``image_quantity_level``; when absent, from the image count (Few < 6, Many > 31, else Medium)."""
-    level = item.get("image_quantity_level")
-    if level is not None:
-        return level
-    count = len(item["task_instance"]["images_path"])
+    """The official bucket of an item from its image count: Few < 6, Many > 31, else Medium."""
+    return image_count_bucket(len(item["task_instance"]["images_path"]))
+
+
+def image_count_bucket(count: int) -> str:
+    """Few (< 6 images), Medium (6-31) or Many (> 31), as the official ``get_image_quantity_level``."""
     if count < FEW_BELOW:
         return "Few"
     if count > MANY_ABOVE:
@@ -99,27 +120,32 @@ def render_choice_suffix(choice_list: Sequence[str], dataset_name: str) -> str:
     return "\nChoice list: \n" + "\n".join(lines) + "\nYour answer is: "
 
 
-def read_dataset(dataset_dir: str | Path) -> MileBenchDataset:
-    """Read and validate ``{dataset_dir}/{name}/{name}.json`` where ``name`` is the folder's name."""
+def read_dataset(dataset_dir: str | Path, combined: int | None = None) -> MileBenchDataset:
+    """Read and validate ``{dataset_dir}/{name}.json`` (``name`` is the folder's name), or with ``combined=k``
+    the combined-image variant ``{name}_combined_<k>.json`` (official ``generate.py --combine_image k``; k = 1
+    reads ``{name}.json`` in combined mode, as the official code does)."""
     folder = Path(dataset_dir)
     if not folder.is_dir():
         raise DataError("MileBench data set folder does not exist", file=folder)
+    if combined is not None and (isinstance(combined, bool) or not isinstance(combined, int) or combined < 1):
+        raise ConfigError(f"combined must be a positive integer, got {combined!r}")
     name = folder.resolve().name
-    path = folder / f"{name}.json"
+    file_name = f"{name}_combined_{combined}.json" if combined and combined != 1 else f"{name}.json"
+    path = folder / file_name
     if not path.is_file():
-        raise DataError(f"no {name}.json in the data set folder", file=folder)
+        raise DataError(f"no {file_name} in the data set folder", file=folder)
     try:
         obj = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
     try:
-        meta, items = _validate(obj)
+        meta, items = _validate(obj, combined)
     except DataError as exc:
         raise exc.located(file=path) from None
-    return MileBenchDataset(name=name, path=path, meta_data=meta, items=items)
+    return MileBenchDataset(name=name, path=path, meta_data=meta, items=items, combined=combined)
 
 
-def _validate(obj: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _validate(obj: Any, combined: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if not isinstance(obj, dict):
         raise DataError("top level must be an object with meta_data and data")
     meta = obj.get("meta_data")
@@ -156,6 +182,11 @@ def _validate(obj: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         images = instance.get("images_path")
         if not isinstance(images, list) or not all(isinstance(p, str) and p for p in images):
             raise DataError("must be a list of image paths", field=f"{where}.task_instance.images_path")
+        if combined:
+            key = combined_images_key(combined)
+            paths = instance.get(key)
+            if not isinstance(paths, list) or not paths or not all(isinstance(p, str) and p for p in paths):
+                raise DataError("must be a non-empty list of image paths", field=f"{where}.task_instance.{key}")
         choices = instance.get("choice_list")
         if choices is not None and (not isinstance(choices, list) or not all(isinstance(c, str) for c in choices)):
             raise DataError("must be a list of strings", field=f"{where}.task_instance.choice_list")
@@ -214,9 +245,20 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     """
     instance = item["task_instance"]
     images = list(instance["images_path"])
-    for i, rel in enumerate(images):
-        resolve_under(data.images_dir, rel, field=f"task_instance.images_path[{i}]")
-    parts, dropped = context_parts(instance["context"], images)
+    dropped: list[str] = []
+    if data.combined:
+        key = combined_images_key(data.combined)
+        combined_paths = list(instance[key])
+        for i, rel in enumerate(combined_paths):
+            resolve_under(data.images_dir, rel, field=f"task_instance.{key}[{i}]")
+        parts: list[Part] = [ImagePart(rel) for rel in combined_paths]
+        text = combined_context(instance["context"], len(images))
+        if text:
+            parts.append(TextPart(text))
+    else:
+        for i, rel in enumerate(images):
+            resolve_under(data.images_dir, rel, field=f"task_instance.images_path[{i}]")
+        parts, dropped = context_parts(instance["context"], images)
     choice_list = instance.get("choice_list")
     meta: dict[str, Any] = {
         "dataset": data.name,
@@ -231,10 +273,13 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     }
     if dropped:
         meta["dropped_images"] = dropped
+    if data.combined:
+        meta["combined"] = data.combined
+        meta["num_combined_images"] = len(parts) - (1 if isinstance(parts[-1], TextPart) else 0)
     return Sample(
-        id=f"{data.name}/{item['sample_id']}",
+        id=f"{data.task}/{item['sample_id']}",
         benchmark=BENCHMARK,
-        task=data.name,
+        task=data.task,
         context=parts,
         question=[],
         answer=str(item["response"]),
@@ -243,9 +288,10 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     )
 
 
-def load_milebench(dataset_dir: str | Path) -> Iterator[Sample]:
-    """Stream the samples of one MileBench data set folder (``{Dataset}/{Dataset}.json`` + ``images/``)."""
-    data = read_dataset(dataset_dir)
+def load_milebench(dataset_dir: str | Path, combined: int | None = None) -> Iterator[Sample]:
+    """Stream the samples of one MileBench data set folder (``{Dataset}/{Dataset}.json`` + ``images/``, or the
+    combined-image variant with ``combined=k``)."""
+    data = read_dataset(dataset_dir, combined)
     for index, item in enumerate(data.items):
         try:
             yield item_to_sample(item, data)
@@ -254,18 +300,20 @@ def load_milebench(dataset_dir: str | Path) -> Iterator[Sample]:
             raise DataError(exc.message, file=data.path, field=field) from None
 
 
-def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path) -> Dataset:
+def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path, combined: int | None = None) -> Dataset:
     """Write a MileBench data set folder as a niah dataset directory (atomic; images are not copied: the
-    manifest's ``media_root`` is the absolute path of the original ``images/`` folder)."""
-    data = read_dataset(dataset_dir)
+    manifest's ``media_root`` is the absolute path of the original ``images/`` folder, or of
+    ``combined_<k>_images/`` for a combined-image variant)."""
+    data = read_dataset(dataset_dir, combined)
     with DatasetWriter(out_dir) as writer:
-        for sample in load_milebench(dataset_dir):
+        for sample in load_milebench(dataset_dir, combined):
             writer.write(sample)
         writer.finish({
             "benchmark": BENCHMARK,
             "source": "milebench-official",
-            "tasks": [data.name],
+            "tasks": [data.task],
             "dataset": data.name,
+            "combined": data.combined,
             "split": data.meta_data.get("split"),
             "question_type": data.question_type,
             "metric": metric_rule_name(data.name, data.question_type),
@@ -305,15 +353,16 @@ def read_predictions(pred_json: str | Path) -> list[dict[str, Any]]:
 
 def aggregate_official(rule_name: str, scores: Sequence[float], levels: Sequence[str]) -> dict[str, Any]:
     """The official ``eval.json`` of one data set from per-sample scores and image-quantity levels (both in
-    data-set order). Open-ended data sets put every score under the last item's level (official quirk)."""
+    data-set order)."""
     if not scores:
         raise ConfigError("no samples to score")
-    if rule_name == "milebench/rouge-l":
-        buckets: dict[str, list[float]] = {level: [] for level in IMAGE_QUANTITY_LEVELS}
-        buckets[levels[-1]].extend(scores)
-        return {"Rouge-L f": _mean(scores), "image_quantity_level-Accuracy": _bucket_means(buckets)}
-    return {"Accuracy": sum(scores) / len(scores), "image_quantity_level-Accuracy": _bucket_means(
-        _by_level(scores, levels))}
+    buckets = _by_level(scores, levels)
+    result: dict[str, Any] = (
+        {"Rouge-L f": _mean(scores)} if rule_name == "milebench/rouge-l" else {"Accuracy": sum(scores) / len(scores)}
+    )
+    result["image_quantity_level-Accuracy"] = _bucket_means(buckets)
+    result["image_quantity_level-Result"] = {level: [sum(values), len(values)] for level, values in buckets.items()}
+    return result
 
 
 def _by_level(scores: Sequence[float], levels: Sequence[str]) -> dict[str, list[float]]:
@@ -337,7 +386,7 @@ def score_milebench_official(dataset_dir: str | Path, pred_json: str | Path) -> 
     """Score a ``pred.json`` against a MileBench data set folder as ``evaluate.py`` does.
 
     Returns ``{"dataset", "question_type", "metric", "num_samples", "result": <official eval.json>,
-    "image_quantity_level_by_sample": {...}, "eval_score": <official eval_score.json list>}``.
+    "eval_score": <official eval_score.json list>}``.
     """
     data = read_dataset(dataset_dir)
     predictions = read_predictions(pred_json)
@@ -385,6 +434,5 @@ def score_milebench_official(dataset_dir: str | Path, pred_json: str | Path) -> 
         "metric": rule_name,
         "num_samples": len(scores),
         "result": aggregate_official(rule_name, scores, levels),
-        "image_quantity_level_by_sample": _bucket_means(_by_level(scores, levels)),
         "eval_score": eval_score,
     }

@@ -40,7 +40,7 @@ from niah.benchmarks.milebench.official import NO_LETTER_DATASETS, render_choice
 from niah.errors import ConfigError, DataError
 from niah.models.base import Capabilities, GenerationSettings
 from niah.prompts import FitResult, PromptBody, PromptOptions, RenderedPrompt, Role, register_renderer
-from niah.sample import Part, Sample, TextPart
+from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
 
 #: ``gen_kwargs.max_new_tokens`` of the official model config.
@@ -98,12 +98,34 @@ def choice_suffix(sample: Sample) -> str | None:
     return render_choice_suffix(choice_texts(sample), name)
 
 
+def combined_images(sample: Sample) -> int:
+    """How many combined images lead a combined-image sample's context (0 for ordinary samples)."""
+    if not (sample.meta or {}).get("combined"):
+        return 0
+    count = 0
+    for part in sample.context:
+        if not isinstance(part, ImagePart):
+            break
+        count += 1
+    if count == 0:
+        raise DataError(f"sample {sample.id!r}: a combined-image sample starts with its combined image",
+                        field="context")
+    return count
+
+
 def render(sample: Sample, options: PromptOptions) -> PromptBody:
     """The official MileBench prompt: instruction, ``\\n``, context (images in place), choice list."""
     if options.question_first:
         raise ConfigError("MileBench has no question-first variant: the question is the end of the context")
-    segments: list[tuple[Role, Part]] = [("instruction", TextPart(instruction_of(sample) + "\n"))]
-    segments += [("context", part) for part in sample.context]
+    leading = combined_images(sample)
+    if leading:
+        # official combined-image prompt: the combined image(s), "\n", the instruction, "\n", the context
+        segments: list[tuple[Role, Part]] = [("context", part) for part in sample.context[:leading]]
+        segments.append(("instruction", TextPart("\n" + instruction_of(sample) + "\n")))
+        segments += [("context", part) for part in sample.context[leading:]]
+    else:
+        segments = [("instruction", TextPart(instruction_of(sample) + "\n"))]
+        segments += [("context", part) for part in sample.context]
     segments += [("question", part) for part in sample.question]  # empty for loaded MileBench samples
     suffix = choice_suffix(sample)
     if suffix is not None:
@@ -200,6 +222,9 @@ class MileBenchTruncation:
         if prompt.has_video:
             return FitResult(None, "MileBench's official truncation handles images only, not video")
         instruction = instruction_of(sample)
+        leading = combined_images(sample)
+        if leading:
+            return self._fit_combined(prompt, sample, caps, instruction, leading)
         head = prompt.parts[0] if prompt.parts else None
         if not (isinstance(head, TextPart) and prompt.roles[0] == "instruction" and head.text == instruction + "\n"):
             raise DataError(f"sample {sample.id!r}: prompt does not start with the MileBench instruction "
@@ -218,6 +243,31 @@ class MileBenchTruncation:
         if caps.max_images is not None and kept_images > caps.max_images:
             return FitResult(None, f"{kept_images} images exceed the model's max_images={caps.max_images} "
                                    "(MileBench's official truncation has no image-count limit)", notes)
+        return FitResult(fitted, None, notes)
+
+    def _fit_combined(self, prompt: RenderedPrompt, sample: Sample, caps: Capabilities, instruction: str,
+                      leading: int) -> FitResult:
+        """Combined-image variant: the official walk sees one text fragment (no image costs: the combined image
+        is prepended after truncation), so only the end of the text is kept when it is too long."""
+        head = prompt.parts[leading] if len(prompt.parts) > leading else None
+        if not (isinstance(head, TextPart) and prompt.roles[leading] == "instruction"
+                and head.text == "\n" + instruction + "\n"):
+            raise DataError(f"sample {sample.id!r}: prompt does not have the MileBench combined-image layout "
+                            "(render it with niah.benchmarks.milebench.prompt.render)")
+        notes: list[str] = []
+        fitted = prompt
+        if caps.max_context_tokens is not None:
+            body = replace(prompt, parts=prompt.parts[leading:], roles=prompt.roles[leading:])
+            fragments, images = _split_at_images(body.parts[1:], body.roles[1:])
+            cut, note = self._truncate(body, instruction, fragments, images, caps.max_context_tokens)
+            if note is not None:
+                notes.append(note)
+                fitted = replace(cut, parts=prompt.parts[:leading] + cut.parts,
+                                 roles=prompt.roles[:leading] + cut.roles)
+        if not caps.vision:
+            return FitResult(None, "a combined-image sample needs a model that takes images", notes)
+        if caps.max_images is not None and leading > caps.max_images:
+            return FitResult(None, f"{leading} images exceed the model's max_images={caps.max_images}", notes)
         return FitResult(fitted, None, notes)
 
     def _truncate(self, prompt: RenderedPrompt, instruction: str, fragments: list[_Fragment],

@@ -1,11 +1,52 @@
-"""The MMLongBench family: for now its official metric rules (``niah metric mmlongbench/...``)."""
+"""The MMLongBench family: official files in, the official prompts, per-data-set rules, the per-length aggregation,
+the summarization judge, and generators at exact standardized lengths."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Family
-from niah.metrics.base import MetricRule
+from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, Scorer
+
+if TYPE_CHECKING:
+    from niah.metrics.base import MetricRule
+    from niah.prompts import Renderer
+
+#: Data sets in the paper's category order (kept here so importing the family stays cheap).
+TASKS: tuple[str, ...] = (
+    "infoseek", "viquae", "vh_single", "vh_multi", "mm_niah_retrieval-text", "mm_niah_counting-text",
+    "mm_niah_reasoning-text", "mm_niah_retrieval-image", "mm_niah_counting-image", "mm_niah_reasoning-image",
+    "cars196", "food101", "inat2021", "sun397", "gov-report", "multi-lexsum", "longdocurl", "mmlongdoc", "slidevqa",
+)
+
+
+def _commands() -> Sequence[Command]:
+    from niah.benchmarks.mmlongbench import cli
+
+    return (
+        Command("build", "mmlongbench-vh", cli.build_vh_command),
+        Command("build", "mmlongbench-niah", cli.build_niah_command),
+        Command("import", "mmlongbench", cli.import_command),
+        Command("judge", "mmlongbench", cli.judge_command),
+    )
+
+
+def _builders() -> Sequence[Builder]:
+    from niah.benchmarks.mmlongbench.build import build_from_options
+
+    return (Builder("mmlongbench-vh", build_from_options, {"lengths": [8], "per_length": 2}),)
+
+
+def _renderer() -> Renderer:
+    from niah.benchmarks.mmlongbench.prompt import render
+
+    return render
+
+
+def _scorer() -> Scorer:
+    from niah.benchmarks.mmlongbench.score import SCORER
+
+    return SCORER
 
 
 def _metric_rules() -> Sequence[MetricRule]:
@@ -14,10 +55,22 @@ def _metric_rules() -> Sequence[MetricRule]:
     return RULES
 
 
+def _report() -> ReportSpec:
+    from niah.benchmarks.mmlongbench.report import SPEC
+
+    return SPEC
+
+
 FAMILY = Family(
     name="mmlongbench",
     title="MMLongBench",
-    tasks=(),
-    description="official metric rules (SubEM, option letter, counting, ICL class, yes/no)",
+    tasks=TASKS,
+    description="official files of the five categories at 8K-128K (import), prompts, rules, per-length "
+                "aggregation, summarization judge, new samples at exact standardized lengths",
+    commands=_commands,
+    builders=_builders,
+    renderer=_renderer,
+    scorer=_scorer,
     metric_rules=_metric_rules,
+    report=_report,
 )

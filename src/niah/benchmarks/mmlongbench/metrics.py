@@ -83,15 +83,38 @@ def _max_over_prefix(
 
 
 def _gold_strings(answer: Any) -> list[str]:
-    """Official ``drqa_metric_max_over_ground_truths`` gold handling: str, list of str, or list of lists."""
+    """Official ``drqa_metric_max_over_ground_truths`` gold handling, crash for crash.
+
+    A string is one gold; a list whose *first* item is a list is flattened by iterating every item (so a string
+    item beside it contributes its characters, a dict its keys); any other list is used as it is. The official
+    code crashes (and so cannot score the line) on: a non-list non-string gold, an empty list, an item that cannot
+    be iterated while flattening, a gold that is not a string (``normalize_answer`` calls ``.lower()``), and an
+    empty flattened list (``max`` of nothing).
+    """
     if isinstance(answer, str):
-        golds: list[Any] = [answer]
-    elif isinstance(answer, list) and answer:
-        golds = [g for group in answer for g in group] if isinstance(answer[0], list) else list(answer)
+        return [answer]
+    if not isinstance(answer, list):
+        raise MetricInputError(f"gold must be a string or a list, got {type(answer).__name__} "
+                               "(the official code crashes on it)", field="answer")
+    if not answer:
+        raise MetricInputError("gold list is empty (the official code indexes its first item)", field="answer")
+    golds: list[Any]
+    if isinstance(answer[0], list):
+        golds = []
+        for group in answer:
+            if not isinstance(group, (list, str, dict)):
+                raise MetricInputError(f"a gold group of type {type(group).__name__} cannot be flattened "
+                                       "(the official code crashes on it)", field="answer")
+            golds.extend(group)
     else:
-        raise MetricInputError("gold must be a string or a non-empty list of strings", field="answer")
-    if not all(isinstance(g, str) for g in golds):
-        raise MetricInputError("every gold answer must be a string", field="answer")
+        golds = list(answer)
+    if not golds:
+        raise MetricInputError("no gold answer after flattening (the official code takes max of nothing)",
+                               field="answer")
+    for gold in golds:
+        if not isinstance(gold, str):
+            raise MetricInputError(f"every gold answer must be a string, got {type(gold).__name__} "
+                                   "(the official code crashes on it)", field="answer")
     return golds
 
 
@@ -134,16 +157,20 @@ def extract_choice_letter(prediction: str) -> int:
     return -1
 
 
-def _int_gold(answer: Any) -> int:
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise MetricInputError("gold must be an integer", field="answer")
-    return answer
+def _official_equal(index: int, answer: Any) -> bool:
+    """The official ``int(choice == answers)``: Python equality between the parsed int and the gold as loaded.
+
+    It never fails, so every gold is scored: ``2.0`` and ``true`` equal ``2`` and ``1``; a string gold (``"2"``),
+    a list or null never equals an int and scores 0.
+    """
+    return bool(index == answer)
 
 
 def score_mc_acc(answer: Any, response: str | None, prefix: str | None = None) -> float:
-    """Official ``mc_acc``: extracted letter index == int gold; max over prefixed raw and parsed output."""
-    gold = _int_gold(answer)
-    return _max_over_prefix(lambda text: float(extract_choice_letter(text) == gold), response, prefix, DEFAULT_PREFIX)
+    """Official ``mc_acc``: extracted letter index == gold (Python ``==``, so a string gold scores 0); max over
+    prefixed raw and parsed output."""
+    return _max_over_prefix(lambda text: float(_official_equal(extract_choice_letter(text), answer)), response, prefix,
+                            DEFAULT_PREFIX)
 
 
 # ---------------------------------------------------------------- counting (sum rule)
@@ -183,15 +210,32 @@ def extract_count_list(prediction: str) -> list[Any]:
     return [int(x) for x in re.findall(r"\d+", prediction)]
 
 
+def official_gold_sum(answer: Any) -> float:
+    """Python's ``sum(answer)`` as the official ``get_soft_acc`` computes it, refusing exactly where it raises.
+
+    Anything empty that ``sum`` can iterate sums to 0 (``[]``, ``""``, ``{}``); a list of numbers sums them
+    (``true`` counts 1); a non-empty string or object, a non-iterable gold, or a list holding a non-number
+    (a string, a list, null) makes the official code raise ``TypeError``.
+    """
+    if isinstance(answer, (str, dict)) and not answer:
+        return 0
+    if not isinstance(answer, list):
+        raise MetricInputError(f"gold must be a list of numbers, got {type(answer).__name__} "
+                               "(the official sum() raises on it)", field="answer")
+    for item in answer:
+        if not isinstance(item, (int, float)):
+            raise MetricInputError(f"gold list holds a {type(item).__name__} (the official sum() raises on it)",
+                                   field="answer")
+    return sum(answer)
+
+
 def score_soft_acc(answer: Any, response: str | None, prefix: str | None = None) -> float:
     """MMLongBench ``soft_acc``: correct iff ``sum(predicted counts) == sum(gold counts)``.
 
     This is NOT MM-NIAH's positional soft accuracy: ``[2, 1]`` against gold ``[1, 2]`` is correct here.
     Max over prefixed raw and parsed output.
     """
-    if not isinstance(answer, list) or not all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in answer):
-        raise MetricInputError("gold must be a list of numbers", field="answer")
-    gold_sum = sum(answer)
+    gold_sum = official_gold_sum(answer)
     return _max_over_prefix(lambda text: float(sum(extract_count_list(text)) == gold_sum), response, prefix,
                             DEFAULT_PREFIX)
 
@@ -216,9 +260,10 @@ def extract_class_number(prediction: str) -> int:
 
 
 def score_cls_acc(answer: Any, response: str | None, prefix: str | None = None) -> float:
-    """Official ``cls_acc`` (prefix ``label:`` by default); max over prefixed raw and parsed output."""
-    gold = _int_gold(answer)
-    return _max_over_prefix(lambda text: float(extract_class_number(text) == gold), response, prefix, ICL_PREFIX)
+    """Official ``cls_acc`` (prefix ``label:`` by default): parsed class == gold under Python ``==``, so a string
+    gold such as ``"3"`` scores 0 as in the official code; max over prefixed raw and parsed output."""
+    return _max_over_prefix(lambda text: float(_official_equal(extract_class_number(text), answer)), response, prefix,
+                            ICL_PREFIX)
 
 
 # ---------------------------------------------------------------- binary (visual haystack)

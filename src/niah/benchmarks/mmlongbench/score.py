@@ -1,9 +1,13 @@
-"""MMLongBench's official metric rules by name."""
+"""MMLongBench's official metric rules by name, per-sample scoring of a run, and the official aggregation."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from niah.benchmarks.mmlongbench import metrics
-from niah.metrics.base import MetricRule
+from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
+from niah.metrics.base import MetricInputError, MetricRule
+from niah.sample import Sample
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule(
@@ -38,3 +42,66 @@ RULES: tuple[MetricRule, ...] = (
         position_defaults=metrics.binary_default_for_position,
     ),
 )
+
+
+# ------------------------------------------------------------------------------------------------ run scoring
+
+
+def _doc_qa_rule() -> MetricRule:
+    from niah.benchmarks.mmlongbench.docqa import score_doc_qa
+
+    return MetricRule("mmlongbench/doc_qa", "MMLongBench DocVQA rule by answer_format (Integer, Float, String, "
+                      "List, None) on the output after the prefix", score_doc_qa,
+                      fields=("answer", "response", "answer_format"), optional_fields=("prefix",))
+
+
+RULES = (*RULES, _doc_qa_rule())
+_BY_METRIC: dict[str, MetricRule] = {rule.name.split("/", 1)[1]: rule for rule in RULES}
+#: Scores kept beside ``official`` for summarization until the judge has run (``niah judge mmlongbench``).
+UNJUDGED = "unjudged"
+
+
+def score_sample(sample: Sample, response: str | None) -> SampleScore:
+    """One sample under its data set's official rule, with the assistant prefix prepended to the output.
+
+    Summarization is scored by the LLM judge (:mod:`niah.benchmarks.mmlongbench.summ_judge`); until it has
+    run, a summarization sample's ``official`` is a placeholder 0 marked ``judged: false``, and every aggregate
+    that needs it is undefined."""
+    from niah.benchmarks.mmlongbench.prompt import prefix_of
+
+    meta = sample.meta or {}
+    metric = meta.get("metric")
+    info = {"dataset": meta.get("dataset", sample.task), "length_k": meta.get("length_k"), "metric": metric,
+            "judged": True}
+    if metric == "summ_judge":
+        return SampleScore({OFFICIAL: 0.0}, {**info, "judged": False})
+    rule = _BY_METRIC.get(metric) if isinstance(metric, str) else None
+    if rule is None:
+        raise MetricInputError(f"unknown MMLongBench metric {metric!r}", field="meta.metric")
+    row: dict[str, Any] = {"answer": sample.answer, "response": response, "prefix": prefix_of(sample)}
+    if metric == "binary_acc":
+        position = meta.get("position", 0)
+        if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+            raise MetricInputError("must be a non-negative integer", field="meta.position")
+        row["default_answer"] = meta.get("default_answer", metrics.binary_default_for_position(position)[
+            "default_answer"])
+    if metric == "doc_qa":
+        row["answer_format"] = meta.get("answer_format")
+    return SampleScore({OFFICIAL: rule.score(row)}, info)
+
+
+def row_fields(sample: Sample) -> dict[str, Any]:
+    meta = sample.meta or {}
+    out = {"length_k": meta.get("length_k"), "category": meta.get("category"), "dataset": meta.get("dataset")}
+    if meta.get("metric") == "summ_judge":
+        out["judged"] = False
+    return out
+
+
+def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
+    from niah.benchmarks.mmlongbench.aggregate import aggregate_scores
+
+    return aggregate_scores(rows, score_name)
+
+
+SCORER = Scorer(score_sample, aggregate, row_fields=row_fields)

@@ -1,0 +1,127 @@
+"""MMLongBench's data sets: official file names, categories, metrics, sample counts and decoding lengths.
+
+The official configs (``configs/*_all.yaml``) list every test file as ``<folder>/<name>_K<k>[_dep<n>].<ext>``
+with ``k`` in 8, 16, 32, 64, 128 (thousand tokens, ``input_max_length`` = k x 1024) and, for the needle and
+retrieval files, ``dep<n>``: each id appears n times, one row per needle depth. This module is light (no I/O).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from niah.errors import DataError
+
+#: The five standardized lengths, in thousands of tokens (``K8`` .. ``K128``).
+LENGTHS_K: tuple[int, ...] = (8, 16, 32, 64, 128)
+LENGTH_LABELS: tuple[str, ...] = tuple(f"{k}K" for k in LENGTHS_K)
+
+CATEGORIES: tuple[str, ...] = ("vrag", "niah", "icl", "summ", "docqa")
+CATEGORY_TITLES: dict[str, str] = {
+    "vrag": "Visual RAG", "niah": "NIAH", "icl": "Many-shot ICL", "summ": "Summarization", "docqa": "DocVQA",
+}
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """One official data set: where its files live and how it is prompted and scored.
+
+    ``stem`` is the file name before ``_K<k>``; ``loader`` picks the record reader and ``prompt`` the official
+    template (:mod:`niah.benchmarks.mmlongbench.prompt`); ``metric`` the per-sample rule; ``max_samples`` the
+    config's ``max_test_samples`` (ids for files with an ``id``, else rows); ``depths`` the ``dep<n>`` the
+    configs use (None: the files have no depth suffix).
+    """
+
+    name: str
+    category: str
+    folder: str
+    stem: str
+    loader: str
+    prompt: str
+    metric: str
+    ext: str = "jsonl"
+    depths: int | None = None
+    max_samples: int = 100
+    max_new_tokens: int = 128
+
+
+def _mm_niah(task: str, modality: str, depths: int) -> DatasetInfo:
+    if modality == "text":
+        metric = "soft_acc" if task == "counting" else "sub_em"
+        loader, prompt = "mm_niah_text", "mm_niah"
+    elif task == "counting":
+        metric, loader, prompt = "soft_acc", "mm_niah_image_count", "mm_niah"
+    else:
+        metric, loader, prompt = "mc_acc", "mm_niah_image_mc", "mm_niah_mc"
+    return DatasetInfo(f"mm_niah_{task}-{modality}", "niah", "NIAH", f"{task}-{modality}_test", loader, prompt,
+                       metric, depths=depths, max_samples=50)
+
+
+DATASETS: dict[str, DatasetInfo] = {d.name: d for d in (
+    DatasetInfo("infoseek", "vrag", "vrag", "infoseek", "vrag", "vrag", "sub_em", depths=3),
+    DatasetInfo("viquae", "vrag", "vrag", "viquae", "vrag", "vrag", "sub_em", depths=6),
+    DatasetInfo("vh_single", "niah", "NIAH", "vh_single_test_1000", "vh", "vh", "binary_acc", depths=6),
+    DatasetInfo("vh_multi", "niah", "NIAH", "vh_multi_test_1000", "vh", "vh", "binary_acc", depths=3),
+    _mm_niah("retrieval", "text", 6), _mm_niah("counting", "text", 3), _mm_niah("reasoning", "text", 3),
+    _mm_niah("retrieval", "image", 6), _mm_niah("counting", "image", 3), _mm_niah("reasoning", "image", 6),
+    *(DatasetInfo(name, "icl", "ICL", name, "icl", "icl", "cls_acc", ext="json")
+      for name in ("cars196", "food101", "inat2021", "sun397")),
+    DatasetInfo("gov-report", "summ", "summ", "gov", "gov_report", "gov_report", "summ_judge", max_new_tokens=384),
+    DatasetInfo("multi-lexsum", "summ", "summ", "lexsum", "multi_lexsum", "multi_lexsum", "summ_judge",
+                max_new_tokens=384),
+    *(DatasetInfo(name, "docqa", "documentQA", name, "docqa", "docqa", "doc_qa")
+      for name in ("longdocurl", "mmlongdoc", "slidevqa")),
+)}
+
+#: Datasets of each category, in the paper's order.
+CATEGORY_DATASETS: dict[str, tuple[str, ...]] = {
+    category: tuple(name for name, info in DATASETS.items() if info.category == category) for category in CATEGORIES
+}
+TASKS: tuple[str, ...] = tuple(DATASETS)
+
+_BY_FILE_STEM: dict[tuple[str, str], DatasetInfo] = {(d.folder, d.stem): d for d in DATASETS.values()}
+_FILE_NAME = re.compile(r"^(?P<stem>.+)_K(?P<k>\d+)(?:_dep(?P<dep>\d+))?\.(?P<ext>jsonl|json)$")
+
+
+@dataclass(frozen=True)
+class OfficialFile:
+    """A parsed official test-file name."""
+
+    dataset: DatasetInfo
+    length_k: int
+    depths: int | None
+
+    @property
+    def relative_path(self) -> str:
+        dep = f"_dep{self.depths}" if self.depths is not None else ""
+        return f"{self.dataset.folder}/{self.dataset.stem}_K{self.length_k}{dep}.{self.dataset.ext}"
+
+
+def official_file_name(dataset: str, length_k: int) -> str:
+    """The relative path the official configs use for ``dataset`` at ``length_k`` (e.g. ``NIAH/vh_single_test_1000_K8_dep6.jsonl``)."""
+    info = DATASETS[dataset]
+    return OfficialFile(info, length_k, info.depths).relative_path
+
+
+def parse_official_file(relative: str) -> OfficialFile:
+    """``NIAH/retrieval-text_test_K8_dep6.jsonl`` -> its data set, length and depth count; a name the configs do
+    not use is a :class:`DataError` that says which names exist."""
+    folder, _, base = relative.replace("\\", "/").rpartition("/")
+    folder = folder.rsplit("/", 1)[-1]
+    match = _FILE_NAME.match(base)
+    if match is None:
+        raise DataError("not an MMLongBench file name (<name>_K<8|16|32|64|128>[_dep<n>].jsonl|json)", file=relative)
+    info = _BY_FILE_STEM.get((folder, match["stem"]))
+    if info is None:
+        known = ", ".join(sorted(f"{d.folder}/{d.stem}" for d in DATASETS.values()))
+        raise DataError(f"unknown MMLongBench data set {folder}/{match['stem']}; known: {known}", file=relative)
+    length_k = int(match["k"])
+    if length_k not in LENGTHS_K:
+        raise DataError(f"length K{length_k} is not one of {', '.join(f'K{k}' for k in LENGTHS_K)}", file=relative)
+    depths = int(match["dep"]) if match["dep"] is not None else None
+    if match["ext"] != info.ext:
+        raise DataError(f"{info.name} files are .{info.ext}", file=relative)
+    if depths != info.depths:
+        expected = f"_dep{info.depths}" if info.depths is not None else "no _dep suffix"
+        raise DataError(f"{info.name} files have {expected} in the official configs", file=relative)
+    return OfficialFile(info, length_k, depths)

@@ -1,0 +1,100 @@
+"""What an MMLongBench report shows: one row per data set over the five standardized lengths, and, from a
+``scores.json``, the official per-length category table (Visual RAG, NIAH, ICL, Summarization, DocVQA) and the
+overall. A missing data set leaves every aggregate that needs it undefined (shown as -)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from niah.benchmarks.mmlongbench.aggregate import category_scores, dataset_score
+from niah.benchmarks.mmlongbench.datasets import (
+    CATEGORIES,
+    CATEGORY_TITLES,
+    DATASETS,
+    LENGTH_LABELS,
+    LENGTHS_K,
+)
+from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile
+from niah.errors import DataError
+
+CATEGORY_PREFIX = "category-"
+TASK_ORDER: tuple[str, ...] = (*DATASETS, *(CATEGORY_PREFIX + c for c in CATEGORIES))
+TASK_TITLES: dict[str, str] = {**{name: name for name in DATASETS},
+                               **{CATEGORY_PREFIX + c: f"[{CATEGORY_TITLES[c]}]" for c in CATEGORIES}}
+
+
+def length_bin(value: Any) -> int | None:
+    return LENGTHS_K.index(value) if value in LENGTHS_K else None
+
+
+def per_bin(acc: list[list[float]]) -> list[float]:
+    """Mean per length (one cell row; the binary flip is applied by :func:`overall`, which knows the data set)."""
+    return list(acc[0])
+
+
+def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
+    """The official overall per length (fractions, as the tables show x100); None unless every data set is
+    present."""
+    if not all(name in task_scores for name in DATASETS):
+        return None
+    out: list[float] = []
+    for index in range(len(LENGTHS_K)):
+        per_dataset: dict[str, float | None] = {}
+        for name in DATASETS:
+            value = float(task_scores[name][index]) * 100
+            if DATASETS[name].metric == "binary_acc":
+                value = dataset_score(name, [value / 100])
+            per_dataset[name] = value
+        value_overall = category_scores(per_dataset)["overall"]
+        if value_overall is None:
+            return None
+        out.append(value_overall / 100)
+    return out
+
+
+def read_scores(doc: Any, path: Path) -> ScoresFile:
+    """An MMLongBench ``scores.json`` (datasets, categories, overall per length; null = undefined)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
+        raise DataError("not an MMLongBench scores.json (no 'datasets')", file=path)
+
+    def row(values: Any, where: str) -> list[float] | None:
+        if not isinstance(values, dict):
+            raise DataError("must be an object keyed by length", file=path, field=where)
+        if any(values.get(label) is None for label in LENGTH_LABELS):
+            return None
+        return [float(values[label]) / 100 for label in LENGTH_LABELS]  # scores.json holds percentages
+
+    task_scores: dict[str, list[float]] = {}
+    for name, values in doc["datasets"].items():
+        scores = row(values, f"datasets.{name}")
+        if scores is not None:
+            task_scores[name] = scores
+    for category, values in (doc.get("categories") or {}).items():
+        scores = row(values, f"categories.{category}")
+        if scores is not None:
+            task_scores[CATEGORY_PREFIX + category] = scores
+    total = row(doc.get("overall") or {}, "overall")
+    scoring = doc.get("scoring")
+    return ScoresFile(task_scores=task_scores, overall=total, split=None, benchmark="mmlongbench",
+                      scoring=scoring if isinstance(scoring, str) else OFFICIAL)
+
+
+SPEC = ReportSpec(
+    columns=Axis("Input length (Llama-2 tokens)", "length_k", LENGTH_LABELS, length_bin),
+    rows=Axis("All samples", "length_k", ("all",), lambda value: 0 if value in LENGTHS_K else None),
+    per_bin=per_bin,
+    overall=overall,
+    task_order=TASK_ORDER,
+    task_titles=TASK_TITLES,
+    overall_title="Overall (mean of the five categories)",
+    table_prefix="mmlongbench_",
+    read_scores=read_scores,
+    unbinned_note="not at a standardized length",
+    footnote="Values are per-sample scores x100 per standardized length (SubEM, option/class/count accuracy, "
+             "DocVQA rule, fluency x F1 for summarization once judged; unjudged summarization rows count 0 here). "
+             "Data-set rows from a run are not flipped; the overall flips the visual-haystack sets below 50 as the "
+             "official figures do. Category rows ([...]) come from scores.json. Overall needs every data set.",
+    breakdowns=(Breakdown("By category", "category", None, CATEGORIES),),
+)

@@ -1,0 +1,65 @@
+"""``niah build milebench-niah``: exact official lengths (the truncation boundary), needles, scoring, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from niah.benchmarks.milebench.build import NEEDLE, build_milebench_niah, official_length
+from niah.benchmarks.milebench.prompt import MileBenchTruncation
+from niah.benchmarks.milebench.score import score_sample
+from niah.models.base import Capabilities
+from niah.prompts import render_prompt
+from niah.sample import Dataset, ImagePart, TextPart, parts_text
+from niah.tokens import get_tokenizer
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Dataset:
+    out = tmp_path_factory.mktemp("mb") / "ds"
+    build_milebench_niah(out, lengths=(2048, 3000), per_length=2, images_per_sample=3, seed=4, image_tokens=100)
+    return Dataset(out)
+
+
+def test_lengths_are_exact_where_the_official_truncation_draws_the_line(built):
+    tok = get_tokenizer("cl100k_base")
+    fit = MileBenchTruncation(tokenizer=tok, image_tokens=100)
+    for sample in built:
+        n = sample.meta["context_length"]
+        assert official_length(sample, tok, 100) == n
+        prompt = render_prompt(sample, built.media_root)
+        whole = fit(prompt, sample, Capabilities(max_context_tokens=n))
+        assert whole.policy is None and whole.prompt.preview() == prompt.preview()
+        cut = fit(prompt, sample, Capabilities(max_context_tokens=n - 1))
+        assert cut.policy is not None and cut.prompt.preview().endswith("What is the passkey?")
+
+
+def test_the_passkey_is_in_the_text_or_on_one_image_and_the_gold_scores(built):
+    samples = list(built)
+    assert {s.task for s in samples} == {"TextNeedleInAHaystack", "ImageNeedleInAHaystack"}
+    for sample in samples:
+        text = parts_text(sample.context)
+        sentence = NEEDLE.format(key=sample.answer)
+        images = [p.path for p in sample.context if isinstance(p, ImagePart)]
+        if sample.task == "TextNeedleInAHaystack":
+            assert text.count(sentence) == 1 and not any("needles/" in p for p in images)
+        else:
+            assert sample.answer not in text and sum("needles/" in p for p in images) == 1
+        assert len(images) == 3 and 0.0 <= sample.meta["depth"] <= 1.0
+        assert score_sample(sample, f"The passkey is {sample.answer}.").scores["official"] == 1.0
+        assert score_sample(sample, "I could not find it.").scores["official"] == 0.0
+        assert isinstance(sample.context[-1], TextPart)
+
+
+def test_same_seed_same_bytes(tmp_path):
+    def digest(folder: Path) -> str:
+        h = hashlib.sha256()
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "manifest.json"):
+            h.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+        return h.hexdigest()
+
+    for name in ("a", "b"):
+        build_milebench_niah(tmp_path / name, lengths=(1500,), per_length=1, images_per_sample=2, seed=9)
+    assert digest(tmp_path / "a") == digest(tmp_path / "b")

@@ -1,0 +1,135 @@
+"""``niah build mmlongbench-vh``: exact lengths under llama2-sp + qwen2vl-28px, answers, needles, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from niah.benchmarks.mmlongbench.build import build_vh, grid_for, measure
+from niah.errors import ConfigError
+from niah.sample import Dataset, ImagePart
+from niah.tokens.image import Qwen2VLRule
+
+
+def _digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "manifest.json"):
+        h.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    from PIL import Image
+
+    root = tmp_path_factory.mktemp("imgs")
+    for i in range(8):
+        Image.new("RGB", (300 + 40 * i, 200 + 25 * (i % 3)), (30 * i, 90, 200 - 20 * i)).save(root / f"{i}.png")
+    return root
+
+
+def _images(sample) -> tuple[list[str], list[str]]:
+    return ([p.path for p in sample.context if isinstance(p, ImagePart)],
+            [p.path for p in sample.question if isinstance(p, ImagePart)])
+
+
+@pytest.mark.parametrize("needles", [1, 3])
+def test_every_sample_measures_exactly_its_length(tmp_path, folder, needles):
+    build_vh(tmp_path / "ds", lengths=(8, 16), per_length=4, needles=needles, seed=3, images=folder)
+    ds = Dataset(tmp_path / "ds")
+    samples = list(ds)
+    assert len(samples) == 8
+    for sample in samples:
+        assert measure(sample, ds.media_root, "llama2-sp", Qwen2VLRule()) == sample.meta["length_k"] * 1024
+        context, queries = _images(sample)
+        assert len(queries) == needles
+        present = [q in context for q in queries]
+        if sample.answer == "yes":
+            assert all(present)
+        elif needles == 1:
+            assert not any(present)
+        else:
+            assert sum(present) == needles - 1  # exactly one query image is missing
+        assert sample.meta["needle_positions"] == sorted(context.index(q) for q in queries if q in context)
+    for k in (8, 16):
+        assert sorted(s.answer for s in samples if s.meta["length_k"] == k) == ["no", "no", "yes", "yes"]
+
+
+def test_same_seed_same_bytes_and_other_seed_other_positions(tmp_path, folder):
+    build_vh(tmp_path / "a", lengths=(8,), per_length=2, seed=5, images=folder)
+    build_vh(tmp_path / "b", lengths=(8,), per_length=2, seed=5, images=folder)
+    build_vh(tmp_path / "c", lengths=(8,), per_length=2, seed=6, images=folder)
+    assert _digest(tmp_path / "a") == _digest(tmp_path / "b") != _digest(tmp_path / "c")
+
+
+def test_pixel_limits_are_parameters(tmp_path, folder):
+    rule = Qwen2VLRule(min_pixels=8 * 28 * 28, max_pixels=64 * 28 * 28)
+    build_vh(tmp_path / "ds", lengths=(8,), per_length=2, images=folder, min_pixels=rule.min_pixels,
+             max_pixels=rule.max_pixels, seed=1)
+    ds = Dataset(tmp_path / "ds")
+    for sample in ds:
+        assert measure(sample, ds.media_root, "llama2-sp", rule) == 8192
+        assert sample.meta["image_tokens_rule"] == rule.name
+        for path in _images(sample)[0]:
+            assert 8 <= rule.tokens_for_file(ds.media_root / path) <= 64
+
+
+def test_grid_for_is_exact_and_keeps_the_aspect_near():
+    rule = Qwen2VLRule()
+    assert grid_for(120, 1.3, rule) == (12, 10)  # 12 x 10 = 120: aspect 1.2 is the closest factor pair
+    assert grid_for(13, 1.0, rule) is None  # 13 x 1 is far from square
+    assert grid_for(3, 3.0, Qwen2VLRule()) is None  # under min_pixels (4 patches)
+
+
+def test_bad_options_are_config_errors(tmp_path):
+    with pytest.raises(ConfigError):
+        build_vh(tmp_path / "x", lengths=(12,))
+    with pytest.raises(ConfigError):
+        build_vh(tmp_path / "x", needles=0)
+    (tmp_path / "few").mkdir()
+    with pytest.raises(ConfigError):
+        build_vh(tmp_path / "x", images=tmp_path / "few")
+
+
+def test_cli_build_run_score(tmp_path):
+    def niah(*args: str) -> str:
+        proc = subprocess.run([sys.executable, "-m", "niah.cli", *args], capture_output=True, text=True, cwd=tmp_path,
+                              check=False)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    # the embedded image pool (default) once, here
+    assert "built 2 samples (vh_multi: 2)" in niah("build", "mmlongbench-vh", "--out", "ds", "--lengths", "8",
+                                                   "--per-length", "2", "--needles", "2", "--no-progress")
+    niah("run", "ds", "--model", "baseline:oracle", "--out", "run", "--no-progress")
+    niah("score", "run")
+    import json
+
+    scores = json.loads((tmp_path / "run" / "scores.json").read_text())
+    assert scores["datasets"]["vh_multi"]["8K"] == 100.0
+
+
+def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):
+    from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
+    from niah.benchmarks.mmlongbench.score import score_sample
+    from niah.models.baselines import format_gold
+    from niah.sample import TextPart
+    from niah.tokens import get_tokenizer
+
+    rule = Qwen2VLRule(min_pixels=4 * 784, max_pixels=256 * 784)
+    counts = build_niah(tmp_path / "ds", lengths=(8,), depths=(0.4,), seed=2, max_pixels=rule.max_pixels)
+    assert counts == {f"mm_niah_{t}": 1 for t in NIAH_TASKS}
+    ds = Dataset(tmp_path / "ds")
+    tok = get_tokenizer("llama2-sp")
+    for sample in ds:
+        text = "".join(p.text for p in sample.context if isinstance(p, TextPart))
+        images = [p.path for p in sample.context if isinstance(p, ImagePart)]
+        assert tok.count(text) + sum(rule.tokens_for_file(ds.resolve_media(p)) for p in images) == 8192
+        assert sample.meta["context_length"] == 8192 and sample.meta["length_k"] == 8
+        assert 0.4 <= sample.depth < 0.6  # a random depth inside the requested cell
+        # the gold, answered as the oracle does, scores 1 under the data set's official rule
+        assert score_sample(sample, format_gold(sample.answer)).scores["official"] == 1.0
