@@ -165,3 +165,16 @@ def test_mcq_match_metric_rule(tmp_path: Path) -> None:
                               "--output", str(tmp_path / "o.jsonl")])
     assert res.exit_code != 0 and "options" in res.output + str(res.exception)
     assert ast.literal_eval("{'decision': 2}") == {"decision": 2}
+
+
+def test_sample_browser_shows_video_file_frames(imported: Path, tmp_path: Path) -> None:
+    root = imported
+    run = _run(root, "baseline:oracle", "oracle-browser")
+    _ok(["score", str(run)])
+    _ok(["report", str(run), "--out", str(tmp_path / "rep"), "--media-root", str(root / "videos")])
+    chunk = (tmp_path / "rep" / "assets" / "samples" / "1-baseline-oracle" / "chunk-00000.js").read_text()
+    records = json.loads(chunk[chunk.index(",") + 1:chunk.rindex(");")])
+    (video,) = [seg[1] for seg in records[0]["context"] if seg[0] == "v"]
+    assert video["name"] == "episode_1.mp4" and len(video["thumbs"]) == 8
+    assert [t["t"] for t in video["thumbs"]] == [0.375 + 0.75 * i for i in range(8)]  # 6 s at 8 fps
+    assert all((tmp_path / "rep" / t["src"]).is_file() for t in video["thumbs"])

@@ -161,3 +161,15 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     assert "| Model | <=1M | <=5M | <=15M | <=30M | <=60M | >60M | Overall |" in table
     assert "| baseline:oracle | 100.0 | 100.0 | - | - | - | - |" in table
     assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "counting.png").is_file()
+
+    # The sample browser shows sampled frames and the needle frame as thumbnails with their timestamps.
+    chunk = (tmp_path / "rep" / "assets" / "samples" / "1-baseline-oracle" / "chunk-00000.js").read_text()
+    records = json.loads(chunk[chunk.index(",") + 1:chunk.rindex(");")])
+    record = next(r for r in records if r["id"] == "retrieval/70s/d0.5/000")
+    (video,) = [seg[1] for seg in record["context"] if seg[0] == "v"]
+    assert video["frames"] == 70 and len([t for t in video["thumbs"] if not t["needle"]]) == 8
+    needle = [t for t in video["thumbs"] if t["needle"]]
+    sample = next(s for s in Dataset(ds) if s.id == "retrieval/70s/d0.5/000")
+    assert [t["t"] for t in needle] == sample.meta["needle_times"]
+    assert all((tmp_path / "rep" / t["src"]).is_file() for t in video["thumbs"])
+    assert [t["t"] for t in video["thumbs"]] == sorted(t["t"] for t in video["thumbs"])

@@ -56,11 +56,14 @@ def _plan_key(path: Path, plan: dict[str, Any]) -> str:
 
 
 def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max_frames: int | None,
-                        cache: Path | None = None) -> SampledFrames:
-    """Frames of a video file by ``count`` (uniform) or ``fps`` (capped by ``max_frames``), cached as JPEGs."""
-    from niah.video.frames import sample_video
+                        cache: Path | None = None, times: list[float] | None = None) -> SampledFrames:
+    """Frames of a video file by ``count`` (uniform) or ``fps`` (capped by ``max_frames``), or at the given
+    ``times``, cached as JPEGs."""
+    from niah.video.frames import FrameSample, frames_at, sample_video
 
-    plan = {"count": count, "fps": fps, "max_frames": max_frames, "format": "jpeg", "quality": 90}
+    plan: dict[str, Any] = {"count": count, "fps": fps, "max_frames": max_frames, "format": "jpeg", "quality": 90}
+    if times is not None:
+        plan = {"times": [round(t, 6) for t in times], "format": "jpeg", "quality": 90}
     entry = (cache or frame_cache_dir()) / _plan_key(path, plan)
     done = entry / "plan.json"
     if done.is_file():
@@ -71,7 +74,10 @@ def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max
                 return SampledFrames(paths, [float(t) for t in recorded["times"]], recorded["plan"])
         except (OSError, ValueError, KeyError, TypeError):
             pass  # a damaged entry is sampled again
-    sample = sample_video(path, count=count, fps=fps, max_frames=max_frames, output="jpeg")
+    if times is not None:
+        sample = FrameSample(frames_at(path, times, output="jpeg"), plan)
+    else:
+        sample = sample_video(path, count=count, fps=fps, max_frames=max_frames, output="jpeg")
     entry.mkdir(parents=True, exist_ok=True)
     names: list[str] = []
     for i, frame in enumerate(sample.frames):
