@@ -4,6 +4,9 @@ Builds the default grid for one 60-minute procedural haystack (four tasks x five
 overlay needles, 640x360) and prints wall time, frames written, dataset size and peak RSS.
 
     python bench/video_niah_build.py [--durations 60m] [--needle overlay] [--width 640 --height 360]
+
+Measured on the dev machine (2 cores shared with other jobs): 60m: 20 samples, 3,674 frames, 115 MB, 16.5 s
+wall, peak RSS 86 MB; 5m,15m,30m,60m: 80 samples, 6,866 frames, 219 MB, 24.0 s wall, peak RSS 90 MB.
 """
 
 from __future__ import annotations
