@@ -121,3 +121,30 @@ def test_runner_records_the_video_options(media: Path, tmp_path: Path) -> None:
                                      "video_fps": 2.0, "subtitle_mode": "transcript"}
     row = json.loads((tmp_path / "run" / "responses.jsonl").read_text())
     assert row["prompt_policy"] == "video: 5 frames sampled at 2 fps, at most 5, subtitles as a transcript"
+
+
+def test_dataset_validation_checks_video_and_subtitle_parts(tmp_path: Path, media: Path) -> None:
+    from niah.sample import Dataset, DatasetInvalid
+
+    ds = tmp_path / "bad"
+    with DatasetWriter(ds) as w:
+        w.write_media("v.mp4", (media / "media" / "v.mp4").read_bytes())
+        w.write_media("v.srt", b"1\n00:00:05,000 --> 00:00:01,000\nBackwards.\n")
+        w.write_media("fake.mp4", b"not a video at all")
+        w.write(_sample("media/v.srt"))
+        w.write(Sample(id="s2", benchmark="vbench", task="watch", context=[VideoPart(path="media/fake.mp4")],
+                       question=[TextPart("?")], answer="x"))
+        w.finish({"benchmark": "vbench"})
+    with pytest.raises(DatasetInvalid) as caught:
+        Dataset(ds).validate()
+    text = str(caught.value)
+    assert "samples.jsonl:1: media[1]: 'media/v.srt': not readable subtitles" in text
+    assert "samples.jsonl:2: media[0]: 'media/fake.mp4'" in text
+    bad_fps = {"type": "video", "frames": ["a.jpg"], "fps": 0}
+    from niah.errors import DataError
+    from niah.sample import part_from_json
+
+    with pytest.raises(DataError, match="positive"):
+        part_from_json(bad_fps, where="context[0]")
+    with pytest.raises(DataError, match="subtitles"):
+        part_from_json({"type": "video", "path": "v.mp4", "subtitles": 3}, where="context[0]")
