@@ -173,3 +173,31 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     assert [t["t"] for t in needle] == sample.meta["needle_times"]
     assert all((tmp_path / "rep" / t["src"]).is_file() for t in video["thumbs"])
     assert [t["t"] for t in video["thumbs"]] == sorted(t["t"] for t in video["thumbs"])
+
+
+def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None:
+    from niah.models.base import Capabilities
+    from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+    from niah.video import load_subtitles
+
+    out = tmp_path / "subs"
+    build(out, {"durations": "40s", "needle": "subtitle", "width": 160, "height": 96, "seed": 2}, False)
+    ds = Dataset(out)
+    ds.validate()  # subtitle files parse
+    samples = {s.id: s for s in ds}
+    s = samples["counting/40s/d0.5/000"]
+    part = s.context[0]
+    assert isinstance(part, VideoPart) and part.subtitles is not None
+    cues = load_subtitles(out / part.subtitles)
+    word = s.question[0].text.split("secret word ")[1].split()[0]  # type: ignore[union-attr]
+    needle_cues = [c for c in cues if c.text == f"The secret word is {word}."]
+    assert len(needle_cues) == int(s.answer) == len(s.meta["needle_times"])
+    for cue, t in zip(needle_cues, sorted(s.meta["needle_times"]), strict=True):
+        assert cue.start <= t < cue.end
+    # every haystack frame is untouched: the needle is in the subtitles only
+    plain = samples["retrieval/40s/d0/000"].context[0]
+    assert isinstance(plain, VideoPart) and plain.frames == part.frames
+    fit = fit_to_capabilities(render_prompt(s, out), s, Capabilities(), PromptOptions())
+    assert fit.prompt is not None
+    t = sorted(s.meta["needle_times"])[0]
+    assert f"[{t:.1f}s] The secret word is {word}.\n" in fit.prompt.text()

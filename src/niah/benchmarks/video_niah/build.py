@@ -42,7 +42,15 @@ from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart, VideoP
 
 BENCHMARK = "video-niah"
 TASKS: tuple[str, ...] = ("retrieval", "retrieval-choice", "counting", "ordering")
-NEEDLE_KINDS: tuple[str, ...] = ("overlay", "frame", "clip")
+NEEDLE_KINDS: tuple[str, ...] = ("overlay", "frame", "clip", "subtitle")
+#: Filler subtitle lines of subtitle-needle haystacks: everyday talk that names no needle word.
+FILLER_LINES: tuple[str, ...] = (
+    "Did you see the weather this morning?", "I think we should leave a little earlier.", "That was a long day.",
+    "Can you pass me the map?", "We are almost there.", "Let me check the time.", "It is quieter than I expected.",
+    "I will call you when I arrive.", "Look at the light over there.", "Nobody told me it would be this far.",
+    "Do you remember the last time we came here?", "Let us wait for the others.", "Keep going, it is not far.",
+    "I wonder what is behind that hill.", "Everything looks different today.", "We should write this down.",
+)
 DEFAULT_DURATIONS = "5m,15m,30m,60m"
 DEFAULT_DEPTHS = "0,0.25,0.5,0.75,1"
 JPEG_QUALITY = 85
@@ -162,6 +170,14 @@ class FrameStore:
         buf = io.BytesIO()
         image.convert("RGB").save(buf, format="JPEG", quality=JPEG_QUALITY)
         return self.put_jpeg(buf.getvalue())
+
+    def put_subtitles(self, text: str) -> str:
+        data = text.encode("utf-8")
+        name = hashlib.sha256(data).hexdigest()[:24] + ".srt"
+        if name not in self.known:
+            self.writer.write_media(f"subtitles/{name}", data)
+            self.known.add(name)
+        return f"media/subtitles/{name}"
 
     def load(self, rel: str) -> Image.Image:
         path = self.writer.tmp_root / rel
@@ -283,6 +299,28 @@ def _render_needle_frames(kind: str, needle: _Needle, haystack: Haystack, first:
     return out
 
 
+def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: Sequence[str], num_frames: int,
+                   fps: float) -> str:
+    """An SRT with the needle lines at their spans and filler talk every 6-12 s elsewhere (never overlapping a
+    needle line, so no cue marks where the needle is by its shape)."""
+    import datetime as dt
+
+    import srt  # type: ignore[import-untyped,unused-ignore]
+
+    duration = num_frames / fps
+    cues = [(first / fps, (first + span) / fps, line) for first, line in zip(firsts, lines, strict=True)]
+    t = rng.uniform(1.0, 6.0)
+    while t < duration - 1.0:
+        length = min(rng.uniform(1.5, 3.0), duration - t)
+        if all(t + length <= s or t >= e for s, e, _ in cues):
+            cues.append((t, t + length, rng.choice(FILLER_LINES)))
+        t += rng.uniform(6.0, 12.0)
+    cues.sort()
+    return srt.compose([srt.Subtitle(index=i + 1, start=dt.timedelta(milliseconds=round(s * 1000)),
+                                     end=dt.timedelta(milliseconds=round(e * 1000)), content=text)
+                        for i, (s, e, text) in enumerate(cues)], reindex=False)
+
+
 def make_sample(opts: BuildOptions, task: str, haystack: Haystack, depth: float, k: int,
                 store: FrameStore) -> Sample:
     from niah.benchmarks.mm_niah.needle_images import CARTOON_KINDS
@@ -292,29 +330,41 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, depth: float,
     n_frames = len(haystack.frames)
     span = max(1, round(opts.needle_seconds * opts.fps))
     kinds = sorted(CARTOON_KINDS)
-    pool = list(WORDS) if opts.needle == "overlay" and task != "counting" else kinds
+    words = opts.needle == "subtitle" or (opts.needle == "overlay" and task != "counting")
+    pool = list(WORDS) if words else kinds
     count = {"counting": rng.randint(1, 4), "ordering": 2}.get(task, 1)
     labels = [rng.choice(pool)] * count if task == "counting" else rng.sample(pool, count)
     depths = _random_depths(rng, depth, count, span, n_frames)
     needles = [_Needle(label, d, span) for label, d in zip(labels, depths, strict=True)]
     firsts = _spans(needles, n_frames)
     frames = list(haystack.frames)
-    for needle, first in zip(needles, firsts, strict=True):
-        rendered = _render_needle_frames(opts.needle, needle, haystack, first, store, rng, task == "counting")
-        frames[first:first + span] = rendered
+    subtitles: str | None = None
+    if opts.needle == "subtitle":
+        lines = [f"The secret word is {n.label}." for n in needles]
+        subtitles = store.put_subtitles(_subtitle_file(rng, firsts, span, lines, n_frames, opts.fps))
+    else:
+        for needle, first in zip(needles, firsts, strict=True):
+            rendered = _render_needle_frames(opts.needle, needle, haystack, first, store, rng, task == "counting")
+            frames[first:first + span] = rendered
     needle_times = [round((first + (span - 1) // 2) / opts.fps, 6) for first in firsts]
-    text_options = opts.needle == "overlay" and task != "counting"
+    text_options = words
 
     def name(label: str) -> str:
         return label if text_options else _cartoon_name(label)
 
     choices: list[list[Part]] | None = None
     noun = "secret word" if text_options else "object"
-    if task == "retrieval":
-        question = ("What is the secret word shown in the video? Answer with the word only." if text_options else
-                    "Which object is shown in the video, apart from the scenery? Answer with its name only.")
-        answer: Any = name(labels[0])
+    shown = "said" if opts.needle == "subtitle" else "shown"
+    if task == "counting" and opts.needle == "subtitle":
+        question = (f"How many times is the secret word {labels[0]} said in the video? "
+                    "Answer with a number only.")
+        answer: Any = str(count)
         option_names: list[str] | None = None
+    elif task == "retrieval":
+        question = (f"What is the secret word {shown} in the video? Answer with the word only." if text_options else
+                    "Which object is shown in the video, apart from the scenery? Answer with its name only.")
+        answer = name(labels[0])
+        option_names = None
     elif task == "retrieval-choice":
         others = rng.sample([p for p in pool if p != labels[0]], 3)
         answer = rng.randrange(4)
@@ -349,7 +399,8 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, depth: float,
         meta["options"] = option_names
     sample_id = f"{task}/{haystack.label}/d{depth:g}/{k:03d}"
     return Sample(id=sample_id, benchmark=BENCHMARK, task=task,
-                  context=[VideoPart(frames=tuple(frames), fps=opts.fps)], question=[TextPart(question)],
+                  context=[VideoPart(frames=tuple(frames), fps=opts.fps, subtitles=subtitles)],
+                  question=[TextPart(question)],
                   answer=answer, choices=choices, meta=meta)
 
 

@@ -24,7 +24,7 @@ def build_command(
     durations: Annotated[str, typer.Option("--durations", help="haystack durations, e.g. 5m,15m,30m,60m")]
     = DEFAULT_DURATIONS,
     depths: Annotated[str, typer.Option("--depths", help="needle depths in [0, 1]")] = DEFAULT_DEPTHS,
-    needle: Annotated[str, typer.Option("--needle", help="overlay | frame | clip")] = "overlay",
+    needle: Annotated[str, typer.Option("--needle", help="overlay | frame | clip | subtitle")] = "overlay",
     fps: Annotated[float, typer.Option("--fps", help="haystack frames per second")] = 1.0,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per (task, duration, depth)")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="same seed, byte-identical dataset")] = 0,
