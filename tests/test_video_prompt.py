@@ -148,3 +148,16 @@ def test_dataset_validation_checks_video_and_subtitle_parts(tmp_path: Path, medi
         part_from_json(bad_fps, where="context[0]")
     with pytest.raises(DataError, match="subtitles"):
         part_from_json({"type": "video", "path": "v.mp4", "subtitles": 3}, where="context[0]")
+
+
+def test_fingerprint_covers_the_subtitles(tmp_path: Path, media: Path) -> None:
+    root = tmp_path / "m"
+    (root / "media").mkdir(parents=True)
+    (root / "media" / "v.mp4").write_bytes((media / "media" / "v.mp4").read_bytes())
+    sample = _sample("media/v.srt")
+    keys = []
+    for text in (SRT, SRT.replace("Second", "Third")):
+        (root / "media" / "v.srt").write_text(text, encoding="utf-8")
+        prompt = render_prompt(sample, root)
+        keys.append(request_fingerprint({"m": 1}, prompt, prompt.generation, MediaHasher()))
+    assert keys[0] != keys[1]
