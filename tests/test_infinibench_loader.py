@@ -38,7 +38,7 @@ def test_mcq_records(bench: tuple[Path, list[Path]]) -> None:
     assert [s.id for s in ga] == ["global_appearance/00000", "global_appearance/00001"]
     s = ga[0]
     assert s.benchmark == "infinibench" and s.task == "global_appearance"
-    assert s.context == [VideoPart(path=EPISODE.lstrip("/") + ".mp4")]
+    assert s.context == [VideoPart(path=EPISODE.lstrip("/") + ".mp4", subtitles=EPISODE.lstrip("/") + ".srt")]
     assert [c[0].text for c in s.choices or []] == QA["global_appearance"][0]["options"]  # type: ignore[union-attr]
     assert s.answer == 1
     assert s.question[0].text.startswith("Choose the correct option")  # type: ignore[union-attr]
@@ -50,7 +50,7 @@ def test_field_variants(bench: tuple[Path, list[Path]]) -> None:
     videos, files = bench
     by_skill = {f.stem: f for f in files}
     st = list(iter_qa_file(by_skill["scene_transitions"], videos_root=videos))  # "video_path" variant
-    assert st[0].context == [VideoPart(path="bbt/season_1/episode_1.mp4")]
+    assert st[0].context == [VideoPart(path="bbt/season_1/episode_1.mp4", subtitles="bbt/season_1/episode_1.srt")]
     chrono = list(iter_qa_file(by_skill["choronological_understanding"], version="v2", videos_root=videos))
     assert chrono[0].answer == 1 and chrono[0].task == "chronological_understanding"  # "1" read as an index
     opened = list(iter_qa_file(by_skill["deep_context_understanding"], videos_root=videos))

@@ -151,8 +151,6 @@ def test_video_frames_become_uniformly_sampled_images_for_models_without_video()
         "media/f0.png", "media/f3.png", "media/f6.png", "media/f9.png"]
     assert fit.policy == "video: 4 of 10 frames sampled uniformly"
     file_only = _sample("video-task", context=[VideoPart(path="media/v.mp4")], benchmark="vbench")
-    fit = fit_to_capabilities(render_prompt(file_only, Path(".")), file_only, Capabilities())
-    assert fit.prompt is None and "video given as a file only" in fit.policy
     fit = fit_to_capabilities(render_prompt(file_only, Path(".")), file_only, Capabilities(video=True))
     assert fit.prompt is not None and fit.prompt.has_video
 

@@ -93,6 +93,8 @@ def prompt_fingerprint_parts(prompt: RenderedPrompt, hasher: MediaHasher) -> lis
                 video["frames"] = [hasher(prompt.resolve(f)) for f in part.frames]
             if part.fps is not None:
                 video["fps"] = part.fps
+            if part.subtitles is not None:
+                video["subtitles"] = hasher(prompt.resolve(part.subtitles))
             out.append({"video": video})
     return out
 

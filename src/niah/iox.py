@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import os
@@ -48,16 +49,26 @@ def dumps_line(obj: Any) -> str:
     return text + "\n"
 
 
+@functools.lru_cache(maxsize=1 << 17)
+def _resolve_pair(root: str, rel: str) -> tuple[Path, Path]:
+    root_resolved = Path(root).resolve()
+    return root_resolved, (root_resolved / rel).resolve()
+
+
 def resolve_under(root: str | Path, rel: str, *, file: str | Path | None = None,
                   line: int | None = None, field: str | None = None) -> Path:
-    """Resolve `rel` against `root`, refusing anything (absolute paths, `..`, symlinks) that leaves `root`."""
-    root_resolved = Path(root).resolve()
+    """Resolve `rel` against `root`, refusing anything (absolute paths, `..`, symlinks) that leaves `root`.
+
+    Resolutions are remembered per process (a video sample lists thousands of frames, each resolved by
+    validation, reading and fingerprinting); only paths that stayed inside their root are remembered, so a
+    refusal is always decided afresh."""
     if not isinstance(rel, str) or not rel:
         raise DataError("media path must be a non-empty string", file=file, line=line, field=field)
     if "\x00" in rel:
         raise DataError("media path contains a NUL byte", file=file, line=line, field=field)
-    candidate = (root_resolved / rel).resolve()
+    root_resolved, candidate = _resolve_pair(str(root), rel)
     if not candidate.is_relative_to(root_resolved):
+        _resolve_pair.cache_clear()  # never keep what led outside: a fixed link is seen on the next call
         raise DataError(
             f"media path {rel!r} escapes the media root {str(root_resolved)!r}",
             file=file, line=line, field=field,

@@ -45,13 +45,21 @@ class PromptOptions:
 
     question_first: bool = False
     over_limit: OverLimitPolicy = "skip"
+    #: Video for models without native video: at most ``max_frames`` frames per video, sampled every
+    #: 1/``video_fps`` s when given (else uniformly), with subtitles per frame or as one transcript.
     max_frames: int | None = None
+    video_fps: float | None = None
+    subtitle_mode: str = "frames"
     extra: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"question_first": self.question_first, "over_limit": self.over_limit}
         if self.max_frames is not None:
             out["max_frames"] = self.max_frames
+        if self.video_fps is not None:
+            out["video_fps"] = self.video_fps
+        if self.subtitle_mode != "frames":
+            out["subtitle_mode"] = self.subtitle_mode
         if self.extra:
             out["extra"] = dict(self.extra)
         return out
@@ -80,9 +88,12 @@ class RenderedPrompt:
     policy: str | None = None
     #: Linear scale applied to every image before sending (set only by the downscale policy).
     image_scale: float | None = None
+    #: Files made for this prompt outside the media root (frames sampled from a video), by their part path.
+    derived: dict[str, Path] = field(default_factory=dict)
 
     def resolve(self, rel: str) -> Path:
-        return resolve_under(self.media_root, rel)
+        made = self.derived.get(rel)
+        return made if made is not None else resolve_under(self.media_root, rel)
 
     @property
     def num_images(self) -> int:
@@ -260,44 +271,34 @@ def estimate_tokens(prompt: RenderedPrompt, sample: Sample) -> int:
     return math.ceil(text_chars / chars_per_token) + math.ceil(prompt.num_images * per_image * scale * scale)
 
 
-def _sample_frames(frames: tuple[str, ...], keep: int) -> tuple[str, ...]:
-    """``keep`` frames spread uniformly over the video (first and last included when keep >= 2)."""
-    if keep >= len(frames):
-        return frames
-    if keep <= 0:
-        return ()
-    if keep == 1:
-        return (frames[len(frames) // 2],)
-    step = (len(frames) - 1) / (keep - 1)
-    return tuple(frames[round(i * step)] for i in range(keep))
+def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, options: PromptOptions,
+                      notes: list[str]) -> None:
+    """Models without native video get a video's frames as images in order (a video file sampled by
+    :mod:`niah.video.expand`, a frame folder by index), with its subtitles per frame or as a transcript;
+    models with native video get the video and its subtitles as a transcript."""
+    from niah.video.expand import video_prompt_parts
 
-
-def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, max_frames: int | None,
-                      notes: list[str]) -> str | None:
-    """Models without native video get a video's frames as images (sampled uniformly when capped).
-
-    Returns a skip reason when a video is only a file (no frames) and the model cannot take video."""
     parts: list[Part] = []
     roles: list[Role] = []
     non_video_images = sum(1 for p in prompt.parts if isinstance(p, ImagePart))
+    derived = dict(prompt.derived)
     for part, role in zip(prompt.parts, prompt.roles, strict=True):
-        if not isinstance(part, VideoPart) or caps.video:
+        if not isinstance(part, VideoPart):
             parts.append(part)
             roles.append(role)
             continue
-        if not part.frames:
-            return "video given as a file only; the model takes no video (give frames or declare video=true)"
-        cap = max_frames
-        if caps.max_images is not None:
+        cap = options.max_frames
+        if caps.max_images is not None and not caps.video:
             room = max(caps.max_images - non_video_images, 0)
             cap = room if cap is None else min(cap, room)
-        frames = _sample_frames(part.frames, cap) if cap is not None else part.frames
-        if len(frames) != len(part.frames):
-            notes.append(f"video: {len(frames)} of {len(part.frames)} frames sampled uniformly")
-        parts.extend(ImagePart(f) for f in frames)
-        roles.extend([role] * len(frames))
-    prompt.parts, prompt.roles = parts, roles
-    return None
+        new_parts, made, note = video_prompt_parts(part, prompt.resolve, max_frames=cap, fps=options.video_fps,
+                                                   subtitle_mode=options.subtitle_mode, native=caps.video)
+        derived.update(made)
+        if note:
+            notes.append(note)
+        parts.extend(new_parts)
+        roles.extend([role] * len(new_parts))
+    prompt.parts, prompt.roles, prompt.derived = parts, roles, derived
 
 
 def _drop_middle_context_images(prompt: RenderedPrompt, excess: int) -> int:
@@ -346,7 +347,8 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
     - ``downscale``: images are scaled down so that their (area-proportional) token cost meets
       ``max_context``; an image-count overflow cannot be fixed this way and is skipped;
     - ``official``: the family's registered official rule (an error for families that have none).
-    Video parts become sampled frames for models without native video, under every policy, and say so.
+    Video parts become sampled frames for models without native video, under every policy, and say so (a
+    video that cannot be read raises DataError, which the runner records as that sample's failure).
     """
     options = options or PromptOptions()
     policy = options.over_limit
@@ -355,9 +357,7 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
     prompt = replace(prompt, parts=list(prompt.parts), roles=list(prompt.roles))
     notes: list[str] = []
     if prompt.has_video:
-        reason = _videos_to_frames(prompt, caps, options.max_frames, notes)
-        if reason is not None:
-            return FitResult(None, reason)
+        _videos_to_frames(prompt, caps, options, notes)
     if policy == "official":
         fit = get_official_fit(sample.benchmark)
         if fit is None:

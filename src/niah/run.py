@@ -611,7 +611,10 @@ async def run_dataset(
                     material = sample_material(sample) if sample_material is not None else None
                     base_gen = prompt.generation.merged(user_generation)
                     prompt_key = request_fingerprint(identity, prompt, base_gen, hasher, material)
-                    fit = fit_to_capabilities(prompt, sample, caps, options)
+                    if prompt.has_video:  # frames are decoded here: off the event loop, requests keep flowing
+                        fit = await asyncio.to_thread(fit_to_capabilities, prompt, sample, caps, options)
+                    else:
+                        fit = fit_to_capabilities(prompt, sample, caps, options)
                     key: str | None = None
                     if fit.prompt is not None:
                         gen = fit.prompt.generation.merged(user_generation)

@@ -49,11 +49,14 @@ class ImagePart:
 
 @dataclass(frozen=True, slots=True)
 class VideoPart:
-    """A video file, or a video given as ordered frame images (``frames``), both relative to the media root."""
+    """A video file, or a video given as ordered frame images (``frames``, a frame folder's images), all
+    relative to the media root. ``fps`` is the frame rate of ``frames`` (1 when not given); ``subtitles`` an
+    SRT or WebVTT file shown with the sampled frames (per frame or as one transcript, a prompt option)."""
 
     path: str | None = None
     frames: tuple[str, ...] | None = None
     fps: float | None = None
+    subtitles: str | None = None
     type: Literal["video"] = "video"
 
     def to_json(self) -> dict[str, Any]:
@@ -64,6 +67,8 @@ class VideoPart:
             out["frames"] = list(self.frames)
         if self.fps is not None:
             out["fps"] = self.fps
+        if self.subtitles is not None:
+            out["subtitles"] = self.subtitles
         return out
 
 
@@ -96,7 +101,13 @@ def part_from_json(obj: Any, *, where: str) -> Part:
         fps = obj.get("fps")
         if fps is not None and not isinstance(fps, (int, float)):
             raise DataError("video 'fps' must be a number", field=f"{where}.fps")
-        return VideoPart(path=path, frames=tuple(frames) if frames is not None else None, fps=fps)
+        if fps is not None and (isinstance(fps, bool) or not fps > 0):
+            raise DataError("video 'fps' must be positive", field=f"{where}.fps")
+        subtitles = obj.get("subtitles")
+        if subtitles is not None and (not isinstance(subtitles, str) or not subtitles):
+            raise DataError("video 'subtitles' must be a path string", field=f"{where}.subtitles")
+        return VideoPart(path=path, frames=tuple(frames) if frames is not None else None, fps=fps,
+                         subtitles=subtitles)
     raise DataError(f"unknown part type {kind!r} (expected text, image or video)", field=f"{where}.type")
 
 
@@ -123,6 +134,8 @@ def media_paths(parts: list[Part]) -> list[str]:
                 out.append(p.path)
             if p.frames:
                 out.extend(p.frames)
+            if p.subtitles is not None:
+                out.append(p.subtitles)
     return out
 
 
@@ -183,7 +196,7 @@ class Sample:
         )
 
     def media_kinds(self) -> list[tuple[str, str]]:
-        """Every media path of the sample with what it must be: ("path", "image" | "video")."""
+        """Every media path of the sample with what it must be: ("path", "image" | "video" | "subtitles")."""
         out: list[tuple[str, str]] = []
         parts: list[Part] = list(self.context) + list(self.question)
         for c in self.choices or []:
@@ -195,6 +208,8 @@ class Sample:
                 if p.path is not None:
                     out.append((p.path, "video"))
                 out.extend((f, "image") for f in p.frames or ())
+                if p.subtitles is not None:
+                    out.append((p.subtitles, "subtitles"))
         return out
 
     def all_media(self) -> list[str]:
@@ -250,6 +265,7 @@ _VIDEO_MAGIC = ((4, b"ftyp"), (0, b"\x1a\x45\xdf\xa3"), (0, b"RIFF"), (0, b"OggS
 def media_problem(path: Path, kind: str) -> str | None:
     """Why ``path`` is not the ``kind`` ("image" or "video") it claims to be, or None when it is.
 
+    Subtitles (``kind == "subtitles"``) must parse as SRT or WebVTT.
     Images are decoded whole (JPEGs at reduced scale, which still reads every byte of the stream), so a
     text file named ``.jpg`` or a truncated image is refused before it is ever sent anywhere. Videos are
     opened with PyAV when it is installed (a video stream must be present), else checked by container magic."""
@@ -268,6 +284,14 @@ def media_problem(path: Path, kind: str) -> str | None:
             return f"image too large: {exc}"
         except Exception as exc:  # PIL raises many types for undecodable input
             return f"not a decodable image ({type(exc).__name__}: {str(exc)[:120]})"
+        return None
+    if kind == "subtitles":
+        from niah.video.subtitles import load_subtitles
+
+        try:
+            load_subtitles(path)
+        except DataError as exc:
+            return f"not readable subtitles ({exc.message})"
         return None
     try:
         import av  # type: ignore[import-not-found,unused-ignore]

@@ -17,6 +17,8 @@ FAMILIES: dict[str, str] = {
     "mm-niah": "niah.benchmarks.mm_niah.family",
     "mmlongbench": "niah.benchmarks.mmlongbench.family",
     "milebench": "niah.benchmarks.milebench.family",
+    "infinibench": "niah.benchmarks.infinibench.family",
+    "video-niah": "niah.benchmarks.video_niah.family",
 }
 
 #: The family ``niah eval`` builds when no dataset is given, and whose layout reads scores files that do not

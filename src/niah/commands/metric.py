@@ -49,13 +49,14 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
             raise DataError("input already has a 'score' field", file=input_path, line=lineno, field="score")
         try:
             score = rule.score(row, position)
+            extra = rule.detail(row, position)
         except MetricInputError as exc:
             refused.append(DataError(exc.message, file=input_path, line=lineno, field=exc.field))
             lines.append(dumps_line({**row, "score": None, "refused": f"{exc.field}: {exc.message}"}))
             continue
         total += score
         scored += 1
-        lines.append(dumps_line({**row, "score": score}))
+        lines.append(dumps_line({**row, **extra, "score": score}))
     if not lines:
         raise DataError("input file has no rows", file=input_path)
     write_atomic(output_path, "".join(lines))

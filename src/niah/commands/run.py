@@ -64,7 +64,12 @@ def register(app: typer.Typer) -> None:
                                        "what to do with a prompt over the declared limits (always recorded)."),
         question_first: bool = typer.Option(False, "--question-first", help="Render the question before the context (the "
                                             "question-first ablation, where a family offers it)."),
-        max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (uniformly)."),
+        max_frames: int = typer.Option(None, "--max-frames", help="Frame budget per video for models without "
+                                       "native video (uniform sampling; default 32 for a video file)."),
+        video_fps: float = typer.Option(None, "--video-fps", help="Sample video frames every 1/FPS s (capped "
+                                        "by --max-frames) instead of uniformly."),
+        subtitles: str = typer.Option("frames", "--subtitles", help="frames | transcript | none: a video's "
+                                      "subtitles as each frame's lines, or as one transcript after the frames."),
         tasks: list[str] = typer.Option(None, "--tasks", help="Only these tasks (comma-separated; repeatable)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N (selected) samples."),
         cache_dir: Path = typer.Option(None, "--cache-dir", help="Shared response cache (in addition to RUN_DIR's)."),
@@ -103,8 +108,14 @@ def register(app: typer.Typer) -> None:
                                         stop=tuple(stop) if stop else None)
         if over_limit not in ("skip", "truncate", "downscale", "official"):
             raise ConfigError(f"--over-limit must be skip, truncate, downscale or official, not {over_limit!r}")
+        if subtitles not in ("frames", "transcript", "none"):
+            raise ConfigError(f"--subtitles must be frames, transcript or none, not {subtitles!r}")
+        if max_frames is not None and max_frames < 1:
+            raise ConfigError("--max-frames must be at least 1")
+        if video_fps is not None and not video_fps > 0:
+            raise ConfigError("--video-fps must be positive")
         prompt_options = PromptOptions(question_first=question_first, over_limit=over_limit,  # type: ignore[arg-type]
-                                       max_frames=max_frames,
+                                       max_frames=max_frames, video_fps=video_fps, subtitle_mode=subtitles,
                                        extra=tuple(sorted(parse_model_options(prompt_option).items())))
         summary = run_dataset_sync(
             dataset, spec, out, concurrency=concurrency, generation=generation, prompt_options=prompt_options,

@@ -34,7 +34,9 @@ class MetricRule:
     ``None`` for a failed request) and every name in ``optional_fields`` present in the input row.
     ``position_defaults`` is set for rules whose per-sample score depends on the sample's position in the data
     set (MMLongBench binary accuracy cycles its default answer over the samples in order): it gives default
-    arguments for the 0-based position, which fields present in the row override.
+    arguments for the 0-based position, which fields present in the row override. ``details``, when set, is
+    called with the same arguments and returns fields ``niah metric`` adds to the output row beside ``score``
+    (e.g. the option a matcher chose and the rule that decided).
     """
 
     name: str
@@ -43,10 +45,15 @@ class MetricRule:
     fields: tuple[str, ...] = ("answer", "response")
     optional_fields: tuple[str, ...] = ()
     position_defaults: PositionDefaults | None = field(default=None, compare=False)
+    details: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
 
     def score(self, row: dict[str, Any], position: int = 0) -> float:
         """Score one input row (a dict holding at least ``fields``) at 0-based ``position`` in its data set."""
         return float(self.function(**self.arguments(row, position)))
+
+    def detail(self, row: dict[str, Any], position: int = 0) -> dict[str, Any]:
+        """The extra output fields of one row (empty without ``details``)."""
+        return dict(self.details(**self.arguments(row, position))) if self.details is not None else {}
 
     def score_rows(self, rows: Sequence[dict[str, Any]]) -> list[float]:
         """Score rows in data-set order."""

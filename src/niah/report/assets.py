@@ -47,6 +47,8 @@ span.img { display: inline-block; vertical-align: middle; margin: .2rem; }
 span.img img { max-height: 96px; max-width: 160px; border: 1px solid var(--line); }
 span.img.needle img, span.img.needle .img-name { outline: 3px solid #d4a800; }
 .img-name { font-family: ui-monospace, monospace; font-size: .85em; color: var(--muted); }
+span.video { display: block; } span.video .frame { display: inline-flex; flex-direction: column; align-items: center; margin: 0 .25rem .25rem 0; }
+span.video .ts { font-size: .75em; color: var(--muted); }
 ol.options { margin: 0; padding-left: 1.6rem; }
 .banner.incomplete { background: #fff3cd; border: 2px solid #d39e00; padding: 0.6em 1em; margin: 1em 0; }
 """
@@ -162,6 +164,19 @@ SAMPLES_JS = """\
     return box;
   }
 
+  function videoRef(ref) {
+    var box = el("span", "video");
+    box.appendChild(el("span", "img-name", "[video " + ref.name + (ref.frames ? ", " + ref.frames + " frames" : "") + "]"));
+    ref.thumbs.forEach(function (t) {
+      var frame = el("span", "frame");
+      var when = Number(t.t).toFixed(1) + " s";
+      frame.appendChild(imageRef({src: t.src, name: ref.name + " at " + when, needle: t.needle}, true));
+      frame.appendChild(el("span", "ts", when + (t.needle ? " (needle)" : "")));
+      box.appendChild(frame);
+    });
+    return box;
+  }
+
   function segs(segments) {
     var box = el("div", "segs");
     segments.forEach(function (s) {
@@ -169,6 +184,7 @@ SAMPLES_JS = """\
       if (kind === "t") { box.appendChild(document.createTextNode(value)); }
       else if (kind === "n") { box.appendChild(el("mark", "needle", value)); }
       else if (kind === "g") { box.appendChild(el("span", "gap", " [\\u2026 " + value + " characters omitted \\u2026] ")); }
+      else if (kind === "v" && value.thumbs && value.thumbs.length) { box.appendChild(videoRef(value)); }
       else if (kind === "i" || kind === "v") { box.appendChild(imageRef(value, kind === "v")); }
     });
     return box;

@@ -160,10 +160,12 @@ def _snap_to_words(text: str, offset: int, start: int, end: int, spans: list[tup
 
 def preview_parts(parts: Sequence[Part], needles: Sequence[str],
                   image_ref: Callable[[str, bool], dict[str, Any]], *,
-                  head: int = 600, tail: int = 300, window: int = 250, max_spans: int = 24) -> list[list[Any]]:
+                  head: int = 600, tail: int = 300, window: int = 250, max_spans: int = 24,
+                  video_ref: Callable[[VideoPart], dict[str, Any]] | None = None) -> list[list[Any]]:
     """A readable preview of interleaved parts: the start, the end, and a window around each needle occurrence
     of the text, with omitted stretches as gap segments ("g", count); every image is kept (as a reference
-    from ``image_ref(path, is_needle)``), needle text is marked ("n") so the page can highlight it.
+    from ``image_ref(path, is_needle)``), needle text is marked ("n") so the page can highlight it; a video
+    becomes ``video_ref(part)`` (sampled frames as thumbnails with their timestamps) when given.
     """
     starts: dict[int, int] = {}
     total = 0
@@ -211,11 +213,60 @@ def preview_parts(parts: Sequence[Part], needles: Sequence[str],
         elif isinstance(part, ImagePart):
             out.append(["i", image_ref(part.path, _image_is_needle(part.path, needles))])
         elif isinstance(part, VideoPart):
+            if video_ref is not None:
+                out.append(["v", video_ref(part)])
+                continue
             first = part.path or (part.frames[0] if part.frames else "")
             ref = image_ref(part.frames[0], False) if part.frames else {"src": None, "name": PurePosixPath(first).name}
             ref = dict(ref, video=True, frames=len(part.frames) if part.frames else None)
             out.append(["v", ref])
     return out
+
+
+#: Frames of a video shown in the sample browser (spread uniformly), besides its needle frames.
+VIDEO_THUMBS = 8
+
+
+def video_thumbnails(part: VideoPart, dataset: Dataset | None, thumbs: ThumbnailWriter | None,
+                     needle_times: Sequence[float] = (), count: int = VIDEO_THUMBS) -> dict[str, Any]:
+    """A video's reference for the browser: ``count`` frames sampled uniformly plus the frames on screen at
+    ``needle_times`` (the shared ``meta.needle_times``), each ``{"src", "t", "needle"}`` in time order. Frame
+    folders are read by index (time = index / fps); video files are decoded at those times (cached frames)."""
+    from niah.video.expand import pick_folder_frames, sample_video_frames
+
+    name = PurePosixPath(part.path or (part.frames[0] if part.frames else "frames")).name
+    ref: dict[str, Any] = {"src": None, "name": name, "video": True,
+                           "frames": len(part.frames) if part.frames else None, "thumbs": []}
+    if dataset is None or thumbs is None:
+        return ref
+    rate = part.fps or 1.0
+    picks: dict[float, tuple[Path, bool]] = {}
+    try:
+        if part.frames:
+            _, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=count)
+            chosen = [(t, False) for t in times]
+            chosen += [(min(len(part.frames) - 1, max(0, int(t * rate + 1e-9))) / rate, True) for t in needle_times]
+            for t, needle in chosen:
+                k = min(len(part.frames) - 1, max(0, round(t * rate)))
+                source = dataset.resolve_media(part.frames[k])
+                if t not in picks or needle:
+                    picks[t] = (source, needle)
+        elif part.path is not None:
+            video = dataset.resolve_media(part.path)
+            uniform = sample_video_frames(video, count=count, fps=None, max_frames=None)
+            for path, t in zip(uniform.paths, uniform.times, strict=True):
+                picks[t] = (path, False)
+            if needle_times:
+                at = sample_video_frames(video, count=None, fps=None, max_frames=None, times=list(needle_times))
+                for path, t in zip(at.paths, at.times, strict=True):
+                    picks[t] = (path, True)
+    except (NiahError, OSError, ValueError) as exc:
+        ref["note"] = f"video could not be read: {exc}"
+        return ref
+    for t in sorted(picks):
+        source, needle = picks[t]
+        ref["thumbs"].append({"src": thumbs.thumb(source), "t": round(t, 3), "needle": needle})
+    return ref
 
 
 def _capped_text_segments(parts: Sequence[Part], image_ref: Callable[[str, bool], dict[str, Any]],
@@ -435,7 +486,12 @@ def _sample_record(row: ScoredRow, sample: Sample | None, dataset: Dataset | Non
         record["question"] = _capped_text_segments(sample.question, refs, MAX_QUESTION_CHARS)
         record["options"] = ([_capped_text_segments(c, refs, MAX_OPTION_CHARS) for c in sample.choices]
                              if sample.choices is not None else None)
-        record["context"] = preview_parts(sample.context, needles, refs)
+        times = sample.meta.get("needle_times")
+        needle_times = [float(t) for t in times if isinstance(t, (int, float)) and not isinstance(t, bool)] \
+            if isinstance(times, list) else []
+        record["context"] = preview_parts(
+            sample.context, needles, refs,
+            video_ref=lambda part: video_thumbnails(part, dataset, thumbs, needle_times))
         record["context_chars"] = sum(len(p.text) for p in sample.context if isinstance(p, TextPart))
         record["needles_found"] = any(seg[0] == "n" for seg in record["context"])
         record["has_needles"] = bool(needles)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -111,6 +112,7 @@ def record_to_sample(rec: Any, index: int, *, skill: Skill, file: Path, version:
             if check_media and not path.is_file():
                 raise DataError(f"subtitle file {sub!r} not found", file=file, field=f"{where}.video_subtitles")
         meta["subtitles"] = sub
+        video = replace(video, subtitles=sub)  # the video stage shows them per frame or as a transcript
 
     options = rec.get("options")
     if options is not None:
@@ -180,10 +182,18 @@ def build_dataset(files: Iterable[str | Path], out: str | Path, *, videos_root: 
     root = Path(videos_root).resolve()
     samples: list[Sample] = []
     seen: set[str] = set()
+    files = list(files)
+    stems: dict[str, list[str]] = {}
+    for f in files:
+        found = skill_by_name(Path(f).stem)
+        if found is not None:
+            stems.setdefault(found.id, []).append(Path(f).stem)
     for f in files:
         for s in iter_qa_file(f, version=version, videos_root=root, prefer=prefer, check_media=check_media):
+            if len(stems.get(s.task, ())) > 1:  # e.g. character_actions_mcq.json + ..._open_ended.json
+                s.id = f"{s.task}/{Path(f).stem}/{s.meta['source_index']:05d}"
             if s.id in seen:
-                raise DataError(f"two QA files for skill {s.task!r}", file=f)
+                raise DataError(f"two QA files give sample {s.id!r}", file=f)
             seen.add(s.id)
             samples.append(s)
     with DatasetWriter(out) as writer:

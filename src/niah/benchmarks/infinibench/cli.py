@@ -1,0 +1,57 @@
+"""``niah import infinibench`` and ``niah judge infinibench``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from niah.errors import ConfigError
+
+
+def import_command(
+    qa_files: Annotated[list[Path], typer.Argument(help="official QA JSON files, one per skill (or folders of them)")],
+    videos: Annotated[Path, typer.Option("--videos", help="the videos root (video, frame-folder and subtitle paths "
+                                         "of the QA files are relative to it)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    version: Annotated[str, typer.Option("--version", help="v1 (nine skills) or v2 (eight)")] = "v1",
+    prefer: Annotated[str, typer.Option("--prefer", help="mp4 | frames: a record's video file or its frame "
+                                        "folder, when it has both")] = "mp4",
+) -> None:
+    """Official InfiniBench QA files -> a niah dataset reading the videos in place (run with --media-root)."""
+    from niah.benchmarks.infinibench.loader import build_dataset
+
+    if prefer not in ("mp4", "frames"):
+        raise ConfigError(f"--prefer must be mp4 or frames, not {prefer!r}")
+    files: list[Path] = []
+    for path in qa_files:
+        files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
+    if not files:
+        raise ConfigError("no QA files given (folders are searched for *.json)")
+    count = build_dataset(files, out, videos_root=videos, version=version, prefer=prefer)  # type: ignore[arg-type]
+    root = videos.resolve()
+    typer.echo(f"wrote {count} samples to {out} (videos and subtitles read in place from {root}; niah reads "
+               f"outside a dataset only when told: pass --media-root {root} to run and report)", err=True)
+
+
+def judge_command(
+    run_dir: Annotated[Path, typer.Argument(help="a niah run directory on InfiniBench data")],
+    judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o (v1) or "
+                                       "openai:gpt-4o-mini (v2)")],
+    protocol: Annotated[str, typer.Option("--protocol", help="v1 (the paper) or v2")] = "v1",
+    base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint (repeatable)")] = None,
+    api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+) -> None:
+    """Judge what the rule matcher leaves undecided (v1: undecided MCQ and open-ended replies; v2: open-ended),
+    then score the run under that protocol (scored.jsonl, scores.json; verdicts in judgments.<protocol>.jsonl)."""
+    from niah.benchmarks.infinibench.judge_run import judge_run
+
+    summary = judge_run(run_dir, judge, protocol=protocol, base_urls=tuple(base_url or ()), api_key_env=api_key_env,
+                        concurrency=concurrency, dataset=dataset)
+    overall = summary.scores.get("overall", {})
+    typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
+               f"({summary.unparsed} unparsed, {summary.cached} from cache); accuracy {overall.get('accuracy')}, "
+               f"score {overall.get('score')} -> {run_dir / 'scores.json'}")

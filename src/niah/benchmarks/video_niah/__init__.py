@@ -1,0 +1,1 @@
+"""Video needle haystacks (``niah build video-niah``)."""

@@ -1,0 +1,48 @@
+"""``niah build video-niah``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from niah.benchmarks.video_niah.build import DEFAULT_DEPTHS, DEFAULT_DURATIONS
+
+
+def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
+    from niah.benchmarks.video_niah.build import build
+
+    return build(out, options, progress)
+
+
+def build_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    haystack: Annotated[str, typer.Option("--haystack", help="'default' (procedural scenes generated here) or a "
+                                          "video file, read where it lies")] = "default",
+    durations: Annotated[str, typer.Option("--durations", help="haystack durations, e.g. 5m,15m,30m,60m")]
+    = DEFAULT_DURATIONS,
+    depths: Annotated[str, typer.Option("--depths", help="needle depths in [0, 1]")] = DEFAULT_DEPTHS,
+    needle: Annotated[str, typer.Option("--needle", help="overlay | frame | clip | subtitle")] = "overlay",
+    fps: Annotated[float, typer.Option("--fps", help="haystack frames per second")] = 1.0,
+    per_cell: Annotated[int, typer.Option("--per-cell", help="samples per (task, duration, depth)")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="same seed, byte-identical dataset")] = 0,
+    tasks: Annotated[str, typer.Option("--tasks", help="retrieval,retrieval-choice,counting,ordering")]
+    = "retrieval,retrieval-choice,counting,ordering",
+    width: Annotated[int, typer.Option("--width", help="frame width (default haystack; user videos scale to "
+                                       "it)")] = 640,
+    height: Annotated[int, typer.Option("--height", help="frame height (default haystack)")] = 360,
+    needle_seconds: Annotated[float, typer.Option("--needle-seconds", help="how long a needle stays on "
+                                                  "screen")] = 2.0,
+    image_rule: Annotated[str, typer.Option("--image-rule", help="image token rule for meta.image_tokens "
+                                            "(internvl, internvl-1tile, qwen2vl-28px, fixed:N)")] = "internvl-1tile",
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress on stderr")] = False,
+) -> None:
+    """Video needle haystacks: a duration x depth grid of needles hidden in long videos."""
+    counts = build_from_options(out, {
+        "haystack": haystack, "durations": durations, "depths": depths, "needle": needle, "fps": fps,
+        "per_cell": per_cell, "seed": seed, "tasks": tasks, "width": width, "height": height,
+        "needle_seconds": needle_seconds, "image_rule": image_rule}, not no_progress)
+    typer.echo(f"wrote {sum(counts.values())} samples ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
+               f"to {out}")

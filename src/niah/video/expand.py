@@ -1,0 +1,192 @@
+"""Video parts of a prompt turned into what a model without native video takes: sampled frames, in order.
+
+A video file is sampled with :func:`niah.video.frames.sample_video` (keyframe seeks, exact timestamps) and its
+frames are written once as JPEGs to a content-addressed frame cache, so that they travel the ordinary image
+path: backends encode them like any image and the request fingerprint hashes their bytes. A frame folder
+(``VideoPart.frames``) is sampled by index. Subtitles go with the frames: each frame preceded by the lines of
+its time span (``frames`` mode) or all of them as one transcript after the frames (``transcript`` mode).
+
+The frame cache lives in ``$NIAH_FRAME_CACHE`` or, by default, a per-user folder in the temp directory; an
+entry is keyed by the video's resolved path, size and mtime and the sampling plan, so a changed video is
+sampled again. Entries are written atomically (a finished entry has its ``plan.json``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from niah.errors import DataError
+from niah.iox import write_atomic
+
+SUBTITLE_MODES = ("frames", "transcript", "none")
+#: Frames sampled from a video file when neither a frame budget nor a sampling fps is given.
+DEFAULT_MAX_FRAMES = 32
+FRAME_CACHE_ENV = "NIAH_FRAME_CACHE"
+
+
+def frame_cache_dir() -> Path:
+    """Where sampled frames are stored: ``$NIAH_FRAME_CACHE`` or ``<tmp>/niah-frames-<uid>``."""
+    env = os.environ.get(FRAME_CACHE_ENV)
+    if env:
+        return Path(env)
+    return Path(tempfile.gettempdir()) / f"niah-frames-{os.getuid()}"
+
+
+@dataclass(frozen=True, slots=True)
+class SampledFrames:
+    """Frames of one video as files (``paths``, in order) with their presentation ``times`` (s)."""
+
+    paths: list[Path]
+    times: list[float]
+    plan: dict[str, Any]
+
+
+def _plan_key(path: Path, plan: dict[str, Any]) -> str:
+    st = path.stat()
+    material = {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns, "plan": plan, "v": 1}
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max_frames: int | None,
+                        cache: Path | None = None, times: list[float] | None = None) -> SampledFrames:
+    """Frames of a video file by ``count`` (uniform) or ``fps`` (capped by ``max_frames``), or at the given
+    ``times``, cached as JPEGs."""
+    from niah.video.frames import FrameSample, frames_at, sample_video
+
+    plan: dict[str, Any] = {"count": count, "fps": fps, "max_frames": max_frames, "format": "jpeg", "quality": 90}
+    if times is not None:
+        plan = {"times": [round(t, 6) for t in times], "format": "jpeg", "quality": 90}
+    entry = (cache or frame_cache_dir()) / _plan_key(path, plan)
+    done = entry / "plan.json"
+    if done.is_file():
+        try:
+            recorded = json.loads(done.read_text(encoding="utf-8"))
+            paths = [entry / name for name in recorded["files"]]
+            if all(p.is_file() for p in paths):
+                return SampledFrames(paths, [float(t) for t in recorded["times"]], recorded["plan"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a damaged entry is sampled again
+    if times is not None:
+        sample = FrameSample(frames_at(path, times, output="jpeg"), plan)
+    else:
+        sample = sample_video(path, count=count, fps=fps, max_frames=max_frames, output="jpeg")
+    entry.mkdir(parents=True, exist_ok=True)
+    names: list[str] = []
+    for i, frame in enumerate(sample.frames):
+        name = f"{i:05d}_{round(frame.time * 1000):010d}ms.jpg"
+        assert frame.jpeg is not None
+        write_atomic(entry / name, frame.jpeg)
+        names.append(name)
+    times = [round(f.time, 6) for f in sample.frames]
+    write_atomic(done, json.dumps({"files": names, "times": times, "plan": sample.plan}, sort_keys=True))
+    return SampledFrames([entry / n for n in names], times, sample.plan)
+
+
+def pick_folder_frames(frames: tuple[str, ...], *, folder_fps: float | None, fps: float | None,
+                       cap: int | None) -> tuple[list[int], list[float]]:
+    """Indices (and times) of the frames of a frame folder to keep: every 1/``fps`` s when given, then at most
+    ``cap`` spread uniformly (first and last kept), as a frame folder's frames are already a sampling."""
+    rate = folder_fps or 1.0
+    indices = list(range(len(frames)))
+    if fps is not None and fps < rate:
+        step = rate / fps
+        indices = sorted({min(len(frames) - 1, math.floor(k * step + 1e-9))
+                          for k in range(max(1, math.ceil(len(frames) / step - 1e-9)))})
+    if cap is not None and len(indices) > cap:
+        if cap <= 0:
+            indices = []
+        elif cap == 1:
+            indices = [indices[len(indices) // 2]]
+        else:
+            stride = (len(indices) - 1) / (cap - 1)
+            indices = [indices[round(i * stride)] for i in range(cap)]
+    return indices, [i / rate for i in indices]
+
+
+def subtitle_texts(subtitles: Path, times: list[float], mode: str) -> tuple[list[str], str]:
+    """(one text per frame, transcript) of a subtitle file for frames at ``times`` under ``mode``."""
+    from niah.video.subtitles import align_to_frames, load_subtitles, transcript
+
+    if mode not in SUBTITLE_MODES:
+        raise DataError(f"unknown subtitle mode {mode!r} (frames, transcript or none)")
+    if mode == "none":
+        return [""] * len(times), ""
+    cues = load_subtitles(subtitles)
+    if mode == "transcript":
+        return [""] * len(times), transcript(cues)
+    return ["\n".join(lines) for lines in align_to_frames(cues, times)], ""
+
+
+def frame_label(time: float, lines: str) -> str:
+    """The text put before a frame in ``frames`` mode: its timestamp and its subtitle lines."""
+    return f"[{time:.1f}s] {lines}\n" if lines else ""
+
+
+TRANSCRIPT_HEAD = "\nSubtitles:\n"
+
+
+def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames: int | None,
+                       fps: float | None, subtitle_mode: str, native: bool,
+                       cache: Path | None = None) -> tuple[list[Any], dict[str, Path], str | None]:
+    """The parts that replace one :class:`~niah.sample.VideoPart` in a prompt, the frame files they name
+    (synthetic relative path -> file, for :meth:`RenderedPrompt.resolve`) and a note saying what was done.
+
+    ``native``: the model takes video; the part stays and its subtitles follow it as a transcript. The note
+    is None when nothing was left out or added (every frame of a frame folder, a native video alone)."""
+    from niah.sample import ImagePart, TextPart
+
+    derived: dict[str, Path] = {}
+    subs = resolve(part.subtitles) if part.subtitles is not None else None
+    if native:
+        out: list[Any] = [part]
+        native_note: str | None = None
+        if subs is not None and subtitle_mode != "none":
+            _, text = subtitle_texts(subs, [], "transcript")
+            if text:
+                out.append(TextPart(TRANSCRIPT_HEAD + text + "\n"))
+                native_note = "video: sent as video, its subtitles as a transcript"
+        return out, derived, native_note
+    if part.frames:
+        indices, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=fps, cap=max_frames)
+        rels = [part.frames[i] for i in indices]
+        note: str | None = (f"video: {len(rels)} of {len(part.frames)} frames sampled uniformly"
+                            if len(rels) != len(part.frames) else None)
+    else:
+        if part.path is None:
+            raise DataError("video part has neither a file nor frames")
+        cap = max_frames if max_frames is not None else (None if fps is not None else DEFAULT_MAX_FRAMES)
+        if cap is not None and cap <= 0:
+            return [], derived, "video: left out (no room for frames under max_images)"
+        count = cap if fps is None else None
+        sampled = sample_video_frames(resolve(part.path), count=count, fps=fps,
+                                      max_frames=cap if fps is not None else None, cache=cache)
+        times = sampled.times
+        rels = []
+        for path, t in zip(sampled.paths, times, strict=True):
+            rel = f"{part.path}#t={t:.3f}"
+            derived[rel] = path
+            rels.append(rel)
+        how = f"at {fps:g} fps" if fps is not None else "uniformly"
+        budget = f", at most {cap}" if cap is not None else ""
+        note = f"video: {len(rels)} frames sampled {how}{budget}"
+    texts, transcript_text = (subtitle_texts(subs, times, subtitle_mode) if subs is not None
+                              else ([""] * len(times), ""))
+    out = []
+    for rel, t, lines in zip(rels, times, texts, strict=True):
+        label = frame_label(t, lines)
+        if label:
+            out.append(TextPart(label))
+        out.append(ImagePart(rel))
+    if transcript_text:
+        out.append(TextPart(TRANSCRIPT_HEAD + transcript_text + "\n"))
+    if subs is not None and subtitle_mode != "none":
+        note = (note or "video: all frames") + f", subtitles {'per frame' if subtitle_mode == 'frames' else 'as a transcript'}"
+    return out, derived, note

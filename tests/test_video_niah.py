@@ -1,0 +1,203 @@
+"""video-niah: the recorded needle timestamps show the needles; byte-identical rebuilds; tasks and answers; user
+videos as haystacks; end to end with the baselines (oracle 100%) and a report with the duration x depth grid."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from niah.benchmarks.video_niah.build import build, parse_duration
+from niah.benchmarks.video_niah.score import contains_words, count_match, option_match
+from niah.cli import app
+from niah.errors import ConfigError
+from niah.sample import Dataset, ImagePart, VideoPart
+from niah.video.expand import pick_folder_frames
+from niah.video.synth import render_caption
+from support.videos import barcode_video
+
+runner = CliRunner()
+OPTIONS = {"durations": "30s,70s", "depths": "0,0.5,1", "width": 160, "height": 96, "seed": 3}
+
+
+def _ok(args: list[str]) -> str:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output + repr(res.exception)
+    return res.output
+
+
+def _diff(a: Image.Image, b: Image.Image) -> float:
+    return float(np.abs(np.asarray(a.convert("RGB"), np.int16) - np.asarray(b.convert("RGB"), np.int16)).mean())
+
+
+def _load(ds: Path, rel: str) -> Image.Image:
+    with Image.open(ds / rel) as im:
+        return im.convert("RGB")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("vn") / "ds"
+    counts = build(out, OPTIONS, False)
+    assert counts == {"retrieval": 6, "retrieval-choice": 6, "counting": 6, "ordering": 6}
+    return out
+
+
+def test_decoding_the_recorded_needle_time_shows_the_needle(built: Path) -> None:
+    samples = {s.id: s for s in Dataset(built).iter_samples(check_media=True)}
+    plain = samples["retrieval/70s/d0/000"].context[0]
+    assert isinstance(plain, VideoPart) and plain.frames is not None and plain.fps == 1.0
+    for depth in ("0", "0.5", "1"):
+        s = samples[f"retrieval/70s/d{depth}/000"]
+        part = s.context[0]
+        assert isinstance(part, VideoPart) and part.frames is not None and len(part.frames) == 70
+        (t,) = s.meta["needle_times"]
+        assert s.meta["depth"] == [float(depth)]
+        # The frame on screen at the recorded time, as the runner's frame sampling picks it.
+        indices, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=None)
+        k = times.index(t)
+        needle_frame = _load(built, part.frames[indices[k]])
+        expected = render_caption(_load(built, _haystack_frame_of(samples, k)), f"The secret word is {s.answer}.")
+        assert _diff(needle_frame, expected) < 4.0  # JPEG noise only
+        assert _diff(needle_frame, _load(built, _haystack_frame_of(samples, k))) > 4.0
+        # away from the needle the sample shows the plain haystack
+        far = (k + 20) % 70
+        assert part.frames[far] == _haystack_frame_of(samples, far)
+    assert samples["retrieval/70s/d0/000"].meta["needle_times"] == [0.0]
+    assert samples["retrieval/70s/d1/000"].meta["needle_times"] == [68.0]  # 2-frame needle ending on the last
+
+
+def _haystack_frame_of(samples: dict, k: int) -> str:
+    """Frame k of the plain 70 s haystack: the frame most samples share at position k."""
+    from collections import Counter
+
+    votes = Counter(s.context[0].frames[k] for s in samples.values() if s.meta["duration"] == "70s")
+    return votes.most_common(1)[0][0]
+
+
+def test_tasks_answers_and_lengths(built: Path) -> None:
+    samples = {s.id: s for s in Dataset(built)}
+    count = samples["counting/70s/d0.5/000"]
+    n = int(count.answer)
+    assert 1 <= n <= 4 and len(count.meta["depth"]) == n == len(count.meta["needle_times"])
+    assert count.meta["depth"][0] == 0.5 and count.meta["cell_depth"] == 0.5
+    order = samples["ordering/70s/d0.5/000"]
+    first = min(range(2), key=lambda i: order.meta["needle_times"][i])
+    assert order.meta["options"][order.answer] == order.meta["needle_labels"][first]
+    choice = samples["retrieval-choice/30s/d1/000"]
+    assert choice.meta["options"][choice.answer] == choice.meta["needle_labels"][0]
+    meta = samples["retrieval/30s/d0/000"].meta
+    assert meta["num_frames"] == 30 and meta["image_tokens"] == 30 * 256 == meta["context_length"]
+    assert meta["image_tokens_rule"] == "internvl-448-1tile"
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert [h["frames"] for h in manifest["haystacks"]] == [30, 70]
+
+
+def test_same_seed_byte_identical_and_image_options(tmp_path: Path, built: Path) -> None:
+    again = tmp_path / "again"
+    build(again, OPTIONS, False)
+    assert (again / "samples.jsonl").read_bytes() == (built / "samples.jsonl").read_bytes()
+    digest = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (built / "media" / "frames").iterdir()}
+    assert digest == {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                      for p in (again / "media" / "frames").iterdir()}
+    frames = tmp_path / "frames"
+    build(frames, {**OPTIONS, "durations": "30s", "needle": "clip", "tasks": "retrieval-choice,ordering"}, False)
+    for s in Dataset(frames):
+        assert s.choices is not None and all(isinstance(c[0], ImagePart) for c in s.choices)
+    with pytest.raises(ConfigError, match="grid's rows"):
+        build(tmp_path / "odd", {**OPTIONS, "depths": "0.3"}, False)
+    with pytest.raises(ConfigError, match="too few"):
+        build(tmp_path / "short", {**OPTIONS, "durations": "5s"}, False)
+    assert parse_duration("1h30m") == 5400 and parse_duration("90s") == 90
+    with pytest.raises(ConfigError):
+        parse_duration("5 minutes")
+
+
+def test_user_video_haystack_read_in_place(tmp_path: Path) -> None:
+    video = barcode_video(tmp_path / "mine.mp4", seconds=28, fps=4, keyframe_interval=1, width=160, height=96)
+    out = tmp_path / "user"
+    build(out, {"haystack": str(video), "durations": "26s", "depths": "0.5", "width": 160,
+                "tasks": "retrieval"}, False)
+    s = next(iter(Dataset(out)))
+    assert s.meta["haystack"] == str(video.resolve()) and s.meta["num_frames"] == 26
+    assert not any(p.suffix == ".mp4" for p in out.rglob("*"))  # the video itself is never copied
+    with pytest.raises(ConfigError, match="shorter than"):
+        build(tmp_path / "long", {"haystack": str(video), "durations": "1m", "width": 160}, False)
+
+
+def test_rules() -> None:
+    assert contains_words("lantern", "The word is Lantern.") == 1.0
+    assert contains_words("lantern", "lanterns") == 0.0
+    assert contains_words("heart balloon", "a heart  balloon") == 1.0
+    assert count_match("3", "I count three.") == 1.0 and count_match("3", "3 or 4") == 1.0
+    assert count_match("3", "Twice") == 0.0 and count_match("2", None) == 0.0
+    assert option_match(1, "(B)", ["cat", "owl"]) == 1.0 and option_match(1, "the owl", ["cat", "owl"]) == 1.0
+    assert option_match(1, "A or B", ["cat", "owl"]) == 0.0
+
+
+def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
+    ds = tmp_path / "ds"
+    out = _ok(["build", "video-niah", "--out", str(ds), "--durations", "30s,70s", "--width", "160", "--height", "96",
+               "--no-progress"])
+    assert "wrote 40 samples" in out  # 4 tasks x 2 durations x the five default depths
+    _ok(["run", str(ds), "--model", "baseline:oracle", "--out", str(tmp_path / "oracle"), "--no-progress",
+         "--max-frames", "8"])
+    _ok(["score", str(tmp_path / "oracle")])
+    scores = json.loads((tmp_path / "oracle" / "scores.json").read_text())
+    assert scores["overall"] == 1.0 and set(scores["tasks"].values()) == {1.0}
+    assert scores["cells"]["retrieval"]["70.0s"] == {"0.0": 1.0, "0.25": 1.0, "0.5": 1.0, "0.75": 1.0, "1.0": 1.0}
+    rows = [json.loads(line) for line in (tmp_path / "oracle" / "responses.jsonl").read_text().splitlines()]
+    assert all(r["prompt_policy"] == "video: 8 of 70 frames sampled uniformly" for r in rows if "/70s/" in r["id"])
+    _ok(["run", str(ds), "--model", "baseline:random", "--out", str(tmp_path / "random"), "--no-progress",
+         "--max-frames", "8"])
+    _ok(["score", str(tmp_path / "random")])
+    _ok(["report", str(tmp_path / "oracle"), str(tmp_path / "random"), "--out", str(tmp_path / "rep")])
+    table = (tmp_path / "rep" / "tables" / "video_niah_retrieval.md").read_text()
+    assert "| Model | <=1M | <=5M | <=15M | <=30M | <=60M | >60M | Overall |" in table
+    assert "| baseline:oracle | 100.0 | 100.0 | - | - | - | - |" in table
+    assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "counting.png").is_file()
+
+    # The sample browser shows sampled frames and the needle frame as thumbnails with their timestamps.
+    chunk = (tmp_path / "rep" / "assets" / "samples" / "1-baseline-oracle" / "chunk-00000.js").read_text()
+    records = json.loads(chunk[chunk.index(",") + 1:chunk.rindex(");")])
+    record = next(r for r in records if r["id"] == "retrieval/70s/d0.5/000")
+    (video,) = [seg[1] for seg in record["context"] if seg[0] == "v"]
+    assert video["frames"] == 70 and len([t for t in video["thumbs"] if not t["needle"]]) == 8
+    needle = [t for t in video["thumbs"] if t["needle"]]
+    sample = next(s for s in Dataset(ds) if s.id == "retrieval/70s/d0.5/000")
+    assert [t["t"] for t in needle] == sample.meta["needle_times"]
+    assert all((tmp_path / "rep" / t["src"]).is_file() for t in video["thumbs"])
+    assert [t["t"] for t in video["thumbs"]] == sorted(t["t"] for t in video["thumbs"])
+
+
+def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None:
+    from niah.models.base import Capabilities
+    from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+    from niah.video import load_subtitles
+
+    out = tmp_path / "subs"
+    build(out, {"durations": "40s", "needle": "subtitle", "width": 160, "height": 96, "seed": 2}, False)
+    ds = Dataset(out)
+    ds.validate()  # subtitle files parse
+    samples = {s.id: s for s in ds}
+    s = samples["counting/40s/d0.5/000"]
+    part = s.context[0]
+    assert isinstance(part, VideoPart) and part.subtitles is not None
+    cues = load_subtitles(out / part.subtitles)
+    word = s.question[0].text.split("secret word ")[1].split()[0]  # type: ignore[union-attr]
+    needle_cues = [c for c in cues if c.text == f"The secret word is {word}."]
+    assert len(needle_cues) == int(s.answer) == len(s.meta["needle_times"])
+    for cue, t in zip(needle_cues, sorted(s.meta["needle_times"]), strict=True):
+        assert cue.start <= t < cue.end
+    # every haystack frame is untouched: the needle is in the subtitles only
+    plain = samples["retrieval/40s/d0/000"].context[0]
+    assert isinstance(plain, VideoPart) and plain.frames == part.frames
+    fit = fit_to_capabilities(render_prompt(s, out), s, Capabilities(), PromptOptions())
+    assert fit.prompt is not None
+    t = sorted(s.meta["needle_times"])[0]
+    assert f"[{t:.1f}s] The secret word is {word}.\n" in fit.prompt.text()
