@@ -262,10 +262,10 @@ def test_end_to_end_every_category(tmp_path):
     scores = json.loads((tmp_path / "oracle" / "scores.json").read_text())
     # recall 1/2, precision 1/2, fluency 1 -> 0.5 per summary
     assert scores["datasets"]["gov-report"]["8K"] == pytest.approx(50.0)
-    # the oracle answers an int gold with its letter ("D"), so ICL scores 0; every other rule gives it 100
+    # the oracle answers ICL's int gold as "label: N" (the family's BaselineAnswers); every rule gives it 100
     assert scores["categories"] == {c: dict.fromkeys(["8K", "16K", "32K", "64K", "128K"], pytest.approx(v))
-                                    for c, v in {"vrag": 100, "niah": 100, "icl": 0, "summ": 50, "docqa": 100}.items()}
-    assert scores["overall"]["128K"] == pytest.approx(70.0) and scores["run_status"]["complete"] is True
+                                    for c, v in {"vrag": 100, "niah": 100, "icl": 100, "summ": 50, "docqa": 100}.items()}
+    assert scores["overall"]["128K"] == pytest.approx(90.0) and scores["run_status"]["complete"] is True
     proc = _niah(tmp_path, "report", "oracle/scores.json", "random", "--out", "rep", "--media-root", "images")
     assert proc.returncode == 0, proc.stderr
     tables = (tmp_path / "rep" / "tables.md").read_text()
@@ -273,4 +273,4 @@ def test_end_to_end_every_category(tmp_path):
     category = (tmp_path / "rep" / "tables" / "mmlongbench_category_summ.md").read_text()
     assert "| oracle | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 |" in category
     overall = (tmp_path / "rep" / "tables" / "mmlongbench_overall.md").read_text()
-    assert "| oracle | 70.0 | 70.0 | 70.0 | 70.0 | 70.0 | 70.0 |" in overall
+    assert "| oracle | 90.0 | 90.0 | 90.0 | 90.0 | 90.0 | 90.0 |" in overall

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, Scorer
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, ReportSpec, Scorer
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
     from niah.prompts import Renderer
+    from niah.sample import Sample
 
 #: Data sets in the paper's category order (kept here so importing the family stays cheap).
 TASKS: tuple[str, ...] = (
@@ -61,6 +62,17 @@ def _report() -> ReportSpec:
     return SPEC
 
 
+def _oracle(sample: Sample) -> str | None:
+    """ICL classification reads a class number (``label: N``), not an option letter."""
+    if sample.meta.get("metric") == "cls_acc" and isinstance(sample.answer, int):
+        return f"label: {sample.answer}"
+    return None
+
+
+def _baselines() -> BaselineAnswers:
+    return BaselineAnswers(oracle=_oracle)
+
+
 FAMILY = Family(
     name="mmlongbench",
     title="MMLongBench",
@@ -73,4 +85,5 @@ FAMILY = Family(
     scorer=_scorer,
     metric_rules=_metric_rules,
     report=_report,
+    baselines=_baselines,
 )
