@@ -354,3 +354,33 @@ def test_sigterm_keeps_what_is_done_and_writes_counts(tmp_path):
         assert done.returncode == 0, done.stderr
     meta = json.loads((run_dir / RUN_JSON).read_text())
     assert meta["complete"] is True and meta["counts"]["answered"] == 40
+
+
+def test_score_refuses_only_the_sample_the_official_rule_cannot_score(tmp_path):
+    """An empty gold count list makes the official MM-NIAH scorer divide by zero: that sample is refused with its
+    file:line, the others are scored, and the run is marked incomplete."""
+    from niah.scoring import score_run
+
+    ds = tmp_path / "ds"
+    with DatasetWriter(ds) as w:
+        for i in range(4):
+            w.write(Sample(f"counting-text/{i}", "mm-niah", "counting-text", [TextPart(f"Context {i}.")],
+                           [TextPart("How many?")], answer=[] if i == 2 else [1, 2],
+                           meta={"context_length": 1500, "depth": [0.5]}))
+        w.finish({"benchmark": "mm-niah"})
+    run_dataset_sync(ds, "baseline:random", tmp_path / "run", progress=False)
+    summary = score_run(tmp_path / "run")
+    assert summary.scored == 3 and len(summary.refused) == 1
+    assert summary.refused[0].startswith(f"{ds / 'samples.jsonl'}:3: answer: sample 'counting-text/2'")
+    scored = [json.loads(line) for line in (tmp_path / "run" / "scored.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in scored] == ["counting-text/0", "counting-text/1", "counting-text/3"]
+    refused = [json.loads(line) for line in (tmp_path / "run" / "refused.jsonl").read_text().splitlines()]
+    assert len(refused) == 1 and refused[0]["line"] == 3 and refused[0]["refused"].startswith("answer: empty")
+    status = json.loads((tmp_path / "run" / "scores.json").read_text())["run_status"]
+    assert status["refused"] == 1 and status["complete"] is False
+    out = subprocess.run([sys.executable, "-m", "niah.cli", "score", str(tmp_path / "run")], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and "REFUSED: 1 sample" in out.stderr and "samples.jsonl:3: answer" in out.stderr
+    report = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(tmp_path / "run"), "--out",
+                             str(tmp_path / "report")], capture_output=True, text=True, timeout=120)
+    assert report.returncode == 0, report.stderr

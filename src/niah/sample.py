@@ -426,6 +426,11 @@ class Dataset:
 
     def iter_samples(self, *, check_media: bool = False) -> Iterator[Sample]:
         """Stream samples, validating each; the first error raises, naming file, line and field."""
+        for _, sample in self.iter_numbered(check_media=check_media):
+            yield sample
+
+    def iter_numbered(self, *, check_media: bool = False) -> Iterator[tuple[int, Sample]]:
+        """:meth:`iter_samples` with each sample's 1-based line number in samples.jsonl (for messages)."""
         seen: set[str] = set()
         for lineno, obj in iter_jsonl(self.samples_path):
             try:
@@ -436,14 +441,14 @@ class Dataset:
                 raise DataError(f"duplicate sample id {sample.id!r}", file=self.samples_path, line=lineno, field="id")
             seen.add(sample.id)
             if self._media_error is not None and not check_media:
-                yield sample  # media cannot be read until the user allows the root; reading text is fine
+                yield lineno, sample  # media cannot be read until the user allows the root; reading text is fine
                 continue
             for i, rel in enumerate(sample.all_media()):
                 path = resolve_under(self.media_root, rel, file=self.samples_path, line=lineno, field=f"media[{i}]")
                 if check_media and not path.is_file():
                     raise DataError(f"media file {rel!r} not found", file=self.samples_path, line=lineno,
                                     field=f"media[{i}]")
-            yield sample
+            yield lineno, sample
 
     def validate(self, *, check_media: bool = True, max_problems: int = 50,
                  sample_check: Callable[[Sample], list[tuple[str, str]]] | None = None) -> DatasetStats:

@@ -33,7 +33,7 @@ from typing import Any
 from niah.benchmarks.protocol import OFFICIAL, ScoredRows, Scorer
 from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, iter_jsonl, write_json_atomic
+from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
 from niah.metrics.base import MetricInputError
 from niah.sample import Dataset
 
@@ -67,6 +67,8 @@ class RunScoreSummary:
     failed: int = 0
     missing: int = 0
     no_gold: int = 0  # answered samples without a gold answer (not scored)
+    #: samples the official rule cannot score (the official code would crash on them): "file:line: field: why"
+    refused: list[str] = field(default_factory=list)
     disagreements: dict[str, int] = field(default_factory=dict)
     benchmarks: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
@@ -152,9 +154,10 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
     summary = RunScoreSummary()
     status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
     kept: dict[str, ScoredRows] = defaultdict(list)
+    refused_rows: list[str] = []  # refusals are rare by nature; kept apart so scored.jsonl rows always hold a score
     out = _AtomicLines(run_dir / "scored.jsonl")
     try:
-        for sample in ds:
+        for lineno, sample in ds.iter_numbered():
             response_row = responses.get(sample.id)
             status["total"] += 1
             if response_row is None:
@@ -175,8 +178,14 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
             try:
                 result = scorer.score(sample, response)
             except MetricInputError as exc:
-                raise DataError(f"sample {sample.id!r}: {exc.message}", file=ds.samples_path,
-                                field=exc.field) from None
+                # only this sample is refused (scored.jsonl says why); the rest are scored and aggregated
+                where = f"{ds.samples_path}:{lineno}: {exc.field}" if exc.field else f"{ds.samples_path}:{lineno}"
+                summary.refused.append(f"{where}: sample {sample.id!r}: {exc.message}")
+                refused_rows.append(dumps_line({
+                    "id": sample.id, "task": sample.task, "benchmark": sample.benchmark, "line": lineno,
+                    "answer": sample.answer, "response": response,
+                    "refused": f"{exc.field}: {exc.message}" if exc.field else exc.message}))
+                continue
             if OFFICIAL not in result.scores:
                 raise ConfigError(f"scorer for {sample.benchmark!r} returned no official score")
             row = {
@@ -207,6 +216,9 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
                                            | {k: row[k] for k in row if k not in _CORE_FIELDS},
                                            result.info))
         if summary.scored == 0 and summary.no_gold == 0:
+            if summary.refused:
+                raise DataError("the official rule refused every answered sample:\n  "
+                                + "\n  ".join(summary.refused[:20]))
             raise DataError("no sample of the dataset has a response", file=run_dir / "responses.jsonl")
         summary.benchmarks = list(kept)
         names: list[str] = [OFFICIAL]
@@ -227,11 +239,20 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
         out.abort()
         raise
     summary.written.append(run_dir / "scored.jsonl")
+    refused_path = run_dir / "refused.jsonl"
+    if refused_rows:
+        write_atomic(refused_path, "".join(refused_rows))
+        summary.written.append(refused_path)
+    else:
+        refused_path.unlink(missing_ok=True)
     # a run with failed, skipped or missing samples is marked, so that partial numbers never pass for final ones
     summary.run_status = {"complete": status["answered"] == status["total"], **status}
     marker = {GOLD_MISSING_KEY: summary.no_gold} if summary.no_gold else {}
     if summary.no_gold:
         summary.run_status["no_gold"] = summary.no_gold
+    if summary.refused:
+        summary.run_status["refused"] = len(summary.refused)
+        summary.run_status["complete"] = False
     if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
         aggregates = {OFFICIAL: {}}
     for name, aggregate in aggregates.items():

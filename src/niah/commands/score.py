@@ -53,6 +53,14 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
                     + ("; nothing could be scored" if summary.scored == 0 else "; scores cover the others")
                     + ". Export the responses for the benchmark's leaderboard (see niah export --help).",
                     fg=typer.colors.YELLOW, bold=True)
+    if summary.refused:
+        typer.secho(f"REFUSED: {len(summary.refused)} sample(s) the official rule cannot score (the official code "
+                    "would stop on them); they are left out of the scores and listed in refused.jsonl:",
+                    fg=typer.colors.YELLOW, bold=True, err=True)
+        for line in summary.refused[:20]:
+            typer.echo(f"  {line}", err=True)
+        if len(summary.refused) > 20:
+            typer.echo(f"  ... and {len(summary.refused) - 20} more", err=True)
     rs = summary.run_status
     if rs and not rs["complete"]:
         typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "
