@@ -24,6 +24,7 @@ What the shared stages take from a family:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,21 @@ if TYPE_CHECKING:
     from niah.prompts import OfficialFit, Renderer
     from niah.report.published import PublishedResults
     from niah.sample import Sample
+
+def lazy(ref: str) -> Callable[[], Any]:
+    """A zero-argument loader for ``"package.module:attribute"`` that imports the module only when called, so a
+    ``family.py`` can name its scorer, renderer, report or rules without importing them:
+    ``scorer=lazy("niah.benchmarks.toy.score:SCORER")``."""
+    module_name, sep, attr = ref.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"lazy reference {ref!r} must look like 'package.module:attribute'")
+
+    def load() -> Any:
+        return getattr(importlib.import_module(module_name), attr)
+
+    load.__qualname__ = load.__name__ = f"lazy({ref})"
+    return load
+
 
 #: The name of the score every family must produce; other modes ("lenient", ...) are reported beside it.
 OFFICIAL = "official"

@@ -11,17 +11,14 @@ from niah.benchmarks.protocol import (
     Command,
     CorpusReader,
     Family,
-    ReportSpec,
     ScoreFormat,
-    Scorer,
+    lazy,
 )
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from niah.corpus.base import Corpus
-    from niah.metrics.base import MetricRule
-    from niah.prompts import Renderer
 
 #: The six tasks in the paper's order (Tables 6-11), which is also the order reports show them in.
 TASKS: tuple[str, ...] = (
@@ -55,35 +52,11 @@ def _baselines() -> BaselineAnswers:
     return BaselineAnswers(random=random_answer)
 
 
-def _renderer() -> Renderer:
-    from niah.benchmarks.mm_niah.prompt import render
-
-    return render
-
-
-def _scorer() -> Scorer:
-    from niah.benchmarks.mm_niah.score import SCORER
-
-    return SCORER
-
-
 def _score_formats() -> Sequence[ScoreFormat]:
     from niah.benchmarks.mm_niah import cli
 
     return (ScoreFormat("mm-niah-official", "response files {model}_{task}-{split}.jsonl",
                         cli.score_official_files),)
-
-
-def _metric_rules() -> Sequence[MetricRule]:
-    from niah.benchmarks.mm_niah.score import RULES
-
-    return RULES
-
-
-def _report() -> ReportSpec:
-    from niah.benchmarks.mm_niah.report import SPEC
-
-    return SPEC
 
 
 def _open_corpus(path: Path, lang: str, seed: int) -> Corpus:
@@ -104,11 +77,11 @@ FAMILY = Family(
     description="retrieval, counting and reasoning with text and image needles (build, import, export)",
     commands=_commands,
     builders=_builders,
-    renderer=_renderer,
-    scorer=_scorer,
+    renderer=lazy("niah.benchmarks.mm_niah.prompt:render"),
+    scorer=lazy("niah.benchmarks.mm_niah.score:SCORER"),
     score_formats=_score_formats,
-    metric_rules=_metric_rules,
-    report=_report,
+    metric_rules=lazy("niah.benchmarks.mm_niah.score:RULES"),
+    report=lazy("niah.benchmarks.mm_niah.report:SPEC"),
     baselines=_baselines,
     corpora=_corpora,
 )

@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, ReportSpec, Scorer
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, lazy
 
 if TYPE_CHECKING:
-    from niah.metrics.base import MetricRule
-    from niah.prompts import Renderer
     from niah.sample import Sample
 
 #: Data sets in the paper's category order (kept here so importing the family stays cheap).
@@ -38,30 +36,6 @@ def _builders() -> Sequence[Builder]:
     return (Builder("mmlongbench-vh", build_from_options, {"lengths": [8], "per_length": 2}),)
 
 
-def _renderer() -> Renderer:
-    from niah.benchmarks.mmlongbench.prompt import render
-
-    return render
-
-
-def _scorer() -> Scorer:
-    from niah.benchmarks.mmlongbench.score import SCORER
-
-    return SCORER
-
-
-def _metric_rules() -> Sequence[MetricRule]:
-    from niah.benchmarks.mmlongbench.score import RULES
-
-    return RULES
-
-
-def _report() -> ReportSpec:
-    from niah.benchmarks.mmlongbench.report import SPEC
-
-    return SPEC
-
-
 def _oracle(sample: Sample) -> str | None:
     """ICL classification reads a class number (``label: N``), not an option letter."""
     if sample.meta.get("metric") == "cls_acc" and isinstance(sample.answer, int):
@@ -81,9 +55,9 @@ FAMILY = Family(
                 "aggregation, summarization judge, new samples at exact standardized lengths",
     commands=_commands,
     builders=_builders,
-    renderer=_renderer,
-    scorer=_scorer,
-    metric_rules=_metric_rules,
-    report=_report,
+    renderer=lazy("niah.benchmarks.mmlongbench.prompt:render"),
+    scorer=lazy("niah.benchmarks.mmlongbench.score:SCORER"),
+    metric_rules=lazy("niah.benchmarks.mmlongbench.score:RULES"),
+    report=lazy("niah.benchmarks.mmlongbench.report:SPEC"),
     baselines=_baselines,
 )

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import Builder, Command, Family, ReportSpec, Scorer
-
-if TYPE_CHECKING:
-    from niah.metrics.base import MetricRule
-    from niah.prompts import Renderer
+from niah.benchmarks.protocol import Builder, Command, Family, lazy
 
 TASKS: tuple[str, ...] = ("retrieval", "retrieval-choice", "counting", "ordering")
 
@@ -28,30 +23,6 @@ def _builders() -> Sequence[Builder]:
                     {"durations": "1m,3m", "width": 320, "height": 180}),)
 
 
-def _renderer() -> Renderer:
-    from niah.benchmarks.video_niah.prompt import render
-
-    return render
-
-
-def _scorer() -> Scorer:
-    from niah.benchmarks.video_niah.score import SCORER
-
-    return SCORER
-
-
-def _metric_rules() -> Sequence[MetricRule]:
-    from niah.benchmarks.video_niah.score import RULES
-
-    return RULES
-
-
-def _report() -> ReportSpec:
-    from niah.benchmarks.video_niah.report import SPEC
-
-    return SPEC
-
-
 FAMILY = Family(
     name="video-niah",
     title="Video NIAH",
@@ -59,8 +30,8 @@ FAMILY = Family(
     description="needles (captions, frames, clips, subtitles) in long generated or user videos: duration x depth grid",
     commands=_commands,
     builders=_builders,
-    renderer=_renderer,
-    scorer=_scorer,
-    metric_rules=_metric_rules,
-    report=_report,
+    renderer=lazy("niah.benchmarks.video_niah.prompt:render"),
+    scorer=lazy("niah.benchmarks.video_niah.score:SCORER"),
+    metric_rules=lazy("niah.benchmarks.video_niah.score:RULES"),
+    report=lazy("niah.benchmarks.video_niah.report:SPEC"),
 )
