@@ -35,6 +35,7 @@ from corpus_gen import (  # noqa: E402
     en_essay,
     en_handwritten,
     en_history,
+    en_mix,
     en_nature,
     en_place,
     en_story,
@@ -80,6 +81,13 @@ EN_PLAN = [
     ("story", 24, en_story.document),
     ("essay", 20, en_essay.document),
     ("history", 18, en_history.document),
+    ("match-report", 160, en_mix.match_report),
+    ("walk", 140, en_mix.walk),
+    ("timeline", 140, en_mix.timeline),
+    ("book-review", 120, en_mix.book_review),
+    ("allotment-diary", 140, en_mix.diary),
+    ("sports-roundup", 140, en_mix.roundup),
+    ("sightings", 120, en_mix.sightings),
 ]
 ZH_PLAN = [
     ("forum", 30, zh_web.forum),
@@ -321,10 +329,14 @@ def build(*, with_photos: bool = True, photo_roots: list[Path] | None = None) ->
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing")
+    parser.add_argument("--text-only", action="store_true",
+                        help="rewrite the text and manifest only, keeping the shipped photographs and images.json")
     parser.add_argument("--photo-root", type=Path, action="append", default=[],
                         help="folder holding skimage/ (e.g. an unpacked scikit-image wheel) when it is not installed")
     args = parser.parse_args()
-    files = build(with_photos=not args.check, photo_roots=args.photo_root)
+    files = build(with_photos=not (args.check or args.text_only), photo_roots=args.photo_root)
+    if args.text_only:
+        files = {rel: data for rel, data in files.items() if not rel.startswith("images")}
     if args.check:
         manifest = json.loads(files["manifest.json"])
         shipped = json.loads((OUT / "manifest.json").read_text())
@@ -342,7 +354,8 @@ def main() -> int:
     manifest = json.loads(files["manifest.json"])
     for lang, info in manifest["languages"].items():
         print(f"{lang}: {info['documents']} documents, {info['paragraphs']} paragraphs, {info['tokens']} tokens")
-    print(f"images: {len(PHOTOS)} photographs; total {sum(len(v) for v in files.values()) / 1e6:.2f} MB")
+    total = sum(f.stat().st_size for f in OUT.rglob("*") if f.is_file())
+    print(f"images: {len(PHOTOS)} photographs; total {total / 1e6:.2f} MB")
     return 0
 
 
