@@ -53,7 +53,7 @@ def test_text_loads_fast():
     assert elapsed < 0.6, f"loading the embedded English text took {elapsed:.2f} s"
 
 
-@pytest.mark.parametrize(("lang", "min_tokens", "min_docs"), [("en", 100_000, 150), ("zh", 150_000, 60)])
+@pytest.mark.parametrize(("lang", "min_tokens", "min_docs"), [("en", 400_000, 1_000), ("zh", 180_000, 200)])
 def test_token_and_document_counts(corpora, lang, min_tokens, min_docs):
     docs = corpora[lang]
     per_doc = [sum(len(ENC.encode(p)) for p in d.paragraphs) for d in docs]

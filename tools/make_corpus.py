@@ -81,13 +81,13 @@ EN_PLAN = [
     ("story", 24, en_story.document),
     ("essay", 20, en_essay.document),
     ("history", 18, en_history.document),
-    ("match-report", 160, en_mix.match_report),
-    ("walk", 140, en_mix.walk),
-    ("timeline", 140, en_mix.timeline),
+    ("match-report", 220, en_mix.match_report),
+    ("walk", 190, en_mix.walk),
+    ("timeline", 180, en_mix.timeline),
     ("book-review", 120, en_mix.book_review),
     ("allotment-diary", 140, en_mix.diary),
-    ("sports-roundup", 140, en_mix.roundup),
-    ("sightings", 120, en_mix.sightings),
+    ("sports-roundup", 180, en_mix.roundup),
+    ("sightings", 160, en_mix.sightings),
 ]
 ZH_PLAN = [
     ("forum", 30, zh_web.forum),

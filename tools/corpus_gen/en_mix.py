@@ -216,7 +216,7 @@ WALK = parse_banks("""
 $place {grew up|developed} {around|beside} {its $building|a crossing of the $river}, {and|and} {the $building2|its $building2} {still stands|can still be seen} {near $start|on the main street}.
 {From the top of $hill|On a clear day from $hill} {you can see|the view takes in} {$place2|the $river valley} {and|and, further off,} {the hills beyond $place3|the sea}.
 {Look out for|Watch for} {$bird and $bird2|$bird} {along the $river|in the hedges} {in spring|in summer|in autumn}, {and|and} {$flower|patches of $flower} {in the verges|under the hedges} {in $month|around $month}.
-{The $lm1 near the halfway point|The old $lm1 on the route} {dates from|was built around} {$year|the $century}, {when|at a time when} {the land|the valley} {was farmed by $job|was busy with $job}.
+{The $lm1 near the halfway point|The $lm1 on the route} {dates from|was built around} {$year|the $century}, {when|at a time when} {the land|the valley} {was farmed by $job|was busy with $job}.
 """)
 
 DIRS = ["left", "right"]
