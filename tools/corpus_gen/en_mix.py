@@ -244,7 +244,7 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
     fill = Filler(rng, facts, V, tidy_en)
     blocks = [fill.paragraph(WALK["intro"], rng.randint(2, 4)), "## Route"]
     n_steps = rng.randint(7, 11)
-    for i in range(n_steps):
+    for _ in range(n_steps):
         lm1, lm2 = rng.sample(LANDMARKS, 2)
         fill.facts.update({"lm1": lm1, "lm2": lm2, "gate": rng.choice(GATES), "path": rng.choice(PATHS), "dir": rng.choice(DIRS),
                            "dir2": rng.choice(DIRS), "side": rng.choice(["ahead", "on the skyline", "below you"]),
