@@ -81,7 +81,7 @@ EN_PLAN = [
     ("story", 24, en_story.document),
     ("essay", 20, en_essay.document),
     ("history", 18, en_history.document),
-    ("match-report", 220, en_mix.match_report),
+    ("match-report", 250, en_mix.match_report),
     ("walk", 190, en_mix.walk),
     ("timeline", 180, en_mix.timeline),
     ("book-review", 120, en_mix.book_review),

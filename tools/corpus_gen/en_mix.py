@@ -92,7 +92,7 @@ $assist {picked out|found|slid the ball through to} $scorer, who {rounded $keepe
 {A penalty|A spot kick} {was awarded|was given} {on $min minutes|in the $nmin minute} {when|after} $assist {was tripped|was bundled over} in the box, and $scorer {sent $keeper the wrong way|scored it low to the left}.
 {$scorer's header from|A glancing header by $scorer from} {$assist's corner|a free kick by $assist} {made it $tally|made the score $tally} {in the $nmin minute|on $min minutes}.
 {On $min minutes|In the $nmin minute|With $min minutes played}, $scorer {pounced on a loose ball|reacted first to a rebound|beat two defenders} {and scored|to score} from close range {for $tally|making it $tally}.
-$scorer {scored|grabbed} {his side's|a} {goal|reply} {on $min minutes|in the $nmin minute}, {running on to $assist's pass|when $keeper could only parry a shot from $assist}, {to make it $tally|which made it $tally}.
+$scorer {was on the scoresheet|found the net} {on $min minutes|in the $nmin minute}, {running on to $assist's pass|when $keeper could only parry a shot from $assist}, {to make it $tally|which made it $tally}.
 {Substitute $scorer|$scorer, on for only five minutes,} {needed one touch|took one touch} to {make it $tally|score}, {meeting $assist's cross|finishing off a move started by $assist} {in the $nmin minute|on $min minutes}.
 {A mistake at the back let in|A loose pass gifted the ball to} $scorer, {who made no mistake|who finished} {on $min minutes|in the $nmin minute} {to make it $tally|for $tally}.
 == chance
@@ -158,7 +158,8 @@ def match_report(rng: random.Random) -> tuple[str, list[str]]:
         scorer, assist = rng.sample(squads[team][1:11], 2)
         fill.facts.update({"team": team, "scorer": scorer, "assist": assist, "keeper": squads[other][0],
                            "min": str(minute), "nmin": _ordinal(minute),
-                           "tally": f"{max(tally.values())}-{min(tally.values())}"})
+                           # Scores are given home side first, as reports do.
+                           "tally": f"{tally[home]}-{tally[away]}"})
         got = fill.pick(MATCH["first" if k == 0 else "goal"], 1)
         if got:
             halves[minute > 45].append(got[0])
@@ -262,8 +263,11 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
 
 # ---------------------------------------------------------------------------------------------- timeline
 TIMELINE = parse_banks("""
+== founding
+{$name1 founded|$name1 set up|A group led by $name1 formed} the $orgshort {in a room above the $building|at a meeting in the $building|with $members members}.
+{The $orgshort was founded|The $orgshort came into being} {at a meeting called by $name1|after a letter from $name1 in the county paper}, {with|and had} {$members members|$members founding members} {by the end of the year|within a few months}.
+{A handful of|Some $members} {people|residents} {met at the $building|gathered in the $building} {at the invitation of $name1|on A_ $month evening} {and agreed to form|to form} the $orgshort.
 == event
-{$name1 founded|$name1 set up|A group led by $name1 formed} the $org {in a room above the $building|at a meeting in the $building|with $members members}.
 {The first|An early} {meeting|season|exhibition} {was held|took place} {in the $building|at $place2}, {attended by|with} {$members people|about $members members}.
 {$name1 became|$name1 was elected} {secretary|chair|treasurer}, {a post|an office} {$pron held|that $pron kept} for {$span years|the next $span years}.
 {A bequest of|A gift of} $money {from $name2|from the estate of $name2} {paid for|allowed the purchase of} {a permanent home|the lease of the $building}.
@@ -297,7 +301,7 @@ def timeline(rng: random.Random) -> tuple[str, list[str]]:
     kind, subject = rng.choice(ORG_KINDS)
     org = f"{place} {kind}"
     founded = rng.randint(1840, 1935)
-    facts = {"org": org, "place": place, "place2": place2, "founded": str(founded), "subject": subject,
+    facts = {"org": org, "orgshort": kind.split()[-1].lower(), "place": place, "place2": place2, "founded": str(founded), "subject": subject,
              "river": river_name(rng), "now": str(rng.randint(30, 400)), "weekday": rng.choice(WEEKDAYS[:5]),
              "building": rng.choice(V["building"]), "building2": rng.choice(V["building"])}
     fill = Filler(rng, facts, V, tidy_en)
@@ -310,7 +314,7 @@ def timeline(rng: random.Random) -> tuple[str, list[str]]:
                            "members": str(rng.randint(12, 300)), "span": str(rng.randint(3, 30)),
                            "money": f"£{rng.randrange(50, 90_000, 50):,}", "pages": str(rng.randint(24, 380)),
                            "month": rng.choice(MONTHS), "later": str(min(2023, year + rng.randint(5, 40)))})
-        got = fill.pick(TIMELINE["event"], 1)
+        got = fill.pick(TIMELINE["founding" if year == founded else "event"], 1)
         if got:
             blocks.append(f"- {year}: {got[0]}")
     title = rng.choice([f"{org}: a timeline", f"History of the {org}", f"The {org} since {founded}"])
@@ -443,7 +447,7 @@ ROUNDUP = parse_banks("""
 $teamA {beat|overcame|saw off} $teamB {by $a $unit2 to $b|$a-$b}, {with|and} $star {the pick of their players|in fine form|winning all three of $hisher games}.
 {In a close match|In a tight contest|In a match that went to the last game}, $teamA {edged|pipped} $teamB $a-$b, {thanks largely to|helped by} {$star|a late run from $star}.
 $teamB {had no answer to|were no match for|struggled against} $teamA, {losing|going down} $a-$b; {$star|only $star} {stood out|won more than $hisher share} for {the visitors|$teamB}.
-{The match between $teamA and $teamB|$teamA against $teamB} {ended|finished} {all square at $a-$a|level at $a each}, {and|with} {both captains|$star and $star2} {happy to share the points|saying a draw was fair}.
+{The match between $teamA and $teamB|$teamA against $teamB} {ended|finished} {all square at $a-$a|level at $a each}, with {both captains|$star and $star2} {happy to share the points|saying a draw was fair}.
 {Newcomers|League newcomers} $teamA {recorded|picked up} {their first win|a second straight win} {against $teamB|at the expense of $teamB}, $a-$b, {with|and} $star {top-scoring with $n $unit2|making the difference}.
 $star {was in outstanding form|had a night to remember} {for $teamA|as $teamA beat $teamB $a-$b}, {and|and} {$star2 added|$star2 chipped in with} {$n $unit2|a useful contribution}.
 {Bottom side|Struggling} $teamB {gave|put up} {a good account of themselves|stiff resistance} {before losing|but lost} $a-$b to $teamA, {with|and} $star2 {the best of the losers|impressing for $teamB}.
@@ -501,12 +505,12 @@ SITES = ["the scrape", "the north hide", "the reedbed", "the main lake", "the ca
 SIGHT = parse_banks("""
 == entry
 {$count $birds|$count $birds, a good number for the time of year,} {on $site|at $site|over $site} {early on|first thing|in the late afternoon} ($observer).
-{A single $bird|One $bird} {flew through|dropped in|was seen briefly} {at $site|over $site} {around $clock|at about $clock}, {heading $dir|before moving off $dir} ($observer).
+{A single $bird|One $bird} {flew over $site|dropped in at $site|was seen briefly at $site} {around $clock|at about $clock}, {heading $dir|before moving off $dir} ($observer).
 {$observer reports|$observer reported} $count $birds {feeding on|roosting on|moving along} $site, {along with|plus} {a few $birds2|at least $count2 $birds2}.
 {Highlight of the day|Best bird of the day}: {A_ $bird|an obliging $bird} {at $site|near $site}, {showing well|on and off} {for about $mins minutes|until $clock} ({$observer|$observer and $observer2}).
-$count $birds {still|again} {on $site|present on $site}, {with|and} {the first $bird of the autumn|A_ late $bird} {heard|seen} {nearby|in the bushes} ($observer).
+$count $birds {still|again} {on $site|present on $site}, {with|and} A_ $other {heard|seen} {nearby|in the bushes} ($observer).
 {A steady passage of|Good numbers of|A trickle of} $birds {over $site|past $site} {all morning|in the first two hours}, {at least $count|around $count} {in total|logged} ($observer).
-{No sign of|Still no sign of} {the $bird|yesterday's $bird} {despite|in spite of} {a long search|a good look} {at $site|around $site}, {but|though} $count $birds {were some consolation|made up for it} ($observer).
+{No sign of|Still no sign of} {the $bird|yesterday's $bird} {despite|in spite of} {a long search|a good look} {at $site|around $site}, {but|though} $count $birds2 {were some consolation|made up for it} ($observer).
 {Ringing at $site|The ringing team at $site} {caught|processed} $count birds {this morning|before nine}, {including|among them} {$count2 $birds2|A_ $bird} ($observer).
 """)
 
@@ -530,9 +534,9 @@ def sightings(rng: random.Random) -> tuple[str, list[str]]:
         "sent in by visitors."])]
     days = sorted(rng.sample(range(1, 29), rng.randint(8, 13)), reverse=True)
     for d in days:
-        b1, b2 = rng.sample(V["bird"], 2)
+        b1, b2, b3 = rng.sample(V["bird"], 3)
         o1, o2 = rng.sample(observers, 2)
-        fill.facts.update({"bird": b1, "birds": _bird_plural(b1), "birds2": _bird_plural(b2),
+        fill.facts.update({"bird": b1, "birds": _bird_plural(b1), "birds2": _bird_plural(b2), "other": b3,
                            "count": str(rng.randint(2, 24)), "count2": str(rng.randint(2, 9)),
                            "site": rng.choice(SITES), "observer": o1, "observer2": o2,
                            "clock": f"{rng.randint(6, 18)}:{rng.choice(['00', '15', '20', '30', '45', '50'])}",
