@@ -43,6 +43,7 @@ from corpus_gen import (  # noqa: E402
     en_web,
     engine,
     zh,
+    zh_mix,
     zh_web,
 )
 
@@ -50,8 +51,8 @@ OUT = ROOT / "src" / "niah" / "data" / "corpus"
 MIN_TOKENS, MAX_TOKENS = 200, 4000
 # How many accepted sentences may open with the same four words (see _prune): template text shows itself
 # most plainly in sentences that start alike, so the cap is what keeps a built haystack from doing so.
-# Chinese: no opening cap yet (its banks are too small: a cap would leave too little text; docs/corpora.md).
-MAX_OPENING_USES = {"en": 4, "zh": 1_000_000}
+# Chinese openings are four characters (docs/corpora.md); the same cap holds since zh_mix added slot-rich kinds.
+MAX_OPENING_USES = {"en": 4, "zh": 4}
 
 # Words that read like MM-NIAH needles or their questions; generated text must never contain them.
 BANNED_EN = re.compile(r"\b(secret|secrets|special|magic|magical|needle|needles|penguin|penguins|count|counts|counted|counting)\b", re.I)
@@ -98,6 +99,9 @@ ZH_PLAN = [
     ("story", 32, zh.GENRES["story"]),
     ("essay", 28, zh.GENRES["essay"]),
     ("history", 24, zh.GENRES["history"]),
+    ("match-report", 120, zh_mix.match_report),
+    ("walk", 100, zh_mix.walk),
+    ("sightings", 100, zh_mix.sightings),
 ]
 
 # Real photographs: (file in its package, package, id, description, licence as stated by the package)
