@@ -207,7 +207,10 @@ WALK = parse_banks("""
 {From the $lm1|Leaving the $lm1}, {follow|take} {the waymarks|the yellow arrows} {across $n fields|through $n fields}, {keeping|staying} {close to|near} the {hedge|wall} on {the $dir|your $dir}.
 {Pass|Walk past} {the $lm1 and|A_ $lm1, then} {a row of cottages|some farm buildings}, {and|and} {at the junction|where the lane bends} {go $dir|take the $path on the $dir} {signed to $place|towards $place}.
 {Go|Head} {over the $gate|through the $gate} {into $wood|into woodland}, {where|and} the $path {can be muddy|is often wet} {in winter|after rain}; {after $dist|in $dist} {it leaves the trees|you come out} {at A_ $lm2|by the $lm2}.
+== end
 {Retrace your steps|Return the same way} {to the $lm1|as far as the $lm1}, {then|and} {take the other path|bear $dir} {back to|down to} {$start|the car park}, {about $dist away|which is about $dist}.
+{From the $lm1|Back at the $lm1}, {it is|the walk has} {about $dist|only $dist} {back to|left to} $start, {mostly downhill|along the lane|on the same $path}.
+$start is {about $dist|only $dist} {beyond the $lm1|past the $lm1}, {down the lane|along the $path}, {where the walk ends|which completes the circuit}.
 == intro
 {This $km-kilometre walk|A circuit of about $km kilometres} {starts from|begins at} $start {in $place|at $place} and {takes most people|should take} {$hours|about $hours}, {with|including} {one steep climb|a couple of short climbs|almost no climbing}.
 {The route follows|Most of the walk is on} {field paths|tracks and lanes} {around $place|between $place and $place2}, {with|and has} {views of $hill|a stretch beside the $river} {near the start|in the middle}.
@@ -244,9 +247,11 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
     facts["n"] = rng.choice(["three", "four", "five", "six", "eight"])
     fill = Filler(rng, facts, V, tidy_en)
     blocks = [fill.paragraph(WALK["intro"], rng.randint(2, 4)), "## Route"]
+    seen_landmarks: set[str] = set()
     n_steps = rng.randint(7, 11)
     for _ in range(n_steps):
         lm1, lm2 = rng.sample(LANDMARKS, 2)
+        seen_landmarks.update((lm1, lm2))
         fill.facts.update({"lm1": lm1, "lm2": lm2, "gate": rng.choice(GATES), "path": rng.choice(PATHS), "dir": rng.choice(DIRS),
                            "dir2": rng.choice(DIRS), "side": rng.choice(["ahead", "on the skyline", "below you"]),
                            "dist": rng.choice([f"{rng.randrange(100, 900, 50)} metres", f"{rng.randint(1, 2)} kilometres",
@@ -255,6 +260,10 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
         got = fill.pick(WALK["step"], 1)
         if got:
             blocks.append(f"- {got[0]}")
+    # A landmark no step mentioned, so the last item does not echo the one before it.
+    fill.facts["lm1"] = rng.choice([x for x in LANDMARKS if x not in seen_landmarks])
+    # The way back always comes last (it was one of the steps, and could land mid-route).
+    blocks += [f"- {s}" for s in fill.pick(WALK["end"], 1)]
     blocks += ["## Along the way", fill.paragraph(WALK["poi"], rng.randint(2, 4))]
     title = rng.choice([f"Walk: {place} and {hill}", f"A circular walk from {place}",
                         f"{place} to {place2} and back ({km} km)", f"Short walks: {hill} from {place}"])

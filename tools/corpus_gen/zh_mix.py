@@ -16,15 +16,15 @@ from corpus_gen.zh import V, hill, person, place, river
 _CN_NUM = "零一二三四五六七八九十"
 
 
-def _name(rng: random.Random) -> str:
-    sur, given, _sex = person(rng)
+def _name(rng: random.Random, sex: str | None = None) -> str:
+    sur, given, _sex = person(rng, sex)
     return sur + given
 
 
-def _names(rng: random.Random, n: int) -> list[str]:
+def _names(rng: random.Random, n: int, sex: str | None = None) -> list[str]:
     out: list[str] = []
     while len(out) < n:
-        x = _name(rng)
+        x = _name(rng, sex)
         if x not in out:
             out.append(x)
     return out
@@ -41,15 +41,15 @@ $loser{主场|在家门口}{以$score不敌|$score负于}$winner，{这已经是
 $home与$away{在$ground|周末在$ground}{战成$score平|以$score握手言和}，{双方各取一分|谁也没能拿下三分}。
 {一场$score的平局|$score的比分}{对双方来说都算公平|让$home和$away各有遗憾}，{比赛在$ground进行|$ground的草皮刚刚修整过}。
 == first
-{第$min分钟|开场第$min分钟}，$scorer{接$assist的传中|接$assist的直塞}{头球破门|推射入网|抽射得手}，{为$team首开纪录|$team取得领先}。
+$scorer{第$min分钟|在开场第$min分钟}{接$assist的传中|接$assist的直塞}{头球破门|推射入网|抽射得手}，{为$team首开纪录|帮$team取得领先}。
 {僵局一直维持到第$min分钟|前$min分钟双方都没有破门}，{直到|这时}$scorer{抢到$assist的传球|在禁区边缘接球}，{一脚劲射|冷静推射}{打破僵局|首开纪录}。
 == goal
-{第$min分钟|比赛进行到第$min分钟}，$scorer{接$assist的角球|接$assist的任意球}{头球攻门得手|高高跃起顶进}，{比分变成$tally|场上比分改写为$tally}。
+$scorer{在第$min分钟|于第$min分钟}{接$assist的角球|接$assist的任意球}{头球攻门得手|高高跃起顶进}，{比分变成$tally|场上比分改写为$tally}。
 $assist{送出一记直塞|在右路突破后横传}，$scorer{晃过门将$keeper|面对$keeper冷静推射}，{将比分改写为$tally|打进一球，$tally}。
-{第$min分钟|下半场第$min分钟}，$assist{在禁区内被绊倒|禁区里被对方后卫放倒}，{裁判判罚点球|主裁判果断判罚点球}，$scorer{主罚命中|一蹴而就}，{$tally|比分来到$tally}。
+$assist{第$min分钟在禁区内被绊倒|第$min分钟在禁区里被对方后卫放倒}，{裁判判罚点球|主裁判果断判罚点球}，$scorer{主罚命中|一蹴而就}，{$tally|比分来到$tally}。
 {对方后场一次回传失误|$keeper出击失误}{被$scorer断下|让$scorer捡到便宜}，{他轻松推空门得手|他没有浪费机会}，{第$min分钟比分变为$tally|$tally}。
 {替补登场的$scorer|刚换上场不久的$scorer}{第一次触球|只用了一脚}就{打进一球|取得进球}，{那是$assist的传中|接的是$assist的低平球}，{比分$tally|比分来到$tally}。
-{第$min分钟|临近第$min分钟}，$scorer{在二十米外起脚|禁区外一脚远射}，{皮球越过$keeper的指尖|球擦着立柱}{飞进球门|钻入网窝}，{$tally|比分$tally}。
+$scorer{第$min分钟在二十米外起脚|第$min分钟禁区外一脚远射}，{皮球越过$keeper的指尖|球擦着立柱}{飞进球门|钻入网窝}，{$tally|比分$tally}。
 $scorer{在第$min分钟|第$min分钟时}{抢到反弹球|补射得手}，{此前$assist的射门被$keeper扑出|$keeper没能把$assist的射门扑远}，{比分变成$tally|场上变成$tally}。
 == chance
 {门将$keeper|$keeper}{表现抢眼|整场忙个不停}，{把$player的射门托出横梁|扑出了$player的头球}，{帮助$team守住了球门|让$team躲过一劫}。
@@ -78,7 +78,7 @@ def match_report(rng: random.Random) -> tuple[str, list[str]]:
     home, away = _team(rng), _team(rng)
     while away == home:
         away = _team(rng)
-    squads = {home: _names(rng, 13), away: _names(rng, 13)}
+    squads = {home: _names(rng, 13, "m"), away: _names(rng, 13, "m")}
     g_home, g_away = rng.choice([(1, 0), (2, 1), (3, 1), (2, 0), (0, 1), (1, 2), (1, 1), (2, 2), (3, 2), (4, 1),
                                  (0, 2), (1, 3), (0, 0)])
     winner, loser = (home, away) if g_home > g_away else (away, home)
@@ -140,7 +140,10 @@ WALK = parse_banks("""
 {这一段路迹不太明显|这里的路有点难找}，{朝着山脊上的$lm1走|认准远处的$lm1}，{再往$dir下到$lm2|然后下到$lm2}。
 {离开$lm1后|从$lm1出发}，{跟着红色的路标|沿着树上系的布条}{穿过$n块田|走过$n块地}，{始终贴着$dir边的田埂|一直靠着$dir边的水渠}。
 {过了$gate走进$wood|跨过$gate就进了$wood}，{下雨后路面很滑|这段路常年潮湿}，{走$dist出了林子|约$dist后走出树林}，{来到$lm2|眼前是$lm2}。
+== end
 {原路返回到$lm1|沿来路退回到$lm1}，{再走另一条路|然后向$dir}{回到$start|下山回到$start}，{大约还有$dist|全程只剩$dist}。
+{从$lm1|回到$lm1后}{再走$dist|沿$path再走$dist}{就是$start|就到了$start}，{一路都是下坡|路很好走}，{全程到此结束|这一圈就走完了}。
+$start{离$lm1只有$dist|在$lm1前方约$dist}，{顺着村道下去|沿着$path走}{就到了|便是终点}。
 == intro
 {这条约$km公里的环线|这条$km公里左右的路线}{从$start出发|起点在$start}，{一般要走$hours|走完大约需要$hours}，{中间有一段陡坡|只有几处小坡|几乎没有爬升}。
 {路线大部分|全程多半}{走的是田间小路和机耕道|在$place和$place2之间的山路上}，{能远远看到$hill|有一段沿着$river}，{风景很好|一路都不寂寞}。
@@ -167,13 +170,18 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
              "wood": rng.choice(["一片松林", "竹林", "杉木林", "一片杂木林"]), "n": rng.choice(["两", "三", "四", "五"])}
     fill = Filler(rng, facts, V, tidy_zh)
     blocks = [fill.paragraph(WALK["intro"], rng.randint(2, 4), ""), "## 路线"]
+    seen_landmarks: set[str] = set()
     for _ in range(rng.randint(7, 10)):
         lm1, lm2 = rng.sample(LANDMARKS, 2)
+        seen_landmarks.update((lm1, lm2))
         fill.facts.update({"lm1": lm1, "lm2": lm2, "gate": rng.choice(GATES), "path": rng.choice(PATHS),
                            "dir": rng.choice(DIRS), "dir2": rng.choice(DIRS),
                            "dist": rng.choice([f"{rng.randrange(100, 900, 50)}米", f"{_CN_NUM[rng.randint(1, 3)]}公里",
                                                "半公里", f"{rng.randint(2, 6)}00米"])})
         blocks += [f"- {s}" for s in fill.pick(WALK["step"], 1)]
+    # A landmark no step mentioned, so the last item does not echo the one before it.
+    fill.facts["lm1"] = rng.choice([x for x in LANDMARKS if x not in seen_landmarks])
+    blocks += [f"- {s}" for s in fill.pick(WALK["end"], 1)]
     blocks += ["## 沿途看点", fill.paragraph(WALK["poi"], rng.randint(2, 3), "")]
     title = rng.choice([f"徒步路线：{pl}到{facts['hill']}", f"{pl}环线徒步（{km}公里）", f"周末短途：从{pl}走到{pl2}"])
     return title, [b for b in blocks if b]
