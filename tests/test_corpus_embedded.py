@@ -53,7 +53,7 @@ def test_text_loads_fast():
     assert elapsed < 0.6, f"loading the embedded English text took {elapsed:.2f} s"
 
 
-@pytest.mark.parametrize(("lang", "min_tokens", "min_docs"), [("en", 100_000, 150), ("zh", 150_000, 60)])
+@pytest.mark.parametrize(("lang", "min_tokens", "min_docs"), [("en", 400_000, 1_000), ("zh", 180_000, 200)])
 def test_token_and_document_counts(corpora, lang, min_tokens, min_docs):
     docs = corpora[lang]
     per_doc = [sum(len(ENC.encode(p)) for p in d.paragraphs) for d in docs]
@@ -184,3 +184,26 @@ def test_shipped_text_matches_generator():
     assert out.returncode == 0, out.stdout + out.stderr
     shipped = json.loads((data_dir() / "manifest.json").read_text())
     assert set(shipped["languages"]) == {"en", "zh"}
+
+
+def test_documents_carry_headings_and_list_items(corpora):
+    """The generator's structure reaches CorpusDocument: headings before paragraphs, "li" for list items."""
+    docs = corpora["en"]
+    with_headings = [d for d in docs if d.headings]
+    with_lists = [d for d in docs if "li" in d.kinds]
+    assert len(with_headings) > 300 and len(with_lists) > 300
+    for d in with_headings + with_lists:
+        assert all(0 <= i <= len(d.paragraphs) and text.strip() == text != "" for i, text in d.headings)
+        assert not d.kinds or len(d.kinds) == len(d.paragraphs)
+    walk = next(d for d in docs if d.genre == "walk")
+    route = {text: i for i, text in walk.headings}["Route"]
+    assert walk.kinds[route] == "li" and walk.kinds[route - 1] == "p"
+
+
+def test_document_structure_is_validated():
+    from niah.corpus.base import CorpusDocument
+
+    with pytest.raises(ValueError, match="kinds"):
+        CorpusDocument(id="d", lang="en", title="t", paragraphs=("A.", "B."), kinds=("p",))
+    with pytest.raises(ValueError, match="heading"):
+        CorpusDocument(id="d", lang="en", title="t", paragraphs=("A.",), headings=((2, "Later"),))

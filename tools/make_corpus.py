@@ -35,6 +35,7 @@ from corpus_gen import (  # noqa: E402
     en_essay,
     en_handwritten,
     en_history,
+    en_mix,
     en_nature,
     en_place,
     en_story,
@@ -42,6 +43,7 @@ from corpus_gen import (  # noqa: E402
     en_web,
     engine,
     zh,
+    zh_mix,
     zh_web,
 )
 
@@ -49,8 +51,8 @@ OUT = ROOT / "src" / "niah" / "data" / "corpus"
 MIN_TOKENS, MAX_TOKENS = 200, 4000
 # How many accepted sentences may open with the same four words (see _prune): template text shows itself
 # most plainly in sentences that start alike, so the cap is what keeps a built haystack from doing so.
-# Chinese: no opening cap yet (its banks are too small: a cap would leave too little text; docs/corpora.md).
-MAX_OPENING_USES = {"en": 4, "zh": 1_000_000}
+# Chinese openings are four characters (docs/corpora.md); the same cap holds since zh_mix added slot-rich kinds.
+MAX_OPENING_USES = {"en": 4, "zh": 4}
 
 # Words that read like MM-NIAH needles or their questions; generated text must never contain them.
 BANNED_EN = re.compile(r"\b(secret|secrets|special|magic|magical|needle|needles|penguin|penguins|count|counts|counted|counting)\b", re.I)
@@ -80,6 +82,13 @@ EN_PLAN = [
     ("story", 24, en_story.document),
     ("essay", 20, en_essay.document),
     ("history", 18, en_history.document),
+    ("match-report", 250, en_mix.match_report),
+    ("walk", 190, en_mix.walk),
+    ("timeline", 180, en_mix.timeline),
+    ("book-review", 120, en_mix.book_review),
+    ("allotment-diary", 140, en_mix.diary),
+    ("sports-roundup", 180, en_mix.roundup),
+    ("sightings", 160, en_mix.sightings),
 ]
 ZH_PLAN = [
     ("forum", 30, zh_web.forum),
@@ -90,6 +99,9 @@ ZH_PLAN = [
     ("story", 32, zh.GENRES["story"]),
     ("essay", 28, zh.GENRES["essay"]),
     ("history", 24, zh.GENRES["history"]),
+    ("match-report", 120, zh_mix.match_report),
+    ("walk", 100, zh_mix.walk),
+    ("sightings", 100, zh_mix.sightings),
 ]
 
 # Real photographs: (file in its package, package, id, description, licence as stated by the package)
@@ -321,10 +333,14 @@ def build(*, with_photos: bool = True, photo_roots: list[Path] | None = None) ->
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing")
+    parser.add_argument("--text-only", action="store_true",
+                        help="rewrite the text and manifest only, keeping the shipped photographs and images.json")
     parser.add_argument("--photo-root", type=Path, action="append", default=[],
                         help="folder holding skimage/ (e.g. an unpacked scikit-image wheel) when it is not installed")
     args = parser.parse_args()
-    files = build(with_photos=not args.check, photo_roots=args.photo_root)
+    files = build(with_photos=not (args.check or args.text_only), photo_roots=args.photo_root)
+    if args.text_only:
+        files = {rel: data for rel, data in files.items() if not rel.startswith("images")}
     if args.check:
         manifest = json.loads(files["manifest.json"])
         shipped = json.loads((OUT / "manifest.json").read_text())
@@ -342,7 +358,8 @@ def main() -> int:
     manifest = json.loads(files["manifest.json"])
     for lang, info in manifest["languages"].items():
         print(f"{lang}: {info['documents']} documents, {info['paragraphs']} paragraphs, {info['tokens']} tokens")
-    print(f"images: {len(PHOTOS)} photographs; total {sum(len(v) for v in files.values()) / 1e6:.2f} MB")
+    total = sum(f.stat().st_size for f in OUT.rglob("*") if f.is_file())
+    print(f"images: {len(PHOTOS)} photographs; total {total / 1e6:.2f} MB")
     return 0
 
 

@@ -120,10 +120,19 @@ class CorpusDocument:
     image_slots: tuple[int, ...] = ()
     source: str = ""  # "file:line" (or "embedded:<id>") for error messages and provenance
     genre: str = ""
+    # Structure, where the source has it: ``headings[k] = (i, text)`` is a section heading standing before
+    # paragraph ``i`` (headings are not paragraphs: they have no sentence end); ``kinds[i]`` is "p" or "li"
+    # (an item of a list). Empty when unknown; haystacks are built from ``paragraphs`` either way.
+    headings: tuple[tuple[int, str], ...] = ()
+    kinds: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.images) != len(self.image_slots):
             raise ValueError("images and image_slots must have the same length")
+        if self.kinds and (len(self.kinds) != len(self.paragraphs) or set(self.kinds) - {"p", "li"}):
+            raise ValueError("kinds must give 'p' or 'li' for every paragraph")
+        if any(not 0 <= i <= len(self.paragraphs) for i, _text in self.headings):
+            raise ValueError("a heading must stand before a paragraph (or after the last)")
 
 
 @runtime_checkable

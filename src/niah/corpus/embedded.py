@@ -96,4 +96,6 @@ class EmbeddedCorpus:
             yield CorpusDocument(
                 id=raw["id"], lang=raw["lang"], title=raw["title"], paragraphs=paragraphs,
                 images=images, image_slots=slots, source=f"embedded:{raw['id']}", genre=raw.get("genre", ""),
+                headings=tuple((int(i), str(text)) for i, text in raw.get("headings", ())),
+                kinds=tuple(raw.get("kinds", ())),
             )
