@@ -126,7 +126,8 @@ def _print_scores(console: Any, run_dir: Path) -> None:
     for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
     for task in ordered_tasks(set(inp.task_scores), inp.task_order):
-        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task))
+        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task),
+                                  weighted=inp.spec.weighted_overall)
         filled = row.overall if row.filled is None else row.filled
         table.add_row(task, *row.cells(), format_pct(filled))
     console.print(table)
