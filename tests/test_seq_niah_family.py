@@ -215,3 +215,25 @@ def test_eval_benchmark_seq_niah(tmp_path: Path) -> None:
     scores = _json(tmp_path / "ev" / "run" / "scores.json")
     assert scores["accuracy"] == 100.0 and scores["n"] == 6
     assert (tmp_path / "ev" / "report" / "index.html").is_file()
+
+
+def test_noise_on_mm_niah_text_needles(tmp_path: Path) -> None:
+    """MM-NIAH text-needle samples record their needles as statements; noise finds each once in the text and
+    moves it, and ``niah noise consistency`` reads the verdicts of that family's own scorer."""
+    _cli("build", "mm-niah", "--out", str(tmp_path / "mm"), "--tasks", "retrieval-text,counting-text", "--lengths",
+         "2k-4k", "--depths", "0.4", "--no-images", "--quiet", "--no-progress")
+    _cli("noise", "seq-niah", str(tmp_path / "mm"), "--out", str(tmp_path / "nz"), "--kinds", "tiny-move,big-move",
+         "--variants", "2", "--no-progress")
+    samples = {s.id: s for s in Dataset(tmp_path / "nz")}
+    variants = [s for s in samples.values() if s.meta["noise_kind"] != "base"]
+    assert len(variants) == 8 and {s.benchmark for s in samples.values()} == {"mm-niah"}
+    for v in variants:
+        base = samples[v.meta["variant_of"]]
+        text = v.context[0].text
+        assert v.answer == base.answer and text != base.context[0].text
+        assert all(text.count(n["text"]) == 1 for n in v.meta["needles"])
+    _cli("run", str(tmp_path / "nz"), "--model", "baseline:oracle", "--out", str(tmp_path / "run"), "--no-progress")
+    _cli("score", str(tmp_path / "run"))
+    out = _cli("noise", "consistency", str(tmp_path / "run"))
+    assert "base accuracy 100.00 over 2 base samples" in out
+    assert _json(tmp_path / "run" / "noise.json")["kinds"]["all"]["consistency"] == 100.0

@@ -411,3 +411,46 @@ def judge_command(
     result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset)
     typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed); LLM-judge accuracy "
                f"{result['scores'].get('accuracy')} -> {Path(run_dir) / 'scores.llm.json'}")
+
+
+def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any]:
+    """Noise accuracy and consistency of any scored run on a ``niah noise`` dataset (any family: the noise
+    links are read from the dataset's meta, the verdicts from scored.jsonl's official scores); written to
+    ``RUN/noise.json``."""
+    from niah.benchmarks.protocol import OFFICIAL
+    from niah.benchmarks.seq_niah.score import noise_aggregate
+    from niah.iox import iter_jsonl, write_json_atomic
+    from niah.sample import Dataset
+    from niah.scoring import read_run_json, resolve_run_dataset
+
+    links = {s.id: (s.meta.get("noise_kind"), s.meta.get("variant_of"))
+             for s in Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))}
+    if not any(kind is not None for kind, _ in links.values()):
+        raise DataError("the run's dataset holds no noise variants (meta.noise_kind): write one with niah noise",
+                        file=run_dir)
+    scored = run_dir / "scored.jsonl"
+    if not scored.is_file():
+        raise DataError("no scored.jsonl: run niah score first", file=run_dir)
+    rows: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for lineno, row in iter_jsonl(scored):
+        if not isinstance(row, dict) or not isinstance(row.get("scores"), dict) or OFFICIAL not in row["scores"]:
+            raise DataError("a scored row must carry scores.official", file=scored, line=lineno, field="scores")
+        kind, base = links.get(row.get("id"), (None, None))
+        rows.append(({**row, "noise_kind": kind, "variant_of": base}, {}))
+    result = noise_aggregate(rows, OFFICIAL)
+    write_json_atomic(run_dir / "noise.json", result, indent=1)
+    return result
+
+
+def consistency_command(
+    run_dir: Annotated[Path, typer.Argument(help="a scored run on a niah noise dataset (any text-needle family)")],
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+) -> None:
+    """Noise accuracy (mean ± std over variant rounds) and consistency per kind (paper Table 5) of a scored run
+    -> RUN/noise.json. Sequential-NIAH runs also have them in scores.json; this reads any family's run."""
+    result = run_consistency(run_dir, dataset)
+    typer.echo(f"base accuracy {result.get('base_accuracy', 0):.2f} over {result.get('bases', 0)} base samples")
+    for kind, k in (result.get("kinds") or {}).items():
+        typer.echo(f"{kind:<10} accuracy {k['accuracy']:.2f} ± {k['accuracy_std']:.2f}  consistency "
+                   f"{k['consistency']:.2f} (correct {k['consistently_correct']:.2f}, wrong "
+                   f"{k['consistently_wrong']:.2f})")

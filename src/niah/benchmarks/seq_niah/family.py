@@ -24,6 +24,7 @@ def _commands() -> Sequence[Command]:
         Command("export", "seq-niah", cli.export_command),
         Command("judge-test", "seq-niah", cli.judge_test_command),
         Command("noise", "seq-niah", cli.noise_command),
+        Command("noise", "consistency", cli.consistency_command),
         Command("judge", "seq-niah", cli.judge_command),
     )
 
