@@ -435,7 +435,7 @@ def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any
     for lineno, row in iter_jsonl(scored):
         if not isinstance(row, dict) or not isinstance(row.get("scores"), dict) or OFFICIAL not in row["scores"]:
             raise DataError("a scored row must carry scores.official", file=scored, line=lineno, field="scores")
-        kind, base = links.get(row.get("id"), (None, None))
+        kind, base = links.get(str(row.get("id")), (None, None))
         rows.append(({**row, "noise_kind": kind, "variant_of": base}, {}))
     result = noise_aggregate(rows, OFFICIAL)
     write_json_atomic(run_dir / "noise.json", result, indent=1)
