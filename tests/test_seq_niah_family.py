@@ -237,3 +237,14 @@ def test_noise_on_mm_niah_text_needles(tmp_path: Path) -> None:
     out = _cli("noise", "consistency", str(tmp_path / "run"))
     assert "base accuracy 100.00 over 2 base samples" in out
     assert _json(tmp_path / "run" / "noise.json")["kinds"]["all"]["consistency"] == 100.0
+
+
+def test_noise_refuses_samples_without_needle_positions(tmp_path: Path) -> None:
+    record = official_record(5)
+    test_format = {"md5": record["md5"], "length": record["length"], "question": record["input"],
+                   "raw_question": record["meta_QA"]["question"], "ref_answer": record["output"]}
+    (tmp_path / "test.jsonl").write_text(json.dumps(test_format) + "\n")
+    _cli("import", "seq-niah", str(tmp_path / "test.jsonl"), "--out", str(tmp_path / "ds"))
+    res = runner.invoke(app, ["noise", "seq-niah", str(tmp_path / "ds"), "--out", str(tmp_path / "nz")])
+    assert res.exit_code == 2 and "samples.jsonl:1" in res.output and "meta.needles" in res.output
+    assert not (tmp_path / "nz").exists()

@@ -200,14 +200,14 @@ def _needle_dicts(sample: Sample) -> Sample:
     if not isinstance(needles, list) or not needles or not all(isinstance(n, str) for n in needles):
         return sample
     if len(sample.context) != 1 or not isinstance(sample.context[0], TextPart):
-        raise DataError(f"sample {sample.id!r}: noise needs a single text context (text-needle samples)",
+        raise DataError("noise needs a single text context (text-needle samples)",
                         field="context")
     text = sample.context[0].text
     records = []
     for i, needle in enumerate(needles):
         at = text.find(needle)
         if at < 0 or text.find(needle, at + 1) >= 0:
-            raise DataError(f"sample {sample.id!r}: needle {i} is not found exactly once in the context",
+            raise DataError(f"needle {i} is not found exactly once in the context",
                             field=f"meta.needles[{i}]")
         records.append({"text": needle, "offset": at, "gold_index": i, "inserted_index": i})
     order = sorted(range(len(records)), key=lambda j: records[j]["offset"])
@@ -238,8 +238,18 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
             raise ConfigError(f"unknown noise kind {kind!r}; choose from {', '.join(KINDS)}")
     if variants < 1:
         raise ConfigError("--variants must be at least 1")
+    from niah.benchmarks.seq_niah.noise import _take_apart
+
     ds = Dataset(dataset)
-    bases = [_needle_dicts(s) for s in ds]
+    bases: list[Sample] = []
+    for lineno, sample in enumerate(ds, start=1):  # every base checked before anything is written
+        try:
+            base = _needle_dicts(sample)
+            _take_apart(base)
+        except DataError as exc:
+            raise DataError(f"sample {sample.id!r}: {exc.message}", file=ds.samples_path, line=lineno,
+                            field=exc.field) from None
+        bases.append(base)
     if not bases:
         raise DataError("the dataset has no samples", file=dataset)
     tokenizers: dict[str, Any] = {}
