@@ -189,6 +189,9 @@ def _llm_responder(body: dict) -> str:
 
 def test_llm_judge_verb(built: Path) -> None:
     with OpenAIServer(responder=_llm_responder) as srv:
+        out = _cli("judge", "seq-niah", str(built / "oracle"), "--judge", "openai:judge", "--base-url", srv.base_url)
+        assert "judged 6 samples (0 unparsed); LLM-judge accuracy 100.0" in out
+
         def make(ordered: bool) -> Judge:
             from niah.benchmarks.seq_niah.judge import LLM_JUDGE_PROMPT, LLM_JUDGE_SYSTEM, parse_reply
             from niah.judges import JudgeTemplate
@@ -200,12 +203,16 @@ def test_llm_judge_verb(built: Path) -> None:
             return Judge("openai:judge", template=template, parser=parse_reply, base_urls=[srv.base_url],
                          retry=FAST_RETRY)
 
-        for model, expected in (("oracle", 100.0), ("random", 0.0)):
-            result = judge_run(built / model, make)
-            assert result["judged"] == 6 and result["judge_failures"] == 0
-            assert _json(built / model / "scores.llm.json")["accuracy"] == expected
+        result = judge_run(built / "random", make)
+        assert result["judged"] == 6 and result["judge_failures"] == 0
+        assert _json(built / "random" / "scores.llm.json")["accuracy"] == 0.0
     rows = [json.loads(line) for line in (built / "oracle" / "scored.jsonl").read_text().splitlines()]
     assert all(r["scores"]["llm"] == 1.0 and r["scores"][OFFICIAL] == 1.0 for r in rows)
+    _cli("report", str(built / "oracle"), str(built / "oracle" / "scores.json"), "--name", "judged",
+         "--name", "from-scores", "--out", str(built / "rep-llm"))
+    md = (built / "rep-llm" / "tables.md").read_text()
+    assert "| judged | synthetic-temporal | llm | 100.0 | 100.0 | 0 |" in md  # the LLM judge as a scoring mode
+    assert "| from-scores | 100.0 | - | - | - | 100.0 |" in md  # read back from scores.json
 
 
 def test_eval_benchmark_seq_niah(tmp_path: Path) -> None:

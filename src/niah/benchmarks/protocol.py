@@ -136,6 +136,8 @@ class ScoresFile:
     split: str | None
     benchmark: str | None
     scoring: str
+    #: Samples per column bin of each task, when the file records them (empty bins then print as -).
+    bin_counts: dict[str, list[int]] | None = None
 
 
 @dataclass(frozen=True)

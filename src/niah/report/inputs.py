@@ -322,7 +322,7 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     return ReportInput(
         name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
         scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
-        run_status=_run_status(path),
+        run_status=_run_status(path), bin_counts=dict(read.bin_counts or {}),
     )
 
 

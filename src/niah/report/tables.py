@@ -239,9 +239,16 @@ def scoring_mode_rows(inputs: Sequence[ReportInput]) -> list[tuple[str, str, str
             for task in ordered_tasks(set(by_task), inp.task_order):
                 official = inp.task_scores.get(task)
                 alt = by_task[task]
+                counts = inp.bin_counts.get(task)
+                weighted = inp.spec is not None and inp.spec.weighted_overall
+
+                def mean(values: Sequence[float], counts: Sequence[int] | None = counts,
+                         weighted: bool = weighted) -> float | None:
+                    return row_from_bin_scores("", values, None, counts, weighted=weighted).overall
+
                 rows.append((inp.name, task, mode,
-                             format_pct(100 * sum(official) / len(official)) if official else MISSING,
-                             format_pct(100 * sum(alt) / len(alt)),
+                             format_pct(mean(official)) if official else MISSING,
+                             format_pct(mean(alt)),
                              inp.mode_disagreements.get(mode, {}).get(task, 0)))
     return rows
 

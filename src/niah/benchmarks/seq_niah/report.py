@@ -58,10 +58,12 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
     """A seq-niah ``scores.json`` (niah score): per task, accuracy per length bin (percent)."""
     if not isinstance(doc, dict) or doc.get("benchmark") != "seq-niah" or not isinstance(doc.get("tasks"), dict):
         raise DataError("not a Sequential-NIAH scores.json (no 'tasks')", file=path)
+    tasks = {task: bins for task, bins in doc["tasks"].items() if isinstance(bins, dict)}
     task_scores = {task: [float((bins.get(b) or {}).get("accuracy", 0.0)) / 100 for b in LENGTH_LABELS]
-                   for task, bins in doc["tasks"].items() if isinstance(bins, dict)}
+                   for task, bins in tasks.items()}
+    counts = {task: [int((bins.get(b) or {}).get("n", 0)) for b in LENGTH_LABELS] for task, bins in tasks.items()}
     return ScoresFile(task_scores=task_scores, overall=overall(task_scores), split=None, benchmark="seq-niah",
-                      scoring=str(doc.get("scoring") or OFFICIAL))
+                      scoring=str(doc.get("scoring") or OFFICIAL), bin_counts=counts)
 
 
 class _PaperResults(PublishedResults):
