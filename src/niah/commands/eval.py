@@ -120,8 +120,10 @@ def _print_scores(console: Any, run_dir: Path) -> None:
     if inp.spec is None or not inp.task_scores:
         return
     labels = inp.spec.columns.labels
-    table = Table(title="official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
-                        "official code does)")
+    table = Table(title="official scores (accuracy x100; empty bins shown as -; overall = share of correct samples)"
+                  if inp.spec.weighted_overall else
+                  "official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
+                  "official code does)")
     table.add_column("task")
     for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
