@@ -255,3 +255,16 @@ def test_noise_refuses_samples_without_needle_positions(tmp_path: Path) -> None:
     res = runner.invoke(app, ["noise", "seq-niah", str(tmp_path / "ds"), "--out", str(tmp_path / "nz")])
     assert res.exit_code == 2 and "samples.jsonl:1" in res.output and "meta.needles" in res.output
     assert not (tmp_path / "nz").exists()
+
+
+def test_weighted_bins_and_overall_hand_checked() -> None:
+    from niah.benchmarks.seq_niah.report import per_bin_weighted
+    from niah.report.tables import row_from_bin_scores
+
+    # column 0: 2 samples at 100% and 2 at 50% -> 75%; column 1 is empty
+    assert per_bin_weighted([[1.0, 0.0], [0.5, 0.0]], [[2, 0], [2, 0]]) == [0.75, 0.0]
+    # one sample right in bin 0, 1 of 3 right in bin 1: 2 of 4 samples -> 50%, not the bins' mean 66.7%
+    row = row_from_bin_scores("m", [1.0, 1 / 3], 2, [1, 3], weighted=True)
+    assert row.overall == pytest.approx(50.0) and row.filled is None
+    assert row_from_bin_scores("m", [1.0, 1 / 3], 2, [1, 3]).overall == pytest.approx(200 / 3)
+    assert row_from_bin_scores("m", [1.0, 0.0], 2, [4, 0], weighted=True).overall == pytest.approx(100.0)
