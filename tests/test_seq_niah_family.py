@@ -60,6 +60,7 @@ def test_build_run_score_report(built: Path) -> None:
     assert sum(fm[m] for m in ("missing", "redundant", "incorrect", "wrong-order", "other")) >= fm["incorrect_samples"]
     rows = [json.loads(line) for line in (built / "random" / "scored.jsonl").read_text().splitlines()]
     assert {r["length_bin"] for r in rows} == {"8k-16k"} and all(8000 <= r["length"] < 16000 for r in rows)
+    assert all(r["reason"].split(";")[0] == "+".join(r["failure_modes"]) for r in rows if r["score"] == 0)
 
     _cli("report", str(built / "oracle"), str(built / "random"), "--out", str(built / "rep"))
     md = (built / "rep" / "tables.md").read_text()

@@ -43,10 +43,13 @@ OFFICIAL = "official"
 
 @dataclass(frozen=True)
 class SampleScore:
-    """Named scores of one sample (``official`` always present) and the few facts its aggregation needs."""
+    """Named scores of one sample (``official`` always present), the few facts its aggregation needs (``info``),
+    and ``row``: fields added to the sample's scored.jsonl row (e.g. a judge's reason; core fields are never
+    overwritten)."""
 
     scores: dict[str, float]
     info: dict[str, Any] = field(default_factory=dict)
+    row: dict[str, Any] = field(default_factory=dict)
 
 
 #: Rows handed to an aggregation: (scored row as written to scored.jsonl, SampleScore.info).

@@ -37,7 +37,8 @@ def score_sample(sample: Sample, response: str | None) -> SampleScore:
     if not question.strip():
         raise MetricInputError("the sample has no question text", field="question")
     j = judge_full(question, sample.answer, response, ordered=_ordered(sample))
-    return SampleScore({OFFICIAL: float(j.score)}, {"failure_modes": list(j.modes), "reason": j.reason})
+    return SampleScore({OFFICIAL: float(j.score)}, {"failure_modes": list(j.modes)},
+                       row={"reason": j.reason, "failure_modes": list(j.modes)})
 
 
 def row_fields(sample: Sample) -> dict[str, Any]:
