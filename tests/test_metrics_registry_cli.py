@@ -14,7 +14,7 @@ EXPECTED_RULES = {
     "mm-niah", "mm-niah/lenient", "mmlongbench/sub_em", "mmlongbench/mc_acc", "mmlongbench/soft_acc",
     "mmlongbench/cls_acc", "mmlongbench/binary_acc", "mmlongbench/doc_qa", "milebench/needle", "milebench/multi-choice",
     "milebench/rouge-l", "milebench/substring",
-    "infinibench/mcq-match", "video-niah/contains", "video-niah/count", "video-niah/option",
+    "infinibench/mcq-match", "video-niah/contains", "video-niah/count", "video-niah/option", "seq-niah/judge",
 }
 
 

@@ -204,6 +204,7 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
             }
             if scorer.row_fields is not None:  # family fields a report axis may bin (e.g. a needle count)
                 row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
+            row.update({k: v for k, v in result.row.items() if k not in row})  # e.g. a judge's reason
             out.write(dumps_line(row))
             summary.scored += 1
             summary.failed += response is None

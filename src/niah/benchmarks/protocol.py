@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from niah.corpus.base import Corpus
     from niah.metrics.base import MetricRule
     from niah.prompts import OfficialFit, Renderer
+    from niah.report.inputs import ReportInput
     from niah.report.published import PublishedResults
     from niah.sample import Sample
 
@@ -58,10 +59,13 @@ OFFICIAL = "official"
 
 @dataclass(frozen=True)
 class SampleScore:
-    """Named scores of one sample (``official`` always present) and the few facts its aggregation needs."""
+    """Named scores of one sample (``official`` always present), the few facts its aggregation needs (``info``),
+    and ``row``: fields added to the sample's scored.jsonl row (e.g. a judge's reason; core fields are never
+    overwritten)."""
 
     scores: dict[str, float]
     info: dict[str, Any] = field(default_factory=dict)
+    row: dict[str, Any] = field(default_factory=dict)
 
 
 #: Rows handed to an aggregation: (scored row as written to scored.jsonl, SampleScore.info).
@@ -151,6 +155,19 @@ class ScoresFile:
     split: str | None
     benchmark: str | None
     scoring: str
+    #: Samples per column bin of each task, when the file records them (empty bins then print as -).
+    bin_counts: dict[str, list[int]] | None = None
+
+
+@dataclass(frozen=True)
+class ExtraTable:
+    """A table a family computes itself from its report inputs (failure modes, noise consistency...): a title,
+    the header, rows of already formatted cells, and a note printed below it."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -180,6 +197,14 @@ class ReportSpec:
     footnote: str = ""
     breakdowns: tuple[Breakdown, ...] = ()
     distributions: tuple[Axis, ...] = ()
+    #: When set, used instead of ``per_bin`` with the cell counts too (``acc, counts``): e.g. a sample-weighted
+    #: mean over the row bins, where empty cells must not count.
+    per_bin_weighted: Callable[[list[list[float]], list[list[int]]], list[float]] | None = None
+    #: A table row's Overall is the sample-weighted mean of its bins (a share of samples) instead of the plain
+    #: mean over the bins in which an empty bin counts 0 (the leaderboard rule of the depth-cell families).
+    weighted_overall: bool = False
+    #: Tables the family computes from its inputs (this family's only), shown after the breakdowns.
+    extra_tables: Callable[[Sequence[ReportInput]], Sequence[ExtraTable]] | None = None
 
 
 @dataclass(frozen=True)

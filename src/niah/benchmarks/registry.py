@@ -19,6 +19,7 @@ FAMILIES: dict[str, str] = {
     "milebench": "niah.benchmarks.milebench.family",
     "infinibench": "niah.benchmarks.infinibench.family",
     "video-niah": "niah.benchmarks.video_niah.family",
+    "seq-niah": "niah.benchmarks.seq_niah.family",
 }
 
 #: The family ``niah eval`` builds when no dataset is given, and whose layout reads scores files that do not

@@ -120,13 +120,16 @@ def _print_scores(console: Any, run_dir: Path) -> None:
     if inp.spec is None or not inp.task_scores:
         return
     labels = inp.spec.columns.labels
-    table = Table(title="official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
-                        "official code does)")
+    table = Table(title="official scores (accuracy x100; empty bins shown as -; overall = share of correct samples)"
+                  if inp.spec.weighted_overall else
+                  "official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
+                  "official code does)")
     table.add_column("task")
     for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
     for task in ordered_tasks(set(inp.task_scores), inp.task_order):
-        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task))
+        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task),
+                                  weighted=inp.spec.weighted_overall)
         filled = row.overall if row.filled is None else row.filled
         table.add_row(task, *row.cells(), format_pct(filled))
     console.print(table)

@@ -34,6 +34,8 @@ from niah.report.tables import (
     ResultTable,
     breakdowns_html,
     breakdowns_markdown,
+    extra_tables_html,
+    extra_tables_markdown,
     ordered_tasks,
     row_from_bin_scores,
     scoring_modes_html,
@@ -99,14 +101,17 @@ def build_tables(inputs: Sequence[ReportInput],
         paper = published.get(id(spec)) if isinstance(published, dict) else published
         columns = spec.columns.labels
         tasks = ordered_tasks({t for inp in members for t in inp.task_scores}, spec.task_order)
-        overall_rows = [row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp))
+        weighted = spec.weighted_overall
+        overall_rows = [row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp),
+                                            weighted=weighted)
                         for inp in members if inp.overall is not None]
         if overall_rows:
             tables.append(ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
                                       published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
                                       prefix=spec.table_prefix))
         for task in tasks:
-            rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns), inp.bin_counts.get(task))
+            rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns), inp.bin_counts.get(task),
+                                        weighted=weighted)
                     for inp in members if task in inp.task_scores]
             tables.append(ResultTable(key=task, title=task_title(spec, task), rows=rows,
                                       published=paper.section(task) if paper else None, columns=columns,
@@ -233,6 +238,9 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     extra = breakdowns_markdown(inputs)
     if extra:
         combined += "\n" + extra
+    family_tables = extra_tables_markdown(inputs)
+    if family_tables:
+        combined += "\n" + family_tables
     incomplete = incomplete_notes(inputs)
     banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
     write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + combined)
@@ -280,7 +288,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
                                    modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
-                                   + distributions_html(distribution_plots),
+                                   + extra_tables_html(inputs) + distributions_html(distribution_plots),
                                    footnotes=_footnotes(inputs), incomplete=incomplete))
     write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
                                             "distributions": distributions_json(distribution_plots)})

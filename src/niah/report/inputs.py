@@ -217,6 +217,10 @@ def cell_table(entries: list[tuple[int, int, float]], num_rows: int, num_columns
     return acc, counts
 
 
+def _per_bin(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) -> list[float]:
+    return spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
+
+
 def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None = None) -> ReportInput:
     """Aggregate a run directory's scored.jsonl on its family's report axes (one streaming pass)."""
     meta: dict[str, Any] = {}
@@ -270,8 +274,8 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             acc, counts = cell_table(entries, *shape)
             if spec.rows is not None:
                 cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
-            task_scores[task] = spec.per_bin(acc)
-        mode_scores = {mode: {task: spec.per_bin(cell_table(entries, *shape)[0])
+            task_scores[task] = _per_bin(spec, acc, counts)
+        mode_scores = {mode: {task: _per_bin(spec, *cell_table(entries, *shape))
                               for task, entries in by_task.items()}
                        for mode, by_task in per_mode.items()}
     bin_counts = {task: [sum(column) for column in zip(*c.counts, strict=True)] for task, c in cells.items()}
@@ -318,7 +322,7 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     return ReportInput(
         name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
         scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
-        run_status=_run_status(path),
+        run_status=_run_status(path), bin_counts=dict(read.bin_counts or {}),
     )
 
 

@@ -20,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from niah.benchmarks.protocol import ExtraTable, ReportSpec
     from niah.report.inputs import ReportInput
 
 OVERALL_KEY = "overall"
@@ -74,10 +75,10 @@ class ResultTable:
 
 
 def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int | None = None,
-                        counts: Sequence[int] | None = None) -> TableRow:
+                        counts: Sequence[int] | None = None, *, weighted: bool = False) -> TableRow:
     """A table row from per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule: an empty bin
     counts as 0). With ``counts`` (samples per bin), empty bins print as ``-`` and ``filled`` is the mean over
-    the bins that have samples."""
+    the bins that have samples; with ``weighted`` too, Overall is the sample-weighted mean of the bins."""
     if num_bins is not None and len(bin_scores) != num_bins:
         raise ValueError(f"expected {num_bins} bin scores, got {len(bin_scores)}")
     values: tuple[float | None, ...] = tuple(float(s) * 100.0 for s in bin_scores)
@@ -87,6 +88,11 @@ def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int |
         values = tuple(v if n else None for v, n in zip(values, counts, strict=True))
         kept = [float(s) for s, n in zip(bin_scores, counts, strict=True) if n]
         filled = sum(kept) / len(kept) * 100.0 if kept else None
+    if weighted and counts is not None and len(counts) == len(bin_scores) and any(counts):
+        # the share of correct samples (the family's ReportSpec.weighted_overall), not the mean of the bins
+        total = sum(int(n) for n in counts)
+        overall = sum(float(s) * n for s, n in zip(bin_scores, counts, strict=True)) / total * 100.0
+        filled = None
     return TableRow(model=model, values=values, overall=overall, filled=filled)
 
 
@@ -233,9 +239,16 @@ def scoring_mode_rows(inputs: Sequence[ReportInput]) -> list[tuple[str, str, str
             for task in ordered_tasks(set(by_task), inp.task_order):
                 official = inp.task_scores.get(task)
                 alt = by_task[task]
+                counts = inp.bin_counts.get(task)
+                weighted = inp.spec is not None and inp.spec.weighted_overall
+
+                def mean(values: Sequence[float], counts: Sequence[int] | None = counts,
+                         weighted: bool = weighted) -> float | None:
+                    return row_from_bin_scores("", values, None, counts, weighted=weighted).overall
+
                 rows.append((inp.name, task, mode,
-                             format_pct(100 * sum(official) / len(official)) if official else MISSING,
-                             format_pct(100 * sum(alt) / len(alt)),
+                             format_pct(mean(official)) if official else MISSING,
+                             format_pct(mean(alt)),
                              inp.mode_disagreements.get(mode, {}).get(task, 0)))
     return rows
 
@@ -317,3 +330,42 @@ def breakdowns_html(inputs: Sequence[ReportInput]) -> str:
         parts.append(f'<table class="results breakdown"><caption>{esc(title)} (accuracy x100, samples)</caption>'
                      f"<thead><tr><th>Model</th>{head}</tr></thead><tbody>{body}</tbody></table>")
     return f'<section id="breakdowns"><h2>Breakdowns</h2>{"".join(parts)}</section>' if parts else ""
+
+
+# ---------------------------------------------------------------------------------------------- extra tables
+
+def extra_tables(inputs: Sequence[ReportInput]) -> list[ExtraTable]:
+    """The tables each family computes itself (``ReportSpec.extra_tables``), from that family's inputs."""
+    out: list[ExtraTable] = []
+    specs: list[ReportSpec] = []
+    for inp in inputs:
+        if inp.spec is not None and inp.spec.extra_tables is not None and all(inp.spec is not s for s in specs):
+            specs.append(inp.spec)
+    for spec in specs:
+        assert spec.extra_tables is not None
+        out.extend(spec.extra_tables([i for i in inputs if i.spec is spec]))
+    return out
+
+
+def extra_tables_markdown(inputs: Sequence[ReportInput]) -> str:
+    parts = []
+    for table in extra_tables(inputs):
+        lines = [f"**{_md_text(table.title)}**", "", "| " + " | ".join(_md_text(h) for h in table.header) + " |",
+                 "|---|" + "---:|" * (len(table.header) - 1)]
+        lines += ["| " + " | ".join(_md_text(c) for c in row) + " |" for row in table.rows]
+        if table.note:
+            lines += ["", _md_text(table.note)]
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def extra_tables_html(inputs: Sequence[ReportInput]) -> str:
+    esc = html.escape
+    parts = []
+    for table in extra_tables(inputs):
+        head = "".join(f"<th>{esc(h)}</th>" for h in table.header)
+        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+        note = f'<p class="table-notes">{esc(table.note)}</p>' if table.note else ""
+        parts.append(f'<table class="results extra"><caption>{esc(table.title)}</caption><thead><tr>{head}</tr>'
+                     f"</thead><tbody>{body}</tbody></table>{note}")
+    return f'<section id="family-tables"><h2>More tables</h2>{"".join(parts)}</section>' if parts else ""

@@ -1,0 +1,466 @@
+"""Sequential-NIAH's CLI commands: ``niah build seq-niah``, ``niah import seq-niah``, ``niah export seq-niah``,
+``niah judge-test seq-niah``, ``niah noise seq-niah`` and ``niah judge seq-niah``, and the Python build entry
+point ``niah eval`` uses. Heavy imports stay inside the functions (this module is imported when the CLI
+starts)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from niah.commands import split_csv
+from niah.errors import ConfigError, DataError
+
+if TYPE_CHECKING:
+    from niah.sample import Sample
+
+_DEFAULT_LENGTHS = ("8k-16k", "16k-32k", "32k-64k", "64k-128k")
+
+
+def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, int]:
+    """The :class:`~niah.benchmarks.protocol.Builder` entry point. Options: ``pipelines`` (or ``tasks``),
+    ``langs``, ``lengths``, ``needles``, ``per_cell``, ``seed``, ``tokenizer``, ``corpus``, ``source``; others
+    (``image_tokens`` from ``niah eval``) are ignored."""
+    from niah.benchmarks.seq_niah.build import build_seq_niah
+    from niah.sample import Dataset
+
+    opts = dict(options)
+    pipelines = opts.get("pipelines") or opts.get("tasks") or ["synthetic-temporal"]
+    build_seq_niah(out, pipelines=list(pipelines), langs=list(opts.get("langs") or ["en", "zh"]),
+                   lengths=list(opts.get("lengths") or _DEFAULT_LENGTHS), needles=opts.get("needles", "3-15"),
+                   per_cell=int(opts.get("per_cell", 5)), seed=int(opts.get("seed", 0)),
+                   tokenizer=str(opts.get("tokenizer", "cl100k_base")), corpus=str(opts.get("corpus", "default")),
+                   source=opts.get("source"), progress=progress)
+    counts: dict[str, int] = {}
+    for sample in Dataset(out):
+        counts[sample.task] = counts.get(sample.task, 0) + 1
+    return counts
+
+
+def build_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="output dataset directory")],
+    pipelines: Annotated[list[str] | None, typer.Option(
+        "--pipelines", help="comma-separated: synthetic-temporal (default, offline), real-temporal, real-logical "
+                            "(the real ones need --source)")] = None,
+    lang: Annotated[list[str] | None, typer.Option("--lang", help="comma-separated languages: en,zh (default both)")]
+    = None,
+    lengths: Annotated[list[str] | None, typer.Option(
+        "--lengths", help="length bins in tokens: 8k-16k,16k-32k,32k-64k,64k-128k (default all four)")] = None,
+    needles: Annotated[str, typer.Option("--needles", help="needle count range, e.g. 3-15 or 3-5")] = "3-15",
+    per_cell: Annotated[int, typer.Option("--per-cell", help="samples per pipeline x language x length bin x "
+                                          "needle group")] = 5,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path (obelics:, "
+                                        "textdir:, jsonl: prefixes)")] = "default",
+    source: Annotated[Path | None, typer.Option(
+        "--source", help="QA source for real-temporal (relations [head, relation, tail, date]) or real-logical "
+                         "(questions with ordered items) JSONL")] = None,
+    tokenizer: Annotated[str, typer.Option("--tokenizer", help="tokenizer the lengths are exact in")] = "cl100k_base",
+    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+) -> None:
+    """Build Sequential-NIAH samples: ordered needles in EN and ZH at exact token lengths (the official insertion)."""
+    from niah.benchmarks.seq_niah.build import build_seq_niah
+
+    manifest = build_seq_niah(out, pipelines=split_csv(pipelines) or ["synthetic-temporal"],
+                              langs=split_csv(lang) or ["en", "zh"], lengths=split_csv(lengths) or list(_DEFAULT_LENGTHS),
+                              needles=needles, per_cell=per_cell, seed=seed, tokenizer=tokenizer, corpus=corpus,
+                              source=source, progress=not no_progress)
+    skipped = manifest.get("skipped_cells") or {}
+    typer.echo(f"wrote {manifest['num_samples']} samples to {out}"
+               + (f" ({sum(skipped.values())} left out: the source has too few records for "
+                  f"{', '.join(skipped)})" if skipped else ""))
+
+
+def import_command(
+    files: Annotated[list[Path], typer.Argument(help="official files: builder output NIAH_*.jsonl (noise files too) "
+                                                "or the inference-ready test format")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+) -> None:
+    """Official Sequential-NIAH files -> a niah dataset (prompts byte for byte the files' input)."""
+    from niah.benchmarks.seq_niah.build import BENCHMARK
+    from niah.benchmarks.seq_niah.official import read_official
+    from niah.sample import DatasetWriter
+
+    samples = list(read_official(files))  # every record validated before anything is written
+    with DatasetWriter(out) as writer:
+        for sample in samples:
+            writer.write(sample)
+        writer.finish({"benchmark": BENCHMARK, "split": "official", "sources": [str(f) for f in files]})
+    typer.echo(f"wrote {len(samples)} samples to {out}")
+
+
+def _run_or_dataset(path: Path) -> tuple[Path, Path | None]:
+    """(dataset dir, run dir or None) of a dataset or run directory."""
+    from niah.scoring import read_run_json, resolve_run_dataset
+
+    if (path / "run.json").is_file():
+        return resolve_run_dataset(path, read_run_json(path)), path
+    if (path / "samples.jsonl").is_file():
+        return path, None
+    raise DataError("neither a dataset (samples.jsonl) nor a run directory (run.json)", file=path)
+
+
+def export_command(
+    source: Annotated[Path, typer.Argument(help="a niah seq-niah dataset or run directory")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the official files")],
+    result_key: Annotated[str, typer.Option(
+        "--result-key", help="answer field of the result files: 'answer' (test inference) or the model's name "
+                             "(the official noise results)")] = "answer",
+) -> None:
+    """A dataset -> official builder files (NIAH_{lang}.jsonl, NIAH_{lang}_noise.jsonl; samples without needle
+    positions as test_data_for_infer.jsonl); a run -> also the {"md5", answer} result files
+    (infer_result.jsonl, infer_noise_result.jsonl for noise variants)."""
+    from niah.benchmarks.seq_niah.official import (
+        export_builder,
+        sample_to_test_record,
+        write_results,
+    )
+    from niah.iox import dumps_line, write_atomic
+    from niah.sample import Dataset
+    from niah.tokens import get_tokenizer
+
+    ds_path, run_dir = _run_or_dataset(source)
+    groups: dict[str, list[Sample]] = {}
+    for sample in Dataset(ds_path):
+        if sample.benchmark != "seq-niah":
+            raise DataError(f"sample {sample.id!r} is benchmark {sample.benchmark!r}, not seq-niah",
+                            file=ds_path / "samples.jsonl")
+        if "needles" in sample.meta:
+            noisy = "noise_type" in sample.meta
+            name = f"NIAH_{sample.meta.get('lang', 'en')}{'_noise' if noisy else ''}.jsonl"
+        else:
+            name = "test_data_for_infer.jsonl"
+        groups.setdefault(name, []).append(sample)
+    tokenizers: dict[str, Any] = {}
+
+    def raw_tokens(sample: Sample) -> Any:
+        name = sample.meta.get("tokenizer")
+        if not isinstance(name, str) or "official" in sample.meta:
+            return None
+        if name not in tokenizers:
+            tokenizers[name] = get_tokenizer(name)
+        return tokenizers[name].count
+
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
+    for name, samples in sorted(groups.items()):
+        if name == "test_data_for_infer.jsonl":
+            write_atomic(out / name, "".join(dumps_line(sample_to_test_record(s)) for s in samples))
+        else:
+            counter = raw_tokens(samples[0])
+            export_builder(samples, out / name, raw_text_tokens=counter)
+        written.append(f"{name} ({len(samples)})")
+    if run_dir is not None:
+        from niah.scoring import read_responses
+
+        responses = read_responses(run_dir / "responses.jsonl")
+        by_kind: dict[str, list[tuple[str, str | None]]] = {}
+        for samples in groups.values():
+            for s in samples:
+                row = responses.get(s.id)
+                if row is None:
+                    continue
+                file = "infer_noise_result.jsonl" if "noise_type" in s.meta else "infer_result.jsonl"
+                by_kind.setdefault(file, []).append((str(s.meta.get("md5", s.id)), row.get("response")))
+        for file, rows in sorted(by_kind.items()):
+            write_results(rows, out / file, key=result_key)
+            written.append(f"{file} ({len(rows)})")
+    typer.echo(f"wrote {', '.join(written)} to {out}")
+
+
+def judge_test_command(
+    n: Annotated[int, typer.Option("--n", help="number of judgements")] = 2000,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    json_out: Annotated[Path | None, typer.Option("--json", help="also write the numbers as JSON here")] = None,
+) -> None:
+    """The paper's judge test (Tables 4 and 7) for niah's deterministic judge: GT, shuffled GT, missing, redundant
+    and incorrect answers, with and without an order requirement, EN and ZH."""
+    from niah.benchmarks.seq_niah.judge_test import render_tables, run_judge_test
+
+    if n < 1:
+        raise ConfigError("--n must be at least 1")
+    result = run_judge_test(n, seed=seed)
+    typer.echo(render_tables(result))
+    if json_out is not None:
+        from niah.iox import write_json_atomic
+
+        write_json_atomic(json_out, result.to_json(), indent=1)
+
+
+def _needle_dicts(sample: Sample) -> Sample:
+    """A sample whose ``meta.needles`` are plain strings (MM-NIAH text needles) given the text/offset records
+    noise needs, found by unique occurrence in its single text context; others are returned unchanged."""
+    from niah.sample import TextPart
+
+    needles = sample.meta.get("needles")
+    if not isinstance(needles, list) or not needles or not all(isinstance(n, str) for n in needles):
+        return sample
+    if len(sample.context) != 1 or not isinstance(sample.context[0], TextPart):
+        raise DataError("noise needs a single text context (text-needle samples)",
+                        field="context")
+    text = sample.context[0].text
+    records = []
+    for i, needle in enumerate(needles):
+        at = text.find(needle)
+        if at < 0 or text.find(needle, at + 1) >= 0:
+            raise DataError(f"needle {i} is not found exactly once in the context",
+                            field=f"meta.needles[{i}]")
+        records.append({"text": needle, "offset": at, "gold_index": i, "inserted_index": i})
+    order = sorted(range(len(records)), key=lambda j: records[j]["offset"])
+    for rank, j in enumerate(order):
+        records[j]["inserted_index"] = rank
+    meta = {**sample.meta, "needles": records}
+    return _with_meta(sample, meta)
+
+
+def _with_meta(sample: Sample, meta: dict[str, Any]) -> Sample:
+    from niah.sample import Sample as SampleType
+
+    return SampleType(id=sample.id, benchmark=sample.benchmark, task=sample.task, context=list(sample.context),
+                      question=list(sample.question), answer=sample.answer, choices=sample.choices, meta=meta)
+
+
+def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants: int, seed: int,
+                        progress: bool = True) -> dict[str, int]:
+    """Base samples (``meta.noise_kind = "base"``) and their variants, kind after kind, into ``out``; returns
+    counts per kind. Every base sample is checked before anything is written."""
+    from niah.benchmarks.seq_niah.noise import KINDS, make_variants
+    from niah.benchmarks.seq_niah.score import BASE_KIND
+    from niah.sample import Dataset, DatasetWriter
+    from niah.tokens import get_tokenizer
+
+    for kind in kinds:
+        if kind not in KINDS:
+            raise ConfigError(f"unknown noise kind {kind!r}; choose from {', '.join(KINDS)}")
+    if variants < 1:
+        raise ConfigError("--variants must be at least 1")
+    from niah.benchmarks.seq_niah.noise import _take_apart
+
+    ds = Dataset(dataset)
+    bases: list[Sample] = []
+    for lineno, sample in enumerate(ds, start=1):  # every base checked before anything is written
+        try:
+            base = _needle_dicts(sample)
+            _take_apart(base)
+        except DataError as exc:
+            raise DataError(f"sample {sample.id!r}: {exc.message}", file=ds.samples_path, line=lineno,
+                            field=exc.field) from None
+        bases.append(base)
+    if not bases:
+        raise DataError("the dataset has no samples", file=dataset)
+    tokenizers: dict[str, Any] = {}
+
+    def tokenizer_of(sample: Sample) -> Any:
+        name = sample.meta.get("tokenizer")
+        if sample.benchmark != "seq-niah" or not isinstance(name, str):
+            return None
+        if name not in tokenizers:
+            tokenizers[name] = get_tokenizer(name)
+        return tokenizers[name]
+
+    counts: dict[str, int] = {BASE_KIND: 0}
+
+    def all_samples() -> Iterator[Sample]:
+        for done, base in enumerate(bases, start=1):
+            base_meta = {**base.meta, "noise_kind": BASE_KIND}
+            yield _with_meta(base, base_meta)
+            counts[BASE_KIND] += 1
+            index = 1
+            for kind in kinds:
+                for variant in make_variants(base, kind, variants=variants, seed=seed, tokenizer=tokenizer_of(base),
+                                             start_index=index):
+                    counts[kind] = counts.get(kind, 0) + 1
+                    yield variant
+                index += variants
+            if progress:
+                print(f"\rnoise: {done}/{len(bases)} base samples", end="", file=sys.stderr, flush=True)
+        if progress:
+            print(file=sys.stderr)
+
+    with DatasetWriter(out) as writer:
+        for sample in all_samples():
+            writer.write(sample)
+        writer.finish({"benchmark": bases[0].benchmark, "split": ds.manifest.get("split", "noise"),
+                       "noise": {"source": str(dataset), "kinds": kinds, "variants": variants, "seed": seed,
+                                 "counts": counts}})
+    return counts
+
+
+def noise_command(
+    dataset: Annotated[Path, typer.Argument(help="a dataset of text-needle samples (seq-niah, built or imported; "
+                                            "MM-NIAH text-only)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    kinds: Annotated[list[str] | None, typer.Option(
+        "--kinds", help="comma-separated: tiny-move, big-move, reorder, semantic (default all)")] = None,
+    variants: Annotated[int, typer.Option("--variants", help="variants per kind and sample")] = 3,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+) -> None:
+    """Noise variants (paper Section 5.3): every base sample and its variants of each kind, linked by
+    meta.variant_of and meta.noise_kind; run and score it, and scores.json holds accuracy and consistency per
+    kind (Table 5)."""
+    from niah.benchmarks.seq_niah.noise import KINDS
+
+    counts = write_noise_dataset(dataset, out, kinds=split_csv(kinds) or list(KINDS), variants=variants, seed=seed,
+                                 progress=not no_progress)
+    typer.echo(f"wrote {sum(counts.values())} samples to {out} ({', '.join(f'{k}: {v}' for k, v in counts.items())})")
+
+
+def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
+              dataset: str | Path | None = None) -> dict[str, Any]:
+    """LLM-judge every scored sample of a run: ``make_judge(ordered)`` returns a :class:`niah.judges.Judge` whose
+    prompt states the order rule (asked for or not, decided as the deterministic judge decides it). Rewrites
+    ``scored.jsonl`` with ``scores.llm`` (and ``llm_judge``: the reply or the error) and writes
+    ``scores.llm.json`` (the same aggregation as scores.json, over the samples the judge graded). Replies that
+    never parse are left out of ``scores.llm.json`` and counted in ``judge_failures``."""
+    import asyncio
+    import json
+
+    from niah.benchmarks.seq_niah.dates import find_dates
+    from niah.benchmarks.seq_niah.judge import question_asks_order, split_gold
+    from niah.benchmarks.seq_niah.score import LLM_MODE, aggregate
+    from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
+    from niah.sample import Dataset, parts_text
+    from niah.scoring import RUN_STATUS_KEY, read_run_json, resolve_run_dataset
+
+    run_dir = Path(run_dir)
+    scored_path = run_dir / "scored.jsonl"
+    if not scored_path.is_file():
+        raise DataError("no scored.jsonl: run niah score first", file=run_dir)
+    samples = {s.id: s for s in Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))}
+    rows: list[dict[str, Any]] = []
+    for lineno, row in iter_jsonl(scored_path):
+        if not isinstance(row, dict) or row.get("id") not in samples:
+            raise DataError("a scored row names no sample of the run's dataset", file=scored_path, line=lineno,
+                            field="id")
+        rows.append(row)
+    judges = {True: make_judge(True), False: make_judge(False)}
+
+    def needs_order(sample: Sample) -> bool:
+        gold = sample.answer if isinstance(sample.answer, str) else ""
+        if sample.meta.get("order_required") is True or not any(find_dates(g) for g in split_gold(gold)):
+            return True
+        return question_asks_order(parts_text(sample.question))
+
+    async def grade() -> list[Any]:
+        try:
+            tasks = []
+            for row in rows:
+                sample = samples[row["id"]]
+                judge = judges[needs_order(sample)]
+                tasks.append(judge.judge(parts_text(sample.question), str(sample.answer), row.get("response")))
+            for judge in judges.values():
+                judge.set_concurrency(concurrency)
+            semaphore = asyncio.Semaphore(max(1, concurrency))
+
+            async def one(coro: Any) -> Any:
+                async with semaphore:
+                    return await coro
+
+            return list(await asyncio.gather(*(one(t) for t in tasks)))
+        finally:
+            for judge in judges.values():
+                await judge.aclose()
+
+    verdicts = asyncio.run(grade())
+    failures = 0
+    graded: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for row, verdict in zip(rows, verdicts, strict=True):
+        if verdict.score is None:
+            failures += 1
+            row["scores"].pop(LLM_MODE, None)
+            row["llm_judge"] = {"error": verdict.error}
+            continue
+        row["scores"][LLM_MODE] = float(verdict.score)
+        row["llm_judge"] = {"raw": verdict.raw}
+        graded.append((row, {}))
+    write_atomic(scored_path, "".join(dumps_line(r) for r in rows))
+    status = {}
+    if (run_dir / "scores.json").is_file():
+        status = json.loads((run_dir / "scores.json").read_text(encoding="utf-8")).get(RUN_STATUS_KEY, {})
+    scores = aggregate(graded, LLM_MODE) if graded else {"n": 0}
+    write_json_atomic(run_dir / "scores.llm.json", {**scores, "judge_failures": failures,
+                                                     RUN_STATUS_KEY: status})
+    return {"judged": len(graded), "judge_failures": failures, "scores": scores}
+
+
+def judge_command(
+    run_dir: Annotated[Path, typer.Argument(help="a scored run directory on seq-niah data (niah score first)")],
+    judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
+    base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint (repeatable)")] = None,
+    api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+) -> None:
+    """Grade a scored run with an LLM judge (niah's prompt for this task, strict JSON reply), beside the
+    deterministic judge: scores.llm in scored.jsonl, scores.llm.json."""
+    from niah.benchmarks.seq_niah.judge import (
+        _ORDER_RULE_NO,
+        _ORDER_RULE_YES,
+        LLM_JUDGE_PROMPT,
+        LLM_JUDGE_SYSTEM,
+        llm_judge_template,
+        parse_reply,
+    )
+    from niah.judges import Judge, JudgeTemplate
+
+    base = llm_judge_template()
+
+    def make(ordered: bool) -> Judge:
+        rule = _ORDER_RULE_YES if ordered else _ORDER_RULE_NO
+        template = JudgeTemplate(name=f"{base.name}-{'ordered' if ordered else 'unordered'}",
+                                 system=LLM_JUDGE_SYSTEM, user=LLM_JUDGE_PROMPT.replace("{order_rule}", rule),
+                                 reminder=base.reminder)
+        return Judge(judge, template=template, parser=parse_reply, base_urls=base_url or (),
+                     api_key_env=api_key_env)
+
+    result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset)
+    typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed); LLM-judge accuracy "
+               f"{result['scores'].get('accuracy')} -> {Path(run_dir) / 'scores.llm.json'}")
+
+
+def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any]:
+    """Noise accuracy and consistency of any scored run on a ``niah noise`` dataset (any family: the noise
+    links are read from the dataset's meta, the verdicts from scored.jsonl's official scores); written to
+    ``RUN/noise.json``."""
+    from niah.benchmarks.protocol import OFFICIAL
+    from niah.benchmarks.seq_niah.score import noise_aggregate
+    from niah.iox import iter_jsonl, write_json_atomic
+    from niah.sample import Dataset
+    from niah.scoring import read_run_json, resolve_run_dataset
+
+    links = {s.id: (s.meta.get("noise_kind"), s.meta.get("variant_of"))
+             for s in Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))}
+    if not any(kind is not None for kind, _ in links.values()):
+        raise DataError("the run's dataset holds no noise variants (meta.noise_kind): write one with niah noise",
+                        file=run_dir)
+    scored = run_dir / "scored.jsonl"
+    if not scored.is_file():
+        raise DataError("no scored.jsonl: run niah score first", file=run_dir)
+    rows: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for lineno, row in iter_jsonl(scored):
+        if not isinstance(row, dict) or not isinstance(row.get("scores"), dict) or OFFICIAL not in row["scores"]:
+            raise DataError("a scored row must carry scores.official", file=scored, line=lineno, field="scores")
+        kind, base = links.get(str(row.get("id")), (None, None))
+        rows.append(({**row, "noise_kind": kind, "variant_of": base}, {}))
+    result = noise_aggregate(rows, OFFICIAL)
+    write_json_atomic(run_dir / "noise.json", result, indent=1)
+    return result
+
+
+def consistency_command(
+    run_dir: Annotated[Path, typer.Argument(help="a scored run on a niah noise dataset (any text-needle family)")],
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+) -> None:
+    """Noise accuracy (mean ± std over variant rounds) and consistency per kind (paper Table 5) of a scored run
+    -> RUN/noise.json. Sequential-NIAH runs also have them in scores.json; this reads any family's run."""
+    result = run_consistency(run_dir, dataset)
+    typer.echo(f"base accuracy {result.get('base_accuracy', 0):.2f} over {result.get('bases', 0)} base samples")
+    for kind, k in (result.get("kinds") or {}).items():
+        typer.echo(f"{kind:<10} accuracy {k['accuracy']:.2f} ± {k['accuracy_std']:.2f}  consistency "
+                   f"{k['consistency']:.2f} (correct {k['consistently_correct']:.2f}, wrong "
+                   f"{k['consistently_wrong']:.2f})")

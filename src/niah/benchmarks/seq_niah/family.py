@@ -1,0 +1,82 @@
+"""The Sequential-NIAH family record (light: everything heavy loads when a stage asks for it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, ReportSpec, Scorer
+
+if TYPE_CHECKING:
+    from niah.metrics.base import MetricRule
+    from niah.prompts import Renderer
+
+#: The three pipelines (sample.task of built samples); imported test-format samples have task ``test``.
+TASKS: tuple[str, ...] = ("synthetic-temporal", "real-temporal", "real-logical")
+
+
+def _commands() -> Sequence[Command]:
+    from niah.benchmarks.seq_niah import cli
+
+    return (
+        Command("build", "seq-niah", cli.build_command),
+        Command("import", "seq-niah", cli.import_command),
+        Command("export", "seq-niah", cli.export_command),
+        Command("judge-test", "seq-niah", cli.judge_test_command),
+        Command("noise", "seq-niah", cli.noise_command),
+        Command("noise", "consistency", cli.consistency_command),
+        Command("judge", "seq-niah", cli.judge_command),
+    )
+
+
+def _builders() -> Sequence[Builder]:
+    from niah.benchmarks.seq_niah.cli import build_from_options
+
+    return (Builder("seq-niah", build_from_options, {"pipelines": ["synthetic-temporal"], "langs": ["en", "zh"],
+                                                       "lengths": ["8k-16k"], "needles": "3-15"}),)
+
+
+def _renderer() -> Renderer:
+    from niah.benchmarks.seq_niah.prompt import render
+
+    return render
+
+
+def _scorer() -> Scorer:
+    from niah.benchmarks.seq_niah.score import SCORER
+
+    return SCORER
+
+
+def _metric_rules() -> Sequence[MetricRule]:
+    from niah.benchmarks.seq_niah.score import RULES
+
+    return RULES
+
+
+def _report() -> ReportSpec:
+    from niah.benchmarks.seq_niah.report import SPEC
+
+    return SPEC
+
+
+def _baselines() -> BaselineAnswers:
+    from niah.benchmarks.seq_niah.score import BASELINES
+
+    return BASELINES
+
+
+FAMILY = Family(
+    name="seq-niah",
+    title="Sequential-NIAH",
+    tasks=TASKS,
+    description="3-15 ordered needles in EN and ZH at exact 8K-128K token lengths; official files in and out, "
+                "deterministic order-aware judge and its self-test, noise variants and consistency",
+    commands=_commands,
+    builders=_builders,
+    renderer=_renderer,
+    scorer=_scorer,
+    metric_rules=_metric_rules,
+    report=_report,
+    baselines=_baselines,
+)

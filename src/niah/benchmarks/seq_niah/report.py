@@ -1,0 +1,188 @@
+"""What a Sequential-NIAH report shows: per pipeline, accuracy per length bin (heatmaps: length bin x needle
+group); breakdowns by pipeline, language and needle count (Figure 6); failure-mode shares per model (Table 8);
+noise accuracy and consistency (Table 5); the paper's published accuracies beside the user's (Figure 4, Tables 5
+and 8). Per-bin values are sample-weighted means over the needle groups (the paper's accuracy is a plain share
+of correct samples)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ExtraTable, ReportSpec, ScoresFile
+from niah.benchmarks.seq_niah.build import LENGTH_BINS, NEEDLE_GROUPS, PIPELINES, needle_group
+from niah.benchmarks.seq_niah.judge import FAILURE_MODES
+from niah.errors import DataError
+from niah.report.published import PublishedResults, PublishedTable
+from niah.report.tables import PublishedSection, TableRow, format_pct
+
+if TYPE_CHECKING:
+    from niah.report.inputs import ReportInput
+
+LENGTH_LABELS: tuple[str, ...] = tuple(LENGTH_BINS)
+GROUP_LABELS: tuple[str, ...] = tuple(NEEDLE_GROUPS)
+NOISE_KINDS = ("tiny-move", "big-move", "reorder", "semantic", "all")
+TASK_TITLES = {"synthetic-temporal": "Synthetic temporal (diaries)", "real-temporal": "Real temporal (relations)",
+               "real-logical": "Real logical (steps)", "test": "Official test set", "unknown": "Unknown pipeline"}
+
+
+def _index(labels: tuple[str, ...]) -> Any:
+    return lambda value: labels.index(value) if value in labels else None
+
+
+def per_bin(acc: list[list[float]]) -> list[float]:
+    """Unweighted mean over the needle groups (used only without counts)."""
+    return [sum(row[c] for row in acc) / len(acc) for c in range(len(acc[0]))]
+
+
+def per_bin_weighted(acc: list[list[float]], counts: list[list[int]]) -> list[float]:
+    """Share of correct samples per length bin: the cells' accuracies weighted by their sample counts."""
+    out = []
+    for c in range(len(acc[0])):
+        n = sum(row[c] for row in counts)
+        out.append(sum(acc[r][c] * counts[r][c] for r in range(len(acc))) / n if n else 0.0)
+    return out
+
+
+def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
+    """Mean over the pipelines present, per length bin."""
+    if not task_scores:
+        return None
+    rows = list(task_scores.values())
+    return [sum(r[c] for r in rows) / len(rows) for c in range(len(LENGTH_LABELS))]
+
+
+def read_scores(doc: Any, path: Path) -> ScoresFile:
+    """A seq-niah ``scores.json`` (niah score): per task, accuracy per length bin (percent)."""
+    if not isinstance(doc, dict) or doc.get("benchmark") != "seq-niah" or not isinstance(doc.get("tasks"), dict):
+        raise DataError("not a Sequential-NIAH scores.json (no 'tasks')", file=path)
+    tasks = {task: bins for task, bins in doc["tasks"].items() if isinstance(bins, dict)}
+    task_scores = {task: [float((bins.get(b) or {}).get("accuracy", 0.0)) / 100 for b in LENGTH_LABELS]
+                   for task, bins in tasks.items()}
+    counts = {task: [int((bins.get(b) or {}).get("n", 0)) for b in LENGTH_LABELS] for task, bins in tasks.items()}
+    return ScoresFile(task_scores=task_scores, overall=overall(task_scores), split=None, benchmark="seq-niah",
+                      scoring=str(doc.get("scoring") or OFFICIAL), bin_counts=counts)
+
+
+class _PaperResults(PublishedResults):
+    """The paper's overall accuracies (Figure 4), labelled as a figure measured with the paper's own judge."""
+
+    def section(self, task: str) -> PublishedSection | None:
+        found = super().section(task)
+        if found is not None:
+            found.label = ("Published: Sequential-NIAH paper, Figure 4 (overall accuracy on its 2,000 test samples, "
+                           "graded by its fine-tuned judge)")
+        return found
+
+
+def published() -> PublishedResults:
+    from niah.benchmarks.seq_niah import published as paper
+
+    doc = paper()
+    rows = tuple(TableRow(model=m, values=(None,) * len(LENGTH_LABELS), overall=float(v))
+                 for m, v in doc["overall"].items())
+    notes = {m: f"model version {v}" for m, v in (doc.get("model_versions") or {}).items()}
+    return _PaperResults(protocol={"benchmark": "seq-niah", "scoring": OFFICIAL}, source=dict(doc["source"]),
+                         model_notes=notes, tables={"overall": PublishedTable(4, "overall", "Figure 4", rows)},
+                         source_label="Sequential-NIAH paper")
+
+
+def _scores_doc(inp: ReportInput) -> dict[str, Any] | None:
+    path = inp.path / "scores.json" if inp.kind == "run" else inp.path
+    if not path.is_file():
+        return None
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _share(count: Any, total: Any) -> str:
+    return f"{format_pct(100.0 * count / total)}% ({count})" if total else "-"
+
+
+def extra_tables(inputs: Sequence[ReportInput]) -> list[ExtraTable]:
+    from niah.benchmarks.seq_niah import published as paper
+
+    doc = paper()
+    docs = [(inp.name, _scores_doc(inp)) for inp in inputs]
+    tables: list[ExtraTable] = []
+    header = ("Model", *FAILURE_MODES, "incorrect samples")
+    rows = []
+    for name, scores in docs:
+        fm = (scores or {}).get("failure_modes")
+        if isinstance(fm, dict):
+            total = fm.get("incorrect_samples", 0)
+            rows.append((name, *(_share(fm.get(m, 0), total) for m in FAILURE_MODES), str(total)))
+    if rows:
+        for model, counts in doc["failure_modes"]["models"].items():
+            total = counts["incorrect_samples"]
+            rows.append((f"{model} (paper)", *(_share(counts[m], total) for m in FAILURE_MODES), str(total)))
+        tables.append(ExtraTable(
+            "Failure modes (Table 8 layout): share of incorrect samples showing each mode", header, tuple(rows),
+            "A sample may show several modes, so shares add up to more than 100%. Paper rows: its fine-tuned "
+            "judge on 2,000 test samples."))
+    noise_rows = []
+    for name, scores in docs:
+        noise = (scores or {}).get("noise")
+        if not isinstance(noise, dict):
+            continue
+        kinds = noise.get("kinds") or {}
+        noise_rows.append((name, "base", format_pct(noise.get("base_accuracy")), "-", "-", "-",
+                           str(noise.get("bases", "-"))))
+        for kind in NOISE_KINDS:
+            k = kinds.get(kind)
+            if isinstance(k, dict):
+                noise_rows.append((name, kind, f"{format_pct(k['accuracy'])} ± {format_pct(k['accuracy_std'])}",
+                                   format_pct(k["consistency"]), format_pct(k["consistently_correct"]),
+                                   format_pct(k["consistently_wrong"]), str(k["bases"])))
+    if noise_rows:
+        for model, entry in doc["noise"]["models"].items():
+            noise_rows.append((f"{model} (paper)", "base", format_pct(entry["ref"]), "-", "-", "-", "200"))
+            for kind in NOISE_KINDS:
+                if kind in entry["acc"]:
+                    acc, std = entry["acc"][kind]
+                    noise_rows.append((f"{model} (paper)", kind, f"{format_pct(acc)} ± {format_pct(std)}",
+                                       format_pct(entry["cons"].get(kind)), "-", "-", "200"))
+        tables.append(ExtraTable(
+            "Noise (Table 5 layout): accuracy (mean ± std over variant rounds) and consistency",
+            ("Model", "Noise", "Accuracy", "Consistency", "Consistently correct", "Consistently wrong", "Bases"),
+            tuple(noise_rows),
+            "Consistency: share of base samples judged the same on the base and on every variant of the kind "
+            "(all: every variant of every kind), split into consistently correct and consistently wrong."))
+    return tables
+
+
+SPEC = ReportSpec(
+    columns=Axis("Input length (tokens)", "length_bin", LENGTH_LABELS, _index(LENGTH_LABELS)),
+    rows=Axis("Needles", "needle_group", GROUP_LABELS, _index(GROUP_LABELS)),
+    per_bin=per_bin,
+    per_bin_weighted=per_bin_weighted,
+    weighted_overall=True,
+    overall=overall,
+    task_order=(*PIPELINES, "test"),
+    task_titles=TASK_TITLES,
+    overall_title="Overall (mean of the pipelines)",
+    table_prefix="seq_niah_",
+    read_scores=read_scores,
+    published=published,
+    unbinned_note="outside the 8K-128K length bins",
+    footnote="Values: share of samples the deterministic order-aware judge marks correct, x100, per length bin "
+             "(samples weighted over needle groups). The paper's numbers come from its own fine-tuned judge.",
+    breakdowns=(
+        Breakdown("By pipeline", "pipeline", None, PIPELINES),
+        Breakdown("By language", "lang", lambda v: str(v).upper(), ("EN", "ZH")),
+        Breakdown("By needle count", "num_needles", lambda n: needle_group(int(n)) if isinstance(n, int) else None,
+                  GROUP_LABELS),
+        Breakdown("By noise kind", "noise_kind", None, ("base", *NOISE_KINDS[:-1])),
+    ),
+    distributions=(
+        Axis("Length bin", "length_bin", LENGTH_LABELS, _index(LENGTH_LABELS)),
+        Axis("Needles", "num_needles", tuple(str(n) for n in range(3, 16)),
+             lambda n: n - 3 if isinstance(n, int) and 3 <= n <= 15 else None),
+    ),
+    extra_tables=extra_tables,
+)
