@@ -71,17 +71,23 @@ _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 _LABELED = re.compile(r"^\s*score\s*:\s*(-?\d+(?:\.\d+)?)\s*$", re.I)
 
 
-def parse_json_score(text: str, allowed: Iterable[float] = (0, 1)) -> float:
-    """Strict: the whole reply is one JSON object ``{"score": N}`` (a code fence around it is tolerated)
-    with N among ``allowed``."""
+def reply_json(text: str) -> Any:
+    """The JSON value a judge reply consists of (a code fence around it is tolerated); JudgeParseError when the
+    whole reply is not JSON. Parsers then check the value's exact shape."""
     body = text.strip()
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1)
     try:
-        obj = json.loads(body)
+        return json.loads(body)
     except json.JSONDecodeError:
         raise JudgeParseError(f"not a JSON object: {text[:80]!r}") from None
+
+
+def parse_json_score(text: str, allowed: Iterable[float] = (0, 1)) -> float:
+    """Strict: the whole reply is one JSON object ``{"score": N}`` (a code fence around it is tolerated)
+    with N among ``allowed``."""
+    obj = reply_json(text)
     if not isinstance(obj, dict) or set(obj) != {"score"}:
         raise JudgeParseError(f"expected exactly {{\"score\": ...}}, got {text[:80]!r}")
     score = obj["score"]

@@ -149,3 +149,13 @@ class Corpus(Protocol):
     def images(self) -> Sequence[CorpusImage]:
         """The image pool haystacks draw from (never empty)."""
         ...
+
+
+def distinct_images(documents: Iterator[CorpusDocument] | Sequence[CorpusDocument]) -> list[CorpusImage]:
+    """Every file-backed image the documents reference, once each, in first-seen order (a corpus's image pool)."""
+    seen: dict[Path, CorpusImage] = {}
+    for doc in documents:
+        for image in doc.images:
+            if image.path is not None and image.path not in seen:
+                seen[image.path] = image
+    return list(seen.values())

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from niah.corpus.base import CorpusDocument, CorpusImage
+from niah.corpus.base import CorpusDocument, CorpusImage, distinct_images
 from niah.corpus.embedded import default_images
 from niah.corpus.text import normalize_whitespace, split_paragraphs
 from niah.errors import ConfigError, DataError
@@ -150,12 +150,7 @@ class ObelicsCorpus:
     def images(self) -> Sequence[CorpusImage]:
         """Every image the documents reference (one pass over the files, cached); the embedded pool if none."""
         if self._pool is None:
-            seen: dict[Path, CorpusImage] = {}
-            for doc in self.documents():
-                for image in doc.images:
-                    if image.path is not None and image.path not in seen:
-                        seen[image.path] = image
-            self._pool = list(seen.values()) or default_images(self.seed)
+            self._pool = distinct_images(self.documents()) or default_images(self.seed)
         return self._pool
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from niah.corpus.base import CorpusDocument, CorpusImage
+from niah.corpus.base import CorpusDocument, CorpusImage, distinct_images
 from niah.corpus.text import split_paragraphs
 from niah.errors import ConfigError, DataError
 from niah.iox import iter_jsonl, resolve_under
@@ -154,12 +154,7 @@ class MMNIAHCorpus:
         if self._pool is None:
             from niah.corpus.embedded import default_images
 
-            seen: dict[Path, CorpusImage] = {}
-            for doc in self.documents():
-                for image in doc.images:
-                    if image.path is not None and image.path not in seen:
-                        seen[image.path] = image
-            self._pool = list(seen.values()) or default_images(self.seed)
+            self._pool = distinct_images(self.documents()) or default_images(self.seed)
         return self._pool
 
 

@@ -703,7 +703,6 @@ def llm_judge_template() -> JudgeTemplate:
                                   '{"verdict": ..., "failure_modes": [...], "reason": ...}.')
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 
 
 class LLMReplyError(JudgeParseError):
@@ -714,13 +713,11 @@ def parse_reply_full(text: str) -> tuple[int, tuple[str, ...], str]:
     """Strict: ``(score, failure_modes, reason)`` from a reply that is exactly the asked JSON object (a code
     fence around it is tolerated). Anything else raises :class:`LLMReplyError`, a
     :class:`niah.judges.JudgeParseError`, so the shared judge re-asks."""
-    body = text.strip()
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1)
+    from niah.judges import JudgeParseError, reply_json
+
     try:
-        obj = json.loads(body)
-    except json.JSONDecodeError:
+        obj = reply_json(text)
+    except JudgeParseError:
         raise _parse_error(f"not a JSON object: {text[:80]!r}") from None
     if not isinstance(obj, dict) or set(obj) != {"verdict", "failure_modes", "reason"}:
         raise _parse_error(f"expected keys verdict, failure_modes, reason; got {text[:80]!r}")
