@@ -121,6 +121,7 @@ def test_any_depth_cells_and_exact_depths_build_and_report(tmp_path: Path) -> No
     assert [len(r) for r in inp.cells["retrieval"].counts] == [6, 6, 6]
     assert [r[0] for r in inp.cells["retrieval"].counts] == [2, 2, 2]  # the <=1m column
     report = build_report([inp], tmp_path / "rep")
+    assert len(report.distributions) == 1  # durations and exact mean depths plotted
     with Image.open(next(p for p in report.heatmaps if p.name == "retrieval.png")) as im:
         assert im.size == (900, 400)
     index = (tmp_path / "rep" / "assets" / "samples" / "1-baseline-oracle" / "index.js").read_text()

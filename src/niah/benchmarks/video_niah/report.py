@@ -29,6 +29,16 @@ def duration_bin(seconds: Any) -> int | None:
     return len(DURATION_EDGES)
 
 
+DEPTH_TENTHS = tuple(f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10))
+
+
+def depth_tenth(depth: Any) -> int | None:
+    """A sample's mean needle depth in tenths (the distribution plot: where the needles really are)."""
+    if not isinstance(depth, (int, float)) or isinstance(depth, bool) or not 0.0 <= depth <= 1.0:
+        return None
+    return min(int(depth * 10), 9)
+
+
 def depth_axis(values: Sequence[Any]) -> Axis:
     """The depth rows of one input: its distinct depth cells in depth order. Contiguous cells are labelled
     by their edges (ticks on the cell borders, as MM-NIAH's heatmaps); exact depths by the depth."""
@@ -83,4 +93,6 @@ SPEC = ReportSpec(
               "Overall is the mean over all (duration, depth) cells that have samples. Empty cells are left out "
               "of every mean (- in the tables, grey in the heatmaps), never counted 0."),
     breakdowns=(Breakdown("By needle kind", "needle_kind"),),
+    distributions=(Axis("Haystack duration", "duration_s", DURATION_LABELS, duration_bin),
+                   Axis("Needle depth (mean, exact)", "depth", DEPTH_TENTHS, depth_tenth)),
 )
