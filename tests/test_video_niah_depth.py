@@ -194,3 +194,25 @@ def test_report_tables_leave_empty_cells_out(tmp_path: Path) -> None:
     (table,) = [t for t in build_tables([inp], None) if t.key == "retrieval"]
     (row,) = table.rows
     assert row.cells() == ["50.0", "-", "100.0", "-", "-", "-", "66.7"]  # (1 + 0 + 1) / 3 cells
+
+
+def test_frame_and_clip_needles_shown_at_their_random_times(tmp_path: Path) -> None:
+    """Frame and clip needles placed at random: the frame at each recorded time is the cartoon's rendering."""
+    import numpy as np
+
+    from niah.benchmarks.video_niah.build import _cartoon_tile
+
+    for kind in ("frame", "clip"):
+        out = tmp_path / kind
+        build(out, {**SMALL, "durations": "1m", "needle": kind, "tasks": "retrieval,counting"}, False)
+        for s in Dataset(out):
+            frames = s.context[0].frames  # type: ignore[union-attr]
+            for t, depth, name in zip(s.meta["needle_times"], s.meta["depth"],
+                                      s.meta["needle_labels"], strict=True):
+                first = round(depth * (60 - 2))
+                assert int(t) == first  # 1 fps, 2-frame needles: the middle frame is the first
+                with Image.open(out / frames[first]) as im:
+                    got = np.asarray(im.convert("RGB"), np.int16)
+                offset = 0.25 if kind == "clip" else 0.5  # a clip's first frame: (0 + 0.5) / 2
+                want = np.asarray(_cartoon_tile(name.replace(" ", "_"), (96, 64), offset=offset), np.int16)
+                assert float(np.abs(got - want).mean()) < 4.0, (s.id, kind)
