@@ -1,12 +1,13 @@
 """How long ``niah build video-niah`` takes for a 1-hour, 1 fps haystack (a benchmark, not a test).
 
-Builds the default grid for one 60-minute procedural haystack (four tasks x five depths, one sample per cell,
-overlay needles, 640x360) and prints wall time, frames written, dataset size and peak RSS.
+Builds the default grid for one 60-minute procedural haystack (four tasks x five depth cells, needles placed at
+random inside them, one sample per cell, overlay needles, 640x360) and prints wall time, frames written, dataset
+size and peak RSS.
 
     python bench/video_niah_build.py [--durations 60m] [--needle overlay] [--width 640 --height 360]
 
-Measured on the dev machine (2 cores shared with other jobs): 60m: 20 samples, 3,674 frames, 115 MB, 16.5 s
-wall, peak RSS 86 MB; 5m,15m,30m,60m: 80 samples, 6,866 frames, 219 MB, 24.0 s wall, peak RSS 90 MB.
+Measured on the dev machine (2 cores shared with other jobs): 60m: 20 samples, 3,672 frames, 115 MB, 9.4 s
+wall, peak RSS 91 MB; 5m,15m,30m,60m: 80 samples, 6,872 frames, 219 MB, 19.0 s wall, peak RSS 101 MB.
 """
 
 from __future__ import annotations

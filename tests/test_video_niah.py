@@ -22,7 +22,8 @@ from niah.video.synth import render_caption
 from support.videos import barcode_video
 
 runner = CliRunner()
-OPTIONS = {"durations": "30s,70s", "depths": "0,0.5,1", "width": 160, "height": 96, "seed": 3}
+OPTIONS = {"durations": "30s,70s", "width": 160, "height": 96, "seed": 3}  # five depth cells, random placement
+EXACT = {**OPTIONS, "depth_mode": "exact", "depths": "0,0.5,1"}  # V-NIAH-style fixed depths
 
 
 def _ok(args: list[str]) -> str:
@@ -44,12 +45,46 @@ def _load(ds: Path, rel: str) -> Image.Image:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("vn") / "ds"
     counts = build(out, OPTIONS, False)
+    assert counts == {"retrieval": 10, "retrieval-choice": 10, "counting": 10, "ordering": 10}
+    return out
+
+
+@pytest.fixture(scope="module")
+def built_exact(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("vn") / "exact"
+    counts = build(out, EXACT, False)
     assert counts == {"retrieval": 6, "retrieval-choice": 6, "counting": 6, "ordering": 6}
     return out
 
 
 def test_decoding_the_recorded_needle_time_shows_the_needle(built: Path) -> None:
+    """Depth cells: wherever the random placement put it, the frame on screen at meta.needle_times is the
+    needle's rendering, and the frames just outside its span are the plain haystack."""
     samples = {s.id: s for s in Dataset(built).iter_samples(check_media=True)}
+    retrieval = [s for s in samples.values() if s.task == "retrieval" and s.meta["duration"] == "70s"]
+    assert len(retrieval) == 5
+    for s in retrieval:
+        part = s.context[0]
+        assert isinstance(part, VideoPart) and part.frames is not None and len(part.frames) == 70
+        (t,) = s.meta["needle_times"]
+        (depth,) = s.meta["depth"]
+        lo, hi = s.meta["depth_cell"]
+        assert lo <= depth <= hi and s.meta["depth_mode"] == "cell"
+        indices, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=None)
+        k = times.index(t)
+        first = round(depth * (70 - 2))  # the needle's first frame from its recorded exact depth
+        assert k in (first, first + 1)
+        plain = _haystack_frame_of(samples, k)
+        expected = render_caption(_load(built, plain), f"The secret word is {s.answer}.")
+        assert _diff(_load(built, part.frames[indices[k]]), expected) < 4.0  # JPEG noise only
+        assert _diff(_load(built, part.frames[indices[k]]), _load(built, plain)) > 4.0
+        for outside in (first - 1, first + 2):
+            if 0 <= outside < 70:
+                assert part.frames[outside] == _haystack_frame_of(samples, outside)
+
+
+def test_exact_mode_needle_at_the_fixed_depth(built_exact: Path) -> None:
+    samples = {s.id: s for s in Dataset(built_exact).iter_samples(check_media=True)}
     plain = samples["retrieval/70s/d0/000"].context[0]
     assert isinstance(plain, VideoPart) and plain.frames is not None and plain.fps == 1.0
     for depth in ("0", "0.5", "1"):
@@ -61,15 +96,17 @@ def test_decoding_the_recorded_needle_time_shows_the_needle(built: Path) -> None
         # The frame on screen at the recorded time, as the runner's frame sampling picks it.
         indices, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=None)
         k = times.index(t)
-        needle_frame = _load(built, part.frames[indices[k]])
-        expected = render_caption(_load(built, _haystack_frame_of(samples, k)), f"The secret word is {s.answer}.")
+        needle_frame = _load(built_exact, part.frames[indices[k]])
+        expected = render_caption(_load(built_exact, _haystack_frame_of(samples, k)),
+                                  f"The secret word is {s.answer}.")
         assert _diff(needle_frame, expected) < 4.0  # JPEG noise only
-        assert _diff(needle_frame, _load(built, _haystack_frame_of(samples, k))) > 4.0
+        assert _diff(needle_frame, _load(built_exact, _haystack_frame_of(samples, k))) > 4.0
         # away from the needle the sample shows the plain haystack
         far = (k + 20) % 70
         assert part.frames[far] == _haystack_frame_of(samples, far)
     assert samples["retrieval/70s/d0/000"].meta["needle_times"] == [0.0]
     assert samples["retrieval/70s/d1/000"].meta["needle_times"] == [68.0]  # 2-frame needle ending on the last
+    assert samples["retrieval/70s/d1/000"].meta["depth_cell"] == [1.0, 1.0]
 
 
 def _haystack_frame_of(samples: dict, k: int) -> str:
@@ -80,18 +117,19 @@ def _haystack_frame_of(samples: dict, k: int) -> str:
     return votes.most_common(1)[0][0]
 
 
-def test_tasks_answers_and_lengths(built: Path) -> None:
-    samples = {s.id: s for s in Dataset(built)}
-    count = samples["counting/70s/d0.5/000"]
+def test_tasks_answers_and_lengths(built: Path, built_exact: Path) -> None:
+    exact = {s.id: s for s in Dataset(built_exact)}
+    count = exact["counting/70s/d0.5/000"]
     n = int(count.answer)
     assert 1 <= n <= 4 and len(count.meta["depth"]) == n == len(count.meta["needle_times"])
-    assert count.meta["depth"][0] == 0.5 and count.meta["cell_depth"] == 0.5
-    order = samples["ordering/70s/d0.5/000"]
+    assert count.meta["depth"][0] == 0.5 and count.meta["depth_cell"] == [0.5, 0.5]
+    samples = {s.id: s for s in Dataset(built)}
+    order = samples["ordering/70s/d0.4-0.6/000"]
     first = min(range(2), key=lambda i: order.meta["needle_times"][i])
     assert order.meta["options"][order.answer] == order.meta["needle_labels"][first]
-    choice = samples["retrieval-choice/30s/d1/000"]
+    choice = samples["retrieval-choice/30s/d0.8-1/000"]
     assert choice.meta["options"][choice.answer] == choice.meta["needle_labels"][0]
-    meta = samples["retrieval/30s/d0/000"].meta
+    meta = samples["retrieval/30s/d0-0.2/000"].meta
     assert meta["num_frames"] == 30 and meta["image_tokens"] == 30 * 256 == meta["context_length"]
     assert meta["image_tokens_rule"] == "internvl-448-1tile"
     manifest = json.loads((built / "manifest.json").read_text())
@@ -109,8 +147,8 @@ def test_same_seed_byte_identical_and_image_options(tmp_path: Path, built: Path)
     build(frames, {**OPTIONS, "durations": "30s", "needle": "clip", "tasks": "retrieval-choice,ordering"}, False)
     for s in Dataset(frames):
         assert s.choices is not None and all(isinstance(c[0], ImagePart) for c in s.choices)
-    with pytest.raises(ConfigError, match="grid's rows"):
-        build(tmp_path / "odd", {**OPTIONS, "depths": "0.3"}, False)
+    with pytest.raises(ConfigError, match="--depth-mode exact"):
+        build(tmp_path / "odd", {**OPTIONS, "depths": "0.3"}, False)  # exact depths need the exact mode
     with pytest.raises(ConfigError, match="too few"):
         build(tmp_path / "short", {**OPTIONS, "durations": "5s"}, False)
     assert parse_duration("1h30m") == 5400 and parse_duration("90s") == 90
@@ -121,7 +159,7 @@ def test_same_seed_byte_identical_and_image_options(tmp_path: Path, built: Path)
 def test_user_video_haystack_read_in_place(tmp_path: Path) -> None:
     video = barcode_video(tmp_path / "mine.mp4", seconds=28, fps=4, keyframe_interval=1, width=160, height=96)
     out = tmp_path / "user"
-    build(out, {"haystack": str(video), "durations": "26s", "depths": "0.5", "width": 160,
+    build(out, {"haystack": str(video), "durations": "26s", "depth_cells": "0.4,0.6", "width": 160,
                 "tasks": "retrieval"}, False)
     s = next(iter(Dataset(out)))
     assert s.meta["haystack"] == str(video.resolve()) and s.meta["num_frames"] == 26
@@ -144,13 +182,15 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     ds = tmp_path / "ds"
     out = _ok(["build", "video-niah", "--out", str(ds), "--durations", "30s,70s", "--width", "160", "--height", "96",
                "--no-progress"])
-    assert "wrote 40 samples" in out  # 4 tasks x 2 durations x the five default depths
+    assert "wrote 40 samples" in out  # 4 tasks x 2 durations x the five default depth cells
     _ok(["run", str(ds), "--model", "baseline:oracle", "--out", str(tmp_path / "oracle"), "--no-progress",
          "--max-frames", "8"])
     _ok(["score", str(tmp_path / "oracle")])
     scores = json.loads((tmp_path / "oracle" / "scores.json").read_text())
     assert scores["overall"] == 1.0 and set(scores["tasks"].values()) == {1.0}
-    assert scores["cells"]["retrieval"]["70.0s"] == {"0.0": 1.0, "0.25": 1.0, "0.5": 1.0, "0.75": 1.0, "1.0": 1.0}
+    assert scores["cells"]["retrieval"]["70.0s"] == {"0-0.2": 1.0, "0.2-0.4": 1.0, "0.4-0.6": 1.0, "0.6-0.8": 1.0,
+                                                     "0.8-1": 1.0}
+    assert "never counted 0" in scores["aggregation"]
     rows = [json.loads(line) for line in (tmp_path / "oracle" / "responses.jsonl").read_text().splitlines()]
     assert all(r["prompt_policy"] == "video: 8 of 70 frames sampled uniformly" for r in rows if "/70s/" in r["id"])
     _ok(["run", str(ds), "--model", "baseline:random", "--out", str(tmp_path / "random"), "--no-progress",
@@ -159,18 +199,23 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     _ok(["report", str(tmp_path / "oracle"), str(tmp_path / "random"), "--out", str(tmp_path / "rep")])
     table = (tmp_path / "rep" / "tables" / "video_niah_retrieval.md").read_text()
     assert "| Model | <=1M | <=5M | <=15M | <=30M | <=60M | >60M | Overall |" in table
-    assert "| baseline:oracle | 100.0 | 100.0 | - | - | - | - |" in table
+    # empty duration bins are -, and Overall is over the cells with samples (it was 33.3: empty bins counted 0)
+    assert "| baseline:oracle | 100.0 | 100.0 | - | - | - | - | 100.0 |" in table
     assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "counting.png").is_file()
 
     # The sample browser shows sampled frames and the needle frame as thumbnails with their timestamps.
     chunk = (tmp_path / "rep" / "assets" / "samples" / "1-baseline-oracle" / "chunk-00000.js").read_text()
     records = json.loads(chunk[chunk.index(",") + 1:chunk.rindex(");")])
-    record = next(r for r in records if r["id"] == "retrieval/70s/d0.5/000")
+    record = next(r for r in records if r["id"] == "retrieval/70s/d0.4-0.6/000")
     (video,) = [seg[1] for seg in record["context"] if seg[0] == "v"]
-    assert video["frames"] == 70 and len([t for t in video["thumbs"] if not t["needle"]]) == 8
+    sample = next(s for s in Dataset(ds) if s.id == "retrieval/70s/d0.4-0.6/000")
+    part = sample.context[0]
+    assert isinstance(part, VideoPart) and part.frames is not None
+    _indices, sampled = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=8)
     needle = [t for t in video["thumbs"] if t["needle"]]
-    sample = next(s for s in Dataset(ds) if s.id == "retrieval/70s/d0.5/000")
-    assert [t["t"] for t in needle] == sample.meta["needle_times"]
+    assert video["frames"] == 70 and [t["t"] for t in needle] == sample.meta["needle_times"]
+    # the 8 sampled frames, plus the needle frame when the sampling missed it
+    assert sorted({t["t"] for t in video["thumbs"]}) == sorted(set(sampled) | set(sample.meta["needle_times"]))
     assert all((tmp_path / "rep" / t["src"]).is_file() for t in video["thumbs"])
     assert [t["t"] for t in video["thumbs"]] == sorted(t["t"] for t in video["thumbs"])
 
@@ -185,7 +230,7 @@ def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None
     ds = Dataset(out)
     ds.validate()  # subtitle files parse
     samples = {s.id: s for s in ds}
-    s = samples["counting/40s/d0.5/000"]
+    s = samples["counting/40s/d0.4-0.6/000"]
     part = s.context[0]
     assert isinstance(part, VideoPart) and part.subtitles is not None
     cues = load_subtitles(out / part.subtitles)
@@ -195,7 +240,7 @@ def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None
     for cue, t in zip(needle_cues, sorted(s.meta["needle_times"]), strict=True):
         assert cue.start <= t < cue.end
     # every haystack frame is untouched: the needle is in the subtitles only
-    plain = samples["retrieval/40s/d0/000"].context[0]
+    plain = samples["retrieval/40s/d0-0.2/000"].context[0]
     assert isinstance(plain, VideoPart) and plain.frames == part.frames
     fit = fit_to_capabilities(render_prompt(s, out), s, Capabilities(), PromptOptions())
     assert fit.prompt is not None

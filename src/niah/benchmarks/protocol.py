@@ -125,13 +125,16 @@ class ScoreFormat:
 class Axis:
     """One binned axis of a report: the scored-row ``field`` it reads, its bin labels, and ``bin_of`` mapping a
     field value to a bin index (None: the row is not binned on this axis). ``edges`` (one more than labels)
-    label the cell borders instead of the cells, as depth fractions are usually shown."""
+    label the cell borders instead of the cells, as depth fractions are usually shown. ``from_values``, when
+    set, makes the axis per input: the report hands it the distinct values of ``field`` found in that input's
+    rows and bins on the axis it returns (bins a user chose at build time, e.g. any list of depth cells)."""
 
     title: str
     field: str
     labels: tuple[str, ...]
     bin_of: Callable[[Any], int | None]
     edges: tuple[str, ...] | None = None
+    from_values: Callable[[Sequence[Any]], Axis] | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,9 @@ class ReportSpec:
     #: A table row's Overall is the sample-weighted mean of its bins (a share of samples) instead of the plain
     #: mean over the bins in which an empty bin counts 0 (the leaderboard rule of the depth-cell families).
     weighted_overall: bool = False
+    #: With ``weighted_overall``: a bin weighs its heatmap cells that have samples instead of its samples, so
+    #: Overall is the mean over the filled cells when each bin's value is the mean of its filled cells.
+    weigh_bins_by_cells: bool = False
     #: Tables the family computes from its inputs (this family's only), shown after the breakdowns.
     extra_tables: Callable[[Sequence[ReportInput]], Sequence[ExtraTable]] | None = None
 

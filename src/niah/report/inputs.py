@@ -61,6 +61,8 @@ class ReportInput:
     bin_counts: dict[str, list[int]] = field(default_factory=dict)  # task -> samples per column bin
     # breakdown title -> bucket label -> (sum of official scores, samples)
     breakdowns: dict[str, dict[str, tuple[float, int]]] = field(default_factory=dict)
+    # the row axis this input is binned on: the spec's, or the one its ``from_values`` built from the rows
+    rows_axis: Axis | None = None
 
     def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
         return self.breakdowns.get(title, {})
@@ -221,8 +223,22 @@ def _per_bin(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) 
     return spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
 
 
+def resolve_axis(axis: Axis | None, scored: Path) -> Axis | None:
+    """``axis`` itself, or for an axis built from the data the one its ``from_values`` makes from the distinct
+    values of its field in ``scored`` (one extra streaming pass, only for such axes)."""
+    if axis is None or axis.from_values is None:
+        return axis
+    seen: dict[str, Any] = {}
+    for row in iter_scored_rows(scored):
+        value = row.value(axis.field)
+        if value is not None:
+            seen.setdefault(json.dumps(value, sort_keys=True), value)
+    return axis.from_values(list(seen.values()))
+
+
 def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None = None) -> ReportInput:
-    """Aggregate a run directory's scored.jsonl on its family's report axes (one streaming pass)."""
+    """Aggregate a run directory's scored.jsonl on its family's report axes (one streaming pass; two for a row
+    axis built from the data)."""
     meta: dict[str, Any] = {}
     if (run_dir / RUN_FILE).is_file():
         loaded = _read_json(run_dir / RUN_FILE)
@@ -232,6 +248,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     scored = run_dir / SCORED_FILE
     benchmark = meta.get("benchmark") if isinstance(meta.get("benchmark"), str) else None
     spec = report_spec(benchmark)
+    rows_axis = resolve_axis(spec.rows, scored) if spec is not None else None
     per_task: dict[str, list[tuple[int, int, float]]] = {}
     unbinned: dict[str, int] = {}
     num_rows = 0
@@ -243,6 +260,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         if benchmark is None and row.benchmark:
             benchmark = row.benchmark
             spec = report_spec(benchmark)
+            rows_axis = resolve_axis(spec.rows, scored) if spec is not None else None
         modes = {m: float(v) for m, v in row.scores.items() if m != OFFICIAL_SCORING and _number(v)}
         for mode, value in modes.items():
             counts_by_task = disagreements.setdefault(mode, {})
@@ -256,7 +274,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
                 sums[label] = (total + row.score, n + 1)
         bucket = per_task.setdefault(row.task, [])
         column = _bin(spec.columns, row) if spec is not None else None
-        cell_row = _bin(spec.rows, row) if spec is not None else None
+        cell_row = _bin(rows_axis, row) if spec is not None else None
         if column is None or cell_row is None:
             unbinned[row.task] = unbinned.get(row.task, 0) + 1
             continue
@@ -267,18 +285,20 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     task_scores: dict[str, list[float]] = {}
     mode_scores: dict[str, dict[str, list[float]]] = {}
     if spec is not None:
-        shape = (len(spec.rows.labels) if spec.rows is not None else 1, len(spec.columns.labels))
+        shape = (len(rows_axis.labels) if rows_axis is not None else 1, len(spec.columns.labels))
         for task, entries in per_task.items():
             if not entries:
                 continue
             acc, counts = cell_table(entries, *shape)
-            if spec.rows is not None:
+            if rows_axis is not None:
                 cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
             task_scores[task] = _per_bin(spec, acc, counts)
         mode_scores = {mode: {task: _per_bin(spec, *cell_table(entries, *shape))
                               for task, entries in by_task.items()}
                        for mode, by_task in per_mode.items()}
-    bin_counts = {task: [sum(column) for column in zip(*c.counts, strict=True)] for task, c in cells.items()}
+    by_cells = spec is not None and spec.weigh_bins_by_cells
+    bin_counts = {task: [sum(bool(n) if by_cells else n for n in column) for column in zip(*c.counts, strict=True)]
+                  for task, c in cells.items()}
     model = run_model_name(meta)
     dataset_path = dataset if dataset is not None else _dataset_path(meta.get("dataset"), run_dir)
     return ReportInput(
@@ -290,6 +310,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
         run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
+        rows_axis=rows_axis,
     )
 
 

@@ -539,7 +539,7 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
         chunk.clear()
 
     columns = inp.spec.columns if inp.spec is not None else None
-    rows_axis = inp.spec.rows if inp.spec is not None else None
+    rows_axis = inp.rows_axis if inp.rows_axis is not None else (inp.spec.rows if inp.spec is not None else None)
     for row in iter_scored_rows(inp.scored_path):
         summary.total_rows += 1
         bin_index = _axis_bin(columns, row)

@@ -16,22 +16,33 @@ object shown full-frame; ``clip``, the cartoon moving across the frame for a few
   cartoon onto the scene, as MM-NIAH pastes image needles into its documents);
 - ``ordering``: which of two needles came first.
 
-The first needle of a sample sits at the cell's depth (``meta.cell_depth``); further needles (counting,
-ordering) at random depths that do not overlap. ``meta.depth`` lists every needle's depth, ``meta.needle_times``
-the presentation time (s) of each needle's middle frame, ``meta.num_frames`` and ``meta.image_tokens`` the
-length in frames and in tokens under ``meta.image_tokens_rule``.
+Depth (``--depth-mode``): a needle n frames long starting at frame s of an N-frame haystack has depth
+s / (N - n) (0: it opens the video, 1: it ends on the last frame). The grid's rows are
+
+- ``cell`` (default, as MM-NIAH): depth cells ``[lo, hi)`` (the last one closed at 1), five of width 0.2 unless
+  ``--depth-cells`` gives a count or edges. The needles' start frames are drawn uniformly at random among all
+  placements of the sample's needles that neither overlap nor touch and whose mean depth lies in the cell (one
+  needle: a start frame uniform over the cell's frames), so no row pins a needle to a frame;
+- ``exact`` (as LongVA's V-NIAH): the first needle starts exactly at frame round(depth x (N - n)) of each
+  ``--depths`` value; further needles (counting, ordering) at uniformly random non-touching places.
+
+``meta.depth`` lists every needle's exact depth, ``meta.depth_cell`` the row ([lo, hi]; [d, d] in exact mode),
+``meta.needle_times`` the presentation time (s) of each needle's middle frame, ``meta.num_frames`` and
+``meta.image_tokens`` the length in frames and in tokens under ``meta.image_tokens_rule``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import math
 import random
 import re
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +63,10 @@ FILLER_LINES: tuple[str, ...] = (
     "I wonder what is behind that hill.", "Everything looks different today.", "We should write this down.",
 )
 DEFAULT_DURATIONS = "5m,15m,30m,60m"
-DEFAULT_DEPTHS = "0,0.25,0.5,0.75,1"
+DEPTH_MODES: tuple[str, ...] = ("cell", "exact")
+DEFAULT_DEPTH_CELLS = "5"  # five cells of width 0.2, as MM-NIAH's grid
+DEFAULT_DEPTHS = "0,0.25,0.5,0.75,1"  # exact mode: V-NIAH-style fixed depths
+MAX_NEEDLES = {"retrieval": 1, "retrieval-choice": 1, "counting": 4, "ordering": 2}
 JPEG_QUALITY = 85
 
 #: Secret words of overlay needles: short, concrete, unambiguous when read off a frame.
@@ -93,9 +107,86 @@ def _csv(value: Any) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class DepthRow:
+    """One row of the grid: a depth cell ``[lo, hi)`` (closed at hi when hi is 1), or an exact depth (lo == hi).
+
+    Bounds are Fractions of the decimals the user wrote, so "is this placement in the cell" is exact integer
+    arithmetic on frame numbers, never a float comparison that a rounding could flip."""
+
+    lo: Fraction
+    hi: Fraction
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
+
+    @property
+    def closed(self) -> bool:
+        return self.exact or self.hi == 1
+
+    @property
+    def label(self) -> str:
+        return f"{float(self.lo):g}" if self.exact else f"{float(self.lo):g}-{float(self.hi):g}"
+
+    def bounds(self) -> list[float]:
+        return [float(self.lo), float(self.hi)]
+
+    def sum_range(self, count: int, room: int) -> tuple[int, int]:
+        """The integer sums S of ``count`` start frames whose mean depth S / (count x room) lies in the row."""
+        scale = count * room
+        low = math.ceil(self.lo * scale)
+        high = math.floor(self.hi * scale) if self.closed else math.ceil(self.hi * scale) - 1
+        return low, high
+
+
+def _fraction(text: str, what: str) -> Fraction:
+    try:
+        value = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(f"{what} must be numbers in [0, 1], got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise ConfigError(f"{what} must lie in [0, 1], got {text!r}")
+    return value
+
+
+def parse_depth_rows(mode: str, depth_cells: Any, depths: Any) -> tuple[DepthRow, ...]:
+    """The grid's rows from ``--depth-mode``, ``--depth-cells`` (a count or edges) and ``--depths`` (exact)."""
+    if mode not in DEPTH_MODES:
+        raise ConfigError(f"--depth-mode must be one of {', '.join(DEPTH_MODES)}, not {mode!r}")
+    if mode == "cell":
+        if depths is not None:
+            raise ConfigError("--depths gives exact depths (--depth-mode exact); for depth cells give "
+                              "--depth-cells N (N equal cells) or --depth-cells EDGES, e.g. 0,0.1,0.5,1")
+        items = _csv(DEFAULT_DEPTH_CELLS if depth_cells is None else depth_cells)
+        if len(items) == 1:
+            try:
+                count = int(items[0])
+            except ValueError:
+                raise ConfigError(f"--depth-cells must be a count (e.g. 5) or at least two edges (e.g. 0,0.5,1), "
+                                  f"got {items[0]!r}") from None
+            if not 1 <= count <= 100:
+                raise ConfigError(f"--depth-cells: between 1 and 100 cells, got {count}")
+            edges = [Fraction(i, count) for i in range(count + 1)]
+        else:
+            edges = [_fraction(e, "--depth-cells edges") for e in items]
+            if any(b <= a for a, b in zip(edges, edges[1:], strict=False)):
+                raise ConfigError(f"--depth-cells edges must increase, got {','.join(items)}")
+        return tuple(DepthRow(a, b) for a, b in zip(edges, edges[1:], strict=False))
+    if depth_cells is not None:
+        raise ConfigError("--depth-cells gives depth cells (--depth-mode cell); exact mode takes --depths")
+    values = [_fraction(d, "--depths") for d in _csv(DEFAULT_DEPTHS if depths is None else depths)]
+    if not values:
+        raise ConfigError("give at least one depth")
+    if len(set(values)) != len(values):
+        raise ConfigError("--depths must be distinct")
+    return tuple(DepthRow(v, v) for v in sorted(values))
+
+
+@dataclass(frozen=True, slots=True)
 class BuildOptions:
     durations: tuple[float, ...]
-    depths: tuple[float, ...]
+    depth_mode: str
+    rows: tuple[DepthRow, ...]
     needle: str
     fps: float
     per_cell: int
@@ -112,15 +203,10 @@ class BuildOptions:
         # niah eval passes its --lengths as "lengths": for video haystacks those are durations
         raw = options.get("lengths") or options.get("durations", DEFAULT_DURATIONS)
         durations = tuple(parse_duration(d) for d in _csv(raw))
-        try:
-            depths = tuple(float(d) for d in _csv(options.get("depths", DEFAULT_DEPTHS)))
-        except ValueError:
-            raise ConfigError("--depths must be numbers in [0, 1], e.g. 0,0.5,1") from None
-        if not durations or not depths:
-            raise ConfigError("give at least one duration and one depth")
-        if any(d not in (0.0, 0.25, 0.5, 0.75, 1.0) for d in depths) or len(set(depths)) != len(depths):
-            # the report's grid has one row per quarter depth; empty rows count 0 in its tables
-            raise ConfigError("--depths must be distinct values among 0, 0.25, 0.5, 0.75 and 1 (the grid's rows)")
+        if not durations:
+            raise ConfigError("give at least one duration")
+        depth_mode = str(options.get("depth_mode") or "cell")
+        rows = parse_depth_rows(depth_mode, options.get("depth_cells"), options.get("depths"))
         needle = str(options.get("needle", "overlay"))
         if needle not in NEEDLE_KINDS:
             raise ConfigError(f"--needle must be one of {', '.join(NEEDLE_KINDS)}, not {needle!r}")
@@ -136,8 +222,9 @@ class BuildOptions:
 
         rule = str(options.get("image_rule", "internvl-1tile"))
         get_image_rule(rule)  # an unknown rule fails before any work
-        out = cls(durations=durations, depths=depths, needle=needle, fps=fps, per_cell=per_cell,
-                  seed=int(options.get("seed", 0)), tasks=tasks, haystack=str(options.get("haystack") or "default"),
+        out = cls(durations=durations, depth_mode=depth_mode, rows=rows, needle=needle, fps=fps,
+                  per_cell=per_cell, seed=int(options.get("seed", 0)), tasks=tasks,
+                  haystack=str(options.get("haystack") or "default"),
                   width=int(options.get("width", 640)), height=int(options.get("height", 360)),
                   needle_seconds=float(options.get("needle_seconds", 2.0)), image_rule=rule)
         span = max(1, round(out.needle_seconds * fps))
@@ -146,6 +233,16 @@ class BuildOptions:
             if frames < 12 * span:
                 raise ConfigError(f"a {duration_label(d)} haystack at {fps:g} fps has {frames} frames, too few for "
                                   f"needles of {span} frames (need at least {12 * span}); use a longer duration")
+            if depth_mode == "cell":
+                # every cell must hold every needle count a task may draw, before any frame is written
+                counts = sorted({k for t in tasks for k in range(1, MAX_NEEDLES[t] + 1)})
+                for row in rows:
+                    for count in counts:
+                        if not placement_feasible(row, count, span, frames):
+                            raise ConfigError(
+                                f"depth cell {row.label} of the {duration_label(d)} haystack ({frames} frames) "
+                                f"cannot hold {count} needle(s) of {span} frames with their mean depth inside it; "
+                                "use fewer, wider depth cells, a longer duration or shorter needles")
         return out
 
 
@@ -250,30 +347,71 @@ def _cartoon_name(kind: str) -> str:
 @dataclass(slots=True)
 class _Needle:
     label: str  # the word or cartoon kind
-    depth: float
+    first: int  # its first frame
     frames: int
 
 
-def _spans(needles: Sequence[_Needle], num_frames: int) -> list[int]:
-    """First frame of each needle (the video synth's placement rule: round(depth * (N - n)))."""
-    return [round(n.depth * (num_frames - n.frames)) for n in needles]
+MAX_PLACEMENT_TRIES = 1_000_000
 
 
-def _random_depths(rng: random.Random, first: float, count: int, span: int, num_frames: int) -> list[float]:
-    """``first`` and ``count - 1`` further depths whose needle spans neither overlap nor touch."""
-    depths = [first]
+def _non_touching_sums(count: int, span: int, room: int) -> tuple[int, int]:
+    """The smallest and largest sum of ``count`` start frames (each in [0, room]) whose spans of ``span``
+    frames neither overlap nor touch."""
+    pad = (span + 1) * count * (count - 1) // 2
+    return pad, count * room - pad
+
+
+def placement_feasible(row: DepthRow, count: int, span: int, num_frames: int) -> bool:
+    """Whether ``count`` non-touching needles of ``span`` frames can have their mean depth in ``row`` (every
+    integer sum between the smallest and the largest is reachable, so comparing the ranges is exact)."""
+    if num_frames - count * span + 1 < count:
+        return False
+    room = num_frames - span
+    low, high = row.sum_range(count, room)
+    smallest, largest = _non_touching_sums(count, span, room)
+    return max(low, smallest) <= min(high, largest)
+
+
+def place_in_cell(rng: random.Random, row: DepthRow, count: int, span: int, num_frames: int) -> list[int]:
+    """Start frames (ascending) of ``count`` needles of ``span`` frames: uniform over every placement whose spans
+    neither overlap nor touch and whose mean depth (start / (N - span)) lies in ``row``.
+
+    Placements are s_i = u_i + i x span for the k-subsets u_0 < ... < u_(k-1) of range(N - k x span + 1), a
+    one-to-one map onto non-touching placements, so a uniform subset is a uniform placement; the mean-depth
+    condition is then met by rejection. The condition bounds the last start (at most the largest allowed sum
+    less the smallest sum of the others) and the first (at least the smallest allowed sum less the largest sum
+    of the others), so subsets are drawn from that narrower range: the same distribution, far fewer rejections
+    in the edge cells."""
+    room = num_frames - span
+    low, high = row.sum_range(count, room)
+    pad_others = (span + 1) * (count - 1) * (count - 2) // 2
+    top = min(num_frames - count * span, high - pad_others - (count - 1) * span)
+    bottom = max(0, low - ((count - 1) * room - pad_others))
+    pool = range(bottom, top + 1)
+    if len(pool) >= count:
+        for _ in range(MAX_PLACEMENT_TRIES):
+            starts = [u + i * span for i, u in enumerate(sorted(rng.sample(pool, count)))]
+            if low <= sum(starts) <= high:
+                return starts
+    raise ConfigError(f"cannot place {count} needles of {span} frames with their mean depth in cell {row.label} "
+                      f"of {num_frames} frames; use fewer, wider depth cells or a longer duration")
+
+
+def place_exact(rng: random.Random, row: DepthRow, count: int, span: int, num_frames: int) -> list[int]:
+    """The first needle exactly at the row's depth (first frame round(depth x (N - span))), the others at
+    uniformly random start frames whose spans neither overlap nor touch any placed one."""
+    room = num_frames - span
+    starts = [round(row.lo * room)]
     for _ in range(count - 1):
         for _attempt in range(500):
-            d = round(rng.random(), 4)
-            starts = [round(x * (num_frames - span)) for x in depths]
-            s = round(d * (num_frames - span))
+            s = rng.randrange(room + 1)
             if all(abs(s - t) > span for t in starts):
-                depths.append(d)
+                starts.append(s)
                 break
         else:
             raise ConfigError(f"cannot place {count} needles of {span} frames apart in {num_frames} frames; "
                               "use a longer duration or shorter needles")
-    return depths
+    return starts
 
 
 def _render_needle_frames(kind: str, needle: _Needle, haystack: Haystack, first: int, store: FrameStore,
@@ -321,12 +459,12 @@ def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: 
                         for i, (s, e, text) in enumerate(cues)], reindex=False)
 
 
-def make_sample(opts: BuildOptions, task: str, haystack: Haystack, depth: float, k: int,
+def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow, k: int,
                 store: FrameStore) -> Sample:
     from niah.benchmarks.mm_niah.needle_images import CARTOON_KINDS
     from niah.tokens.image import get_image_rule
 
-    rng = random.Random(f"video-niah/{opts.seed}/{task}/{haystack.label}/{depth}/{k}")
+    rng = random.Random(f"video-niah/{opts.seed}/{task}/{haystack.label}/{opts.depth_mode}/{row.label}/{k}")
     n_frames = len(haystack.frames)
     span = max(1, round(opts.needle_seconds * opts.fps))
     kinds = sorted(CARTOON_KINDS)
@@ -334,9 +472,10 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, depth: float,
     pool = list(WORDS) if words else kinds
     count = {"counting": rng.randint(1, 4), "ordering": 2}.get(task, 1)
     labels = [rng.choice(pool)] * count if task == "counting" else rng.sample(pool, count)
-    depths = _random_depths(rng, depth, count, span, n_frames)
-    needles = [_Needle(label, d, span) for label, d in zip(labels, depths, strict=True)]
-    firsts = _spans(needles, n_frames)
+    place = place_exact if row.exact else place_in_cell
+    firsts = place(rng, row, count, span, n_frames)
+    depths = [round(first / (n_frames - span), 6) for first in firsts]
+    needles = [_Needle(label, first, span) for label, first in zip(labels, firsts, strict=True)]
     frames = list(haystack.frames)
     subtitles: str | None = None
     if opts.needle == "subtitle":
@@ -392,12 +531,13 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, depth: float,
     meta: dict[str, Any] = {
         "needle_kind": opts.needle, "duration_s": haystack.duration, "duration": haystack.label, "fps": opts.fps,
         "num_frames": n_frames, "num_images": n_frames, "image_tokens": frame_tokens, "image_tokens_rule": rule.name,
-        "context_length": frame_tokens, "depth": depths, "cell_depth": depth, "needle_times": needle_times,
+        "context_length": frame_tokens, "depth": depths, "depth_mode": opts.depth_mode,
+        "depth_cell": row.bounds(), "needle_times": needle_times,
         "needle_labels": [name(lab) for lab in labels], "needle_frames": span, "haystack": haystack.source,
     }
     if option_names is not None:
         meta["options"] = option_names
-    sample_id = f"{task}/{haystack.label}/d{depth:g}/{k:03d}"
+    sample_id = f"{task}/{haystack.label}/d{row.label}/{k:03d}"
     return Sample(id=sample_id, benchmark=BENCHMARK, task=task,
                   context=[VideoPart(frames=tuple(frames), fps=opts.fps, subtitles=subtitles)],
                   question=[TextPart(question)],
@@ -419,12 +559,13 @@ def build(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, in
             haystacks.append({"duration": hay.label, "frames": len(hay.frames), "width": hay.width,
                               "height": hay.height, "source": hay.source})
             for task in opts.tasks:
-                for depth in opts.depths:
+                for row in opts.rows:
                     for k in range(opts.per_cell):
-                        writer.write(make_sample(opts, task, hay, depth, k, store))
+                        writer.write(make_sample(opts, task, hay, row, k, store))
                         counts[task] += 1
         writer.finish({"benchmark": BENCHMARK, "tasks": list(opts.tasks), "needle": opts.needle, "fps": opts.fps,
-                       "durations": [duration_label(d) for d in opts.durations], "depths": list(opts.depths),
+                       "durations": [duration_label(d) for d in opts.durations], "depth_mode": opts.depth_mode,
+                       "depth_cells": [r.bounds() for r in opts.rows],
                        "per_cell": opts.per_cell, "seed": opts.seed, "image_tokens_rule": opts.image_rule,
                        "haystacks": haystacks, "frames_written": store.written})
     if progress:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.benchmarks.video_niah.build import DEFAULT_DEPTHS, DEFAULT_DURATIONS
+from niah.benchmarks.video_niah.build import DEFAULT_DURATIONS
 
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
@@ -23,7 +23,13 @@ def build_command(
                                           "video file, read where it lies")] = "default",
     durations: Annotated[str, typer.Option("--durations", help="haystack durations, e.g. 5m,15m,30m,60m")]
     = DEFAULT_DURATIONS,
-    depths: Annotated[str, typer.Option("--depths", help="needle depths in [0, 1]")] = DEFAULT_DEPTHS,
+    depth_mode: Annotated[str, typer.Option("--depth-mode", help="cell: rows are depth cells, the needles placed "
+                                            "at random inside (MM-NIAH); exact: rows are fixed depths (V-NIAH)")]
+    = "cell",
+    depth_cells: Annotated[str | None, typer.Option("--depth-cells", help="cell mode: a number of equal cells "
+                                                    "(default 5) or cell edges, e.g. 0,0.1,0.5,1")] = None,
+    depths: Annotated[str | None, typer.Option("--depths", help="exact mode: needle depths in [0, 1] (default "
+                                               "0,0.25,0.5,0.75,1)")] = None,
     needle: Annotated[str, typer.Option("--needle", help="overlay | frame | clip | subtitle")] = "overlay",
     fps: Annotated[float, typer.Option("--fps", help="haystack frames per second")] = 1.0,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per (task, duration, depth)")] = 1,
@@ -41,7 +47,8 @@ def build_command(
 ) -> None:
     """Video needle haystacks: a duration x depth grid of needles hidden in long videos."""
     counts = build_from_options(out, {
-        "haystack": haystack, "durations": durations, "depths": depths, "needle": needle, "fps": fps,
+        "haystack": haystack, "durations": durations, "depth_mode": depth_mode,
+        "depth_cells": depth_cells, "depths": depths, "needle": needle, "fps": fps,
         "per_cell": per_cell, "seed": seed, "tasks": tasks, "width": width, "height": height,
         "needle_seconds": needle_seconds, "image_rule": image_rule}, not no_progress)
     typer.echo(f"wrote {sum(counts.values())} samples ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "

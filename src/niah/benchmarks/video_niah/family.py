@@ -18,7 +18,7 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.video_niah import cli
 
-    # niah eval's small grid: two short haystacks, the five depths, small frames (builds in seconds)
+    # niah eval's small grid: two short haystacks, the five depth cells, small frames (builds in seconds)
     return (Builder("video-niah", cli.build_from_options,
                     {"durations": "1m,3m", "width": 320, "height": 180}),)
 

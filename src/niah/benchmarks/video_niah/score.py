@@ -67,28 +67,66 @@ def score_sample(sample: Sample, response: str | None) -> SampleScore:
     return SampleScore({OFFICIAL: value})
 
 
+def valid_depth_cell(value: Any) -> bool:
+    """A depth row as recorded in ``meta.depth_cell``: ``[lo, hi]`` with 0 <= lo <= hi <= 1 (lo == hi: exact)."""
+    return (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            and 0.0 <= value[0] <= value[1] <= 1.0)
+
+
+def depth_cell_label(cell: Any) -> str:
+    """``0.2-0.4`` for a cell, ``0.25`` for an exact depth (the build's row labels)."""
+    lo, hi = float(cell[0]), float(cell[1])
+    return f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}"
+
+
+def sample_depth_cell(sample: Sample) -> list[float] | None:
+    cell = sample.meta.get("depth_cell")
+    if isinstance(cell, list) and valid_depth_cell(cell):
+        return [float(cell[0]), float(cell[1])]
+    old = sample.meta.get("cell_depth")  # datasets built before depth cells: the exact row depth
+    if isinstance(old, (int, float)) and not isinstance(old, bool) and 0.0 <= old <= 1.0:
+        return [float(old), float(old)]
+    return None
+
+
 def row_fields(sample: Sample) -> dict[str, Any]:
-    return {"duration_s": sample.meta.get("duration_s"), "cell_depth": sample.meta.get("cell_depth"),
+    return {"duration_s": sample.meta.get("duration_s"), "depth_cell": sample_depth_cell(sample),
             "needle_kind": sample.meta.get("needle_kind"), "needle_times": sample.meta.get("needle_times")}
 
 
+AGGREGATION = ("cells: the mean of each (duration, depth cell) cell's samples; durations and tasks: the mean over "
+               "their cells that have samples (a cell without samples is absent and left out of every mean, never "
+               "counted 0: video-niah has no official aggregation that would); overall: the mean over the tasks")
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
 def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
-    """Accuracy per task, per (duration, depth) cell of each task, and overall (mean over tasks)."""
-    by_task: dict[str, list[float]] = {}
+    """Accuracy per (duration, depth cell) cell of each task, per duration and per task (means over the cells
+    that have samples), and overall (the mean over tasks); see :data:`AGGREGATION`."""
     cells: dict[str, dict[str, dict[str, list[float]]]] = {}
     for row, _info in rows:
         value = float(row["scores"][mode])
-        by_task.setdefault(row["task"], []).append(value)
         duration = f"{row.get('duration_s')}s"
-        depth = f"{row.get('cell_depth')}"
+        cell = row.get("depth_cell")
+        depth = depth_cell_label(cell) if valid_depth_cell(cell) else "none"
         cells.setdefault(row["task"], {}).setdefault(duration, {}).setdefault(depth, []).append(value)
-    tasks = {t: sum(v) / len(v) for t, v in by_task.items()}
+    cell_acc = {t: {d: {c: _mean(v) for c, v in by_cell.items()} for d, by_cell in grid.items()}
+                for t, grid in cells.items()}
+    tasks = {t: _mean([a for by_cell in grid.values() for a in by_cell.values()]) for t, grid in cell_acc.items()}
     return {
         "tasks": tasks,
-        "cells": {t: {d: {p: sum(v) / len(v) for p, v in by_depth.items()} for d, by_depth in grid.items()}
-                  for t, grid in cells.items()},
-        "overall": sum(tasks.values()) / len(tasks) if tasks else None,
-        "samples": sum(len(v) for v in by_task.values()),
+        "durations": {t: {d: _mean(list(by_cell.values())) for d, by_cell in grid.items()}
+                      for t, grid in cell_acc.items()},
+        "cells": cell_acc,
+        "cell_samples": {t: {d: {c: len(v) for c, v in by_cell.items()} for d, by_cell in grid.items()}
+                         for t, grid in cells.items()},
+        "overall": _mean(list(tasks.values())) if tasks else None,
+        "samples": sum(len(v) for grid in cells.values() for by_cell in grid.values() for v in by_cell.values()),
+        "aggregation": AGGREGATION,
     }
 
 
