@@ -67,6 +67,16 @@ def test_exact_with_b_frames_and_a_long_gop(tmp_path: Path) -> None:
     assert [read_barcode(f.image) for f in frames_at(video, times)] == [_expected_index(t, 12 * FPS) for t in times]
 
 
+def test_exact_at_every_frame_boundary_with_b_frames(tmp_path: Path) -> None:
+    # Non-reference B-frames are skipped on the way to a target: the frame on screen must still be exact at
+    # every frame start, just before it, and for sparse targets that cross GOPs.
+    video = barcode_video(tmp_path / "b3.mp4", seconds=6, fps=FPS, keyframe_interval=3, bframes=3)
+    n = 6 * FPS
+    times = [i / FPS for i in range(n)] + [i / FPS - 1e-4 for i in range(1, n)] + [0.9, 2.95, 3.4, 5.99]
+    got = [read_barcode(f.image) for f in frames_at(video, times)]
+    assert got == [_expected_index(t, n) for t in times]
+
+
 def test_uniform_and_fps_plans() -> None:
     assert uniform_times(10, 4) == [1.25, 3.75, 6.25, 8.75]
     assert fps_times(3, 1) == [0, 1, 2]

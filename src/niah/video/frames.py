@@ -243,15 +243,36 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
                 raise DataError("video frame without a timestamp", file=path)
             return float(frame.pts * tb)
 
+        aim = [0.0]  # the target being decoded towards, read by decode_packets()
+        codec = stream.codec_context
+
+        def decode_packets() -> Iterator[Any]:
+            # A packet shown before a packet already seen (B-frames arrive after the later frame they
+            # reference) cannot be on screen at the target when that later frame is at or before the target:
+            # such packets are decoded with skip_frame=NONREF, so a non-reference B-frame among them is never
+            # decoded. Skipping a non-reference frame changes no other frame, so every kept frame stays exact.
+            newest = -math.inf
+            for packet in container.demux(stream):
+                mode = "DEFAULT"
+                if packet.pts is not None:
+                    shown = float(packet.pts * tb)
+                    if shown < newest <= aim[0] + 1e-9:
+                        mode = "NONREF"
+                    newest = max(newest, shown)
+                if codec.skip_frame != mode:
+                    codec.skip_frame = mode
+                yield from packet.decode()
+
         def seek(to: float) -> Iterator[Any]:
             try:
                 container.seek(max(0, int(math.floor(to / tb))), backward=True, any_frame=False, stream=stream)
             except av.FFmpegError as exc:
                 raise DataError(f"cannot seek in video: {exc}", file=path) from None
-            return container.decode(stream)
+            return decode_packets()
 
         for i in order:
             target = times[i]
+            aim[0] = target
             # Seek when a keyframe lies between the current position and the target (or, without an index,
             # when the target is further ahead than the longest GOP seen); otherwise decode on from here.
             key = keyframes.before(target)
