@@ -265,7 +265,9 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
 
         def seek(to: float) -> Iterator[Any]:
             try:
-                container.seek(max(0, int(math.floor(to / tb))), backward=True, any_frame=False, stream=stream)
+                # The small allowance keeps a keyframe's own time (float -> ticks) from rounding down one tick,
+                # which would land the seek a whole GOP early.
+                container.seek(max(0, math.floor(to / tb + 1e-6)), backward=True, any_frame=False, stream=stream)
             except av.FFmpegError as exc:
                 raise DataError(f"cannot seek in video: {exc}", file=path) from None
             return decode_packets()
@@ -282,7 +284,10 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
                 need_seek = key > position + 1e-9
             else:
                 need_seek = longest_gop == 0.0 or target - position > longest_gop
-            seek_to = key if key is not None else target
+            # Seek to the target itself: the index holds decode times, which with B-frames run ahead of a
+            # keyframe's presentation time, and a seek to them lands one whole GOP early. A backward seek to
+            # the target lands on the keyframe shown at or before it (a landing after it is backed off below).
+            seek_to = target
             backoff = max(longest_gop, 1.0)
             just_sought = False
             if need_seek:
