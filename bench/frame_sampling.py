@@ -44,11 +44,12 @@ WIDTH, HEIGHT, FPS = 1280, 720, 24
 BITS, CELL = 17, 48  # frame index barcode: 17 bits of 48x48 blocks (2^17 > 86,400 frames)
 
 
-def video_path(seconds: int, keyframe_interval: float) -> Path:
-    return Path("/tmp/niah-bench") / f"frame_sampling_{seconds}s_720p_{FPS}fps_k{keyframe_interval:g}.mp4"
+def video_path(seconds: int, keyframe_interval: float, bframes: int = 0) -> Path:
+    tail = f"_b{bframes}" if bframes else ""
+    return Path("/tmp/niah-bench") / f"frame_sampling_{seconds}s_720p_{FPS}fps_k{keyframe_interval:g}{tail}.mp4"
 
 
-def generate(path: Path, seconds: int, keyframe_interval: float) -> float:
+def generate(path: Path, seconds: int, keyframe_interval: float, bframes: int = 0) -> float:
     from niah.video.writer import VideoWriter
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,7 +60,7 @@ def generate(path: Path, seconds: int, keyframe_interval: float) -> float:
     u = np.full((HEIGHT // 2, WIDTH // 2), 110, np.uint8)
     v = np.full((HEIGHT // 2, WIDTH // 2), 140, np.uint8)
     n = seconds * FPS
-    with VideoWriter(tmp, WIDTH, HEIGHT, FPS, keyframe_interval=keyframe_interval) as writer:
+    with VideoWriter(tmp, WIDTH, HEIGHT, FPS, keyframe_interval=keyframe_interval, bframes=bframes) as writer:
         for i in range(n):
             y = background.copy()
             for b in range(BITS):
@@ -138,6 +139,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=int, default=3600)
     ap.add_argument("--keyframe-interval", type=float, default=4.0)
+    ap.add_argument("--bframes", type=int, default=0,
+                    help="B-frames between reference frames (0 = none; 3 = what most encoders' defaults give)")
     ap.add_argument("--frames", type=int, default=128)
     ap.add_argument("--jpeg", action="store_true", help="keep frames as JPEG bytes instead of PIL images")
     ap.add_argument("--skip-full", action="store_true")
@@ -145,13 +148,13 @@ def main() -> None:
                     help="alternate the methods this many times and keep each one's fastest run (shared CPUs)")
     ap.add_argument("--child", choices=["seek", "full"], help=argparse.SUPPRESS)
     args = ap.parse_args()
-    path = video_path(args.seconds, args.keyframe_interval)
+    path = video_path(args.seconds, args.keyframe_interval, args.bframes)
     if args.child:
         child(args.child, path, args.frames, args.jpeg)
         return
     if not path.exists():
         print(f"generating {path} ...", file=sys.stderr)
-        took = generate(path, args.seconds, args.keyframe_interval)
+        took = generate(path, args.seconds, args.keyframe_interval, args.bframes)
         print(f"generated {args.seconds * FPS} frames in {took:.1f} s ({args.seconds * FPS / took:.0f} fps), "
               f"{path.stat().st_size / 1e6:.1f} MB", file=sys.stderr)
     results: dict[str, dict] = {}
@@ -159,7 +162,8 @@ def main() -> None:
     for _ in range(args.repeats):
         for method in methods:
             cmd = [sys.executable, __file__, "--child", method, "--seconds", str(args.seconds),
-                   "--keyframe-interval", str(args.keyframe_interval), "--frames", str(args.frames)]
+                   "--keyframe-interval", str(args.keyframe_interval), "--bframes", str(args.bframes),
+                   "--frames", str(args.frames)]
             if args.jpeg:
                 cmd.append("--jpeg")
             out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout

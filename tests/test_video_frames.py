@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -65,6 +67,54 @@ def test_exact_with_b_frames_and_a_long_gop(tmp_path: Path) -> None:
     video = barcode_video(tmp_path / "b.mp4", seconds=12, fps=FPS, keyframe_interval=5, preset="fast", bframes=3)
     times = [0.0, 4.99, 5.0, 5.02, 7.77, 11.99, 3.3, 9.0]
     assert [read_barcode(f.image) for f in frames_at(video, times)] == [_expected_index(t, 12 * FPS) for t in times]
+
+
+def test_exact_at_every_frame_boundary_with_b_frames(tmp_path: Path) -> None:
+    # Non-reference B-frames are skipped on the way to a target: the frame on screen must still be exact at
+    # every frame start, just before it, and for sparse targets that cross GOPs.
+    video = barcode_video(tmp_path / "b3.mp4", seconds=6, fps=FPS, keyframe_interval=3, bframes=3)
+    n = 6 * FPS
+    times = [i / FPS for i in range(n)] + [i / FPS - 1e-4 for i in range(1, n)] + [0.9, 2.95, 3.4, 5.99]
+    got = [read_barcode(f.image) for f in frames_at(video, times)]
+    assert got == [_expected_index(t, n) for t in times]
+
+
+@pytest.mark.parametrize("suffix", [".mp4", ".mkv"])
+def test_b_frame_seeks_land_in_the_targets_gop(tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With B-frames a container's index holds decode times, a little before each keyframe's presentation time;
+    # seeking to those landed a whole GOP early (twice the decoding). Count the packets demuxed per target.
+    import niah.video.frames as frames_module
+
+    video = barcode_video(tmp_path / f"g{suffix}", seconds=16, fps=FPS, keyframe_interval=4, bframes=3)
+    demuxed = 0
+    real_open = frames_module._open
+
+    class CountingContainer:
+        def __init__(self, container: Any) -> None:
+            self.container = container
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.container, name)
+
+        def demux(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            nonlocal demuxed
+            for packet in self.container.demux(*args, **kwargs):
+                demuxed += 1
+                yield packet
+
+        def decode(self, *args: Any, **kwargs: Any) -> Iterator[Any]:  # demuxes and decodes, one frame a packet
+            nonlocal demuxed
+            for frame in self.container.decode(*args, **kwargs):
+                demuxed += 1
+                yield frame
+
+    def counting_open(path: Path) -> CountingContainer:
+        return CountingContainer(real_open(path))
+
+    monkeypatch.setattr(frames_module, "_open", counting_open)
+    times = [4.5, 8.5, 12.5]  # half a second into each GOP
+    assert [read_barcode(f.image) for f in frames_at(video, times)] == [_expected_index(t, 16 * FPS) for t in times]
+    assert demuxed < len(times) * 2 * FPS  # about 0.5 s + decoder delay each, never a GOP (4 s) more
 
 
 def test_uniform_and_fps_plans() -> None:

@@ -243,15 +243,38 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
                 raise DataError("video frame without a timestamp", file=path)
             return float(frame.pts * tb)
 
+        aim = [0.0]  # the target being decoded towards, read by decode_packets()
+        codec = stream.codec_context
+
+        def decode_packets() -> Iterator[Any]:
+            # A packet shown before a packet already seen (B-frames arrive after the later frame they
+            # reference) cannot be on screen at the target when that later frame is at or before the target:
+            # such packets are decoded with skip_frame=NONREF, so a non-reference B-frame among them is never
+            # decoded. Skipping a non-reference frame changes no other frame, so every kept frame stays exact.
+            newest = -math.inf
+            for packet in container.demux(stream):
+                mode = "DEFAULT"
+                if packet.pts is not None:
+                    shown = float(packet.pts * tb)
+                    if shown < newest <= aim[0] + 1e-9:
+                        mode = "NONREF"
+                    newest = max(newest, shown)
+                if codec.skip_frame != mode:
+                    codec.skip_frame = mode
+                yield from packet.decode()
+
         def seek(to: float) -> Iterator[Any]:
             try:
-                container.seek(max(0, int(math.floor(to / tb))), backward=True, any_frame=False, stream=stream)
+                # The small allowance keeps a keyframe's own time (float -> ticks) from rounding down one tick,
+                # which would land the seek a whole GOP early.
+                container.seek(max(0, math.floor(to / tb + 1e-6)), backward=True, any_frame=False, stream=stream)
             except av.FFmpegError as exc:
                 raise DataError(f"cannot seek in video: {exc}", file=path) from None
-            return container.decode(stream)
+            return decode_packets()
 
         for i in order:
             target = times[i]
+            aim[0] = target
             # Seek when a keyframe lies between the current position and the target (or, without an index,
             # when the target is further ahead than the longest GOP seen); otherwise decode on from here.
             key = keyframes.before(target)
@@ -261,7 +284,10 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
                 need_seek = key > position + 1e-9
             else:
                 need_seek = longest_gop == 0.0 or target - position > longest_gop
-            seek_to = key if key is not None else target
+            # Seek to the target itself: the index holds decode times, which with B-frames run ahead of a
+            # keyframe's presentation time, and a seek to them lands one whole GOP early. A backward seek to
+            # the target lands on the keyframe shown at or before it (a landing after it is backed off below).
+            seek_to = target
             backoff = max(longest_gop, 1.0)
             just_sought = False
             if need_seek:
