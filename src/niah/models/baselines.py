@@ -1,4 +1,4 @@
-"""Baselines that need no model: ``random``, ``oracle`` and the MM-NIAH ``rag`` baseline.
+"""Baselines that need no model: ``random``, ``oracle`` and ``rag`` (retrieval, then a reader).
 
 What each one sees (also in docs/running.md):
 
