@@ -135,6 +135,13 @@ def test_long_text_jsonl_corpus(tmp_path):
     ]
 
 
+def test_a_non_string_lang_is_an_error_naming_line_and_field(tmp_path):
+    path = _write_jsonl(tmp_path / "long.jsonl", [{"text": "One.", "lang": "en"}, {"text": "Two.", "lang": 7}])
+    with pytest.raises(DataError) as info:
+        list(load_corpus(str(path), lang="zh").documents())
+    assert (info.value.line, info.value.field) == (2, "lang") and "long.jsonl" in str(info.value)
+
+
 def test_explicit_kind_prefixes(tmp_path):
     folder = _obelics_folder(tmp_path)
     _write_jsonl(folder / "long.jsonl", [{"text": "Long text."}])

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from niah.benchmarks.mm_niah.corpus import DOC_SEPARATOR as OFFICIAL_DOC_SEPARATOR  # a family's own
 from niah.haystack import (
     DEFAULT_DOC_SEPARATOR,
-    OFFICIAL_DOC_SEPARATOR,
     ImageSpec,
     NeedleSpec,
     TextPool,

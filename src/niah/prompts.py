@@ -30,7 +30,7 @@ Role = Literal["system", "context", "question", "choice", "instruction"]
 OverLimitPolicy = Literal["skip", "truncate", "downscale", "official"]
 OVER_LIMIT_POLICIES: tuple[str, ...] = ("skip", "truncate", "downscale", "official")
 
-#: Image token cost assumed when a sample carries no image token count (MM-NIAH: one 448x448 tile = 256).
+#: Image token cost assumed when a sample carries no image token count (one 448x448 InternVL tile = 256).
 DEFAULT_IMAGE_TOKENS = 256
 
 
@@ -38,8 +38,8 @@ DEFAULT_IMAGE_TOKENS = 256
 class PromptOptions:
     """Rendering choices that are not part of the sample.
 
-    ``question_first`` renders MM-NIAH's question-before-context variant (the paper's appendix reports it
-    makes models collapse; it is offered for that ablation). ``over_limit`` is the policy for a prompt that
+    ``question_first`` renders the question before the context (an ablation: a family's renderer says what it
+    means for its prompt, and its docs what the paper reports). ``over_limit`` is the policy for a prompt that
     exceeds the model's capabilities. ``extra`` carries family-specific switches for other renderers.
     """
 
@@ -341,7 +341,7 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
     """Check a rendered prompt against the model's capabilities and apply the over-limit policy.
 
     - ``skip``: a prompt over any limit is not sent; the row records the reason (default, and the faithful
-      choice for MM-NIAH, whose official code has no truncation rule);
+      choice for a family whose official code has no truncation rule);
     - ``truncate``: context images nearest the middle are dropped to meet ``max_images``, then context text
       is cut from the middle to meet ``max_context`` (question, options and instruction are never cut);
     - ``downscale``: images are scaled down so that their (area-proportional) token cost meets

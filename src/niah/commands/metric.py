@@ -74,7 +74,7 @@ def rule_listing() -> str:
 def register(app: typer.Typer) -> None:
     @app.command("metric")
     def metric(
-        rule: str | None = typer.Argument(None, help="Rule name (see --list), e.g. mm-niah or milebench/rouge-l."),
+        rule: str | None = typer.Argument(None, help="Rule name, as --list shows them (FAMILY/RULE, or a family's own name)."),
         input_path: Path | None = typer.Option(None, "--input", "-i", help="JSONL with answer, response, ..."),
         output_path: Path | None = typer.Option(None, "--output", "-o", help="Scored JSONL (input + score)."),
         list_rules: bool = typer.Option(False, "--list", help="List rule names with one-line descriptions."),

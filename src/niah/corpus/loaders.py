@@ -74,6 +74,16 @@ def _title(row: dict, path: Path, line: int) -> str:
     return normalize_whitespace(value)
 
 
+def _lang(row: dict, default: str, path: Path, line: int) -> str:
+    """The row's own ``lang`` (absent, null or empty: the corpus default); anything but a string is an error."""
+    value = row.get("lang")
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str):
+        raise DataError(f"'lang' must be a string, got {type(value).__name__}", file=path, line=line, field="lang")
+    return value
+
+
 class ObelicsCorpus:
     """OBELICS-style interleaved documents: parallel ``texts`` and ``images`` lists per row.
 
@@ -141,7 +151,7 @@ class ObelicsCorpus:
             slots.append(len(paragraphs))
         if not paragraphs:
             return None
-        lang = row.get("lang") if isinstance(row.get("lang"), str) and row.get("lang") else self.lang
+        lang = _lang(row, self.lang, path, line)
         return CorpusDocument(
             id=doc_id, lang=lang, title=_title(row, path, line), paragraphs=tuple(paragraphs),
             images=tuple(doc_images), image_slots=tuple(slots), source=f"{path}:{line}",
@@ -223,7 +233,7 @@ class LongTextJsonlCorpus:
                 paragraphs = split_paragraphs(text)
                 if not paragraphs:
                     continue
-                lang = row.get("lang") if isinstance(row.get("lang"), str) and row.get("lang") else self.lang
+                lang = _lang(row, self.lang, path, line)
                 yield CorpusDocument(id=_doc_id(row, path, line), lang=lang, title=_title(row, path, line),
                                      paragraphs=tuple(paragraphs), source=f"{path}:{line}")
 

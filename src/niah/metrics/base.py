@@ -33,7 +33,7 @@ class MetricRule:
     ``function`` is called with keyword arguments: every name in ``fields`` (required; ``response`` may be
     ``None`` for a failed request) and every name in ``optional_fields`` present in the input row.
     ``position_defaults`` is set for rules whose per-sample score depends on the sample's position in the data
-    set (MMLongBench binary accuracy cycles its default answer over the samples in order): it gives default
+    set (e.g. a rule that cycles a default answer over the samples in order): it gives default
     arguments for the 0-based position, which fields present in the row override. ``details``, when set, is
     called with the same arguments and returns fields ``niah metric`` adds to the output row beside ``score``
     (e.g. the option a matcher chose and the rule that decided).

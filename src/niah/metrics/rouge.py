@@ -1,6 +1,6 @@
 """ROUGE-L F exactly as the ``rouge`` package, version 1.0.1, computes it (``Rouge().get_scores(h, r)``).
 
-MileBench scores open-ended answers with that package, so its particular definition is reproduced here
+Official scorers that call that package get its particular definition, so that is what is reproduced here
 (and checked against the package in the tests) rather than a textbook ROUGE-L:
 
 * Sentences are the pieces of ``text.split(".")`` that are non-empty *before* whitespace is collapsed, each

@@ -1,9 +1,8 @@
-"""The VQA-style answer normalization shared by the MM-NIAH and MileBench official scorers.
+"""The VQA-style answer normalization of the VQAv2 evaluation script, as official scorers copy it.
 
-Both official scorers carry their own copy of the same code (MM-NIAH ``utils/tools.py`` class ``VQAEval``,
-MileBench ``evaluate.py`` class ``Eval``); it descends from the VQAv2 evaluation script. It lives here once and
-both benchmarks reuse it. Every quirk of the official code is kept on purpose, so that scores match the
-published numbers:
+Several benchmarks' official scorers carry their own copy of the same code (each family's metrics module says
+which one it follows and which of these functions it uses). It lives here once. Every quirk of the copied code is
+kept on purpose, so that scores match the published numbers:
 
 * **Punctuation rule.** For each punctuation mark in :data:`PUNCTUATION` (in that order) the mark is *deleted*
   if the ORIGINAL text has that mark next to a space (``"p "`` or ``" p"``) or if the original text contains a
@@ -110,7 +109,7 @@ def process_digit_article(text: str) -> str:
 
 
 def normalize_vqa(text: str) -> str:
-    """The full VQA normalization the MM-NIAH scorer applies to both the response and the gold answer.
+    """The full VQA normalization (the ``VQAEval`` class of the copies) of a response or a gold answer.
 
     Newlines and tabs become spaces, the text is stripped, then :func:`process_punctuation` and
     :func:`process_digit_article` run in that order.

@@ -1,9 +1,9 @@
-"""Baselines that need no model: ``random``, ``oracle`` and the MM-NIAH ``rag`` baseline.
+"""Baselines that need no model: ``random``, ``oracle`` and ``rag`` (retrieval, then a reader).
 
 What each one sees (also in docs/running.md):
 
-- ``random`` sees the sample's *shape* only: the number of options, the task name and, for counting-image,
-  the number of context images; for open-ended questions it picks a word of the context. It never sees the
+- ``random`` sees the sample's *shape* only: the number of options, the task name and what the family's own
+  random answerer reads (``BaselineAnswers.random``, e.g. the number of context images); for open-ended questions it picks a word of the context. It never sees the
   gold answer. Its score is the chance level the official scorer gives a guesser. Seeded per sample id.
 - ``oracle`` sees the gold answer and writes it the way the official scorer expects (a letter for options,
   a JSON list for counting, the text otherwise). It is a pipeline check: anything below 100% means the run,
@@ -63,8 +63,8 @@ class _Baseline:
 
 
 class RandomBaseline(_Baseline):
-    """Options: ``seed`` (default 0), ``count_max`` (largest random count, default 10: the needle generator's
-    range), ``count_items`` (largest number of counting-text statements, default 3, as in the official split).
+    """Options: ``seed`` (default 0), and for a family's random answerer (``RandomShape``) ``count_max`` (largest
+    random count, default 10) and ``count_items`` (largest number of counts in one reply, default 3).
     """
 
     def __init__(self, spec: ModelSpec) -> None:
@@ -205,7 +205,9 @@ class RagBaseline(_Baseline):
             from niah.rag import extractive_answer
 
             pick = _rng(self.seed, sample.id).randrange(max(len(sample.choices or ()), 1))
-            return ModelReply(text=extractive_answer(shortened, rng_pick=pick))
+            answers = _family_answers(shortened)
+            reader = answers.extractive if answers is not None else None
+            return ModelReply(text=extractive_answer(shortened, rng_pick=pick, family_reader=reader))
         from niah.prompts import fit_to_capabilities, render_prompt
 
         prompt = render_prompt(shortened, request.prompt.media_root, request.prompt_options)

@@ -54,9 +54,9 @@ def parse_image_size(value: str | int | tuple[int, int] | None) -> tuple[int, in
 
 class ImageEncoder:
     """Turns image files into what a request carries, with a small LRU so that images shared by many
-    samples (MM-NIAH reuses haystack images) are read and encoded once.
+    samples (haystacks drawn from one image pool) are read and encoded once.
 
-    ``size`` resizes every image to exactly that size (the official MM-NIAH evaluation fed one 448x448 tile);
+    ``size`` resizes every image to exactly that size (e.g. 448x448: one InternVL tile per image);
     ``scale`` (set per prompt by the downscale policy) shrinks images further by a linear factor.
     """
 

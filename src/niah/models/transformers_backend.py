@@ -110,7 +110,9 @@ class TransformersBackend:
         model_cls = (transformers.AutoModelForImageTextToText if self._multimodal
                      else transformers.AutoModelForCausalLM)
         model = model_cls.from_pretrained(self.path, dtype=self._torch_dtype(), **kwargs)
-        self._model = model.to(self._resolved_device()).eval()
+        # transformers declares PreTrainedModel.to as @wraps(torch.nn.Module.to), so its stub has the unbound
+        # signature (self first) and a bound call does not type-check; the call is right at run time.
+        self._model = model.to(self._resolved_device()).eval()  # type: ignore[arg-type]
         self._processor = processor
         if not self._multimodal and self.capabilities.vision and self.spec.capabilities is None:
             self.capabilities = Capabilities(vision=False)
@@ -184,7 +186,7 @@ class TransformersBackend:
             try:
                 with torch.inference_mode():
                     output = self._model.generate(**inputs, **kwargs)
-            except torch.cuda.OutOfMemoryError as exc:  # type: ignore[attr-defined]
+            except torch.cuda.OutOfMemoryError as exc:
                 raise PermanentModelError(f"out of memory: {exc}") from None
             prompt_len = int(inputs["input_ids"].shape[1])
             new_tokens = output[0, prompt_len:]

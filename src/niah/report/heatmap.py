@@ -1,5 +1,5 @@
-"""Heatmaps over any two axes of a family's report, drawn like MM-NIAH's official ones: red-yellow-green (or the
-family's colours), 0..1, the column axis across, the row axis down.
+"""Heatmaps over any two axes of a family's report: red-yellow-green (or the family's colours), 0..1, the column
+axis across, the row axis down, in the style of the published needle-in-a-haystack heatmaps.
 
 matplotlib is imported inside the functions (it costs ~0.3 s) and only its object API with the Agg canvas is
 used, so no global backend or pyplot state is touched. The figure is saved without ``bbox_inches="tight"`` so

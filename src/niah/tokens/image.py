@@ -5,9 +5,9 @@ Rule specs:
   matched to the closest-aspect grid of 448 px tiles with min..max tiles (InternVL's ``dynamic_preprocess``,
   including its tie-break toward larger grids for large images); a thumbnail tile is added when there is more
   than one tile; 256 tokens a tile. Default max_tiles=6.
-- ``internvl-1tile``: every image resized to one 448x448 tile = 256 tokens (what MM-NIAH's own eval did).
+- ``internvl-1tile``: every image resized to one 448x448 tile = 256 tokens (a single-tile evaluation setting).
 - ``qwen2vl-28px`` / ``qwen2vl-28px:min_pixels=A,max_pixels=B``: Qwen2/2.5-VL smart resize to multiples of 28
-  px, one token per 28x28 pixels (14 px patches, 2x2 merge); the formula of MMLongBench's counter.
+  px, one token per 28x28 pixels (14 px patches, 2x2 merge), the Qwen2-VL processor's formula.
   Defaults min_pixels=4*28*28, max_pixels=16384*28*28.
 - ``fixed:N``: every image costs N tokens.
 

@@ -20,7 +20,9 @@ from niah.errors import DataError
 from niah.report.published import PublishedResults, PublishedTable
 from niah.report.tables import TableRow
 
-PAPER_FILE = "infinibench_paper.json"
+#: The paper's published results, package data of this family.
+PAPER_FILE = "data/paper.json"
+_PAPER_SHOWN = "niah/benchmarks/infinibench/" + PAPER_FILE  # where errors say it is
 MCQ_SKILLS = tuple(s.id for s in SKILLS if "mcq" in s.formats)
 TITLES = {s.id: s.title for s in SKILLS}
 
@@ -36,11 +38,11 @@ def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
 
 
 def published() -> PublishedResults:
-    ref = resources.files("niah.data.published").joinpath(PAPER_FILE)
+    ref = resources.files("niah.benchmarks.infinibench").joinpath(*PAPER_FILE.split("/"))
     try:
         doc = json.loads(ref.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=PAPER_FILE, line=exc.lineno) from None
+        raise DataError(f"invalid JSON: {exc.msg}", file=_PAPER_SHOWN, line=exc.lineno) from None
     models: dict[str, Any] = doc.get("models") or {}
     tables: dict[str, PublishedTable] = {}
     for number, skill in enumerate(MCQ_SKILLS):

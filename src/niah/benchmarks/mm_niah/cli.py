@@ -25,9 +25,9 @@ def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = Tr
 
         raise ConfigError(f"unknown --format {fmt!r} (niah or official)")
     if fmt == "official" and cfg.doc_separator is None:  # the official files separate documents by </s>
-        from niah.haystack import OFFICIAL_DOC_SEPARATOR
+        from niah.benchmarks.mm_niah.corpus import DOC_SEPARATOR
 
-        cfg.doc_separator = OFFICIAL_DOC_SEPARATOR
+        cfg.doc_separator = DOC_SEPARATOR
     target = out
     tmpdir = None
     if fmt == "official":

@@ -30,6 +30,7 @@ from niah.corpus.text import split_paragraphs
 from niah.errors import ConfigError, DataError
 from niah.iox import iter_jsonl, resolve_under
 
+#: What separates the documents of an official haystack (also what ``build mm-niah --format official`` writes).
 DOC_SEPARATOR = "</s>"
 IMAGE_PLACEHOLDER = "<image>"
 

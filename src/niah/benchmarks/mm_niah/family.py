@@ -47,9 +47,9 @@ def _builders() -> Sequence[Builder]:
 
 
 def _baselines() -> BaselineAnswers:
-    from niah.benchmarks.mm_niah.prompt import random_answer
+    from niah.benchmarks.mm_niah.prompt import extractive_answer, random_answer
 
-    return BaselineAnswers(random=random_answer)
+    return BaselineAnswers(random=random_answer, extractive=extractive_answer)
 
 
 def _score_formats() -> Sequence[ScoreFormat]:

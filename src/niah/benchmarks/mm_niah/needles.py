@@ -1,7 +1,7 @@
 """MM-NIAH text needle pools (retrieval, counting, reasoning), shipped as package data.
 
 The official release never published its needles, so niah ships its own, written by hand in
-``niah/data/needles/*.json``. This module loads them into frozen dataclasses and validates every entry at
+``niah/benchmarks/mm_niah/data/needles/*.json``. This module loads them into frozen dataclasses and validates every entry at
 load time, so that a bad edit to the JSON fails loudly (naming file and field) instead of producing
 unanswerable samples:
 
@@ -36,6 +36,8 @@ COUNT_RANGE: tuple[int, int] = (1, 10)
 #: Inference types used by the reasoning pool (``ReasoningTriple.kind``).
 REASONING_KINDS: tuple[str, ...] = ("comparison", "family", "spatial", "arithmetic", "schedule", "logic")
 
+#: The package the needle pools ship in (as package data), and their folder inside it.
+_DATA_PACKAGE = "niah.benchmarks.mm_niah"
 _DATA_PARTS = ("data", "needles")
 
 
@@ -122,8 +124,8 @@ def _contains_words(haystack: str, phrase: str) -> bool:
 
 def _read_items(filename: str) -> tuple[str, list[dict[str, Any]]]:
     """Load ``{"items": [...]}`` from the package data file; returns (display path, items)."""
-    resource = resources.files("niah").joinpath(*_DATA_PARTS, filename)
-    display = f"niah/{'/'.join(_DATA_PARTS)}/{filename}"
+    resource = resources.files(_DATA_PACKAGE).joinpath(*_DATA_PARTS, filename)
+    display = "/".join((*_DATA_PACKAGE.split("."), *_DATA_PARTS, filename))
     try:
         doc = json.loads(resource.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:

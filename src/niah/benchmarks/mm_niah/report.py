@@ -26,7 +26,9 @@ from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, Scor
 from niah.errors import DataError
 from niah.report.published import PublishedResults, parse_published
 
-PAPER_FILE = "mm_niah_paper.json"
+#: The paper's published results, package data of this family.
+PAPER_FILE = "data/paper.json"
+_PAPER_SHOWN = "niah/benchmarks/mm_niah/" + PAPER_FILE  # where errors say it is
 OVERALL_KEY = "overall"
 TASK_TITLES: dict[str, str] = {
     "retrieval-text": "Retrieval-Text-Needle",
@@ -109,12 +111,12 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
 @lru_cache(maxsize=1)
 def load_paper() -> PublishedResults:
     """The MM-NIAH paper's Tables 2 and 6-11 as shipped with niah (package data, read once and cached)."""
-    ref = resources.files("niah").joinpath("data", "published", PAPER_FILE)
+    ref = resources.files("niah.benchmarks.mm_niah").joinpath(*PAPER_FILE.split("/"))
     try:
         doc = json.loads(ref.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=PAPER_FILE, line=exc.lineno) from None
-    return parse_published(doc, where=PAPER_FILE, num_bins=len(CONTEXT_LABELS), source_label="MM-NIAH paper")
+        raise DataError(f"invalid JSON: {exc.msg}", file=_PAPER_SHOWN, line=exc.lineno) from None
+    return parse_published(doc, where=_PAPER_SHOWN, num_bins=len(CONTEXT_LABELS), source_label="MM-NIAH paper")
 
 
 def image_count_bucket(num_images: Any) -> str | None:

@@ -15,6 +15,6 @@ from typing import Any
 
 
 def published() -> dict[str, Any]:
-    """The paper's published numbers (``niah/data/published/seq_niah_paper.json``)."""
-    path = resources.files("niah").joinpath("data/published/seq_niah_paper.json")
+    """The paper's published numbers (package data: ``data/paper.json`` in this package)."""
+    path = resources.files(__name__).joinpath("data", "paper.json")
     return json.loads(path.read_text(encoding="utf-8"))

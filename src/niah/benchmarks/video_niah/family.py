@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from niah.benchmarks.protocol import Builder, Command, Family, lazy
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, lazy
 
 TASKS: tuple[str, ...] = ("retrieval", "retrieval-choice", "counting", "ordering")
 
@@ -23,6 +23,12 @@ def _builders() -> Sequence[Builder]:
                     {"durations": "1m,3m", "width": 320, "height": 180}),)
 
 
+def _baselines() -> BaselineAnswers:
+    from niah.benchmarks.video_niah.score import extractive_answer
+
+    return BaselineAnswers(extractive=extractive_answer)
+
+
 FAMILY = Family(
     name="video-niah",
     title="Video NIAH",
@@ -34,4 +40,5 @@ FAMILY = Family(
     scorer=lazy("niah.benchmarks.video_niah.score:SCORER"),
     metric_rules=lazy("niah.benchmarks.video_niah.score:RULES"),
     report=lazy("niah.benchmarks.video_niah.report:SPEC"),
+    baselines=_baselines,
 )

@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
@@ -128,6 +130,16 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
         "samples": sum(len(v) for grid in cells.values() for by_cell in grid.values() for v in by_cell.values()),
         "aggregation": AGGREGATION,
     }
+
+
+def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence[float]) -> str | None:
+    """The rag baseline's model-free reader on the counting task: the first number of each text sentence that
+    matches the question (:func:`niah.rag.evidence`), as a JSON list (the scorer reads its first number)."""
+    if sample.task != "counting" or sample.choices is not None:
+        return None
+    from niah.rag import evidence, first_int
+
+    return json.dumps([n for s in evidence(sentences, scores) if (n := first_int(s)) is not None])
 
 
 SCORER = Scorer(score_sample, aggregate, (OFFICIAL,), row_fields=row_fields)
