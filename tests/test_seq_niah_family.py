@@ -70,7 +70,10 @@ def test_build_run_score_report(built: Path) -> None:
     assert "**By needle count**" in md and "**By pipeline**" in md
     assert "Failure modes (Table 8 layout)" in md and "| Gemini-1.5 (paper) | 64.5% (471) |" in md
     assert (built / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "synthetic-temporal.png").is_file()
-    assert "Failure modes" in (built / "rep" / "index.html").read_text()
+    html = (built / "rep" / "index.html").read_text()
+    assert "Failure modes" in html
+    # The paper file names no split: the note says where its rows come from instead of "the None split".
+    assert "None split" not in html and "published rows are from the paper&#x27;s own data" in html
 
 
 def test_noise_run_score_consistency(built: Path) -> None:

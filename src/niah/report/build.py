@@ -157,7 +157,8 @@ def _published_for(inputs: Sequence[ReportInput], enabled: bool,
         split = paper.protocol.get("split")
         other = sorted({inp.split for inp in members if inp.split and inp.split != split})
         if other:
-            notes.append(f"the published rows are from the {split} split; this report's inputs use "
+            source = f"the {split} split" if split else "the paper's own data"
+            notes.append(f"the published rows are from {source}; this report's inputs use "
                          f"{', '.join(other)}: compare with care")
         shown[id(spec)] = paper
     return shown
