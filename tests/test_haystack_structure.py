@@ -106,6 +106,10 @@ def test_structure_is_printed_numbered_and_kept_through_exclusions() -> None:
                     "Later\n\n1. Step c.\n- Bullet.\n\nClosing words." + pool.doc_separator)
     assert list(pool.struct_start) == [True, False, True, True, False, True, True, False]
     assert list(pool.in_list) == [False, False, True, True, True, True, True, False]
+    # an excluded string is never printed in a heading either
+    banned = PoolDocument("h", [["One."], ["Two."]], headings=[["Title"], ["The needle room"]])
+    text = TextPool.build([banned], get_tokenizer("cl100k_base"), "en", exclude=("needle",)).text
+    assert "needle" not in text and text.startswith("Title\n\nOne.\n\nTwo.")
 
 
 def test_pool_document_renders_a_corpus_document() -> None:

@@ -131,8 +131,8 @@ def _structured(doc: Any, paragraph_break: str, banned: list[str]
     """(id, paragraphs of kept sentences, lead text of each paragraph, list style of each paragraph, whether
     headings stand above each paragraph).
 
-    A paragraph whose every sentence is excluded goes; its headings pass to the next paragraph when that one
-    has none of its own (so a title survives the loss of a first paragraph). Numbered items are numbered
+    Excluded strings drop sentences and heading lines alike. A paragraph whose every sentence is excluded
+    goes; its headings pass to the next paragraph when that one has none of its own (so a title survives the loss of a first paragraph). Numbered items are numbered
     here, after exclusions, counting up within a run of items that no heading interrupts."""
     if isinstance(doc, PoolDocument):
         doc_id, body = doc.id, [list(p) for p in doc.paragraphs]
@@ -152,7 +152,7 @@ def _structured(doc: Any, paragraph_break: str, banned: list[str]
     number = 0
     for sentences, head, style in zip(body, heads, styles, strict=True):
         kept = [s for s in sentences if s and not any(b in s.lower() for b in banned)]
-        head = head or pending
+        head = [h for h in head if h and not any(b in h.lower() for b in banned)] or pending
         if not kept:
             pending = head
             continue
@@ -668,7 +668,9 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     and text needles go to the unit boundary whose depth is closest to their target inside their window.
     ``in_window(depths_array) -> bool array`` may replace the plain window test (MM-NIAH's binning quirks).
     A needle never goes before the first sentence. At a paragraph start it becomes the paragraph's first
-    sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged.
+    sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged, or the
+    last sentence of the paragraph before. It stays out of list items and never stands before a heading,
+    title or list marker (``closable`` / ``openable``), so it always reads as a sentence of a paragraph.
     """
     tok = pool.tokenizer
     spaced = pool.lang in SPACED_LANGS
