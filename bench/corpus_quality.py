@@ -6,7 +6,11 @@ text of each context (needle sentences removed), and reports:
 
 * ``repeated``: number of distinct sentences of >= 6 words that occur twice or more;
 * ``shared_open``: share of those sentences whose first four words also open another sentence;
-* ``distinct3`` / ``distinct6``: distinct word 3-grams (6-grams) / all 3-grams (6-grams) of the text.
+* ``distinct3`` / ``distinct6``: distinct word 3-grams (6-grams) / all 3-grams (6-grams) of the text;
+* ``kinds`` (embedded corpus only): the share of the haystack's words that each document kind (genre)
+  contributes, found by looking every sentence up in the embedded corpus; ``top_kind`` is the largest share;
+* ``structure``: heading lines (a line without end punctuation), list items ("- " / "1. " lines) and
+  paragraphs of the haystack text, as a reader of it sees them.
 
 Words are lower-cased ``\\w+`` runs for English; for Chinese every Han character (and every Latin/digit run)
 is a word, so Chinese numbers are character n-grams and not comparable with English ones.
@@ -14,6 +18,7 @@ is a word, so Chinese numbers are character n-grams and not comparable with Engl
     python bench/corpus_quality.py                      # EN seed 3
     python bench/corpus_quality.py --lang zh --seeds 3,7
     python bench/corpus_quality.py --corpus textdir:/some/papers   # a reference corpus
+    python bench/corpus_quality.py --samples DIR/samples.jsonl     # an already built dataset
 """
 
 from __future__ import annotations
@@ -91,6 +96,45 @@ def measure(text: str, lang: str, *, drop: tuple[str, ...] = ()) -> Quality:
     )
 
 
+_LIST_ITEM = re.compile(r"^(?:- |\d+\. )")
+_ENDS = re.compile(r"[.!?\u3002\uff01\uff1f][\"'\u201d\u2019)\]\u300d\u300f\uff09]*$")
+
+
+def structure(text: str) -> dict[str, int]:
+    """Lines of the haystack text by what they are: headings (no end punctuation, not a list item, not a
+    separator), list items and paragraphs."""
+    out = {"headings": 0, "list_items": 0, "paragraphs": 0}
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line or line in ("---", "</s>"):
+            continue
+        if _LIST_ITEM.match(line):
+            out["list_items"] += 1
+        elif _ENDS.search(line):
+            out["paragraphs"] += 1
+        else:
+            out["headings"] += 1
+    return out
+
+
+def kind_mix(text: str, lang: str) -> dict[str, float]:
+    """Share of the text's words by the genre of the embedded-corpus document each sentence comes from
+    (sentences found in no document, such as headings, count as ``"?"``), largest first."""
+    from niah.corpus.embedded import _raw_documents
+
+    genre_of: dict[str, str] = {}
+    for raw in _raw_documents(lang):
+        for para in raw["paragraphs"]:
+            for sentence in split_sentences(para, lang):
+                genre_of.setdefault(sentence, raw["genre"])
+    words: Counter[str] = Counter()
+    for line in text.split("\n"):
+        for sentence in split_sentences(_LIST_ITEM.sub("", line.strip()), lang):
+            words[genre_of.get(sentence, "?")] += len(words_of(sentence, lang))
+    total = sum(words.values()) or 1
+    return {g: n / total for g, n in words.most_common()}
+
+
 def context_texts(samples_file: Path) -> list[tuple[str, str, tuple[str, ...]]]:
     """(text, lang, needles) of every sample of a built niah dataset."""
     out = []
@@ -121,21 +165,36 @@ def main() -> int:
     ap.add_argument("--length", default="64k")
     ap.add_argument("--corpus", default="default")
     ap.add_argument("--json", action="store_true", help="one JSON object per seed")
+    ap.add_argument("--samples", type=Path, help="measure the first sample of this samples.jsonl instead")
     args = ap.parse_args()
     failed = False
-    for seed in (int(s) for s in args.seeds.split(",")):
-        print(f"building {args.lang} {args.length} seed {seed} ...", file=sys.stderr)
-        text, needles = build_haystack(seed, args.lang, args.length, args.corpus)
+    runs: list[tuple[str, str, tuple[str, ...]]] = []
+    if args.samples:
+        text, lang, needles = context_texts(args.samples)[0]
+        runs.append(("file", text, needles))
+        args.lang = lang
+    else:
+        for seed in (int(s) for s in args.seeds.split(",")):
+            print(f"building {args.lang} {args.length} seed {seed} ...", file=sys.stderr)
+            runs.append((str(seed), *build_haystack(seed, args.lang, args.length, args.corpus)))
+    for seed, text, needles in runs:
         q = measure(text, args.lang, drop=needles)
         ok = q.meets()
         failed |= args.lang == "en" and not all(ok.values())
+        mix = kind_mix(text, args.lang) if args.corpus == "default" else {}
+        shape = structure(text)
         if args.json:
-            print(json.dumps({"lang": args.lang, "seed": seed, **q.__dict__, "meets": ok}))
+            print(json.dumps({"lang": args.lang, "seed": seed, **q.__dict__, "meets": ok, "kinds": mix,
+                              "structure": shape}, ensure_ascii=False))
         else:
             print(f"{args.lang} seed {seed}: {q.sentences} sentences >=6 words, {q.words} words; "
                   f"repeated {q.repeated}, shared 4-word openings {q.shared_open:.1%}, "
                   f"distinct 3-grams {q.distinct3:.1%}, 6-grams {q.distinct6:.1%}"
                   + ("" if all(ok.values()) else f"  (misses: {', '.join(k for k, v in ok.items() if not v)})"))
+            print(f"  structure: {shape['headings']} heading lines, {shape['list_items']} list items, "
+                  f"{shape['paragraphs']} paragraphs")
+            if mix:
+                print("  kinds: " + ", ".join(f"{g} {v:.1%}" for g, v in list(mix.items())[:8]))
     return 1 if failed else 0
 
 

@@ -84,7 +84,7 @@ def test_documents_are_well_formed(corpora):
 
 def test_structure_markers_are_consistent():
     """Headings sit between paragraphs and end without a full stop; list items are marked per paragraph."""
-    n_headings = n_items = 0
+    n_headings = n_items = n_steps = 0
     for lang in ("en", "zh"):
         for raw in _raw_documents(lang):
             for index, text in raw.get("headings", ()):
@@ -92,9 +92,10 @@ def test_structure_markers_are_consistent():
                 assert not re.search(r"[.。]$", text)  # a question ("Is it worth it?") is a fine heading
                 n_headings += 1
             if "kinds" in raw:
-                assert len(raw["kinds"]) == len(raw["paragraphs"]) and set(raw["kinds"]) <= {"p", "li"}
+                assert len(raw["kinds"]) == len(raw["paragraphs"]) and set(raw["kinds"]) <= {"p", "li", "ol"}
                 n_items += raw["kinds"].count("li")
-    assert n_headings > 50 and n_items > 20
+                n_steps += raw["kinds"].count("ol")
+    assert n_headings > 50 and n_items > 20 and n_steps > 20
 
 
 def test_no_duplicate_paragraphs(corpora):
@@ -187,17 +188,22 @@ def test_shipped_text_matches_generator():
 
 
 def test_documents_carry_headings_and_list_items(corpora):
-    """The generator's structure reaches CorpusDocument: headings before paragraphs, "li" for list items."""
+    """The generator's structure reaches CorpusDocument: headings before paragraphs, "li" for bulleted list
+    items, "ol" for numbered ones (a walk's route, a guide's or recipe's steps)."""
     docs = corpora["en"]
     with_headings = [d for d in docs if d.headings]
-    with_lists = [d for d in docs if "li" in d.kinds]
+    with_lists = [d for d in docs if {"li", "ol"} & set(d.kinds)]
     assert len(with_headings) > 300 and len(with_lists) > 300
     for d in with_headings + with_lists:
         assert all(0 <= i <= len(d.paragraphs) and text.strip() == text != "" for i, text in d.headings)
         assert not d.kinds or len(d.kinds) == len(d.paragraphs)
     walk = next(d for d in docs if d.genre == "walk")
     route = {text: i for i, text in walk.headings}["Route"]
-    assert walk.kinds[route] == "li" and walk.kinds[route - 1] == "p"
+    assert walk.kinds[route] == "ol" and walk.kinds[route - 1] == "p"
+    sightings = next(d for d in docs if d.genre == "sightings")
+    assert "li" in sightings.kinds and "ol" not in sightings.kinds
+    shown = [d.title for d in docs if d.title_in_text]
+    assert len(shown) == len(set(shown)) == len({d.title for d in docs}) > 1000
 
 
 def test_document_structure_is_validated():

@@ -176,7 +176,7 @@ def _prune(blocks: list[str], lang: str, opening_uses: dict[str, int], seen_sent
         if block.startswith("## "):
             out.append(block)
             continue
-        prefix = "- " if block.startswith("- ") else ""
+        prefix = next((p for p in ("- ", "1. ") if block.startswith(p)), "")
         kept: list[str] = []
         for i, sentence in enumerate(split_sentences(block[len(prefix):], lang)):
             key = sentence.strip().lower()
@@ -244,7 +244,7 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
                      "paragraphs": paragraphs}
         if headings:
             doc["headings"] = headings
-        if "li" in kinds:
+        if "li" in kinds or "ol" in kinds:
             doc["kinds"] = kinds
         docs.append(doc)
         tokens_by_genre[genre] = tokens_by_genre.get(genre, 0) + n_tokens

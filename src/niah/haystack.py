@@ -8,7 +8,16 @@ its real predecessor ends (``count(anchor + unit) - count(anchor)``), so that, f
 counts are provably additive over these boundaries, the count of any concatenation of whole documents is
 the sum of its unit counts.
 
-A haystack is whole documents in a random order plus a prefix of one more document. Its length is made
+Documents keep their structure as text extraction leaves a web page: a title and section headings on lines
+of their own, list items as lines led by "- " or "1. " (one newline between items of one list), blank lines
+between paragraphs (``PoolDocument``, ``pool_document``). A heading or list marker is part of the unit of
+the sentence it stands before, so no slot ever falls between a heading and its paragraph; needles go only
+into plain paragraphs (never into a list, never before a heading or marker), so where a needle stands
+carries no formatting cue.
+
+A haystack is whole documents in a random order plus a prefix of one more document. When documents carry
+a kind (``PoolDocument.group``), the order is drawn with weights that keep the large kinds from filling
+most of a haystack (``GROUP_BALANCE``). Its length is made
 exact by choosing that last prefix among all documents not used yet so that its count (with the trail of
 its last sentence removed) is exactly what is left: an indexed lookup over precomputed prefix sums. When no
 document has such a prefix, the last whole document is swapped for others (each swap changes what is left);
@@ -39,10 +48,18 @@ PARAGRAPH_BREAK = "\n\n"
 #: What separates two concatenated documents by default (a Markdown rule between blank lines); a family whose
 #: official files use another separator passes its own (``TextPool.build(doc_separator=...)``).
 DEFAULT_DOC_SEPARATOR = "\n\n---\n\n"
+#: What separates two items of one list (each item is a line of its own).
+LIST_BREAK = "\n"
+#: Document order is drawn with weight ``group_tokens ** -GROUP_BALANCE`` per document, so a kind's expected
+#: share of a haystack goes as ``group_tokens ** (1 - GROUP_BALANCE)``: 0 draws documents uniformly (a kind
+#: twice as large fills twice as much), 1 gives every kind the same share.
+GROUP_BALANCE = 0.5
 _ANCHOR = "Anchor."
 # A sentence ends with a terminator, optionally followed by closing quotes or brackets.
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026][\"'\u201d\u2019)\]\u300d\u300f\uff09]*$")
-TRAIL_NONE, TRAIL_PARAGRAPH, TRAIL_DOCUMENT = 0, 1, 2
+TRAIL_NONE, TRAIL_PARAGRAPH, TRAIL_DOCUMENT, TRAIL_LINE = 0, 1, 2, 3
+#: List styles of a paragraph (``PoolDocument.lists``): a plain paragraph, a bulleted or a numbered item.
+LIST_NONE, LIST_BULLET, LIST_NUMBERED = "", "-", "1."
 
 
 def make_unit(sentence: str, lang: str) -> str:
@@ -72,6 +89,83 @@ def _as_paragraphs(body: Sequence[Any]) -> list[list[str]]:
     return [list(p) for p in body]
 
 
+@dataclass(frozen=True)
+class PoolDocument:
+    """A document as a haystack prints it: paragraphs of sentences and how the page lays them out.
+
+    ``headings[i]``: the lines printed above paragraph ``i`` (section headings; the title above the first);
+    ``lists[i]``: ``LIST_NONE``, ``LIST_BULLET`` or ``LIST_NUMBERED`` (numbers count up within a list);
+    ``group``: the document's kind (genre), which balances kinds in a haystack. Empty sequences: no structure.
+    """
+
+    id: str
+    paragraphs: Sequence[Sequence[str]]
+    headings: Sequence[Sequence[str]] = ()
+    lists: Sequence[str] = ()
+    group: str = ""
+
+
+_LIST_OF_KIND = {"p": LIST_NONE, "li": LIST_BULLET, "ol": LIST_NUMBERED}
+
+
+def pool_document(doc: Any) -> PoolDocument:
+    """A ``niah.corpus.CorpusDocument`` split into sentences, with its title (when a reader sees it), section
+    headings and list items, ready for ``TextPool.build``."""
+    from niah.corpus.text import split_sentences
+
+    n = len(doc.paragraphs)
+    headings: list[list[str]] = [[] for _ in range(n)]
+    if doc.title_in_text and doc.title and n:
+        headings[0].append(doc.title)
+    for i, text in doc.headings:
+        if i < n:  # a heading after the last paragraph heads nothing: not printed
+            headings[i].append(text)
+    lists = [_LIST_OF_KIND[k] for k in doc.kinds] if doc.kinds else []
+    return PoolDocument(doc.id, [split_sentences(p, doc.lang) for p in doc.paragraphs],
+                        headings=headings if any(headings) else [], lists=lists, group=doc.genre)
+
+
+def _structured(doc: Any, paragraph_break: str, banned: list[str]
+                ) -> tuple[str, list[list[str]], list[str], list[str], list[bool]]:
+    """(id, paragraphs of kept sentences, lead text of each paragraph, list style of each paragraph, whether
+    headings stand above each paragraph).
+
+    Excluded strings drop sentences and heading lines alike. A paragraph whose every sentence is excluded
+    goes; its headings pass to the next paragraph when that one has none of its own (so a title survives the loss of a first paragraph). Numbered items are numbered
+    here, after exclusions, counting up within a run of items that no heading interrupts."""
+    if isinstance(doc, PoolDocument):
+        doc_id, body = doc.id, [list(p) for p in doc.paragraphs]
+        heads = [list(h) for h in doc.headings] or [[] for _ in body]
+        styles = list(doc.lists) or [LIST_NONE] * len(body)
+        if len(heads) != len(body) or len(styles) != len(body):
+            raise ConfigError(f"document {doc_id!r}: headings and lists must have one entry per paragraph")
+    else:
+        doc_id, raw = doc
+        body = _as_paragraphs(raw)
+        heads, styles = [[] for _ in body], [LIST_NONE] * len(body)
+    paragraphs: list[list[str]] = []
+    leads: list[str] = []
+    kept_styles: list[str] = []
+    headed: list[bool] = []
+    pending: list[str] = []
+    number = 0
+    for sentences, head, style in zip(body, heads, styles, strict=True):
+        kept = [s for s in sentences if s and not any(b in s.lower() for b in banned)]
+        head = [h for h in head if h and not any(b in h.lower() for b in banned)] or pending
+        if not kept:
+            pending = head
+            continue
+        pending = []
+        number = number + 1 if (style == LIST_NUMBERED and not head and kept_styles
+                                and kept_styles[-1] == LIST_NUMBERED) else 1
+        marker = {LIST_NONE: "", LIST_BULLET: "- ", LIST_NUMBERED: f"{number}. "}[style]
+        paragraphs.append(kept)
+        leads.append("".join(h + paragraph_break for h in head) + marker)
+        kept_styles.append(style)
+        headed.append(bool(head))
+    return doc_id, paragraphs, leads, kept_styles, headed
+
+
 @dataclass
 class TextPool:
     """All sentence units of a corpus, tokenized once, with prefix sums per unit and per document."""
@@ -89,6 +183,10 @@ class TextPool:
     end_tokens: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # as the last unit
     first_delta: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # per doc, at start
     sentence_end: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # the unit opens with a heading, title or list marker (nothing may be put before it)
+    struct_start: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    in_list: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # unit of a list item
+    doc_weight: np.ndarray | None = None  # per document, for the draw order (None: uniform)
     paragraph_break: str = PARAGRAPH_BREAK
     doc_separator: str = DEFAULT_DOC_SEPARATOR
     clean_boundaries: bool = True  # unit boundaries never merge tokens (see ``additive``)
@@ -109,6 +207,9 @@ class TextPool:
             self.end_tokens = self.unit_tokens.copy()
             self.first_delta = np.zeros(len(self.doc_ids), dtype=np.int64)
             self.sentence_end = np.array([ends_sentence(u) for u in self.units], dtype=bool)
+        if len(self.struct_start) != n:
+            self.struct_start = np.zeros(n, dtype=bool)
+            self.in_list = np.zeros(n, dtype=bool)
         # the prefix-end index: for each unit that ends a sentence, the tokens of its document's prefix up to
         # and including it (trail removed); sorted so that "which prefixes have exactly R tokens" is a lookup
         self.doc_of_unit = np.repeat(np.arange(len(self.doc_ids)), np.diff(self.doc_starts))
@@ -142,46 +243,55 @@ class TextPool:
         return len(self.doc_ids)
 
     @classmethod
-    def build(cls, documents: Iterable[tuple[str, Sequence[Any]]], tokenizer: TextTokenizer, lang: str,
-              *, exclude: Iterable[str] = (), paragraph_break: str = PARAGRAPH_BREAK,
+    def build(cls, documents: Iterable[tuple[str, Sequence[Any]] | PoolDocument], tokenizer: TextTokenizer,
+              lang: str, *, exclude: Iterable[str] = (), paragraph_break: str = PARAGRAPH_BREAK,
               doc_separator: str = DEFAULT_DOC_SEPARATOR) -> TextPool:
         """``documents`` yields (doc_id, paragraphs), each paragraph a list of sentences (a flat list of
-        sentences is one paragraph). Sentences containing any ``exclude`` string are dropped (so a haystack
-        never already contains a needle's wording)."""
+        sentences is one paragraph), or ``PoolDocument``s with their headings and lists. Sentences containing
+        any ``exclude`` string are dropped (so a haystack never already contains a needle's wording)."""
         banned = [e.lower() for e in exclude if e]
         spaced = lang in SPACED_LANGS
         units: list[str] = []
         lead: list[bool] = []
         kinds: list[int] = []
         prev_kinds: list[int] = []  # trail kind of the unit before (doc-initial units follow a separator)
+        struct: list[bool] = []
+        listed: list[bool] = []
         starts = [0]
         ids: list[str] = []
-        for doc_id, body in documents:
-            paragraphs = [[s for s in p if s and not any(b in s.lower() for b in banned)]
-                          for p in _as_paragraphs(body)]
-            paragraphs = [p for p in paragraphs if p]
+        groups: list[str] = []
+        for doc in documents:
+            doc_id, paragraphs, leads, styles, headed = _structured(doc, paragraph_break, banned)
             if not paragraphs:
                 continue
             prev = TRAIL_DOCUMENT
             for pi, para in enumerate(paragraphs):
+                in_list = styles[pi] != LIST_NONE
                 for si, sentence in enumerate(para):
                     if si < len(para) - 1:
                         kind, trail = TRAIL_NONE, ""
                     elif pi < len(paragraphs) - 1:
-                        kind, trail = TRAIL_PARAGRAPH, paragraph_break
+                        # consecutive items of one list are lines; a heading above the next item starts a block
+                        line = in_list and styles[pi + 1] != LIST_NONE and not headed[pi + 1]
+                        kind, trail = (TRAIL_LINE, LIST_BREAK) if line else (TRAIL_PARAGRAPH, paragraph_break)
                     else:
                         kind, trail = TRAIL_DOCUMENT, doc_separator
                     space = spaced and si > 0
-                    units.append((" " if space else "") + sentence + trail)
+                    head = leads[pi] if si == 0 else ""
+                    units.append((" " if space else "") + head + sentence + trail)
                     lead.append(space)
                     kinds.append(kind)
                     prev_kinds.append(prev)
+                    struct.append(bool(head))
+                    listed.append(in_list)
                     prev = kind
             starts.append(len(units))
             ids.append(doc_id)
+            groups.append(doc.group if isinstance(doc, PoolDocument) else "")
         if not units:
             raise ConfigError("the corpus has no text")
-        trails = {TRAIL_NONE: "", TRAIL_PARAGRAPH: paragraph_break, TRAIL_DOCUMENT: doc_separator}
+        trails = {TRAIL_NONE: "", TRAIL_PARAGRAPH: paragraph_break, TRAIL_DOCUMENT: doc_separator,
+                  TRAIL_LINE: LIST_BREAK}
         counts = np.zeros(len(units), dtype=np.int64)
         end_counts = np.zeros(len(units), dtype=np.int64)
         kind_arr = np.asarray(kinds, dtype=np.int8)
@@ -201,11 +311,15 @@ class TextPool:
         first_delta = np.asarray(tokenizer.count_batch([units[i] for i in first]), dtype=np.int64) - counts[first]
         cum = np.zeros(len(units) + 1, dtype=np.int64)
         np.cumsum(counts, out=cum[1:])
-        clean = _boundaries_clean(tokenizer, (paragraph_break, doc_separator))
+        used_trails = [trails[k] for k in (TRAIL_PARAGRAPH, TRAIL_DOCUMENT, TRAIL_LINE) if k in set(kinds)]
+        clean = _boundaries_clean(tokenizer, used_trails or [paragraph_break, doc_separator], any(struct))
         ends = np.array([ends_sentence(u) for u in units], dtype=bool)
+        doc_tok = cum[np.asarray(starts[1:])] - cum[np.asarray(starts[:-1])]
         return cls(tokenizer, lang, units, counts, cum, np.asarray(starts, dtype=np.int64), ids,
                    lead_space=np.asarray(lead, dtype=bool), trail_kind=kind_arr, trail_len=trail_len,
                    end_tokens=end_counts, first_delta=first_delta, sentence_end=ends,
+                   struct_start=np.asarray(struct, dtype=bool), in_list=np.asarray(listed, dtype=bool),
+                   doc_weight=_group_weights(groups, doc_tok),
                    paragraph_break=paragraph_break, doc_separator=doc_separator, clean_boundaries=clean)
 
     def doc_tokens(self) -> np.ndarray:
@@ -215,7 +329,14 @@ class TextPool:
         """The text that precedes unit ``u`` in any haystack (its paragraph break or a document separator)."""
         if u == int(self.doc_starts[self.doc_of_unit[u]]):
             return self.doc_separator
-        return self.paragraph_break if self.trail_kind[u - 1] == TRAIL_PARAGRAPH else ""
+        return {TRAIL_PARAGRAPH: self.paragraph_break, TRAIL_LINE: LIST_BREAK}.get(int(self.trail_kind[u - 1]), "")
+
+    def draw_order(self, rng: np.random.Generator) -> np.ndarray:
+        """A random order of all documents: uniform, or weighted by ``doc_weight`` (sampling without
+        replacement by exponential races: the smaller ``Exp(1) / weight``, the earlier)."""
+        if self.doc_weight is None:
+            return rng.permutation(self.num_docs)
+        return np.argsort(rng.exponential(size=self.num_docs) / self.doc_weight, kind="stable")
 
     def find_end(self, tokens: int, excluded: np.ndarray, rng: np.random.Generator, *,
                  as_first: bool = False) -> int | None:
@@ -233,11 +354,21 @@ class TextPool:
         return int(cand[int(rng.integers(len(cand)))])
 
 
+def _group_weights(groups: Sequence[str], doc_tok: np.ndarray) -> np.ndarray | None:
+    """Per-document draw weights ``tokens_of_its_group ** -GROUP_BALANCE`` (None when there is one group)."""
+    if len(set(groups)) < 2:
+        return None
+    names, index = np.unique(np.asarray(groups), return_inverse=True)
+    group_tok = np.bincount(index, weights=doc_tok.astype(np.float64), minlength=len(names))
+    return np.maximum(group_tok[index], 1.0) ** -GROUP_BALANCE
+
+
 _SENTENCE_ENDINGS = ("end.", "end?", "end!", 'end."', "end.)", "end”", "end")
 _SENTENCE_STARTS = ("The", "the", '"The', "'The", "(The", "1987", "“The", "Ça")
+_STRUCTURED_STARTS = ("- The", "1. The", "12. The", "Route\n\nThe", "Route\n\n1. The")
 
 
-def _boundaries_clean(tok: TextTokenizer, trails: Sequence[str]) -> bool:
+def _boundaries_clean(tok: TextTokenizer, trails: Sequence[str], structured: bool = False) -> bool:
     """Whether a unit after ``trail`` counts the same whatever sentence ending precedes the trail.
 
     BPE tokenizers that pre-split by regex (cl100k, o200k) start a new pre-token after a run of newlines or
@@ -248,9 +379,10 @@ def _boundaries_clean(tok: TextTokenizer, trails: Sequence[str]) -> bool:
     """
     if not hasattr(tok, "pretokenize"):
         return all(t[-1:].isspace() for t in trails)
+    starts = _SENTENCE_STARTS + (_STRUCTURED_STARTS if structured else ())
     for trail in trails:
         base = tok.count(_ANCHOR + trail)
-        for start in _SENTENCE_STARTS:
+        for start in starts:
             after = tok.count(_ANCHOR + trail + start) - base
             for end in _SENTENCE_ENDINGS:
                 if tok.count(end + trail + start) != tok.count(end + trail) + after:
@@ -296,7 +428,7 @@ def select_text(pool: TextPool, n_tokens: int, rng: np.random.Generator, *,
             f"not enough for a haystack of {n_tokens} text tokens without repeating a passage; "
             "use a larger corpus (--corpus) or a shorter length"
         )
-    order = rng.permutation(pool.num_docs)
+    order = pool.draw_order(rng)
     doc_tok = pool.doc_tokens()
     cum = np.cumsum(doc_tok[order])
     if allow_sentence_end and n_tokens > 0:
@@ -536,7 +668,9 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     ``in_window(depths_array) -> bool array`` may replace the plain window test (for depth bins that are not one
     closed interval).
     A needle never goes before the first sentence. At a paragraph start it becomes the paragraph's first
-    sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged.
+    sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged, or the
+    last sentence of the paragraph before. It stays out of list items and never stands before a heading,
+    title or list marker (``closable`` / ``openable``), so it always reads as a sentence of a paragraph.
     """
     tok = pool.tokenizer
     spaced = pool.lang in SPACED_LANGS
@@ -560,6 +694,21 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     if spaced and m:
         para_start[1:m] = ~pool.lead_space[ctx_units[1:]]
     blocked = np.zeros(m + 1, dtype=bool)
+    # a needle belongs to a plain paragraph: it may follow the sentence before a slot only outside lists, and
+    # stand before the sentence after it only when no heading, title or list marker opens that sentence
+    closable = np.zeros(m + 1, dtype=bool)
+    openable = np.zeros(m + 1, dtype=bool)
+    if m:
+        closable[1:] = ~pool.in_list[ctx_units]
+        openable[:m] = ~(pool.in_list[ctx_units] | pool.struct_start[ctx_units])
+        inner = np.zeros(m + 1, dtype=bool)  # slots between two sentences of one paragraph
+        inner[1:m] = pool.trail_kind[ctx_units[:-1]] == TRAIL_NONE
+        blocked[inner & ~openable] = True  # inside a list item
+        if spaced:
+            blocked[para_start & ~closable & ~openable] = True
+        else:
+            blocked[1:m] |= ~inner[1:m] & ~openable[1:m]  # the needle would open the next paragraph
+        blocked[m] |= not closable[m]
     blocked[0] = m > 0  # a needle never opens the context
     if m and not sel.sentence_end and pool.trail_kind[last]:
         blocked[m] = True  # the word-cut tail would follow the needle without a space
@@ -619,11 +768,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
                 elif slot not in slot_needles:
                     modes = ["close", "open"] if rng.random() < 0.5 else ["open", "close"]
                     for mode in modes:
-                        if mode == "close" and slot > 1 and _closing_delta(
+                        if mode == "close" and slot > 1 and closable[slot] and _closing_delta(
                                 pool, nd.text, needle_tokens[i], ctx_units, slot) == 0:
                             close_fix.add(slot)
                             break
-                        if mode == "open" and _opening_delta(
+                        if mode == "open" and openable[slot] and _opening_delta(
                                 pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
                             lead_fix.add(slot)
                             break
@@ -866,9 +1015,10 @@ def sweep_haystack(pool: TextPool, target: int, rng: np.random.Generator, needle
         if sel.sentence_end:
             chars[-1] = len(text)  # the end slot, after the last sentence (its trail was dropped)
         toks = np.concatenate([[0], np.cumsum(ctx_tok)])
-        inner = np.flatnonzero(pool.lead_space[ctx_units[1:]]) + 1  # boundaries inside a paragraph
+        # boundaries inside a plain paragraph (never inside a list item)
+        inner = np.flatnonzero(pool.lead_space[ctx_units[1:]] & ~pool.in_list[ctx_units[1:]]) + 1
         slots = np.concatenate([inner, [len(ctx_units)]])
-        if not sel.sentence_end and pool.trail_kind[last]:
+        if (not sel.sentence_end and pool.trail_kind[last]) or pool.in_list[last]:
             slots = slots[:-1]
         return SweepHaystack(text, chars[slots], toks[slots], needle, needle_tokens, target,
                              sentence_end=sel.sentence_end)

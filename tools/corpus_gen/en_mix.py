@@ -259,11 +259,11 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
                            "n": rng.choice(["two", "three", "four", "five"])})
         got = fill.pick(WALK["step"], 1)
         if got:
-            blocks.append(f"- {got[0]}")
+            blocks.append(f"1. {got[0]}")
     # A landmark no step mentioned, so the last item does not echo the one before it.
     fill.facts["lm1"] = rng.choice([x for x in LANDMARKS if x not in seen_landmarks])
     # The way back always comes last (it was one of the steps, and could land mid-route).
-    blocks += [f"- {s}" for s in fill.pick(WALK["end"], 1)]
+    blocks += [f"1. {s}" for s in fill.pick(WALK["end"], 1)]
     blocks += ["## Along the way", fill.paragraph(WALK["poi"], rng.randint(2, 4))]
     title = rng.choice([f"Walk: {place} and {hill}", f"A circular walk from {place}",
                         f"{place} to {place2} and back ({km} km)", f"Short walks: {hill} from {place}"])

@@ -248,7 +248,7 @@ def howto(rng: random.Random) -> tuple[str, list[str]]:
     blocks.append(rng.choice(["## Step by step", "## How to do it", "## The method"]))
     steps = fill.pick(HOWTO["step"], rng.randint(6, 8))
     # Two instructions a list item: one-line items would recur verbatim across guides.
-    blocks += ["- " + " ".join(steps[i:i + 2]) for i in range(0, len(steps), 2)]
+    blocks += ["1. " + " ".join(steps[i:i + 2]) for i in range(0, len(steps), 2)]
     blocks.append(rng.choice(["## Common mistakes", "## What to avoid", "## Where it goes wrong"]))
     blocks.append(fill.paragraph(HOWTO["mistake"], 2))
     blocks.append(rng.choice(["## Questions readers ask", "## FAQ", "## A few questions"]))
@@ -256,7 +256,7 @@ def howto(rng: random.Random) -> tuple[str, list[str]]:
     blocks.append(fill.paragraph(HOWTO["outro"], 2))
     title = rng.choice([f"How to {task}", f"How to {task}: a beginner's guide", f"An easy way to {task}",
                         f"{task[0].upper() + task[1:]} in {time}"])
-    return title, [b for b in blocks if b and b not in ("- ",)]
+    return title, [b for b in blocks if b and b not in ("- ", "1. ")]
 
 
 # ---------------------------------------------------------------------------------------------------- forum
@@ -686,7 +686,7 @@ def recipe(rng: random.Random) -> tuple[str, list[str]]:
     blocks += ["- " + tidy_en(i) + "." for i in ingredients]
     blocks.append(rng.choice(["## Method", "## How to make it", "## Steps"]))
     oven = dish.split()[-1] in ("crumble", "flapjacks", "pasties", "cake", "herbs")
-    blocks += ["- " + s for s in fill.pick(METHOD["oven" if oven else "pan"], rng.randint(3, 4))]
+    blocks += ["1. " + s for s in fill.pick(METHOD["oven" if oven else "pan"], rng.randint(3, 4))]
     blocks.append(rng.choice(["## Tips", "## Notes", "## A few tips"]))
     blocks.append(fill.paragraph(RECIPE["tips"], 3))
     blocks.append(fill.paragraph(RECIPE["end"], 2))

@@ -222,7 +222,9 @@ def structure(blocks: Sequence[str]) -> tuple[list[str], list[list[int | str]], 
 
     A block ``"## text"`` is a heading placed before the next paragraph (recorded as ``[index, text]``, not
     as a paragraph: headings have no sentence end, and the haystack is built from sentences); a block
-    ``"- text"`` is a list item, kept as a paragraph of kind ``"li"``; every other block is kind ``"p"``.
+    ``"- text"`` is an item of a bulleted list, kept as a paragraph of kind ``"li"``; ``"1. text"`` is an item of a
+    numbered list (steps to follow in order), kind ``"ol"``, numbered when rendered; every other block is kind
+    ``"p"``.
     """
     paragraphs: list[str] = []
     headings: list[list[int | str]] = []
@@ -233,6 +235,9 @@ def structure(blocks: Sequence[str]) -> tuple[list[str], list[list[int | str]], 
         elif block.startswith("- "):
             paragraphs.append(block[2:].strip())
             kinds.append("li")
+        elif block.startswith("1. "):
+            paragraphs.append(block[3:].strip())
+            kinds.append("ol")
         else:
             paragraphs.append(block)
             kinds.append("p")

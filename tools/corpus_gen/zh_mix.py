@@ -178,10 +178,10 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
                            "dir": rng.choice(DIRS), "dir2": rng.choice(DIRS),
                            "dist": rng.choice([f"{rng.randrange(100, 900, 50)}米", f"{_CN_NUM[rng.randint(1, 3)]}公里",
                                                "半公里", f"{rng.randint(2, 6)}00米"])})
-        blocks += [f"- {s}" for s in fill.pick(WALK["step"], 1)]
+        blocks += [f"1. {s}" for s in fill.pick(WALK["step"], 1)]
     # A landmark no step mentioned, so the last item does not echo the one before it.
     fill.facts["lm1"] = rng.choice([x for x in LANDMARKS if x not in seen_landmarks])
-    blocks += [f"- {s}" for s in fill.pick(WALK["end"], 1)]
+    blocks += [f"1. {s}" for s in fill.pick(WALK["end"], 1)]
     blocks += ["## 沿途看点", fill.paragraph(WALK["poi"], rng.randint(2, 3), "")]
     title = rng.choice([f"徒步路线：{pl}到{facts['hill']}", f"{pl}环线徒步（{km}公里）", f"周末短途：从{pl}走到{pl2}"])
     return title, [b for b in blocks if b]

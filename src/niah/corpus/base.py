@@ -103,6 +103,10 @@ class CorpusImage:
         return buf.getvalue(), ".jpg"
 
 
+#: Paragraph kinds: a plain paragraph, an item of a bulleted list, an item of a numbered list.
+PARAGRAPH_KINDS = ("p", "li", "ol")
+
+
 @dataclass(frozen=True)
 class CorpusDocument:
     """A document: plain paragraphs (no newlines, normalized whitespace) and its own images, if any.
@@ -121,16 +125,20 @@ class CorpusDocument:
     source: str = ""  # "file:line" (or "embedded:<id>") for error messages and provenance
     genre: str = ""
     # Structure, where the source has it: ``headings[k] = (i, text)`` is a section heading standing before
-    # paragraph ``i`` (headings are not paragraphs: they have no sentence end); ``kinds[i]`` is "p" or "li"
-    # (an item of a list). Empty when unknown; haystacks are built from ``paragraphs`` either way.
+    # paragraph ``i`` (headings are not paragraphs: they have no sentence end); ``kinds[i]`` is "p", "li"
+    # (an item of a bulleted list) or "ol" (an item of a numbered list). Empty when unknown. Haystacks print
+    # headings on their own lines and list items as "- " / "1. " lines (niah.haystack.pool_document).
     headings: tuple[tuple[int, str], ...] = ()
     kinds: tuple[str, ...] = ()
+    # Whether a reader sees ``title`` above the text: the embedded corpus keeps titles out of ``paragraphs``;
+    # other sources have none or already carry it in their text (a text file's name is not a title).
+    title_in_text: bool = False
 
     def __post_init__(self) -> None:
         if len(self.images) != len(self.image_slots):
             raise ValueError("images and image_slots must have the same length")
-        if self.kinds and (len(self.kinds) != len(self.paragraphs) or set(self.kinds) - {"p", "li"}):
-            raise ValueError("kinds must give 'p' or 'li' for every paragraph")
+        if self.kinds and (len(self.kinds) != len(self.paragraphs) or set(self.kinds) - set(PARAGRAPH_KINDS)):
+            raise ValueError("kinds must give 'p', 'li' or 'ol' for every paragraph")
         if any(not 0 <= i <= len(self.paragraphs) for i, _text in self.headings):
             raise ValueError("a heading must stand before a paragraph (or after the last)")
 

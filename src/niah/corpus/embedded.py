@@ -87,7 +87,12 @@ class EmbeddedCorpus:
         return self._pool
 
     def documents(self) -> Iterator[CorpusDocument]:
+        # A title is shown above the first document that has it only: generated forum threads, letters and
+        # diaries share titles, and one haystack holding two pages of the same title would read as built.
+        titles_seen: set[str] = set()
         for raw in _raw_documents(self.lang):
+            title_shown = raw["title"] not in titles_seen
+            titles_seen.add(raw["title"])
             paragraphs = tuple(raw["paragraphs"])
             rng = random.Random(f"niah-corpus-images/{self.seed}/{raw['id']}")
             n_images = max(1, min(3, len(paragraphs) // 4))
@@ -97,5 +102,5 @@ class EmbeddedCorpus:
                 id=raw["id"], lang=raw["lang"], title=raw["title"], paragraphs=paragraphs,
                 images=images, image_slots=slots, source=f"embedded:{raw['id']}", genre=raw.get("genre", ""),
                 headings=tuple((int(i), str(text)) for i, text in raw.get("headings", ())),
-                kinds=tuple(raw.get("kinds", ())),
+                kinds=tuple(raw.get("kinds", ())), title_in_text=title_shown,
             )

@@ -82,8 +82,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
     import numpy as np
 
     from niah.corpus import load_corpus
-    from niah.corpus.text import split_sentences
-    from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble, make_unit
+    from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble, make_unit, pool_document
 
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
@@ -94,7 +93,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
         raise ConfigError("--image-tokens must be a positive per-image cost")
     tok = get_tokenizer(tokenizer)
     source = load_corpus(corpus, seed=seed)
-    docs = ((d.id, [split_sentences(p, d.lang) for p in d.paragraphs]) for d in source.documents())
+    docs = (pool_document(d) for d in source.documents())  # titles, headings and lists printed; kinds balanced
     pool = TextPool.build(docs, tok, "en", exclude=("passkey",))
     pictures = list(source.images())
     if len(pictures) < images_per_sample:

@@ -29,6 +29,7 @@ from niah.haystack import (
     TextPool,
     assemble,
     make_unit,
+    pool_document,
 )
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens.image import ImageTokenRule, get_image_rule
@@ -416,14 +417,14 @@ class MMNIAHBuilder:
     def __init__(self, cfg: BuildConfig, write_media: Callable[[str, bytes], str]) -> None:
         from niah.benchmarks.mm_niah import needles as needle_pool
         from niah.corpus import load_corpus
-        from niah.corpus.text import split_sentences
 
         cfg.validate()
         self.cfg = cfg
         tokenizer = get_tokenizer(cfg.tokenizer)
         rule = get_image_rule(cfg.image_tokens)
         corpus = load_corpus(cfg.corpus, lang=cfg.lang, seed=cfg.seed)
-        docs = ((d.id, [split_sentences(p, d.lang) for p in d.paragraphs]) for d in corpus.documents())
+        # documents as a reader sees them: titles, headings and lists in place, kinds balanced
+        docs = (pool_document(d) for d in corpus.documents())
         self.doc_separator = DEFAULT_DOC_SEPARATOR if cfg.doc_separator is None else cfg.doc_separator
         if "<image>" in self.doc_separator:
             raise ConfigError("--doc-separator must not contain the image placeholder <image>")

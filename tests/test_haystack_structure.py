@@ -1,0 +1,253 @@
+"""Haystacks print document structure as a web page reads after text extraction (titles and headings on lines
+of their own, "- " and "1. " list items, blank lines between paragraphs), needles only ever stand inside plain
+paragraphs, and document kinds are balanced; lengths stay exact and contexts still end on sentences."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from niah.benchmarks.mm_niah.corpus import DOC_SEPARATOR as OFFICIAL_DOC_SEPARATOR  # a family's own
+from niah.corpus import load_corpus
+from niah.corpus.base import CorpusDocument
+from niah.corpus.embedded import _raw_documents
+from niah.haystack import (
+    LIST_BULLET,
+    LIST_NONE,
+    LIST_NUMBERED,
+    ImageSpec,
+    NeedleSpec,
+    PoolDocument,
+    TextPool,
+    assemble,
+    pool_document,
+    sweep_haystack,
+)
+from niah.sample import Dataset, parts_text
+from niah.tokens import get_tokenizer
+
+WORDS = ("river mountain village morning quiet market bridge lantern harvest winter story garden teacher "
+         "music station 1987 3.25 don't e.g. Mr. naïve café (old) \"new\" well-known — ; : unquestionably").split()
+ZH_CHARS = "我们去了公园天气很好山水城市老师学生音乐火车站春夏秋冬历史文化的是在有和人这中大为上个国"
+NEEDLE = " The best thing to do in Nanjing is eating hot dry noodles."
+ZH_NEEDLE = "小企鹅数了三根针。"
+_MARKER = re.compile(r"^(?:- |\d+\. )")
+_END = re.compile(r"[.!?。！？][\"'”’)\]）]*$")
+
+
+def _sentence(rng: random.Random, lang: str) -> str:
+    if lang == "zh":
+        return "".join(rng.choice(ZH_CHARS) for _ in range(rng.randint(6, 40))) + rng.choice("。！？")
+    s = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 30)))
+    return s[0].upper() + s[1:] + rng.choice([".", ".", "!", "?", '."', ".)"])
+
+
+def _structured_docs(n_docs: int, lang: str = "en", seed: int = 0) -> list[PoolDocument]:
+    """Documents with a title, sections under headings, bulleted and numbered lists between paragraphs."""
+    rng = random.Random(seed)
+    docs = []
+    for d in range(n_docs):
+        paragraphs: list[list[str]] = []
+        headings: list[list[str]] = []
+        lists: list[str] = []
+        for section in range(rng.randint(1, 4)):
+            head = [f"Section {section} of {rng.choice(WORDS)}"] if section else [f"Title {d} {rng.choice(WORDS)}"]
+            for k in range(rng.randint(1, 3)):
+                paragraphs.append([_sentence(rng, lang) for _ in range(rng.randint(1, 5))])
+                headings.append(head if k == 0 else [])
+                lists.append(LIST_NONE)
+            if rng.random() < 0.6:
+                style = rng.choice([LIST_BULLET, LIST_NUMBERED])
+                for _ in range(rng.randint(2, 6)):
+                    paragraphs.append([_sentence(rng, lang) for _ in range(rng.randint(1, 2))])
+                    headings.append([])
+                    lists.append(style)
+        docs.append(PoolDocument(f"s{d}", paragraphs, headings=headings, lists=lists, group=f"g{d % 3}"))
+    return docs
+
+
+def _lines_around(text: str, at: int) -> tuple[str, str]:
+    """(the line holding position ``at``, the nearest non-empty line above it)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start: len(text) if end < 0 else end]
+    above = [ln for ln in text[:start].split("\n") if ln.strip()]
+    return line, (above[-1] if above else "")
+
+
+def _assert_needle_in_a_paragraph(text: str, needle: str, start: int = 0) -> bool:
+    """The needle (its first occurrence from ``start``) stands in a plain paragraph: its line is no list item
+    and, when the needle opens that line, the line above is no heading or title (it ends a sentence, or is
+    a document separator). Returns whether the needle opens its paragraph."""
+    at = text.index(needle.strip(), start)
+    line, above = _lines_around(text, at)
+    assert not _MARKER.match(line), line[:80]
+    opens = text[text.rfind("\n", 0, at) + 1: at].strip() == ""
+    if opens and above:
+        assert _END.search(above) or above.strip() in ("---", OFFICIAL_DOC_SEPARATOR), (above, line[:60])
+    return opens
+
+
+def test_structure_is_printed_numbered_and_kept_through_exclusions() -> None:
+    doc = PoolDocument("d", [["Intro one.", "Intro two."], ["Step a."], ["Step b.", "More b."], ["Dropped."],
+                             ["Step c."], ["Bullet."], ["Closing words."]],
+                       headings=[["The title"], ["Method"], [], ["Later"], [], [], []],
+                       lists=[LIST_NONE, LIST_NUMBERED, LIST_NUMBERED, LIST_NUMBERED, LIST_NUMBERED, LIST_BULLET,
+                              LIST_NONE])
+    pool = TextPool.build([doc], get_tokenizer("cl100k_base"), "en", exclude=("dropped",))
+    text = pool.span_text(0, len(pool.units))
+    # the excluded item's heading passes to the next item, which starts a new list at 1
+    assert text == ("The title\n\nIntro one. Intro two.\n\nMethod\n\n1. Step a.\n2. Step b. More b.\n\n"
+                    "Later\n\n1. Step c.\n- Bullet.\n\nClosing words." + pool.doc_separator)
+    assert list(pool.struct_start) == [True, False, True, True, False, True, True, False]
+    assert list(pool.in_list) == [False, False, True, True, True, True, True, False]
+    # an excluded string is never printed in a heading either
+    banned = PoolDocument("h", [["One."], ["Two."]], headings=[["Title"], ["The needle room"]])
+    text = TextPool.build([banned], get_tokenizer("cl100k_base"), "en", exclude=("needle",)).text
+    assert "needle" not in text and text.startswith("Title\n\nOne.\n\nTwo.")
+
+
+def test_pool_document_renders_a_corpus_document() -> None:
+    doc = CorpusDocument(id="x", lang="en", title="A walk", paragraphs=("Start here. Go on.", "Turn left.", "End."),
+                         headings=((1, "Route"), (3, "Nothing under me")), kinds=("p", "ol", "p"),
+                         title_in_text=True, genre="walk")
+    pd = pool_document(doc)
+    assert pd.paragraphs == [["Start here.", "Go on."], ["Turn left."], ["End."]]
+    assert pd.headings == [["A walk"], ["Route"], []] and pd.lists == ["", "1.", ""] and pd.group == "walk"
+    untitled = pool_document(CorpusDocument(id="y", lang="en", title="file_03", paragraphs=("Text.",)))
+    assert untitled.headings == [] and untitled.lists == []  # a file name is not printed as a title
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "cl100k_base"), ("en", "o200k_base"), ("en", "llama2-sp"),
+                                            ("zh", "cl100k_base"), ("zh", "llama2-sp")])
+def test_structured_contexts_are_exact_and_end_on_sentences(lang: str, name: str) -> None:
+    tok = get_tokenizer(name)
+    pool = TextPool.build(_structured_docs(400, lang, seed=1), tok, lang, doc_separator=OFFICIAL_DOC_SEPARATOR)
+    rng = np.random.default_rng(2)
+    needle = NEEDLE if lang == "en" else ZH_NEEDLE
+    targets = [int(t) for t in rng.integers(1000, 40000, 40)]
+    ends = 0
+    for target in targets:
+        lay = assemble(pool, target, rng, images=[ImageSpec(300)] * 2,
+                       needles=[NeedleSpec(needle, float(d)) for d in rng.uniform(0, 1, 3)])
+        text = lay.text()
+        assert tok.count(text) == lay.text_tokens == target - 600, (name, target)
+        ends += lay.sentence_end
+        if target > 8000:
+            assert "\n1. " in text and "\n2. " in text and "\n- " in text and "\n\nSection " in text
+        start = 0
+        for _ in range(3):
+            _assert_needle_in_a_paragraph(text, needle, start)
+            start = text.index(needle.strip(), start) + 1
+    assert ends / len(targets) >= 0.98
+
+
+def test_needles_open_a_paragraph_no_more_often_than_chance() -> None:
+    """Over many draws a needle is the first sentence of its paragraph at most as often as a randomly chosen
+    sentence position of a plain paragraph is, and sometimes is (no position is free of needles); it never
+    follows a heading or list marker and never stands in a list."""
+    pool = TextPool.build(_structured_docs(300, seed=9), get_tokenizer("cl100k_base"), "en")
+    rng = np.random.default_rng(8)
+    opens = 0
+    draws = 400
+    for _ in range(draws):
+        lay = assemble(pool, 3000, rng, needles=[NeedleSpec(NEEDLE, float(rng.uniform(0.05, 0.95)))])
+        opens += _assert_needle_in_a_paragraph(lay.text(), NEEDLE)
+    plain = ~pool.in_list
+    chance = (plain & ~pool.lead_space).sum() / plain.sum()  # first sentences among plain-paragraph sentences
+    assert 0.02 < opens / draws <= chance + 0.03, (opens / draws, chance)
+
+
+def test_sweep_slots_avoid_lists() -> None:
+    pool = TextPool.build(_structured_docs(300, seed=4), get_tokenizer("cl100k_base"), "en")
+    sweep = sweep_haystack(pool, 20000, np.random.default_rng(3), NEEDLE)
+    for depth in np.linspace(0.01, 1.0, 60):
+        text, _realized = sweep.with_needle(float(depth))
+        line, _above = _lines_around(text, text.index(NEEDLE.strip()))
+        assert not _MARKER.match(line)
+
+
+def test_document_kinds_are_balanced_by_weight() -> None:
+    """A kind with 9x the text of another fills about 3x as much of a haystack (weights tokens ** -0.5),
+    not 9x; without kinds the order is a plain permutation."""
+    rng = random.Random(0)
+    docs = [PoolDocument(f"d{i}", [[_sentence(rng, "en") for _ in range(8)]], group="big" if i % 10 else "small")
+            for i in range(1000)]
+    pool = TextPool.build(docs, get_tokenizer("cl100k_base"), "en")
+    assert pool.doc_weight is not None
+    share_small = []
+    gen = np.random.default_rng(5)
+    small = np.array([d.group == "small" for d in docs])
+    tok = pool.doc_tokens()
+    for _ in range(200):
+        first = pool.draw_order(gen)[:50]
+        share_small.append(tok[first][small[first]].sum() / tok[first].sum())
+    assert 0.2 < float(np.mean(share_small)) < 0.32  # sqrt(1/9) / (1 + sqrt(1/9)) = 0.25; unweighted 0.1
+    plain = TextPool.build([(d.id, d.paragraphs) for d in docs], get_tokenizer("cl100k_base"), "en")
+    assert plain.doc_weight is None
+    assert list(plain.draw_order(np.random.default_rng(1))) == list(np.random.default_rng(1).permutation(1000))
+
+
+def test_embedded_titles_are_shown_once() -> None:
+    docs = list(load_corpus("default", lang="en").documents())
+    shown = Counter(d.title for d in docs if d.title_in_text)
+    assert set(shown.values()) == {1} and len(shown) == len({d.title for d in docs})
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    from niah.benchmarks.mm_niah.build import BuildConfig
+    from niah.benchmarks.mm_niah.cli import build_mm_niah
+
+    out = tmp_path_factory.mktemp("structured") / "ds"
+    cfg = BuildConfig(tasks=["retrieval-text", "counting-text", "reasoning-text"], lengths=["8k", "24k"],
+                      depths=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0], per_cell=2, seed=5)
+    build_mm_niah(cfg, out, progress=False)
+    return out
+
+
+def test_built_haystacks_print_titles_headings_and_lists(built: Path) -> None:
+    titles = {r["title"] for r in _raw_documents("en")}
+    headings = {h for r in _raw_documents("en") for _i, h in r.get("headings", ())}
+    for s in Dataset(built):
+        if s.meta["context_length"] < 20000:
+            continue
+        text = parts_text(s.context)
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        head_lines = [ln for ln in lines if not _MARKER.match(ln) and not _END.search(ln) and ln != "---"]
+        # every line without end punctuation is a title or heading of the corpus, printed alone on its line
+        assert set(head_lines) <= titles | headings, set(head_lines) - titles - headings
+        assert sum(ln in titles for ln in head_lines) >= 3 and sum(ln in headings for ln in head_lines) >= 3
+        assert any(ln.startswith("- ") for ln in lines)
+        assert re.search(r"\n1\. [^\n]+\n2\. ", text)  # a numbered list counts up, one item a line
+        assert "\n\n---\n\n" in text and "\n\n" in text.replace("\n\n---\n\n", "")
+
+
+def test_built_needles_sit_in_paragraphs_and_contexts_end_on_sentences(built: Path) -> None:
+    """Needles of every text task stand in plain paragraphs, open one no more often than a random allowed
+    position would (positions right under a heading or title are not allowed), and contexts end on sentences."""
+    sentence_gap = re.compile(r"[.!?][\"')]* (?=[A-Z0-9\"'(])")
+    opens = total = ends = samples = 0
+    open_positions = positions = 0
+    for s in Dataset(built):
+        text = parts_text(s.context)
+        samples += 1
+        ends += bool(_END.search(text.rstrip()))
+        for needle in dict.fromkeys(s.meta["needles"]):
+            opens += _assert_needle_in_a_paragraph(text, needle)
+            total += 1
+        blocks = text.split("\n\n")
+        for i, block in enumerate(blocks):  # plain paragraphs: n sentences give n + 1 positions
+            if block and "\n" not in block and not _MARKER.match(block) and _END.search(block):
+                above = blocks[i - 1].split("\n")[-1] if i else "---"
+                headed = above != "---" and not _END.search(above)
+                open_positions += not headed
+                positions += len(sentence_gap.findall(block)) + 1 + (not headed)
+    assert ends / samples >= 0.98
+    chance = open_positions / positions
+    assert total >= 100 and 0 < opens / total <= chance + 0.05, (opens / total, chance)
