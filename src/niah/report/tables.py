@@ -125,15 +125,18 @@ def to_markdown(table: ResultTable) -> str:
     lines.append("|" + "---|" + "---:|" * (len(header) - 1))
     for row in table.rows:
         lines.append("| " + " | ".join([_md_text(row.model), *row.cells()]) + " |")
-    for model, mean, bins in filled_note(table):
-        lines.append("")
-        lines.append(f"*{_md_text(model)}*: {mean} over the {bins} bins with samples (Overall counts empty bins, "
-                     "shown as -, as 0: the official rule)")
     if table.published is not None and table.published.rows:
         blank = " |" * (len(header) - 1)
         lines.append(f"| *{_md_text(table.published.label)}* |{blank}")
         for row in table.published.rows:
             lines.append("| " + " | ".join([f"*{_md_text(row.model)}*", *row.cells()]) + " |")
+    # Notes only after the last row: a paragraph inside the table would end it and leave the published rows
+    # as loose text.
+    for model, mean, bins in filled_note(table):
+        lines.append("")
+        lines.append(f"*{_md_text(model)}*: {mean} over the {bins} bins with samples (Overall counts empty bins, "
+                     "shown as -, as 0: the official rule)")
+    if table.published is not None and table.published.rows:
         for model, note in table.published.notes.items():
             if any(r.model == model for r in table.published.rows):
                 lines.append("")
