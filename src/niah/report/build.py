@@ -156,7 +156,7 @@ def _published_for(inputs: Sequence[ReportInput], enabled: bool,
             continue
         split = paper.protocol.get("split")
         other = sorted({inp.split for inp in members if inp.split and inp.split != split})
-        if other:
+        if other and split:  # a paper that names no split has nothing to compare against
             notes.append(f"the published rows are from the {split} split; this report's inputs use "
                          f"{', '.join(other)}: compare with care")
         shown[id(spec)] = paper
