@@ -51,7 +51,10 @@ def test_failed_and_skipped_rows_are_counted(tmp_path: Path) -> None:
     rows = [{"id": ids[0], "response": None, "error": "HTTP 500"},
             {"id": ids[1], "response": None, "error": None, "status": "skipped"}]
     (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert _cli("score", str(run)).returncode == 0
+    proc = _cli("score", str(run))
+    assert proc.returncode == 0, proc.stderr
+    # a skipped sample was never sent: the summary must not call it a failed request
+    assert "(2 failed or skipped requests scored 0, 0 without a response not scored)" in proc.stdout
     status = json.loads((run / "scores.lenient.json").read_text())["run_status"]
     assert status == {"complete": False, "answered": 0, "failed": 1, "skipped": 1, "missing": 0, "total": 2}
 
