@@ -104,3 +104,13 @@ def test_build_progress_goes_to_stderr(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""  # stdout stays pipeable
     assert "building mm-niah" in proc.stderr
+
+
+def test_score_and_report_say_what_to_do_with_a_dataset_or_an_unscored_run(tmp_path: Path) -> None:
+    run = _partial_run(tmp_path)
+    proc = _cli("score", str(tmp_path / "ds"))  # a dataset given where a run belongs
+    assert proc.returncode != 0 and "it is a dataset; niah run it, then score the run" in proc.stderr
+    proc = _cli("report", str(tmp_path / "ds"), "--out", str(tmp_path / "rep"))
+    assert proc.returncode != 0 and "it is a dataset; niah run it" in proc.stderr
+    proc = _cli("report", str(run), "--out", str(tmp_path / "rep"))  # run, not scored yet
+    assert proc.returncode != 0 and "score it first (niah score RUN)" in proc.stderr
