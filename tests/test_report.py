@@ -251,6 +251,9 @@ def test_markdown_table_with_empty_bins_keeps_published_rows_inside_the_table() 
     last = max(i for i, line in enumerate(md) if line.startswith("| *Human* |"))
     assert all(line.startswith("|") for line in md[first:last + 1])
     assert any("75.0 over the 2 bins with samples" in line for line in md[last + 1:])
+    one = ResultTable(key="retrieval-text", title="Retrieval-Text-Needle", columns=CONTEXT_LABELS, prefix="mm_niah_",
+                      rows=[row_from_bin_scores("one", [0.5] + [0.0] * 10, counts=[2] + [0] * 10)], published=None)
+    assert "50.0 over the 1 bin with samples" in to_markdown(one)
 
 
 # ------------------------------------------------------------------------------------- published data

@@ -102,6 +102,10 @@ def filled_note(table: ResultTable) -> list[tuple[str, str, int]]:
             for row in table.rows if row.filled is not None]
 
 
+def _bins(count: int) -> str:
+    return "1 bin" if count == 1 else f"{count} bins"
+
+
 def ordered_tasks(task_keys: Sequence[str] | set[str], order: Sequence[str] = ()) -> list[str]:
     """The tasks of ``order`` (a family's report order) first, then any other task names sorted."""
     keys = set(task_keys)
@@ -134,7 +138,7 @@ def to_markdown(table: ResultTable) -> str:
     # as loose text.
     for model, mean, bins in filled_note(table):
         lines.append("")
-        lines.append(f"*{_md_text(model)}*: {mean} over the {bins} bins with samples (Overall counts empty bins, "
+        lines.append(f"*{_md_text(model)}*: {mean} over the {_bins(bins)} with samples (Overall counts empty bins, "
                      "shown as -, as 0: the official rule)")
     if table.published is not None and table.published.rows:
         for model, note in table.published.notes.items():
@@ -223,7 +227,7 @@ def to_html(table: ResultTable) -> str:
         out.append("</tbody>")
     out.append("</table>")
     for model, mean, bins in filled_note(table):
-        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {bins} bins with samples (Overall '
+        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {_bins(bins)} with samples (Overall '
                    "counts empty bins, shown as -, as 0: the official rule)</p>")
     notes = [] if table.published is None else [
         f"<li>{esc(m)}*: {esc(n)}</li>" for m, n in table.published.notes.items()
