@@ -213,3 +213,24 @@ def test_report_has_per_dataset_image_bucket_tables(tmp_path):
     assert "| 100.0 | 0.0 | 50.0 | 50.0 |" in table
     md = (tmp_path / "rep" / "tables.md").read_text()
     assert "By image count (all data sets)" in md and "100.0 (1) | 0.0 (1) | 50.0 (2)" in md
+
+
+def test_report_overall_is_the_data_sets_score_when_buckets_are_empty(tmp_path):
+    # three Few samples, two right: eval.json's Accuracy is 2/3; the Overall column must say 66.7, not 22.2
+    options = ["red", "blue", "green"]
+    folder = _make_dataset(tmp_path, "TQA", "multi-choice",
+                           [_item(i, "q {image#1}", ["0.jpg"], "blue", "Few", options) for i in range(3)])
+    write_milebench_dataset(folder, tmp_path / "ds")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "run.json").write_text(json.dumps({"dataset": str(tmp_path / "ds"), "model": {"spec": "m"}}))
+    (run_dir / "responses.jsonl").write_text("".join(
+        json.dumps({"id": f"TQA/{i}", "response": r, "error": None}) + "\n" for i, r in enumerate("BBA")))
+    score_run(run_dir)
+    assert json.loads((run_dir / "scores.json").read_text())["TQA"]["Accuracy"] == pytest.approx(2 / 3)
+    proc = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(run_dir), "--out", str(tmp_path / "rep"),
+                           "--media-root", str(folder / "images"), "--no-samples"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    table = (tmp_path / "rep" / "tables" / "milebench_TQA.md").read_text()
+    assert "| 66.7 | - | - | 66.7 |" in table

@@ -274,3 +274,23 @@ def test_end_to_end_every_category(tmp_path):
     assert "| oracle | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 |" in category
     overall = (tmp_path / "rep" / "tables" / "mmlongbench_overall.md").read_text()
     assert "| oracle | 90.0 | 90.0 | 90.0 | 90.0 | 90.0 | 90.0 |" in overall
+
+
+def test_scores_file_of_a_run_at_some_lengths_keeps_its_rows(tmp_path: Path) -> None:
+    """A scores.json with 8K and 16K only (the other lengths null) reports those data sets with empty bins as -,
+    instead of an empty report."""
+    from niah.report import load_input
+    from niah.report.build import build_tables
+
+    lengths = ("8K", "16K", "32K", "64K", "128K")
+    doc = {"benchmark": "mmlongbench", "scoring": "official", "lengths": list(lengths),
+           "datasets": {name: dict.fromkeys(lengths) for name in DATASETS},
+           "categories": {c: dict.fromkeys(lengths) for c in ("vrag", "niah", "icl", "summ", "docqa")},
+           "overall": dict.fromkeys(lengths)}
+    doc["datasets"]["vh_single"].update({"8K": 75.0, "16K": 50.0})
+    path = tmp_path / "m" / "scores.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    tables = build_tables([load_input(path)], None)
+    assert [t.key for t in tables] == ["vh_single"]
+    assert tables[0].rows[0].cells() == ["75.0", "50.0", "-", "-", "-", "25.0"]

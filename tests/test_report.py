@@ -240,6 +240,22 @@ def test_published_section_is_marked_in_every_format() -> None:
     assert tex.index("my|model") < tex.index("Emu2-Chat")
 
 
+def test_markdown_table_with_empty_bins_keeps_published_rows_inside_the_table() -> None:
+    paper = load_mm_niah_paper()
+    row = row_from_bin_scores("mine", [1.0, 0.5] + [0.0] * 9, counts=[2, 2] + [0] * 9)
+    table = ResultTable(key="retrieval-text", title="Retrieval-Text-Needle", rows=[row],
+                        published=paper.section("retrieval-text"), columns=CONTEXT_LABELS, prefix="mm_niah_")
+    md = to_markdown(table).splitlines()
+    # one contiguous block of table lines from the header to the last published row; notes come after it
+    first = md.index(next(line for line in md if line.startswith("| Model ")))
+    last = max(i for i, line in enumerate(md) if line.startswith("| *Human* |"))
+    assert all(line.startswith("|") for line in md[first:last + 1])
+    assert any("75.0 over the 2 bins with samples" in line for line in md[last + 1:])
+    one = ResultTable(key="retrieval-text", title="Retrieval-Text-Needle", columns=CONTEXT_LABELS, prefix="mm_niah_",
+                      rows=[row_from_bin_scores("one", [0.5] + [0.0] * 10, counts=[2] + [0] * 10)], published=None)
+    assert "50.0 over the 1 bin with samples" in to_markdown(one)
+
+
 # ------------------------------------------------------------------------------------- published data
 
 def test_published_transcription_overall_is_the_mean_of_the_bins() -> None:

@@ -113,3 +113,15 @@ def test_screenshots_render(report_dir: Path, tmp_path: Path) -> None:
     painted = sum(n for n, c in colours
                   if any(all(abs(a - b) <= 8 for a, b in zip(c, p, strict=True)) for p in palette))
     assert painted > 5000  # a heatmap is painted on the first screen, not an empty page
+
+
+def test_sample_browser_never_prints_a_missing_length_as_null(tmp_path: Path) -> None:
+    rows = [{**RUN_ROWS[0], "id": "no-len", "context_length": None},
+            {**RUN_ROWS[0], "id": "with-len"}]
+    out = tmp_path / "out"
+    build_report(load_inputs([make_run(tmp_path, rows=rows)]), out, ReportOptions())
+    dom = chromium(tmp_path, next(out.glob("samples-*.html")).as_uri(), "--dump-dom")
+    assert body_attrs(dom).get("data-rendered") == "2"
+    metas = re.findall(r'<span class="meta">([^<]*)</span>', dom)
+    assert len(metas) == 2 and not any("null" in m or "undefined" in m for m in metas), metas
+    assert "no length" in metas[0] and "length 1k (1500 tokens)" in metas[1] and "2 images" in metas[1]

@@ -51,7 +51,10 @@ def test_failed_and_skipped_rows_are_counted(tmp_path: Path) -> None:
     rows = [{"id": ids[0], "response": None, "error": "HTTP 500"},
             {"id": ids[1], "response": None, "error": None, "status": "skipped"}]
     (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert _cli("score", str(run)).returncode == 0
+    proc = _cli("score", str(run))
+    assert proc.returncode == 0, proc.stderr
+    # a skipped sample was never sent: the summary must not call it a failed request
+    assert "(2 failed or skipped requests scored 0, 0 without a response not scored)" in proc.stdout
     status = json.loads((run / "scores.lenient.json").read_text())["run_status"]
     assert status == {"complete": False, "answered": 0, "failed": 1, "skipped": 1, "missing": 0, "total": 2}
 
@@ -101,3 +104,13 @@ def test_build_progress_goes_to_stderr(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""  # stdout stays pipeable
     assert "building mm-niah" in proc.stderr
+
+
+def test_score_and_report_say_what_to_do_with_a_dataset_or_an_unscored_run(tmp_path: Path) -> None:
+    run = _partial_run(tmp_path)
+    proc = _cli("score", str(tmp_path / "ds"))  # a dataset given where a run belongs
+    assert proc.returncode != 0 and "it is a dataset; niah run it, then score the run" in proc.stderr
+    proc = _cli("report", str(tmp_path / "ds"), "--out", str(tmp_path / "rep"))
+    assert proc.returncode != 0 and "it is a dataset; niah run it" in proc.stderr
+    proc = _cli("report", str(run), "--out", str(tmp_path / "rep"))  # run, not scored yet
+    assert proc.returncode != 0 and "score it first (niah score RUN)" in proc.stderr

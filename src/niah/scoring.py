@@ -79,7 +79,9 @@ class RunScoreSummary:
 def read_run_json(run_dir: Path) -> dict[str, Any]:
     path = run_dir / "run.json"
     if not path.is_file():
-        raise DataError("no run.json in the run directory", file=run_dir)
+        hint = (": it is a dataset; niah run it, then score the run" if (run_dir / "manifest.json").is_file()
+                else "")
+        raise DataError(f"no run.json in the run directory{hint}", file=run_dir)
     try:
         run = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

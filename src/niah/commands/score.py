@@ -44,7 +44,7 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
         raise ConfigError("--format run takes exactly one RUN_DIR")
     summary = score_run(paths[0], dataset=dataset)
     typer.echo(
-        f"scored {summary.scored} samples ({summary.failed} failed requests scored 0, "
+        f"scored {summary.scored} samples ({summary.failed} failed or skipped requests scored 0, "
         f"{summary.missing} without a response not scored)"
     )
     if summary.no_gold:

@@ -208,9 +208,12 @@ SAMPLES_JS = """\
     head.appendChild(el("span", "sid", rec.id));
     head.appendChild(el("span", "badge " + rec.status, rec.status));
     var meta = [rec.task];
-    meta.push(rec.bin ? "length " + rec.bin + " (" + rec.context_length + " tokens)" : "length " + rec.context_length + " (not binned)");
+    // imported sets may carry no token count (some bin by their file's nominal length): never print "null"
+    var known = rec.context_length !== null && rec.context_length !== undefined;
+    if (rec.bin) { meta.push("length " + rec.bin + (known ? " (" + rec.context_length + " tokens)" : "")); }
+    else { meta.push(known ? "length " + rec.context_length + " (not binned)" : "no length"); }
     meta.push(rec.depth !== null && rec.depth !== undefined ? "depth " + (+rec.depth).toFixed(3) : "no depth");
-    if (rec.num_images !== null && rec.num_images !== undefined) { meta.push(rec.num_images + " images"); }
+    if (rec.num_images !== null && rec.num_images !== undefined) { meta.push(rec.num_images + (rec.num_images === 1 ? " image" : " images")); }
     head.appendChild(el("span", "meta", meta.join(" \\u00b7 ")));
     head.appendChild(el("span", "score", scoreText(rec)));
     c.appendChild(head);

@@ -156,9 +156,8 @@ def _published_for(inputs: Sequence[ReportInput], enabled: bool,
             continue
         split = paper.protocol.get("split")
         other = sorted({inp.split for inp in members if inp.split and inp.split != split})
-        if other:
-            source = f"the {split} split" if split else "the paper's own data"
-            notes.append(f"the published rows are from {source}; this report's inputs use "
+        if other and split:  # a paper that names no split has nothing to compare against
+            notes.append(f"the published rows are from the {split} split; this report's inputs use "
                          f"{', '.join(other)}: compare with care")
         shown[id(spec)] = paper
     return shown
@@ -251,14 +250,13 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     heatmap_files: list[Path] = []
     for inp, slug in zip(inputs, slugs, strict=True):
         spec = inp.spec
-        rows_axis = inp.rows_axis if inp.rows_axis is not None else (spec.rows if spec is not None else None)
-        if spec is None or rows_axis is None:
+        if spec is None or spec.rows is None:
             continue
         for task in ordered_tasks(set(inp.cells), spec.task_order):
             cells = inp.cells[task]
             rel = f"assets/heatmaps/{slug}/{slugify(task)}.png"
             write_heatmap(out / rel, cells.acc, cells.counts, f"{inp.name} - {task_title(spec, task)}",
-                          x=spec.columns, y=rows_axis, colors=spec.heatmap_colors)
+                          x=spec.columns, y=spec.rows, colors=spec.heatmap_colors)
             heatmap_files.append(out / rel)
             heatmap_links.append(HeatmapLink(input_name=inp.name, task=task, src=rel,
                                              samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,

@@ -360,7 +360,9 @@ def load_input(path: str | Path, *, name: str | None = None, dataset: str | Path
                 if isinstance(meta, dict):
                     meta_name = run_model_name(meta)
             return load_scores_json(p / SCORES_FILE, name=meta_name)
-        raise DataError(f"neither {SCORED_FILE} nor {SCORES_FILE} in the run directory", file=p)
+        hint = (": it is a dataset; niah run it, then niah score the run" if (p / "manifest.json").is_file()
+                else ": score it first (niah score RUN)" if (p / RUN_FILE).is_file() else "")
+        raise DataError(f"neither {SCORED_FILE} nor {SCORES_FILE} in the run directory{hint}", file=p)
     if p.is_file():
         return load_scores_json(p, name=name)
     raise DataError("no such run directory or scores file", file=p)

@@ -102,6 +102,10 @@ def filled_note(table: ResultTable) -> list[tuple[str, str, int]]:
             for row in table.rows if row.filled is not None]
 
 
+def _bins(count: int) -> str:
+    return "1 bin" if count == 1 else f"{count} bins"
+
+
 def ordered_tasks(task_keys: Sequence[str] | set[str], order: Sequence[str] = ()) -> list[str]:
     """The tasks of ``order`` (a family's report order) first, then any other task names sorted."""
     keys = set(task_keys)
@@ -125,15 +129,18 @@ def to_markdown(table: ResultTable) -> str:
     lines.append("|" + "---|" + "---:|" * (len(header) - 1))
     for row in table.rows:
         lines.append("| " + " | ".join([_md_text(row.model), *row.cells()]) + " |")
-    for model, mean, bins in filled_note(table):
-        lines.append("")
-        lines.append(f"*{_md_text(model)}*: {mean} over the {bins} bins with samples (Overall counts empty bins, "
-                     "shown as -, as 0: the official rule)")
     if table.published is not None and table.published.rows:
         blank = " |" * (len(header) - 1)
         lines.append(f"| *{_md_text(table.published.label)}* |{blank}")
         for row in table.published.rows:
             lines.append("| " + " | ".join([f"*{_md_text(row.model)}*", *row.cells()]) + " |")
+    # Notes only after the last row: a paragraph inside the table would end it and leave the published rows
+    # as loose text.
+    for model, mean, bins in filled_note(table):
+        lines.append("")
+        lines.append(f"*{_md_text(model)}*: {mean} over the {_bins(bins)} with samples (Overall counts empty bins, "
+                     "shown as -, as 0: the official rule)")
+    if table.published is not None and table.published.rows:
         for model, note in table.published.notes.items():
             if any(r.model == model for r in table.published.rows):
                 lines.append("")
@@ -220,7 +227,7 @@ def to_html(table: ResultTable) -> str:
         out.append("</tbody>")
     out.append("</table>")
     for model, mean, bins in filled_note(table):
-        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {bins} bins with samples (Overall '
+        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {_bins(bins)} with samples (Overall '
                    "counts empty bins, shown as -, as 0: the official rule)</p>")
     notes = [] if table.published is None else [
         f"<li>{esc(m)}*: {esc(n)}</li>" for m, n in table.published.notes.items()

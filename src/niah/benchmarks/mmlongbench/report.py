@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from niah.benchmarks.mmlongbench.aggregate import category_scores, dataset_score
 from niah.benchmarks.mmlongbench.datasets import (
@@ -59,26 +59,31 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
     if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
         raise DataError("not an MMLongBench scores.json (no 'datasets')", file=path)
 
-    def row(values: Any, where: str) -> list[float] | None:
+    def row(values: Any, where: str, *, partial: bool) -> list[float | None] | None:
         if not isinstance(values, dict):
             raise DataError("must be an object keyed by length", file=path, field=where)
-        if any(values.get(label) is None for label in LENGTH_LABELS):
+        found = [values.get(label) for label in LENGTH_LABELS]
+        if all(v is None for v in found) or (not partial and None in found):
             return None
-        return [float(values[label]) / 100 for label in LENGTH_LABELS]  # scores.json holds percentages
+        return [None if v is None else float(v) / 100 for v in found]  # scores.json holds percentages
 
+    # A run at some lengths only (8K and 16K, say) leaves the others null: those bins are empty (printed as
+    # -), not a reason to drop the data set's row.
     task_scores: dict[str, list[float]] = {}
-    for name, values in doc["datasets"].items():
-        scores = row(values, f"datasets.{name}")
-        if scores is not None:
-            task_scores[name] = scores
-    for category, values in (doc.get("categories") or {}).items():
-        scores = row(values, f"categories.{category}")
-        if scores is not None:
-            task_scores[CATEGORY_PREFIX + category] = scores
-    total = row(doc.get("overall") or {}, "overall")
+    bin_counts: dict[str, list[int]] = {}
+    sections = [(name, values, f"datasets.{name}") for name, values in doc["datasets"].items()]
+    sections += [(CATEGORY_PREFIX + category, values, f"categories.{category}")
+                 for category, values in (doc.get("categories") or {}).items()]
+    for key, values, where in sections:
+        found = row(values, where, partial=True)
+        if found is not None:
+            task_scores[key] = [0.0 if v is None else v for v in found]
+            bin_counts[key] = [0 if v is None else 1 for v in found]
+    total = row(doc.get("overall") or {}, "overall", partial=False)
     scoring = doc.get("scoring")
-    return ScoresFile(task_scores=task_scores, overall=total, split=None, benchmark="mmlongbench",
-                      scoring=scoring if isinstance(scoring, str) else OFFICIAL)
+    return ScoresFile(task_scores=task_scores, overall=cast("list[float] | None", total), split=None,
+                      benchmark="mmlongbench", scoring=scoring if isinstance(scoring, str) else OFFICIAL,
+                      bin_counts=bin_counts)
 
 
 SPEC = ReportSpec(

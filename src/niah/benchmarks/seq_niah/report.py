@@ -84,7 +84,8 @@ def published() -> PublishedResults:
     rows = tuple(TableRow(model=m, values=(None,) * len(LENGTH_LABELS), overall=float(v))
                  for m, v in doc["overall"].items())
     notes = {m: f"model version {v}" for m, v in (doc.get("model_versions") or {}).items()}
-    return _PaperResults(protocol={"benchmark": "seq-niah", "scoring": OFFICIAL}, source=dict(doc["source"]),
+    protocol = {"benchmark": "seq-niah", "scoring": OFFICIAL, "split": (doc.get("protocol") or {}).get("split")}
+    return _PaperResults(protocol=protocol, source=dict(doc["source"]),
                          model_notes=notes, tables={"overall": PublishedTable(4, "overall", "Figure 4", rows)},
                          source_label="Sequential-NIAH paper")
 
