@@ -198,6 +198,24 @@ def test_multi_model_tables_have_one_row_per_input(tmp_path: Path) -> None:
         load_inputs([a, b], names=["only one"])
 
 
+def test_inputs_named_alike_are_told_apart_by_their_folder(tmp_path: Path) -> None:
+    # Two runs of one model (e.g. before and after a change) must not become two rows called the same.
+    runs = []
+    for folder in ("first", "second", "third"):
+        run = tmp_path / folder / ("sub" if folder == "third" else "")
+        make_scores_json(run / "scores.json", six_task_scores(0.1))
+        (run / "run.json").write_text(json.dumps({"model": "api:gpt-x", "benchmark": "mm-niah"}))
+        runs.append(run)
+    other = tmp_path / "other"
+    make_scores_json(other / "scores.json", six_task_scores(0.2))
+    (other / "run.json").write_text(json.dumps({"model": "api:gpt-y", "benchmark": "mm-niah"}))
+    names = [inp.name for inp in load_inputs([*runs, other])]
+    assert names == ["api:gpt-x (first)", "api:gpt-x (second)", "api:gpt-x (sub)", "api:gpt-y"]
+    same = load_inputs([runs[0], runs[0]])
+    assert [inp.name for inp in same] == ["api:gpt-x (first) #1", "api:gpt-x (first) #2"]
+    assert [inp.name for inp in load_inputs(runs[:2], names=["A", "A"])] == ["A", "A"]  # the user's say
+
+
 def test_format_pct_rounds_half_up_on_the_decimal_value() -> None:
     assert format_pct(12.35) == "12.4"  # binary 12.3499... would print 12.3 with f"{:.1f}"
     assert format_pct(0.05) == "0.1"

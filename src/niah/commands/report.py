@@ -19,7 +19,7 @@ def report(
     out: Annotated[Path, typer.Option("--out", "-o", help="Report folder (created; files are replaced).")],
     name: Annotated[list[str] | None, typer.Option(
         "--name", help="Model name per input, in input order (default: run.json's model, or the file/folder "
-                       "name of a scores file). Give it once per input.")] = None,
+                       "name of a scores file; inputs named alike get their folder added). Give it once per input.")] = None,
     published: Annotated[bool, typer.Option(
         "--published/--no-published",
         help="Show a benchmark's published rows (e.g. its paper's tables) beside yours when the inputs are that "

@@ -373,4 +373,27 @@ def load_inputs(paths: Sequence[str | Path], *, names: Sequence[str] = (),
     if names and len(names) != len(paths):
         from niah.errors import ConfigError
         raise ConfigError(f"--name given {len(names)} times for {len(paths)} inputs (give one per input)")
-    return [load_input(p, name=names[i] if names else None, dataset=dataset) for i, p in enumerate(paths)]
+    loaded = [load_input(p, name=names[i] if names else None, dataset=dataset) for i, p in enumerate(paths)]
+    return loaded if names else _distinct_names(loaded)
+
+
+def _distinct_names(inputs: list[ReportInput]) -> list[ReportInput]:
+    """Inputs named alike (two runs of one model) get their folder (then a number) added, so that every table
+    row and heatmap names one input."""
+    import dataclasses
+    from collections import Counter
+
+    def folder(inp: ReportInput) -> str:
+        p = inp.path.resolve()
+        return (p.parent if p.is_file() else p).name
+
+    counts = Counter(inp.name for inp in inputs)
+    renamed = [dataclasses.replace(inp, name=f"{inp.name} ({folder(inp)})") if counts[inp.name] > 1 else inp
+               for inp in inputs]
+    seen: Counter[str] = Counter()
+    out = []
+    totals = Counter(inp.name for inp in renamed)
+    for inp in renamed:
+        seen[inp.name] += 1
+        out.append(dataclasses.replace(inp, name=f"{inp.name} #{seen[inp.name]}") if totals[inp.name] > 1 else inp)
+    return out
