@@ -34,7 +34,7 @@ def test_incomplete_run_is_marked_everywhere(tmp_path: Path) -> None:
     run = _partial_run(tmp_path)
     proc = _cli("score", str(run))
     assert proc.returncode == 0, proc.stderr
-    assert "INCOMPLETE RUN: 1 answered, 0 failed, 0 skipped, 1 missing of 2 samples" in proc.stdout
+    assert "INCOMPLETE RUN: 1 answered, 0 failed, 0 skipped, 1 missing of 2 samples" in proc.stderr  # a warning: stdout stays the summary
     status = json.loads((run / "scores.json").read_text())["run_status"]
     assert status == {"complete": False, "answered": 1, "failed": 0, "skipped": 0, "missing": 1, "total": 2}
     proc = _cli("report", str(run), "--out", str(tmp_path / "rep"), "--no-samples")
@@ -65,7 +65,7 @@ def test_complete_run_has_no_banner(tmp_path: Path) -> None:
     (run / "responses.jsonl").write_text("".join(json.dumps({"id": i, "response": "x", "error": None}) + "\n"
                                                  for i in ids))
     proc = _cli("score", str(run))
-    assert "INCOMPLETE" not in proc.stdout
+    assert "INCOMPLETE" not in proc.stdout + proc.stderr
     assert json.loads((run / "scores.json").read_text())["run_status"]["complete"] is True
     assert _cli("report", str(run), "--out", str(tmp_path / "rep"), "--no-samples").returncode == 0
     assert "INCOMPLETE" not in (tmp_path / "rep" / "tables.md").read_text()

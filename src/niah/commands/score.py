@@ -52,7 +52,7 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
                     "ground truth is private) and are not scored"
                     + ("; nothing could be scored" if summary.scored == 0 else "; scores cover the others")
                     + ". Export the responses for the benchmark's leaderboard (see niah export --help).",
-                    fg=typer.colors.YELLOW, bold=True)
+                    fg=typer.colors.YELLOW, bold=True, err=True)
     if summary.refused:
         typer.secho(f"REFUSED: {len(summary.refused)} sample(s) the official rule cannot score (the official code "
                     "would stop on them); they are left out of the scores and listed in refused.jsonl:",
@@ -65,7 +65,7 @@ def _score_run(paths: list[Path], dataset: Path | None) -> None:
     if rs and not rs["complete"]:
         typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "
                     f"{rs['missing']} missing of {rs['total']} samples; scores cover only what was answered",
-                    fg=typer.colors.YELLOW, bold=True)
+                    fg=typer.colors.YELLOW, bold=True, err=True)
     for name, count in summary.disagreements.items():
         typer.echo(f"official and {name} disagree on {count} of {summary.scored} samples")
     overall = summary.scores.get("overall") if isinstance(summary.scores, dict) else None
