@@ -140,7 +140,7 @@ def test_undecided_mcq_goes_to_the_v1_judge(imported: Path, tmp_path: Path) -> N
 
     _ok(["report", str(run), "--out", str(tmp_path / "rep"), "--media-root", str(root / "videos")])
     md = (tmp_path / "rep" / "tables.md").read_text()
-    assert "| Model | MCQ ACCURACY | Overall |" in md
+    assert "| Model | MCQ accuracy | Overall |" in md
     assert "*GPT-4o* | 46.8 | 46.8 |" in md  # the paper's global appearance row beside ours
     assert "*GPT-4o* | 49.2 | 49.2 |" in md  # and its AVG accuracy beside our overall
     assert "Open-ended score by skill (% of the judge scale)" in md

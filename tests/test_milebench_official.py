@@ -209,7 +209,7 @@ def test_report_has_per_dataset_image_bucket_tables(tmp_path):
                            "--media-root", str(folder / "images")], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     table = (tmp_path / "rep" / "tables" / "milebench_TQA.md").read_text()
-    assert "| Model | FEW | MEDIUM | MANY | Overall |" in table
+    assert "| Model | Few | Medium | Many | Overall |" in table
     assert "| 100.0 | 0.0 | 50.0 | 50.0 |" in table
     md = (tmp_path / "rep" / "tables.md").read_text()
     assert "By image count (all data sets)" in md and "100.0 (1) | 0.0 (1) | 50.0 (2)" in md

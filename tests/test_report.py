@@ -585,3 +585,11 @@ def test_breakdown_by_image_count_is_the_mean_per_bucket(tmp_path: Path) -> None
     mean = sum(r["score"] for r in rows) / len(rows) * 100
     assert f"| tiny-model | {format_pct(mean)} ({len(rows)}) |" in md
     assert "By images in the context" in result.index_html.read_text()
+
+
+def test_column_headers_spell_token_counts_like_the_papers_and_keep_other_labels() -> None:
+    from niah.report.tables import column_label
+
+    assert [column_label(x) for x in ("1k-2k", "64k-72k", "128k", ">72k", "8K")] == [
+        "1K-2K", "64K-72K", "128K", ">72K", "8K"]
+    assert [column_label(x) for x in ("MCQ accuracy", "<=5m", "30m")] == ["MCQ accuracy", "<=5m", "30m"]

@@ -198,7 +198,7 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     _ok(["score", str(tmp_path / "random")])
     _ok(["report", str(tmp_path / "oracle"), str(tmp_path / "random"), "--out", str(tmp_path / "rep")])
     table = (tmp_path / "rep" / "tables" / "video_niah_retrieval.md").read_text()
-    assert "| Model | <=1M | <=5M | <=15M | <=30M | <=60M | >60M | Overall |" in table
+    assert "| Model | <=1m | <=5m | <=15m | <=30m | <=60m | >60m | Overall |" in table
     # empty duration bins are -, and Overall is over the cells with samples (it was 33.3: empty bins counted 0)
     assert "| baseline:oracle | 100.0 | 100.0 | - | - | - | - | 100.0 |" in table
     assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "counting.png").is_file()

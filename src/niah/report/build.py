@@ -250,13 +250,14 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     heatmap_files: list[Path] = []
     for inp, slug in zip(inputs, slugs, strict=True):
         spec = inp.spec
-        if spec is None or spec.rows is None:
+        rows_axis = inp.rows_axis if inp.rows_axis is not None else (spec.rows if spec is not None else None)
+        if spec is None or rows_axis is None:
             continue
         for task in ordered_tasks(set(inp.cells), spec.task_order):
             cells = inp.cells[task]
             rel = f"assets/heatmaps/{slug}/{slugify(task)}.png"
             write_heatmap(out / rel, cells.acc, cells.counts, f"{inp.name} - {task_title(spec, task)}",
-                          x=spec.columns, y=spec.rows, colors=spec.heatmap_colors)
+                          x=spec.columns, y=rows_axis, colors=spec.heatmap_colors)
             heatmap_files.append(out / rel)
             heatmap_links.append(HeatmapLink(input_name=inp.name, task=task, src=rel,
                                              samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,

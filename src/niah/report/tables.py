@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -71,7 +72,13 @@ class ResultTable:
 
     @property
     def header(self) -> tuple[str, ...]:
-        return ("Model", *(label.upper() for label in self.columns), "Overall")
+        return ("Model", *(column_label(label) for label in self.columns), "Overall")
+
+
+def column_label(label: str) -> str:
+    """A column's header: token counts in the papers' spelling (``8k-16k`` -> ``8K-16K``); other labels (metric
+    names, durations such as ``5m``) as they are."""
+    return re.sub(r"(?<=\d)k\b", "K", label)
 
 
 def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int | None = None,
