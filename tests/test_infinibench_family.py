@@ -65,6 +65,8 @@ def test_import_needs_media_root_and_runs_with_frames_and_subtitles(imported: Pa
     assert scores["skills"]["global_appearance"]["mcq"]["accuracy"] == 100.0
     assert scores["skills"]["summarization"]["open"]["excluded"] == 1
     assert "scored 13 samples" in out
+    scored = [json.loads(line) for line in (run / "scored.jsonl").read_text().splitlines()]
+    assert {r["num_images"] for r in scored} == {0}  # a video and its subtitles are not images of the document
 
 
 def _judge_reply(body: dict) -> str:

@@ -218,6 +218,12 @@ class Sample:
             out.extend(media_paths(c))
         return out
 
+    def image_count(self) -> int:
+        """Image parts in the context, the question and the choices (a video's frames and subtitles are not
+        images of the document)."""
+        parts = [*self.context, *self.question, *(p for c in self.choices or [] for p in c)]
+        return sum(isinstance(p, ImagePart) for p in parts)
+
     @property
     def depth(self) -> float | None:
         """Needle depth; for a sample with several needles, the mean of their depths."""
