@@ -247,11 +247,11 @@ class _Progress:
         self._progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
-            TextColumn("[red]{task.fields[failed]} failed"), TextColumn("{task.fields[cached]} cached"),
+            TextColumn("[red]{task.fields[failed]} failed"), TextColumn("{task.fields[reused]} reused"),
             console=Console(stderr=True), transient=False, refresh_per_second=4,
         )
         self._progress.start()
-        self._task = self._progress.add_task(label, total=total, rate="", failed=0, cached=0)
+        self._task = self._progress.add_task(label, total=total, rate="", failed=0, reused=0)
 
     def update(self, summary: RunSummary) -> None:
         self._done += 1
@@ -260,7 +260,7 @@ class _Progress:
         elapsed = max(time.monotonic() - self._started, 1e-6)
         done = summary.answered + summary.failed + summary.skipped
         self._progress.update(self._task, completed=done, rate=f"{done / elapsed:.2f}/s",
-                              failed=summary.failed, cached=summary.cached + summary.resumed)
+                              failed=summary.failed, reused=summary.cached + summary.resumed)
 
     def close(self) -> None:
         if self._progress is not None:
