@@ -136,7 +136,7 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
 
     _niah(tmp_path, "report", "run", "--out", "rep")
     table = (tmp_path / "rep" / "tables" / "toy_find.md").read_text()
-    assert "| Model | SHORT | LONG | Overall |" in table
+    assert "| Model | short | long | Overall |" in table
     assert "| baseline:oracle | 100.0 | 100.0 | 100.0 |" in table
     assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "find.png").is_file()
     md = (tmp_path / "rep" / "tables.md").read_text()
