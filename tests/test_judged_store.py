@@ -53,7 +53,7 @@ def _seq_responder(body: dict) -> str:
     gold = user.split("must contain):\n", 1)[1].split("\n\nResponse to check:", 1)[0].strip()
     response = user.split("Response to check:\n", 1)[1].split("\n\nRules:", 1)[0].strip()
     if "UNPARSEABLE" in response:
-        return "no JSON here"
+        return "no JSON here; my key is sk-ABCDEFGHIJKLMNOPQRST123"
     if gold == response:
         return '{"verdict": "correct", "failure_modes": [], "reason": "same items"}'
     return '{"verdict": "incorrect", "failure_modes": ["other"], "reason": "different"}'
@@ -125,14 +125,19 @@ def test_seq_niah_changed_response_is_judged_again(seq_ds: Path) -> None:
         assert len(srv.log) == 6
 
 
-def test_seq_niah_failed_verdicts_are_kept_until_retry(seq_ds: Path) -> None:
+def test_seq_niah_failed_verdicts_are_kept_until_retry(seq_ds: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = _seq_run(seq_ds, "failing")
     sample_id = json.loads((run / "responses.jsonl").read_text().splitlines()[0])["id"]
     _edit_response(run, sample_id, "UNPARSEABLE")
-    with OpenAIServer(responder=_seq_responder) as srv:
-        out = _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+    monkeypatch.setenv("JUDGE_TEST_KEY", "judge-secret-4711")
+    with OpenAIServer(responder=_seq_responder, api_key="judge-secret-4711") as srv:
+        out = _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+                   "--api-key-env", "JUDGE_TEST_KEY")
         assert len(srv.log) == 6 + 2  # the shared judge re-asks a reply that does not parse, 3 tries in all
     assert "judged 5 samples (1 unparsed" in out
+    written = "".join(p.read_text() for p in run.iterdir() if p.is_file())
+    assert "judge-secret-4711" not in written and "sk-ABCDEFGHIJKLMNOPQRST123" not in written
+    assert "sk-***" in (run / STORE_NAME).read_text()  # the failed reply is stored, redacted
     assert _read(run / "scores.llm.json")["n"] == 5 and _read(run / "scores.llm.json")["judged"]["failed"] == 1
     with OpenAIServer(responder=_seq_responder) as srv:
         out = _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)

@@ -177,7 +177,8 @@ def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping
             stats.verdicts[(item.sample_id, item.kind)] = stored
         else:
             todo.append((key, item))
-    stats.asked = len(todo)
+    # a missing prediction is graded without a request (the judge scores it 0)
+    stats.asked = sum(item.prediction is not None for _, item in todo)
     if progress:
         kept = (f"; {stats.failed_kept} of them failed (pass --retry-failed to ask those again)"
                 if stats.failed_kept else "")
