@@ -99,8 +99,8 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     # random replies are letters, never the gold text: every open-ended score is int(1.9) = 1
     assert v1["skills"]["deep_context_understanding"]["open"]["score"] == 1.0
     assert v1["overall"]["score"] == 1.0
-    verdicts = [json.loads(line) for line in (run / "judgments.v1.jsonl").read_text().splitlines()]
-    assert {v["kind"] for v in verdicts} == {"open"} and all(v["value"] == 1.0 for v in verdicts)
+    verdicts = [json.loads(line) for line in (run / "judgments.jsonl").read_text().splitlines()]
+    assert {v["kind"] for v in verdicts} == {"open"} and all(v["score"] == 1.0 for v in verdicts)
 
     with OpenAIServer(responder=_judge_reply) as srv:
         _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,

@@ -194,7 +194,7 @@ def _llm_responder(body: dict) -> str:
 def test_llm_judge_verb(built: Path) -> None:
     with OpenAIServer(responder=_llm_responder) as srv:
         out = _cli("judge", "seq-niah", str(built / "oracle"), "--judge", "openai:judge", "--base-url", srv.base_url)
-        assert "judged 6 samples (0 unparsed); LLM-judge accuracy 100.0" in out
+        assert "judged 6 samples (0 unparsed; 0 verdicts reused, 6 asked); LLM-judge accuracy 100.0" in out
 
         def make(ordered: bool) -> Judge:
             from niah.benchmarks.seq_niah.judge import LLM_JUDGE_PROMPT, LLM_JUDGE_SYSTEM, parse_reply

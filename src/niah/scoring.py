@@ -15,6 +15,11 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
   when some exist, every scores file also carries ``gold_missing`` (their number), and when no sample has gold,
   scores.json holds only that marker and ``run_status`` (nothing is aggregated) instead of the run failing.
 
+Judge verdicts a judge verb stored in the run (:mod:`niah.judged`: ``judgments.jsonl``, ``judged.json``) are
+applied through the family's ``Scorer.judged``, so scoring again reproduces the judged numbers; each scores file
+of a judged benchmark then carries ``judged``: ``{"judges", "settings", "verdicts", "failed", "missing"}``
+(``missing``: samples whose current response has no stored verdict). ``judged=False`` scores without them.
+
 A failed request (``response`` null) scores 0 under every rule, as the official scorers see a missing response.
 A sample with no response row at all is not scored (it is counted as missing). Families plug in through
 :mod:`niah.benchmarks.registry` (``Family.scorer``).
@@ -30,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from niah.benchmarks.protocol import OFFICIAL, ScoredRows, Scorer
+from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, ScoredRows, Scorer
 from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
@@ -74,6 +79,10 @@ class RunScoreSummary:
     written: list[Path] = field(default_factory=list)
     scores: dict[str, Any] = field(default_factory=dict)
     run_status: dict[str, Any] = field(default_factory=dict)
+    #: benchmark -> what its stored judge verdicts did: judges, verdicts applied, failed, missing
+    judged: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: benchmarks with a recorded judge pass that was not applied (``judged=False``)
+    judged_skipped: list[str] = field(default_factory=list)
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -147,13 +156,18 @@ class _AtomicLines:
         self.tmp.unlink(missing_ok=True)
 
 
-def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunScoreSummary:
-    """Score a run directory; see the module docstring for what is written."""
+def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged: bool = True) -> RunScoreSummary:
+    """Score a run directory (with its stored judge verdicts unless ``judged`` is False); see the module
+    docstring for what is written."""
+    from niah.judged import VerdictStore, load_passes, pass_verdicts, response_key
+
     run_dir = Path(run_dir)
     run = read_run_json(run_dir)
     ds = Dataset(resolve_run_dataset(run_dir, run, dataset))
     responses = read_responses(run_dir / "responses.jsonl")
     summary = RunScoreSummary()
+    passes = load_passes(run_dir)
+    store = VerdictStore(run_dir) if passes and judged else None
     status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
     kept: dict[str, ScoredRows] = defaultdict(list)
     refused_rows: list[str] = []  # refusals are rare by nature; kept apart so scored.jsonl rows always hold a score
@@ -177,8 +191,18 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
                 continue
             scorer = get_scorer(sample.benchmark)
             response = response_row.get("response")
+            judge_pass = passes.get(sample.benchmark) if store is not None else None
             try:
                 result = scorer.score(sample, response)
+                if judge_pass is not None and scorer.judged is not None and store is not None:
+                    verdicts = pass_verdicts(store, judge_pass, sample.id, response_key(response_row))
+                    result = scorer.judged.apply(sample, response, result, verdicts, judge_pass.settings)
+                    counts = summary.judged.setdefault(sample.benchmark, {
+                        "judges": dict(judge_pass.identities), "settings": dict(judge_pass.settings),
+                        "verdicts": 0, "failed": 0, "missing": 0})
+                    counts["verdicts"] += len(verdicts)
+                    counts["failed"] += sum(v.failed for v in verdicts.values())
+                    counts["missing"] += bool(result.info.get(JUDGE_MISSING))
             except MetricInputError as exc:
                 # only this sample is refused (scored.jsonl says why); the rest are scored and aggregated
                 where = f"{ds.samples_path}:{lineno}: {exc.field}" if exc.field else f"{ds.samples_path}:{lineno}"
@@ -205,7 +229,8 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
             }
             if scorer.row_fields is not None:  # family fields a report axis may bin (e.g. a needle count)
                 row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
-            row.update({k: v for k, v in result.row.items() if k not in row})  # e.g. a judge's reason
+            # e.g. a judge's reason; it may refine a family field (judged or not), never a core one
+            row.update({k: v for k, v in result.row.items() if k not in _CORE_FIELDS})
             out.write(dumps_line(row))
             summary.scored += 1
             summary.failed += response is None
@@ -223,15 +248,24 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
                                 + "\n  ".join(summary.refused[:20]))
             raise DataError("no sample of the dataset has a response", file=run_dir / "responses.jsonl")
         summary.benchmarks = list(kept)
+        summary.judged_skipped = [b for b in passes if not judged and b in kept]
+
+        def modes_of(benchmark: str) -> tuple[str, ...]:
+            scorer = get_scorer(benchmark)
+            extra = scorer.judged.modes if scorer.judged is not None and benchmark in summary.judged else ()
+            return (*scorer.modes, *extra)
+
         names: list[str] = [OFFICIAL]
         for benchmark in kept:
-            names += [n for n in get_scorer(benchmark).modes if n not in names]
+            names += [n for n in modes_of(benchmark) if n not in names]
         aggregates: dict[str, dict[str, Any]] = {}
         for name in names:
+            # a judged mode covers the rows the judge graded (a failed verdict gives no score in that mode)
             per_benchmark = {
-                benchmark: get_scorer(benchmark).aggregate(rows, name)
+                benchmark: get_scorer(benchmark).aggregate([r for r in rows if name in r[0]["scores"]], name)
+                | ({"judged": summary.judged[benchmark]} if benchmark in summary.judged else {})
                 for benchmark, rows in kept.items()
-                if name in get_scorer(benchmark).modes
+                if name in modes_of(benchmark)
             }
             aggregates[name] = (
                 next(iter(per_benchmark.values())) if len(kept) == 1 else per_benchmark
@@ -261,5 +295,10 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunS
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")
         write_json_atomic(path, {**aggregate, **marker, RUN_STATUS_KEY: summary.run_status})
         summary.written.append(path)
+    for benchmark in summary.benchmarks:  # a judged mode not applied now: its old file would pass for current
+        scorer = get_scorer(benchmark)
+        for name in scorer.judged.modes if scorer.judged is not None else ():
+            if name not in aggregates:
+                (run_dir / f"scores.{name}.json").unlink(missing_ok=True)
     summary.scores = aggregates[OFFICIAL]
     return summary

@@ -72,18 +72,39 @@ class SampleScore:
 ScoredRows = list[tuple[dict[str, Any], dict[str, Any]]]
 
 
+#: ``SampleScore.info`` flag a family's :class:`JudgedScoring` sets when the sample needs a judge verdict that is
+#: not stored for its current response (``niah score`` counts them and says to run the judge verb again).
+JUDGE_MISSING = "judge_missing"
+
+
+@dataclass(frozen=True)
+class JudgedScoring:
+    """How a family's judge verb's stored verdicts change its scores (see :mod:`niah.judged`).
+
+    ``apply(sample, response, rule_score, verdicts, settings)`` returns the sample's score with the verdicts of
+    the recorded judge pass on this response (``verdicts``: kind -> :class:`niah.judged.StoredVerdict`, only the
+    kinds stored; ``settings``: the pass's settings, e.g. a protocol). It is called for every sample of a
+    benchmark that has a recorded pass, verdicts or not. ``modes`` are the extra score modes it adds (each is
+    aggregated over the rows that have it, into ``scores.<mode>.json``)."""
+
+    apply: Callable[[Sample, str | None, SampleScore, Mapping[str, Any], Mapping[str, Any]], SampleScore]
+    modes: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Scorer:
     """How a family scores one sample and aggregates scored rows into its official structure (per mode).
 
     ``row_fields`` adds family fields to every scored.jsonl row (e.g. a needle count that a report axis bins);
-    they are also handed to ``aggregate`` inside each row.
+    they are also handed to ``aggregate`` inside each row (a score's ``row`` fields override them).
     """
 
     score: Callable[[Sample, str | None], SampleScore]
     aggregate: Callable[[ScoredRows, str], dict[str, Any]]
     modes: tuple[str, ...] = (OFFICIAL,)
     row_fields: Callable[[Sample], dict[str, Any]] | None = None
+    #: How stored judge verdicts change the scores (families with a judge verb).
+    judged: JudgedScoring | None = None
 
 
 @dataclass(frozen=True)

@@ -27,26 +27,41 @@ def register(app: typer.Typer) -> None:
         format: str = typer.Option("run", "--format", "-f", help=f"One of: {', '.join(names)}."),
         out: Path | None = typer.Option(None, "--out", "-o", help="Where to write scores JSON (official formats)."),
         dataset: Path | None = typer.Option(None, "--dataset", help="run: dataset dir instead of run.json's."),
+        no_judged: bool = typer.Option(False, "--no-judged", help="run: ignore the judge verdicts stored in the "
+                                       "run (judgments.jsonl) and score without them."),
     ) -> None:
-        """Score responses: a niah run (writes scored.jsonl and scores.json) or official files."""
+        """Score responses: a niah run (writes scored.jsonl and scores.json, applying the verdicts a judge verb
+        stored in the run) or official files."""
         if format == "run":
-            _score_run(paths, dataset)
+            _score_run(paths, dataset, judged=not no_judged)
         elif format in formats:
             formats[format].function(paths, out)
         else:
             raise ConfigError(f"unknown format {format!r}; use one of: {', '.join(names)}")
 
 
-def _score_run(paths: list[Path], dataset: Path | None) -> None:
+def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) -> None:
     from niah.scoring import score_run
 
     if len(paths) != 1:
         raise ConfigError("--format run takes exactly one RUN_DIR")
-    summary = score_run(paths[0], dataset=dataset)
+    summary = score_run(paths[0], dataset=dataset, judged=judged)
     typer.echo(
         f"scored {summary.scored} samples ({summary.failed} failed or skipped requests scored 0, "
         f"{summary.missing} without a response not scored)"
     )
+    for benchmark, info in summary.judged.items():
+        judges = sorted({str((ident or {}).get("model", {}).get("model", "?")) if isinstance(ident, dict) else "?"
+                         for ident in info["judges"].values()})
+        typer.echo(f"{benchmark}: applied {info['verdicts']} stored judge verdicts ({info['failed']} failed) of "
+                   f"the last `niah judge {benchmark}` pass (judge {', '.join(judges)}); --no-judged scores "
+                   "without them")
+        if info["missing"]:
+            typer.secho(f"NOT JUDGED: {info['missing']} {benchmark} sample(s) have no stored verdict for their "
+                        f"current response; run `niah judge {benchmark} {paths[0]}` again (it asks only those)",
+                        fg=typer.colors.YELLOW, bold=True, err=True)
+    for benchmark in summary.judged_skipped:
+        typer.echo(f"{benchmark}: stored judge verdicts not applied (--no-judged)")
     if summary.no_gold:
         typer.secho(f"GOLD MISSING: {summary.no_gold} answered sample(s) have no gold answer (a test split whose "
                     "ground truth is private) and are not scored"

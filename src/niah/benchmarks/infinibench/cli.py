@@ -44,14 +44,17 @@ def judge_command(
     api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the replies whose stored verdict "
+                                               "failed (no reply, or a reply that did not parse)")] = False,
 ) -> None:
     """Judge what the rule matcher leaves undecided (v1: undecided MCQ and open-ended replies; v2: open-ended),
-    then score the run under that protocol (scored.jsonl, scores.json; verdicts in judgments.<protocol>.jsonl)."""
+    then score the run under that protocol (scored.jsonl, scores.json). Verdicts are stored in the run
+    (judgments.jsonl) and reused; niah score RUN applies those of the last pass again."""
     from niah.benchmarks.infinibench.judge_run import judge_run
 
     summary = judge_run(run_dir, judge, protocol=protocol, base_urls=tuple(base_url or ()), api_key_env=api_key_env,
-                        concurrency=concurrency, dataset=dataset)
+                        concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
     overall = summary.scores.get("overall", {})
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
-               f"({summary.unparsed} unparsed, {summary.cached} from cache); accuracy {overall.get('accuracy')}, "
-               f"score {overall.get('score')} -> {run_dir / 'scores.json'}")
+               f"({summary.unparsed} unparsed; {summary.reused} verdicts reused, {summary.requested} asked); "
+               f"accuracy {overall.get('accuracy')}, score {overall.get('score')} -> {run_dir / 'scores.json'}")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,20 +20,18 @@ from niah.benchmarks.infinibench.judging import (
     parse_v2_score,
 )
 from niah.benchmarks.infinibench.loader import BENCHMARK
-from niah.benchmarks.infinibench.score import Verdict, _options, is_mcq, judging, needs_verdict, verdict_key
+from niah.benchmarks.infinibench.score import _options, is_mcq, needs_verdict
 from niah.errors import ConfigError
-from niah.iox import dumps_line, write_atomic
 from niah.sample import Dataset, Sample, parts_text
-
-JUDGE_CACHE = "judge-cache"
 
 
 @dataclass(slots=True)
 class JudgeSummary:
     protocol: str
-    asked: dict[str, int] = field(default_factory=dict)  # "mcq" / "open" -> judge calls needed
+    asked: dict[str, int] = field(default_factory=dict)  # "mcq" / "open" -> replies the protocol judges
     unparsed: int = 0
-    cached: int = 0
+    reused: int = 0  # verdicts reused from the run's store (not asked again)
+    requested: int = 0  # judgements sent to the judge this time
     judgments: Path | None = None
     scores: dict[str, Any] = field(default_factory=dict)
 
@@ -46,10 +42,11 @@ def _question(sample: Sample) -> str:
 
 def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", base_urls: tuple[str, ...] = (),
               api_key_env: str | None = None, concurrency: int = 8, dataset: str | Path | None = None,
-              progress: bool = True) -> JudgeSummary:
-    """Judge what the rules leave undecided in ``run_dir`` under ``protocol``; write
-    ``judgments.<protocol>.jsonl`` and score the run again with the verdicts (scored.jsonl, scores.json)."""
-    from niah.cache import ResponseCache
+              progress: bool = True, retry_failed: bool = False) -> JudgeSummary:
+    """Judge what the rules leave undecided in ``run_dir`` under ``protocol``, storing the verdicts in the run
+    (:mod:`niah.judged`; stored ones are reused, failed ones asked again only with ``retry_failed``), and score
+    the run again with them (scored.jsonl, scores.json)."""
+    from niah.judged import STORE_NAME, JudgeItem, judge_items, record_pass, response_key
     from niah.judges import Judge
     from niah.run import RetryPolicy
     from niah.scoring import read_responses, read_run_json, resolve_run_dataset, score_run
@@ -60,9 +57,7 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
     run = read_run_json(run_path)
     ds = Dataset(resolve_run_dataset(run_path, run, dataset))
     responses = read_responses(run_path / "responses.jsonl")
-    mcq_items: list[tuple[str, str, str | None]] = []
-    open_items: list[tuple[str, str, str | None]] = []
-    keys: dict[str, list[tuple[str, str]]] = {"mcq": [], "open": []}
+    items: list[JudgeItem] = []
     for sample in ds:
         if sample.benchmark != BENCHMARK:
             continue
@@ -70,58 +65,31 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
         response = row.get("response") if row is not None else None
         if not needs_verdict(sample, response, protocol):
             continue
-        key = verdict_key(sample.id, response)
         if is_mcq(sample):
-            mcq_items.append((_question(sample) + "\n" + options_listing(_options(sample)), "", response))
-            keys["mcq"].append((sample.id, key))
+            items.append(JudgeItem(sample.id, "mcq", _question(sample) + "\n" + options_listing(_options(sample)),
+                                   "", response, response_key(row)))
         else:
             gold = sample.answer if isinstance(sample.answer, str) else str(sample.answer)
-            open_items.append((_question(sample), gold, response))
-            keys["open"].append((sample.id, key))
-    summary = JudgeSummary(protocol=protocol, asked={"mcq": len(mcq_items), "open": len(open_items)})
-    if progress:
-        print(f"judging {len(mcq_items)} undecided MCQ and {len(open_items)} open-ended replies ({protocol})",
-              file=sys.stderr)
-    cache = ResponseCache(run_path / JUDGE_CACHE)
-    common: dict[str, Any] = {"base_urls": base_urls, "api_key_env": api_key_env, "cache": cache,
+            items.append(JudgeItem(sample.id, "open", _question(sample), gold, response, response_key(row)))
+    summary = JudgeSummary(protocol=protocol, asked={kind: sum(i.kind == kind for i in items)
+                                                     for kind in ("mcq", "open")})
+    common: dict[str, Any] = {"base_urls": base_urls, "api_key_env": api_key_env,
                               "max_parse_attempts": PARSE_ATTEMPTS}
+    judges: dict[str, Judge]
     if protocol == "v1":
-        mcq_judge = Judge(judge_model, template=V1_MCQ_TEMPLATE, parser=parse_v1_decision,
-                          generation=V1_JUDGE_GENERATION, **common)
-        open_judge = Judge(judge_model, template=V1_OPEN_TEMPLATE, parser=parse_v1_score,
-                           generation=V1_JUDGE_GENERATION, **common)
+        judges = {"mcq": Judge(judge_model, template=V1_MCQ_TEMPLATE, parser=parse_v1_decision,
+                               generation=V1_JUDGE_GENERATION, **common),
+                  "open": Judge(judge_model, template=V1_OPEN_TEMPLATE, parser=parse_v1_score,
+                                generation=V1_JUDGE_GENERATION, **common)}
     else:
-        mcq_judge = None
-        open_judge = Judge(judge_model, template=V2_OPEN_TEMPLATE, parser=parse_v2_score,
-                           generation=V2_JUDGE_GENERATION, retry=RetryPolicy(max_attempts=V2_JUDGE_RETRIES),
-                           **common)
-
-    async def go() -> tuple[list[Any], list[Any]]:
-        try:
-            mcq = await mcq_judge.judge_many(mcq_items, concurrency=concurrency) if mcq_judge and mcq_items else []
-            opened = await open_judge.judge_many(open_items, concurrency=concurrency) if open_items else []
-            return mcq, opened
-        finally:
-            if mcq_judge is not None:
-                await mcq_judge.aclose()
-            await open_judge.aclose()
-
-    try:
-        mcq_verdicts, open_verdicts = asyncio.run(go())
-    finally:
-        cache.close()
-    verdicts: dict[str, Verdict] = {}
-    lines: list[str] = []
-    for kind, found in (("mcq", mcq_verdicts), ("open", open_verdicts)):
-        for (sample_id, key), v in zip(keys[kind], found, strict=True):
-            verdicts[key] = Verdict(v.score, v.raw, v.error)
-            summary.unparsed += v.score is None
-            summary.cached += v.cached
-            lines.append(dumps_line({"id": sample_id, "kind": kind, "verdict_key": key, "value": v.score,
-                                     "raw": v.raw, "error": v.error, "cached": v.cached}))
-    summary.judgments = run_path / f"judgments.{protocol}.jsonl"
-    write_atomic(summary.judgments, "".join(lines))
-    with judging(protocol, verdicts, judge=judge_model):
-        scored = score_run(run_path, dataset=dataset)
+        judges = {"open": Judge(judge_model, template=V2_OPEN_TEMPLATE, parser=parse_v2_score,
+                                generation=V2_JUDGE_GENERATION, retry=RetryPolicy(max_attempts=V2_JUDGE_RETRIES),
+                                **common)}
+    stats = judge_items(run_path, items, judges, concurrency=concurrency, retry_failed=retry_failed,
+                        progress=progress)
+    summary.unparsed, summary.reused, summary.requested = stats.failed, stats.reused, stats.asked
+    summary.judgments = run_path / STORE_NAME
+    record_pass(run_path, BENCHMARK, judges, {"protocol": protocol, "judge": judge_model})
+    scored = score_run(run_path, dataset=dataset)
     summary.scores = scored.scores
     return summary

@@ -4,8 +4,10 @@ judge pass (``niah judge infinibench RUN``).
 ``niah score RUN`` needs no judge: MCQ replies are decided by the rule matcher (an undecided reply is wrong,
 as under v2, and counted as undecided), open-ended replies stay undecided (no score; counted). ``niah judge
 infinibench RUN --judge MODEL --protocol v1|v2`` asks the judge only what the rules leave undecided (v1: the
-undecided MCQ replies and every open-ended reply; v2: the open-ended replies), writes every verdict to
-``judgments.<protocol>.jsonl`` and scores the run again under that protocol (scored.jsonl, scores.json).
+undecided MCQ replies and every open-ended reply; v2: the open-ended replies), stores every verdict in the
+run (:mod:`niah.judged`, kinds ``mcq`` and ``open``) and scores the run again under that protocol
+(scored.jsonl, scores.json); ``niah score RUN`` then applies the stored verdicts of the last pass again
+(:func:`apply_verdicts`).
 
 Per-sample official score: 1/0 for an MCQ item; the judge's score divided by the protocol's maximum (0-1) for
 an open-ended item. The aggregation (scores.json) is the paper's: per-skill accuracy (%) and score (0-5 or
@@ -14,16 +16,14 @@ an open-ended item. The aggregation (scores.json) is the paper's: per-skill accu
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from niah.benchmarks.infinibench.aggregate import SCORE_SCALE, ItemScore, aggregate
 from niah.benchmarks.infinibench.matcher import match_option
 from niah.benchmarks.infinibench.skills import QUESTION_TYPES
-from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, JudgedScoring, SampleScore, ScoredRows, Scorer
 from niah.metrics.base import MetricInputError, MetricRule, require_response
 from niah.sample import Sample
 
@@ -38,35 +38,6 @@ class Verdict:
     value: float | None
     raw: str | None = None
     error: str | None = None
-
-
-@dataclass(slots=True)
-class _Judging:
-    protocol: str
-    verdicts: Mapping[str, Verdict]  # by verdict_key(sample id, response)
-    judge: str | None = None
-
-
-_ACTIVE: _Judging | None = None
-
-
-def verdict_key(sample_id: str, response: str | None) -> str:
-    """What a verdict answers: this sample's this reply (a rerun with another reply is not covered)."""
-    digest = hashlib.sha256((response or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return f"{sample_id}#{digest}"
-
-
-@contextlib.contextmanager
-def judging(protocol: str, verdicts: Mapping[str, Verdict], judge: str | None = None) -> Iterator[None]:
-    """Score with these verdicts under ``protocol`` (the judge pass wraps ``score_run`` in it)."""
-    global _ACTIVE
-    if protocol not in SCORE_SCALE:
-        raise ValueError(f"unknown InfiniBench protocol {protocol!r} (v1 or v2)")
-    previous, _ACTIVE = _ACTIVE, _Judging(protocol, verdicts, judge)
-    try:
-        yield
-    finally:
-        _ACTIVE = previous
 
 
 def _options(sample: Sample) -> list[str]:
@@ -91,23 +62,39 @@ def needs_verdict(sample: Sample, response: str | None, protocol: str) -> bool:
     return True
 
 
-#: (sample id, whether its score is decided) of the sample scored last: ``niah score`` asks for a sample's row
-#: fields right after its score, and the report bins only decided open-ended scores.
-_last_scored: tuple[str, bool] = ("", False)
-
-
 def score_sample(sample: Sample, response: str | None) -> SampleScore:
-    global _last_scored
-    result = _score_sample(sample, response)
-    _last_scored = (sample.id, result.info.get("decided_by") not in ("undecided", "judge-unparsed"))
+    """Rules only (``niah score`` without a judge pass)."""
+    return _score_sample(sample, response, RULES_ONLY, None, None)
+
+
+def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verdicts: Mapping[str, Any],
+                   settings: Mapping[str, Any]) -> SampleScore:
+    """The sample scored under the judge pass's protocol with its stored verdict (kind ``mcq`` or ``open``);
+    a reply the protocol sends to the judge that has no verdict for its current text is flagged."""
+    protocol = str(settings.get("protocol", "v1"))
+    stored = verdicts.get("mcq" if is_mcq(sample) else "open")
+    verdict = Verdict(stored.score, stored.raw, stored.error) if stored is not None else None
+    judge = settings.get("judge")
+    result = _score_sample(sample, response, protocol, verdict, judge if isinstance(judge, str) else None)
+    if verdict is None and needs_verdict(sample, response, protocol):
+        result.info[JUDGE_MISSING] = True
     return result
 
 
-def _score_sample(sample: Sample, response: str | None) -> SampleScore:
-    judging_now = _ACTIVE
-    protocol = judging_now.protocol if judging_now is not None else RULES_ONLY
-    verdict = judging_now.verdicts.get(verdict_key(sample.id, response)) if judging_now is not None else None
-    info: dict[str, Any] = {"skill": sample.task, "protocol": protocol}
+def _score_sample(sample: Sample, response: str | None, protocol: str, verdict: Verdict | None,
+                  judge: str | None) -> SampleScore:
+    result = _score_decided(sample, response, protocol, verdict, judge)
+    # the report bins only decided open-ended scores (judged, or a missing reply)
+    decided = result.info.get("decided_by") not in ("undecided", "judge-unparsed")
+    open_skill = sample.task if result.info.get("format") == "open" and decided else None
+    return SampleScore(result.scores, result.info, {"open_skill": open_skill})
+
+
+def _score_decided(sample: Sample, response: str | None, protocol: str, verdict: Verdict | None,
+                   judge: str | None) -> SampleScore:
+    if protocol not in SCORE_SCALE and protocol != RULES_ONLY:
+        raise ValueError(f"unknown InfiniBench protocol {protocol!r} (v1 or v2)")
+    info: dict[str, Any] = {"skill": sample.task, "protocol": protocol, "judge": judge}
     if is_mcq(sample):
         options = _options(sample)
         answer = sample.answer
@@ -148,11 +135,10 @@ def row_fields(sample: Sample) -> dict[str, Any]:
     """Fields the report bins: MCQ rows by ``format`` and ``mcq_question_type``; open-ended rows whose score
     is decided (judged, or a missing reply) by ``open_skill``."""
     mcq = is_mcq(sample)
-    decided = _last_scored == (sample.id, True)
     qtype = sample.meta.get("question_type")
     return {"skill": sample.task, "question_type": qtype, "format": "mcq" if mcq else "open",
             "mcq_question_type": QUESTION_TYPES.get(str(qtype), qtype) if mcq else None,
-            "open_skill": sample.task if not mcq and decided else None}
+            "open_skill": None}  # the score's row sets it once the score is decided
 
 
 def aggregate_rows(rows: ScoredRows, mode: str) -> dict[str, Any]:
@@ -175,7 +161,8 @@ def aggregate_rows(rows: ScoredRows, mode: str) -> dict[str, Any]:
             items.append(ItemScore(info["skill"], "open", score=info.get("score")))
     out = aggregate(items, protocol=protocol if protocol in SCORE_SCALE else "v1")
     out["protocol"] = protocol
-    out["judge"] = _ACTIVE.judge if _ACTIVE is not None else None
+    judges = {info.get("judge") for _, info in rows}
+    out["judge"] = judges.pop() if len(judges) == 1 else None
     if protocol == RULES_ONLY:
         out["score_scale"] = None
         out["note"] = ("rules only, no judge: MCQ replies the matcher leaves undecided count as wrong, open-ended "
@@ -185,7 +172,8 @@ def aggregate_rows(rows: ScoredRows, mode: str) -> dict[str, Any]:
     return out
 
 
-SCORER = Scorer(score_sample, aggregate_rows, (OFFICIAL,), row_fields=row_fields)
+SCORER = Scorer(score_sample, aggregate_rows, (OFFICIAL,), row_fields=row_fields,
+                judged=JudgedScoring(apply_verdicts))
 
 
 # ---------------------------------------------------------------------------------------------------------------

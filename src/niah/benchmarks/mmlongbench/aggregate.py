@@ -68,9 +68,11 @@ def category_scores(per_dataset: Mapping[str, float | None]) -> dict[str, float 
 
 def aggregate_scores(rows: ScoredRows, score_name: str) -> dict[str, Any]:
     """``{"benchmark", "scoring", "lengths", "datasets": {name: {length: score|null}}, "categories": {category: {length: ...}},
-    "overall": {length: ...}, "missing": {length: [data sets]}, "needs_judge": [data sets]}``."""
+    "overall": {length: ...}, "missing": {length: [data sets]}, "needs_judge": [data sets]}``, and ``judge_failures`` (``{"set/K8": n}``:
+    summaries whose judge verdict failed, left out of the means) once the summarization judge has run."""
     values: dict[tuple[str, int], list[float]] = defaultdict(list)
     unjudged: set[tuple[str, int]] = set()
+    judge_failures: dict[str, int] | None = None
     for row, info in rows:
         name = info.get("dataset") or row.get("task")
         length = info.get("length_k")
@@ -81,6 +83,11 @@ def aggregate_scores(rows: ScoredRows, score_name: str) -> dict[str, Any]:
         if not info.get("judged", True):
             unjudged.add((name, length))
             continue
+        if "judge_failed" in info:  # judged by the LLM judge: a failed verdict is left out and counted
+            judge_failures = {} if judge_failures is None else judge_failures
+            if info["judge_failed"]:
+                judge_failures[f"{name}/K{length}"] = judge_failures.get(f"{name}/K{length}", 0) + 1
+                continue
         values[(name, length)].append(float(row["scores"][score_name]))
     datasets: dict[str, dict[str, float | None]] = {}
     for name in DATASETS:
@@ -100,5 +107,9 @@ def aggregate_scores(rows: ScoredRows, score_name: str) -> dict[str, Any]:
         absent = [name for name in DATASETS if datasets[name][label] is None]
         if absent:
             missing[label] = absent
-    return {"benchmark": "mmlongbench", "scoring": score_name, "lengths": list(LENGTH_LABELS), "datasets": datasets, "categories": categories, "overall": overall,
-            "missing": missing, "needs_judge": sorted({name for name, _ in unjudged})}
+    out = {"benchmark": "mmlongbench", "scoring": score_name, "lengths": list(LENGTH_LABELS), "datasets": datasets,
+           "categories": categories, "overall": overall, "missing": missing,
+           "needs_judge": sorted({name for name, _ in unjudged})}
+    if judge_failures is not None:
+        out["judge_failures"] = judge_failures
+    return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -56,15 +55,18 @@ def import_command(
 
 
 def judge_command(
-    run_dir: Annotated[Path, typer.Argument(help="a scored run directory (niah score first)")],
+    run_dir: Annotated[Path, typer.Argument(help="a run directory on MMLongBench data")],
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
     base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint(s)")] = None,
     api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="env var holding the judge's key")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset of the run (default: run.json's)")]
     = None,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the judgements whose stored "
+                                               "verdict failed (no reply, or a reply that did not parse)")] = False,
 ) -> None:
-    """Judge the summarization samples of a scored run (fluency x F1) and rewrite its scores with them."""
+    """Judge the summarization samples of a run (fluency x F1) and score the run with them. Verdicts are stored in
+    the run (judgments.jsonl) and reused; niah score RUN applies them again."""
     from niah.judges import Judge
 
     def make(kind: str) -> Judge:
@@ -73,93 +75,56 @@ def judge_command(
         return Judge(judge, template=TEMPLATES[kind], parser=PARSERS[kind], generation=JUDGE_GENERATION,
                      max_parse_attempts=1, base_urls=base_url or (), api_key_env=api_key_env)
 
-    result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset)
+    result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
     typer.echo(json.dumps({"judged": result["judged"], "judge_failures": result["judge_failures"],
+                           "reused": result["reused"], "asked": result["asked"],
                            "overall": result["scores"]["overall"]}))
 
 
-def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
-              dataset: str | Path | None = None) -> dict[str, Any]:
-    """Judge every summarization sample of a scored run; rewrite ``scored.jsonl`` (their ``score`` becomes
-    fluency x F1, ``judged`` true and the three judge numbers are added) and ``scores.json`` (the official
-    aggregation with them). ``make_judge(kind)`` returns a :class:`niah.judges.Judge` for ``fluency``,
-    ``recall`` or ``precision``. Samples whose replies do not parse are left out of the means (official) and
-    counted in ``judge_failures``."""
-    from niah.benchmarks.mmlongbench.aggregate import aggregate_scores
-    from niah.benchmarks.mmlongbench.summ_judge import combine, summary_text
-    from niah.benchmarks.protocol import OFFICIAL
+def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dataset: str | Path | None = None,
+              retry_failed: bool = False, progress: bool = True) -> dict[str, Any]:
+    """Judge every answered summarization sample of a run (``make_judge(kind)`` returns a
+    :class:`niah.judges.Judge` for ``fluency``, ``recall`` or ``precision``), store the verdicts in the run
+    (:mod:`niah.judged`: stored ones are reused, failed ones asked again only with ``retry_failed``) and score
+    the run with them: a summary's ``score`` becomes fluency x F1 (``judged`` true, the judge numbers in
+    ``judge``), and ``scores.json`` the official aggregation with them. Samples whose replies do not parse are
+    left out of the means (official) and counted in ``judge_failures``."""
+    from niah.benchmarks.mmlongbench.score import JUDGE_KINDS
+    from niah.benchmarks.mmlongbench.summ_judge import summary_text
     from niah.errors import DataError
-    from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
+    from niah.judged import JudgeItem, judge_items, record_pass, response_key
     from niah.sample import Dataset
-    from niah.scoring import RUN_STATUS_KEY, read_run_json, resolve_run_dataset
+    from niah.scoring import read_responses, read_run_json, resolve_run_dataset, score_run
 
     run_dir = Path(run_dir)
-    scored_path = run_dir / "scored.jsonl"
-    if not scored_path.is_file():
-        raise DataError("no scored.jsonl: run niah score first", file=run_dir)
-    rows = [row for _, row in iter_jsonl(scored_path)]
     ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
-    summ_ids = {row["id"] for row in rows if row.get("judged") is False}
-    samples = {s.id: s for s in ds if s.id in summ_ids}
-    todo: list[tuple[dict[str, Any], list[str]]] = []
-    for row in rows:
-        if row["id"] not in summ_ids:
+    responses = read_responses(run_dir / "responses.jsonl")
+    items: list[JudgeItem] = []
+    benchmark = "mmlongbench"
+    for lineno, sample in ds.iter_numbered():
+        row = responses.get(sample.id)
+        if (sample.meta or {}).get("metric") != "summ_judge" or row is None:
             continue
-        sample = samples.get(row["id"])
-        if sample is None:
-            raise DataError(f"sample {row['id']!r} of scored.jsonl is not in the dataset", file=scored_path)
+        benchmark = sample.benchmark
         keypoints = sample.meta.get("keypoints")
         if not isinstance(keypoints, list):
             raise DataError(f"sample {sample.id!r} has no key points (import with summ/*_claims.jsonl present)",
-                            field="meta.keypoints")
-        todo.append((row, keypoints))
-    judges = {kind: make_judge(kind) for kind in ("fluency", "recall", "precision")}
-
-    async def go() -> list[list[Any]]:
-        try:
-            out = []
-            for kind, judge in judges.items():
-                items = []
-                for row, keypoints in todo:
-                    summary = summary_text(row.get("response"))
-                    gold = ("\n".join(f"{i + 1}. {kp}" for i, kp in enumerate(keypoints)) if kind == "recall"
-                            else str(row.get("answer")))
-                    items.append(("", gold, summary))
-                out.append(await judge.judge_many(items, concurrency=concurrency))
-            return out
-        finally:
-            for judge in judges.values():
-                await judge.aclose()
-
-    fluency, recall, precision = asyncio.run(go()) if todo else ([], [], [])
-    failures: dict[str, int] = {}
-    dropped: set[str] = set()
-    for index, (row, keypoints) in enumerate(todo):
-        verdicts = (fluency[index], recall[index], precision[index])
-        if any(v.score is None for v in verdicts):
-            key = f"{row.get('dataset')}/K{row.get('length_k')}"
-            failures[key] = failures.get(key, 0) + 1
-            dropped.add(row["id"])
-            row["judge_error"] = next(v.error for v in verdicts if v.score is None)
-            continue
-        score = combine(float(verdicts[0].score or 0), float(verdicts[1].score or 0), len(keypoints),
-                        float(verdicts[2].score or 0))
-        row.update({"score": score.flu_f1, "judged": True, "judge": score.to_json()})
-        row["scores"] = {**row.get("scores", {}), OFFICIAL: score.flu_f1}
-    kept = [(row, {"dataset": row.get("dataset") or row["task"], "length_k": row.get("length_k"),
-                   "judged": row.get("judged", True) is not False})
-            for row in rows if row["id"] not in dropped]
-    scores = aggregate_scores(kept, OFFICIAL)
-    previous: dict[str, Any] = {}
-    if (run_dir / "scores.json").is_file():
-        previous = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
-    write_atomic(scored_path, "".join(dumps_line(row) for row in rows))
-    document = {**scores, "judge": {kind: judge.identity() for kind, judge in judges.items()},
-                "judge_failures": failures}
-    if RUN_STATUS_KEY in previous:
-        document[RUN_STATUS_KEY] = previous[RUN_STATUS_KEY]
-    write_json_atomic(run_dir / "scores.json", document)
-    return {"judged": len(todo) - len(dropped), "judge_failures": failures, "scores": scores}
+                            file=ds.samples_path, line=lineno, field="meta.keypoints")
+        summary = summary_text(row.get("response"))
+        for kind in JUDGE_KINDS:
+            gold = ("\n".join(f"{i + 1}. {kp}" for i, kp in enumerate(keypoints)) if kind == "recall"
+                    else str(sample.answer))
+            items.append(JudgeItem(sample.id, kind, "", gold, summary, response_key(row)))
+    judges = {kind: make_judge(kind) for kind in JUDGE_KINDS}
+    stats = judge_items(run_dir, items, judges, concurrency=concurrency, retry_failed=retry_failed,
+                        progress=progress)
+    record_pass(run_dir, benchmark, judges)
+    scored = score_run(run_dir, dataset=dataset)
+    scores = scored.scores
+    failed = {sample_id for (sample_id, _kind), v in stats.verdicts.items() if v.failed}
+    return {"judged": len({item.sample_id for item in items}) - len(failed),
+            "judge_failures": scores.get("judge_failures", {}), "reused": stats.reused, "asked": stats.asked,
+            "scores": scores}
 
 
 def build_vh_command(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from niah.benchmarks.mmlongbench import metrics
-from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, JudgedScoring, SampleScore, ScoredRows, Scorer
 from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample
 
@@ -104,4 +105,31 @@ def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
     return aggregate_scores(rows, score_name)
 
 
-SCORER = Scorer(score_sample, aggregate, row_fields=row_fields)
+#: The three judges of a summary (official ``eval_gpt4_summ.py``), each a judge kind in the verdict store.
+JUDGE_KINDS = ("fluency", "recall", "precision")
+
+
+def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verdicts: Mapping[str, Any],
+                   settings: Mapping[str, Any]) -> SampleScore:
+    """A summarization sample's official score from its three stored verdicts: fluency x F1. A sample for which
+    a verdict failed is left out of its data set's mean and counted (``judge_failures``), as officially; one
+    without all three verdicts for its current response stays unjudged."""
+    from niah.benchmarks.mmlongbench.summ_judge import combine
+
+    if (sample.meta or {}).get("metric") != "summ_judge":
+        return rule
+    got = [verdicts.get(kind) for kind in JUDGE_KINDS]
+    if any(v is None for v in got):
+        return SampleScore(rule.scores, {**rule.info, JUDGE_MISSING: True}, rule.row)
+    failed = next((v for v in got if v is not None and v.score is None), None)
+    if failed is not None:
+        return SampleScore(rule.scores, {**rule.info, "judged": True, "judge_failed": True},
+                           {**rule.row, "judge_error": failed.error})
+    keypoints = (sample.meta or {}).get("keypoints")
+    fluency, recall, precision = (float(v.score or 0) if v is not None else 0.0 for v in got)
+    score = combine(fluency, recall, len(keypoints) if isinstance(keypoints, list) else 0, precision)
+    return SampleScore({OFFICIAL: score.flu_f1}, {**rule.info, "judged": True, "judge_failed": False},
+                       {**rule.row, "judged": True, "judge": score.to_json()})
+
+
+SCORER = Scorer(score_sample, aggregate, row_fields=row_fields, judged=JudgedScoring(apply_verdicts))

@@ -5,6 +5,7 @@ starts)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -310,94 +311,55 @@ def noise_command(
     typer.echo(f"wrote {sum(counts.values())} samples to {out} ({', '.join(f'{k}: {v}' for k, v in counts.items())})")
 
 
-def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
-              dataset: str | Path | None = None) -> dict[str, Any]:
-    """LLM-judge every scored sample of a run: ``make_judge(ordered)`` returns a :class:`niah.judges.Judge` whose
-    prompt states the order rule (asked for or not, decided as the deterministic judge decides it). Rewrites
-    ``scored.jsonl`` with ``scores.llm`` (and ``llm_judge``: the reply or the error) and writes
-    ``scores.llm.json`` (the same aggregation as scores.json, over the samples the judge graded). Replies that
-    never parse are left out of ``scores.llm.json`` and counted in ``judge_failures``."""
-    import asyncio
-    import json
-
-    from niah.benchmarks.seq_niah.dates import find_dates
-    from niah.benchmarks.seq_niah.judge import question_asks_order, split_gold
-    from niah.benchmarks.seq_niah.score import LLM_MODE, aggregate
-    from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
+def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dataset: str | Path | None = None,
+              retry_failed: bool = False, progress: bool = True) -> dict[str, Any]:
+    """LLM-judge every answered sample of a run: ``make_judge(ordered)`` returns a :class:`niah.judges.Judge` whose
+    prompt states the order rule (asked for or not, decided as the deterministic judge decides it). Verdicts go
+    to the run's verdict store (:mod:`niah.judged`; stored ones are reused, failed ones asked again only with
+    ``retry_failed``), then the run is scored with them: ``scores.llm`` (and ``llm_judge``: the reply or the
+    error) in ``scored.jsonl`` and ``scores.llm.json`` (the same aggregation as scores.json, over the samples
+    the judge graded). ``niah score RUN`` applies them again. Replies that never parse are left out of
+    ``scores.llm.json`` and counted in ``judge_failures``."""
+    from niah.benchmarks.seq_niah.build import BENCHMARK
+    from niah.benchmarks.seq_niah.score import LLM_MODE, llm_judge_kind
+    from niah.judged import JudgeItem, judge_items, record_pass, response_key
     from niah.sample import Dataset, parts_text
-    from niah.scoring import RUN_STATUS_KEY, read_run_json, resolve_run_dataset
+    from niah.scoring import read_responses, read_run_json, resolve_run_dataset, score_run
 
     run_dir = Path(run_dir)
-    scored_path = run_dir / "scored.jsonl"
-    if not scored_path.is_file():
-        raise DataError("no scored.jsonl: run niah score first", file=run_dir)
-    samples = {s.id: s for s in Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))}
-    rows: list[dict[str, Any]] = []
-    for lineno, row in iter_jsonl(scored_path):
-        if not isinstance(row, dict) or row.get("id") not in samples:
-            raise DataError("a scored row names no sample of the run's dataset", file=scored_path, line=lineno,
-                            field="id")
-        rows.append(row)
-    judges = {True: make_judge(True), False: make_judge(False)}
-
-    def needs_order(sample: Sample) -> bool:
-        gold = sample.answer if isinstance(sample.answer, str) else ""
-        if sample.meta.get("order_required") is True or not any(find_dates(g) for g in split_gold(gold)):
-            return True
-        return question_asks_order(parts_text(sample.question))
-
-    async def grade() -> list[Any]:
-        try:
-            tasks = []
-            for row in rows:
-                sample = samples[row["id"]]
-                judge = judges[needs_order(sample)]
-                tasks.append(judge.judge(parts_text(sample.question), str(sample.answer), row.get("response")))
-            for judge in judges.values():
-                judge.set_concurrency(concurrency)
-            semaphore = asyncio.Semaphore(max(1, concurrency))
-
-            async def one(coro: Any) -> Any:
-                async with semaphore:
-                    return await coro
-
-            return list(await asyncio.gather(*(one(t) for t in tasks)))
-        finally:
-            for judge in judges.values():
-                await judge.aclose()
-
-    verdicts = asyncio.run(grade())
-    failures = 0
-    graded: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    for row, verdict in zip(rows, verdicts, strict=True):
-        if verdict.score is None:
-            failures += 1
-            row["scores"].pop(LLM_MODE, None)
-            row["llm_judge"] = {"error": verdict.error}
+    ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
+    responses = read_responses(run_dir / "responses.jsonl")
+    items: list[JudgeItem] = []
+    for sample in ds:
+        row = responses.get(sample.id)
+        if sample.benchmark != BENCHMARK or row is None or sample.answer is None:
             continue
-        row["scores"][LLM_MODE] = float(verdict.score)
-        row["llm_judge"] = {"raw": verdict.raw}
-        graded.append((row, {}))
-    write_atomic(scored_path, "".join(dumps_line(r) for r in rows))
-    status = {}
-    if (run_dir / "scores.json").is_file():
-        status = json.loads((run_dir / "scores.json").read_text(encoding="utf-8")).get(RUN_STATUS_KEY, {})
-    scores = aggregate(graded, LLM_MODE) if graded else {"n": 0}
-    write_json_atomic(run_dir / "scores.llm.json", {**scores, "judge_failures": failures,
-                                                     RUN_STATUS_KEY: status})
-    return {"judged": len(graded), "judge_failures": failures, "scores": scores}
+        items.append(JudgeItem(sample.id, llm_judge_kind(sample), parts_text(sample.question), str(sample.answer),
+                               row.get("response"), response_key(row)))
+    judges = {"ordered": make_judge(True), "unordered": make_judge(False)}
+    stats = judge_items(run_dir, items, judges, concurrency=concurrency, retry_failed=retry_failed,
+                        progress=progress)
+    record_pass(run_dir, BENCHMARK, judges)
+    summary = score_run(run_dir, dataset=dataset)
+    scores = json.loads((run_dir / f"scores.{LLM_MODE}.json").read_text(encoding="utf-8"))
+    scores.pop("judged", None)
+    return {"judged": stats.items - stats.failed, "judge_failures": stats.failed, "reused": stats.reused,
+            "asked": stats.asked, "scores": scores, "missing": summary.judged.get(BENCHMARK, {}).get("missing", 0)}
 
 
 def judge_command(
-    run_dir: Annotated[Path, typer.Argument(help="a scored run directory on seq-niah data (niah score first)")],
+    run_dir: Annotated[Path, typer.Argument(help="a run directory on seq-niah data")],
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
     base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint (repeatable)")] = None,
     api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the samples whose stored "
+                                               "verdict failed (no reply, or a reply that never parsed)")] = False,
 ) -> None:
-    """Grade a scored run with an LLM judge (niah's prompt for this task, strict JSON reply), beside the
-    deterministic judge: scores.llm in scored.jsonl, scores.llm.json."""
+    """Grade a run with an LLM judge (niah's prompt for this task, strict JSON reply), beside the
+    deterministic judge: scores.llm in scored.jsonl, scores.llm.json. Verdicts are stored in the run
+    (judgments.jsonl) and reused; niah score RUN applies them again."""
     from niah.benchmarks.seq_niah.judge import (
         _ORDER_RULE_NO,
         _ORDER_RULE_YES,
@@ -418,9 +380,10 @@ def judge_command(
         return Judge(judge, template=template, parser=parse_reply, base_urls=base_url or (),
                      api_key_env=api_key_env)
 
-    result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset)
-    typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed); LLM-judge accuracy "
-               f"{result['scores'].get('accuracy')} -> {Path(run_dir) / 'scores.llm.json'}")
+    result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
+    typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed; {result['reused']} "
+               f"verdicts reused, {result['asked']} asked); LLM-judge accuracy {result['scores'].get('accuracy')} "
+               f"-> {Path(run_dir) / 'scores.llm.json'}")
 
 
 def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any]:

@@ -7,9 +7,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-from niah.benchmarks.protocol import OFFICIAL, BaselineAnswers, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    JUDGE_MISSING,
+    OFFICIAL,
+    BaselineAnswers,
+    JudgedScoring,
+    SampleScore,
+    ScoredRows,
+    Scorer,
+)
 from niah.benchmarks.seq_niah.build import LENGTH_BINS, NEEDLE_GROUPS
 from niah.benchmarks.seq_niah.judge import FAILURE_MODES, judge_full, score_seq_niah
 from niah.metrics.base import MetricInputError, MetricRule
@@ -122,7 +131,37 @@ def noise_aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
             "kinds": {k: v.to_json() for k, v in result.items()}}
 
 
-SCORER = Scorer(score_sample, aggregate, row_fields=row_fields)
+def llm_order_required(sample: Sample) -> bool:
+    """The order rule the LLM judge's prompt states, decided as the deterministic judge decides it."""
+    from niah.benchmarks.seq_niah.dates import find_dates
+    from niah.benchmarks.seq_niah.judge import question_asks_order, split_gold
+
+    gold = sample.answer if isinstance(sample.answer, str) else ""
+    if sample.meta.get("order_required") is True or not any(find_dates(g) for g in split_gold(gold)):
+        return True
+    return question_asks_order(_question(sample))
+
+
+def llm_judge_kind(sample: Sample) -> str:
+    """Which LLM judge (prompt) grades this sample: ``ordered`` or ``unordered``."""
+    return "ordered" if llm_order_required(sample) else "unordered"
+
+
+def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verdicts: Mapping[str, Any],
+                   settings: Mapping[str, Any]) -> SampleScore:
+    """The stored LLM-judge verdict as the ``llm`` mode beside the deterministic official score; a failed
+    verdict gives no ``llm`` score (left out of scores.llm.json, counted), a missing one is flagged."""
+    verdict = verdicts.get(llm_judge_kind(sample))
+    if verdict is None:
+        return SampleScore(rule.scores, {**rule.info, JUDGE_MISSING: True}, rule.row)
+    if verdict.score is None:
+        return SampleScore(rule.scores, rule.info, {**rule.row, "llm_judge": {"error": verdict.error}})
+    return SampleScore({**rule.scores, LLM_MODE: float(verdict.score)}, rule.info,
+                       {**rule.row, "llm_judge": {"raw": verdict.raw}})
+
+
+SCORER = Scorer(score_sample, aggregate, row_fields=row_fields,
+                judged=JudgedScoring(apply_verdicts, modes=(LLM_MODE,)))
 
 
 def _judge_details(question: Any, answer: Any, response: Any) -> dict[str, Any]:
