@@ -67,6 +67,14 @@ def test_import_needs_media_root_and_runs_with_frames_and_subtitles(imported: Pa
     assert "scored 13 samples" in out
     scored = [json.loads(line) for line in (run / "scored.jsonl").read_text().splitlines()]
     assert {r["num_images"] for r in scored} == {0}  # a video and its subtitles are not images of the document
+    # open-ended replies wait for a judge: a placeholder 0 no aggregate counts, shown as unscored, not wrong
+    waiting = [r for r in scored if r["format"] == "open" and r["response"] is not None]
+    assert waiting and all(r["unscored"].startswith("open-ended: not judged yet") for r in waiting)
+    assert not any("unscored" in r for r in scored if r["format"] == "mcq")
+    from niah.report.inputs import iter_scored_rows
+    from niah.report.samples import status_of
+    statuses = {row.id: status_of(row) for row in iter_scored_rows(run / "scored.jsonl")}
+    assert all(statuses[r["id"]] == "unscored" for r in waiting)
 
 
 def _judge_reply(body: dict) -> str:

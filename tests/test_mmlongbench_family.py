@@ -250,6 +250,10 @@ def test_end_to_end_every_category(tmp_path):
         assert _niah(tmp_path, "score", model.split(":")[1]).returncode == 0
     scores = json.loads((tmp_path / "oracle" / "scores.json").read_text())
     assert scores["needs_judge"] == ["gov-report", "multi-lexsum"] and scores["overall"]["8K"] is None
+    rows = [json.loads(line) for line in (tmp_path / "oracle" / "scored.jsonl").read_text().splitlines()]
+    summ = [r for r in rows if r["id"].startswith(("gov-report", "multi-lexsum"))]
+    assert summ and all(r["unscored"].startswith("summarization: not judged yet") for r in summ)
+    assert not any("unscored" in r for r in rows if r not in summ)
     with OpenAIServer(responder=summ_responder) as srv:
         def make(kind: str) -> Judge:
             from niah.benchmarks.mmlongbench.summ_judge import PARSERS, TEMPLATES
@@ -259,6 +263,8 @@ def test_end_to_end_every_category(tmp_path):
 
         result = judge_run(tmp_path / "oracle", make)
     assert result["judged"] == 20 and result["judge_failures"] == {}
+    rows = [json.loads(line) for line in (tmp_path / "oracle" / "scored.jsonl").read_text().splitlines()]
+    assert not any("unscored" in r for r in rows)  # judged: real scores now
     scores = json.loads((tmp_path / "oracle" / "scores.json").read_text())
     # recall 1/2, precision 1/2, fluency 1 -> 0.5 per summary
     assert scores["datasets"]["gov-report"]["8K"] == pytest.approx(50.0)

@@ -76,6 +76,11 @@ ScoredRows = list[tuple[dict[str, Any], dict[str, Any]]]
 #: not stored for its current response (``niah score`` counts them and says to run the judge verb again).
 JUDGE_MISSING = "judge_missing"
 
+#: ``SampleScore.row`` field a family sets, with a short reason, when the sample's ``official`` score is a
+#: placeholder that no aggregate counts (an open-ended reply waiting for a judge, a judge reply that never
+#: parsed): the sample browser shows the sample as "unscored", never as wrong.
+UNSCORED = "unscored"
+
 
 @dataclass(frozen=True)
 class JudgedScoring:

@@ -32,10 +32,12 @@ article.sample { border: 1px solid var(--line); border-left: 6px solid var(--lin
                  padding: .6rem .8rem; margin: .8rem 0; }
 article.status-correct { border-left-color: var(--ok); } article.status-partial { border-left-color: var(--mid); }
 article.status-wrong, article.status-error { border-left-color: var(--bad); }
+article.status-unscored { border-left-color: var(--muted); }
 article.sample header { display: flex; flex-wrap: wrap; gap: .7rem; align-items: baseline; }
 .sid { font-weight: 600; font-family: ui-monospace, monospace; } .meta, .score { color: var(--muted); }
 .badge { padding: 0 .4rem; border-radius: 3px; font-size: .85em; color: #fff; background: var(--bad); }
 .badge.correct { background: var(--ok); } .badge.partial { background: #b59b00; }
+.badge.unscored { background: var(--muted); }
 h3 { font-size: .95rem; margin: .6rem 0 .2rem; }
 pre { white-space: pre-wrap; word-break: break-word; margin: 0; font: 13px/1.4 ui-monospace, monospace;
       background: #f7f7f9; padding: .3rem .5rem; border-radius: 4px; }

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from niah.benchmarks.protocol import Axis
+from niah.benchmarks.protocol import UNSCORED, Axis
 from niah.errors import DataError, NiahError
 from niah.iox import write_atomic
 from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
 from niah.report.tables import ordered_tasks
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart, VideoPart
 
-STATUSES: tuple[str, ...] = ("correct", "partial", "wrong", "error")
+STATUSES: tuple[str, ...] = ("correct", "partial", "wrong", "error", "unscored")
 THUMBS_DIR = "assets/thumbs"
 SAMPLES_ASSETS_DIR = "assets/samples"
 MAX_RESPONSE_CHARS = 5000
@@ -50,9 +50,12 @@ def safe_json(obj: Any) -> str:
 
 
 def status_of(row: ScoredRow) -> str:
-    """correct (score 1), partial (0 < score < 1: soft accuracy), wrong, or error (no response)."""
+    """correct (score 1), partial (0 < score < 1: soft accuracy), wrong, error (no response), or unscored (the
+    family marks the score a placeholder no aggregate counts, e.g. a reply waiting for its judge)."""
     if row.error or row.response is None:
         return "error"
+    if row.extra.get(UNSCORED):
+        return "unscored"
     if row.score >= 1.0:
         return "correct"
     return "partial" if row.score > 0.0 else "wrong"

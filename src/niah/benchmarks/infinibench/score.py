@@ -23,7 +23,15 @@ from typing import Any
 from niah.benchmarks.infinibench.aggregate import SCORE_SCALE, ItemScore, aggregate
 from niah.benchmarks.infinibench.matcher import match_option
 from niah.benchmarks.infinibench.skills import QUESTION_TYPES
-from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, JudgedScoring, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    JUDGE_MISSING,
+    OFFICIAL,
+    UNSCORED,
+    JudgedScoring,
+    SampleScore,
+    ScoredRows,
+    Scorer,
+)
 from niah.metrics.base import MetricInputError, MetricRule, require_response
 from niah.sample import Sample
 
@@ -87,7 +95,13 @@ def _score_sample(sample: Sample, response: str | None, protocol: str, verdict: 
     # the report bins only decided open-ended scores (judged, or a missing reply)
     decided = result.info.get("decided_by") not in ("undecided", "judge-unparsed")
     open_skill = sample.task if result.info.get("format") == "open" and decided else None
-    return SampleScore(result.scores, result.info, {"open_skill": open_skill})
+    row: dict[str, Any] = {"open_skill": open_skill}
+    how = result.info.get("decided_by")
+    if how == "judge-unparsed":
+        row[UNSCORED] = "the judge's reply did not parse: excluded and counted"
+    elif how == "undecided" and result.info.get("format") == "open":
+        row[UNSCORED] = "open-ended: not judged yet (niah judge infinibench)"
+    return SampleScore(result.scores, result.info, row)
 
 
 def _score_decided(sample: Sample, response: str | None, protocol: str, verdict: Verdict | None,

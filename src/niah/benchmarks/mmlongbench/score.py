@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from niah.benchmarks.mmlongbench import metrics
-from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, JudgedScoring, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    JUDGE_MISSING,
+    OFFICIAL,
+    UNSCORED,
+    JudgedScoring,
+    SampleScore,
+    ScoredRows,
+    Scorer,
+)
 from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample
 
@@ -75,7 +83,8 @@ def score_sample(sample: Sample, response: str | None) -> SampleScore:
     info = {"dataset": meta.get("dataset", sample.task), "length_k": meta.get("length_k"), "metric": metric,
             "judged": True}
     if metric == "summ_judge":
-        return SampleScore({OFFICIAL: 0.0}, {**info, "judged": False})
+        return SampleScore({OFFICIAL: 0.0}, {**info, "judged": False},
+                           {UNSCORED: "summarization: not judged yet (niah judge mmlongbench)"})
     rule = _BY_METRIC.get(metric) if isinstance(metric, str) else None
     if rule is None:
         raise MetricInputError(f"unknown MMLongBench metric {metric!r}", field="meta.metric")
@@ -124,12 +133,14 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
     failed = next((v for v in got if v is not None and v.score is None), None)
     if failed is not None:
         return SampleScore(rule.scores, {**rule.info, "judged": True, "judge_failed": True},
-                           {**rule.row, "judge_error": failed.error})
+                           {**rule.row, "judge_error": failed.error,
+                            UNSCORED: "a judge verdict failed: excluded and counted"})
     keypoints = (sample.meta or {}).get("keypoints")
     fluency, recall, precision = (float(v.score or 0) if v is not None else 0.0 for v in got)
     score = combine(fluency, recall, len(keypoints) if isinstance(keypoints, list) else 0, precision)
+    judged_row = {k: v for k, v in rule.row.items() if k != UNSCORED}
     return SampleScore({OFFICIAL: score.flu_f1}, {**rule.info, "judged": True, "judge_failed": False},
-                       {**rule.row, "judged": True, "judge": score.to_json()})
+                       {**judged_row, "judged": True, "judge": score.to_json()})
 
 
 SCORER = Scorer(score_sample, aggregate, row_fields=row_fields, judged=JudgedScoring(apply_verdicts))
