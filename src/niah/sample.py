@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from niah.errors import DataError
-from niah.iox import dumps_line, iter_jsonl, read_json_file, replace_dir, resolve_under, write_json_atomic
+from niah.iox import (
+    bounded_lines,
+    dumps_line,
+    iter_jsonl,
+    read_json_file,
+    replace_dir,
+    resolve_under,
+    too_long_message,
+    write_json_atomic,
+)
 
 SAMPLES_FILE = "samples.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -310,6 +319,29 @@ def media_problem(path: Path, kind: str) -> str | None:
     return None
 
 
+class MediaChecker:
+    """Checks the media an importer's records point at, before anything is written: each path must stay inside
+    ``root`` (no ``..``, absolute path or symlink out) and be the kind it claims (:func:`media_problem`).
+    Each file is checked once per checker, however many records name it."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).resolve()
+        self._checked: dict[str, str | None] = {}
+
+    def check(self, rel: str, kind: str, *, file: str | Path | None = None, line: int | None = None,
+              field: str | None = None) -> Path:
+        """The resolved path of ``rel``; a DataError naming file, line and field when it escapes the root or
+        is not a readable ``kind`` ("image", "video" or "subtitles")."""
+        path = resolve_under(self.root, rel, file=file, line=line, field=field)
+        key = f"{kind}:{path}"
+        if key not in self._checked:
+            self._checked[key] = media_problem(path, kind)
+        why = self._checked[key]
+        if why is not None:
+            raise DataError(f"{rel!r}: {why}", file=file, line=line, field=field)
+        return path
+
+
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -481,7 +513,10 @@ class Dataset:
         checked: dict[str, str | None] = {}
         lineno = 0
         with self.samples_path.open("rb") as fh:
-            for lineno, raw in enumerate(fh, start=1):
+            for lineno, raw in bounded_lines(fh):
+                if raw is None:
+                    problem(lineno, None, too_long_message())
+                    continue
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
@@ -574,6 +609,7 @@ class DatasetWriter:
         self.out = Path(out)
         self.overwrite = overwrite
         self.count = 0
+        self._ids: set[str] = set()
         self._tmp: Path | None = None
         self._fh: IO[str] | None = None
 
@@ -599,7 +635,12 @@ class DatasetWriter:
         return self._tmp
 
     def write(self, sample: Sample) -> None:
+        """Append one sample; a sample id already written is a DataError (a dataset with two samples of one
+        id would be refused by every later stage)."""
         assert self._fh is not None
+        if sample.id in self._ids:
+            raise DataError(f"duplicate sample id {sample.id!r}", field="id")
+        self._ids.add(sample.id)
         self._fh.write(dumps_line(sample.to_json()))
         self.count += 1
 
