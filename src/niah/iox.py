@@ -112,7 +112,7 @@ def _holds_surrogate(obj: Any) -> bool:
     return False
 
 
-def _open_input(path: Path, what: str) -> Any:
+def open_input(path: Path, what: str) -> Any:
     try:
         return path.open("rb")
     except FileNotFoundError:
@@ -157,7 +157,7 @@ def iter_jsonl(path: str | Path, *, strict: bool = False, what: str = "file",
     and lone surrogate escapes, which Python's reader accepts but no later stage can use."""
     path = Path(path)
     limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
-    with _open_input(path, what) as fh:
+    with open_input(path, what) as fh:
         for lineno, raw in bounded_lines(fh, limit):
             if raw is None:
                 raise DataError(too_long_message(limit), file=path, line=lineno)
@@ -190,7 +190,7 @@ def read_json_file(path: str | Path, *, what: str = "file", strict: bool = False
     ``MAX_JSON_FILE_BYTES`` raises DataError naming the file (and line). A leading byte order mark is skipped;
     ``strict`` as in :func:`iter_jsonl`."""
     path = Path(path)
-    with _open_input(path, what) as fh:
+    with open_input(path, what) as fh:
         data = fh.read(MAX_JSON_FILE_BYTES + 1)
     if len(data) > MAX_JSON_FILE_BYTES:
         raise DataError(f"{what} is larger than {MAX_JSON_FILE_BYTES >> 20} MiB; refused", file=path)

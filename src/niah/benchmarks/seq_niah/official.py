@@ -205,7 +205,9 @@ def read_official(paths: Iterable[str | Path]) -> Iterator[Sample]:
     seen: set[str] = set()
     for path in paths:
         p = Path(path)
-        for lineno, obj in iter_jsonl(p):
+        records = 0
+        for lineno, obj in iter_jsonl(p, strict=True, what="Sequential-NIAH file"):
+            records += 1
             if isinstance(obj, dict) and "text_with_needles" in obj:
                 sample = builder_record_to_sample(obj, file=p, line=lineno)
             elif isinstance(obj, dict) and "raw_question" in obj:
@@ -217,6 +219,8 @@ def read_official(paths: Iterable[str | Path]) -> Iterator[Sample]:
                 raise DataError(f"duplicate md5 {sample.id!r}", file=p, line=lineno, field="md5")
             seen.add(sample.id)
             yield sample
+        if not records:
+            raise DataError("the file holds no records", file=p)
 
 
 def sample_to_builder_record(sample: Sample, *, raw_text_tokens: Any = None) -> dict[str, Any]:
@@ -292,7 +296,7 @@ def read_results(path: str | Path) -> dict[str, str | None]:
     """md5 -> response from an official result file (``answer`` or the one model-named field)."""
     p = Path(path)
     out: dict[str, str | None] = {}
-    for lineno, obj in iter_jsonl(p):
+    for lineno, obj in iter_jsonl(p, strict=True, what="result file"):
         if not isinstance(obj, dict) or not isinstance(obj.get("md5"), str):
             raise DataError("a result line must be an object with a string md5", file=p, line=lineno, field="md5")
         others = [k for k in obj if k != "md5"]

@@ -15,13 +15,13 @@ Every problem is a :class:`~niah.errors.DataError` naming file, line and field.
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.seq_niah.dates import answer_date
 from niah.errors import DataError
+from niah.iox import iter_jsonl, read_json_file
 
 LANGS = ("en", "zh")
 
@@ -35,23 +35,16 @@ def read_records(path: str | Path) -> list[tuple[int, Any]]:
     path = Path(path)
     if not path.is_file():
         raise DataError("source file not found", file=path)
-    text = path.read_text(encoding="utf-8")
-    stripped = text.lstrip()
-    if stripped.startswith("["):
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"["):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
+            data = read_json_file(path, what="source file", strict=True)
+        except DataError:
             data = None  # not one JSON document: read it as JSONL (a relation array per line)
         if isinstance(data, list) and data and not all(isinstance(v, str) for v in data):
             return [(i + 1, obj) for i, obj in enumerate(data)]
-    out: list[tuple[int, Any]] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            out.append((lineno, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=lineno) from None
+    out = list(iter_jsonl(path, strict=True, what="source file"))
     if not out:
         raise DataError("the source file holds no records", file=path)
     return out
