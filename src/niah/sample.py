@@ -483,12 +483,14 @@ class Dataset:
             yield lineno, sample
 
     def validate(self, *, check_media: bool = True, max_problems: int = 50,
-                 sample_check: Callable[[Sample], list[tuple[str, str]]] | None = None) -> DatasetStats:
+                 sample_check: Callable[[Sample], list[tuple[str, str]]] | None = None,
+                 media: bool = True) -> DatasetStats:
         """One streaming pass over the whole dataset before any work: every line must be valid UTF-8 JSON of
         a sample, ids unique, shared meta well-typed, every media path inside the media root and (with
         ``check_media``) a decodable image or video; the manifest's ``num_samples`` must match. Raises
         :class:`DatasetInvalid` listing every problem (file:line: field: what); memory holds only the ids and
-        the set of media files already checked."""
+        the set of media files already checked. ``media=False`` (for transforms that never read media, e.g.
+        deriving a text-only dataset) leaves the media root and media paths to the stage that reads them."""
         problems: list[DatasetProblem] = []
         total = 0
         stats = DatasetStats()
@@ -500,7 +502,7 @@ class Dataset:
             if len(problems) < max_problems:
                 problems.append(DatasetProblem(file, line, fld, message))
 
-        if self._media_error is not None:
+        if self._media_error is not None and media:
             err = self._media_error
             problem(None, err.field, err.message, file=str(err.file))
         manifest = self.manifest
@@ -508,7 +510,7 @@ class Dataset:
             problem(None, "num_samples", "must be a non-negative integer", file=str(self.manifest_path))
         if "benchmark" in manifest and not isinstance(manifest["benchmark"], str):
             problem(None, "benchmark", "must be a string", file=str(self.manifest_path))
-        media_root = None if self._media_error is not None else self._media_root
+        media_root = None if self._media_error is not None or not media else self._media_root
         seen_ids: set[str] = set()
         checked: dict[str, str | None] = {}
         lineno = 0
