@@ -83,8 +83,12 @@ MAX_JSON_FILE_BYTES = 1 << 30
 _BOM = "\ufeff"
 
 
+class _NonFinite(ValueError):
+    """``NaN`` / ``Infinity`` / ``-Infinity`` met by a strict reader."""
+
+
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(name)
+    raise _NonFinite(name)
 
 
 def _loads(text: str, *, strict: bool) -> Any:
@@ -123,9 +127,11 @@ def open_input(path: Path, what: str) -> Any:
         raise DataError(f"cannot read {what}: {exc.strerror}", file=path) from None
 
 
-def bounded_lines(fh: Any, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes | None]]:
-    """(1-based line number, bytes) for each line of a binary file, holding at most ``limit`` bytes: a longer
-    line is yielded as None (and skipped to its end), so a file without newlines cannot fill memory."""
+def bounded_lines(fh: Any, limit: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """(1-based line number, bytes) for each line of a binary file, holding at most ``limit`` bytes (default
+    ``MAX_LINE_BYTES``): a longer line is yielded as None (and skipped to its end), so a file without newlines
+    cannot fill memory."""
+    limit = MAX_LINE_BYTES if limit is None else limit
     lineno = 0
     while True:
         raw = fh.readline(limit + 1)
@@ -142,8 +148,10 @@ def bounded_lines(fh: Any, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, b
         yield lineno, raw
 
 
-def too_long_message(limit: int = MAX_LINE_BYTES) -> str:
-    return f"line is longer than {limit >> 20} MiB; refused (is this a JSONL file?)"
+def too_long_message(limit: int | None = None) -> str:
+    limit = MAX_LINE_BYTES if limit is None else limit
+    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+    return f"line is longer than {size}; refused (is this a JSONL file?)"
 
 
 def iter_jsonl(path: str | Path, *, strict: bool = False, what: str = "file",
@@ -173,9 +181,11 @@ def iter_jsonl(path: str | Path, *, strict: bool = False, what: str = "file",
                 obj = _loads(text, strict=strict)
             except json.JSONDecodeError as exc:
                 raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=lineno) from None
-            except ValueError as exc:
+            except _NonFinite as exc:
                 raise DataError(f"{exc} is not valid JSON (a number must be finite)", file=path,
                                 line=lineno) from None
+            except ValueError as exc:  # e.g. an integer of more than 4300 digits
+                raise DataError(f"invalid JSON: {str(exc)[:120]}", file=path, line=lineno) from None
             except RecursionError:
                 raise DataError("JSON nested too deeply", file=path, line=lineno) from None
             if strict:
@@ -193,7 +203,7 @@ def read_json_file(path: str | Path, *, what: str = "file", strict: bool = False
     with open_input(path, what) as fh:
         data = fh.read(MAX_JSON_FILE_BYTES + 1)
     if len(data) > MAX_JSON_FILE_BYTES:
-        raise DataError(f"{what} is larger than {MAX_JSON_FILE_BYTES >> 20} MiB; refused", file=path)
+        raise DataError(f"{what} is larger than {MAX_JSON_FILE_BYTES} bytes; refused", file=path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -205,8 +215,10 @@ def read_json_file(path: str | Path, *, what: str = "file", strict: bool = False
         obj = _loads(text, strict=strict)
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
-    except ValueError as exc:
+    except _NonFinite as exc:
         raise DataError(f"{exc} is not valid JSON (a number must be finite)", file=path) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise DataError(f"invalid JSON: {str(exc)[:120]}", file=path) from None
     except RecursionError:
         raise DataError("JSON nested too deeply", file=path) from None
     if strict:

@@ -531,6 +531,9 @@ class Dataset:
                 except json.JSONDecodeError as exc:
                     problem(lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
                     continue
+                except (ValueError, RecursionError) as exc:  # a 5000-digit integer, nesting 100000 deep
+                    problem(lineno, None, f"invalid JSON: {str(exc)[:120] or 'nested too deeply'}")
+                    continue
                 if _ESCAPED_SURROGATE.search(text) and _has_lone_surrogate(obj):
                     problem(lineno, None, "holds a lone UTF-16 surrogate escape (not valid Unicode text)")
                     continue
