@@ -454,3 +454,20 @@ def test_dataset_writer_refuses_a_duplicate_sample_id(tmp_path):
         writer.write(sample)
         writer.write(sample)
     assert not (tmp_path / "ds").exists()
+
+
+def test_obelics_parquet_with_a_corrupt_page_is_a_data_error(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from niah.corpus import load_corpus
+
+    text = " ".join(f"Sentence {i} about the harbour." for i in range(200))
+    pq.write_table(pa.table({"texts": [[text, text]] * 40, "images": [[None, None]] * 40}),
+                   tmp_path / "c.parquet", row_group_size=5)
+    data = bytearray((tmp_path / "c.parquet").read_bytes())
+    data[len(data) // 3: len(data) // 3 + 2000] = b"A" * 2000  # footer intact: the damage shows when read
+    (tmp_path / "c.parquet").write_bytes(bytes(data))
+    with pytest.raises(DataError, match="unreadable Parquet data") as info:
+        list(load_corpus(f"obelics:{tmp_path / 'c.parquet'}").documents())
+    assert info.value.file == str(tmp_path / "c.parquet")

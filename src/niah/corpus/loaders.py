@@ -51,8 +51,17 @@ def _rows(path: Path, columns: Sequence[str] | None = None,
                                 file=path, field=column)
         wanted = [c for c in (columns or pf.schema_arrow.names) if c in names]
         row_index = 0
-        for batch in pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=wanted):
-            for row in batch.to_pylist():
+        batches = pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=wanted)
+        while True:
+            try:
+                batch = next(batches, None)
+                rows = [] if batch is None else batch.to_pylist()
+            except Exception as exc:  # corrupt pages surface only when read (OSError, ArrowInvalid...)
+                raise DataError(f"unreadable Parquet data in the batch from row index {row_index}: "
+                                f"{str(exc)[:200]}", file=path, line=row_index + 1) from None
+            if batch is None:
+                break
+            for row in rows:
                 yield row_index + 1, row, f"row index {row_index}"
                 row_index += 1
     else:
