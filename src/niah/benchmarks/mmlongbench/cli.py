@@ -89,7 +89,7 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
     from niah.benchmarks.mmlongbench.summ_judge import combine, summary_text
     from niah.benchmarks.protocol import OFFICIAL
     from niah.errors import DataError
-    from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
+    from niah.iox import dumps_line, iter_jsonl, read_json_file, write_atomic, write_json_atomic
     from niah.sample import Dataset
     from niah.scoring import RUN_STATUS_KEY, read_run_json, resolve_run_dataset
 
@@ -152,7 +152,8 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
     scores = aggregate_scores(kept, OFFICIAL)
     previous: dict[str, Any] = {}
     if (run_dir / "scores.json").is_file():
-        previous = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
+        loaded = read_json_file(run_dir / "scores.json", what="scores.json")
+        previous = loaded if isinstance(loaded, dict) else {}
     write_atomic(scored_path, "".join(dumps_line(row) for row in rows))
     document = {**scores, "judge": {kind: judge.identity() for kind, judge in judges.items()},
                 "judge_failures": failures}

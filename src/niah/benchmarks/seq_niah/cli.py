@@ -319,12 +319,11 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
     ``scores.llm.json`` (the same aggregation as scores.json, over the samples the judge graded). Replies that
     never parse are left out of ``scores.llm.json`` and counted in ``judge_failures``."""
     import asyncio
-    import json
 
     from niah.benchmarks.seq_niah.dates import find_dates
     from niah.benchmarks.seq_niah.judge import question_asks_order, split_gold
     from niah.benchmarks.seq_niah.score import LLM_MODE, aggregate
-    from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
+    from niah.iox import dumps_line, iter_jsonl, read_json_file, write_atomic, write_json_atomic
     from niah.sample import Dataset, parts_text
     from niah.scoring import RUN_STATUS_KEY, read_run_json, resolve_run_dataset
 
@@ -380,9 +379,10 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8,
         row["llm_judge"] = {"raw": verdict.raw}
         graded.append((row, {}))
     write_atomic(scored_path, "".join(dumps_line(r) for r in rows))
-    status = {}
+    status: Any = {}
     if (run_dir / "scores.json").is_file():
-        status = json.loads((run_dir / "scores.json").read_text(encoding="utf-8")).get(RUN_STATUS_KEY, {})
+        loaded = read_json_file(run_dir / "scores.json", what="scores.json")
+        status = loaded.get(RUN_STATUS_KEY, {}) if isinstance(loaded, dict) else {}
     scores = aggregate(graded, LLM_MODE) if graded else {"n": 0}
     write_json_atomic(run_dir / "scores.llm.json", {**scores, "judge_failures": failures,
                                                      RUN_STATUS_KEY: status})
