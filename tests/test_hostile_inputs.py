@@ -137,6 +137,12 @@ def test_media_checker_refuses_escapes_fakes_and_bombs(tmp_path):
         with pytest.raises(DataError, match=message) as info:
             checker.check(rel, "image", file="records.jsonl", line=4, field="images[0]")
         assert (info.value.file, info.value.line, info.value.field) == ("records.jsonl", 4, "images[0]")
+    # a truncated image passes the header check importers make; decoding (what niah run does) refuses it
+    Image.new("RGB", (256, 256), (10, 200, 30)).save(root / "whole.png")
+    (root / "cut.png").write_bytes((root / "whole.png").read_bytes()[:300])
+    assert checker.check("cut.png", "image") == (root / "cut.png").resolve()
+    with pytest.raises(DataError, match="not a decodable image"):
+        MediaChecker(root, decode=True).check("cut.png", "image")
 
 
 # ------------------------------------------------------------------------------------------- MM-NIAH
