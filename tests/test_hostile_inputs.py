@@ -477,3 +477,13 @@ def test_obelics_parquet_with_a_corrupt_page_is_a_data_error(tmp_path):
     with pytest.raises(DataError, match="unreadable Parquet data") as info:
         list(load_corpus(f"obelics:{tmp_path / 'c.parquet'}").documents())
     assert info.value.file == str(tmp_path / "c.parquet")
+
+
+def test_an_oversized_subtitle_file_is_refused(tmp_path, monkeypatch):
+    import niah.video.subtitles as subtitles
+
+    monkeypatch.setattr(subtitles, "MAX_SUBTITLE_BYTES", 64)
+    path = tmp_path / "big.srt"
+    path.write_text("1\n00:00:00,000 --> 00:00:01,000\n" + "words " * 40 + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="larger than"):
+        subtitles.load_subtitles(path)
