@@ -487,3 +487,19 @@ def test_an_oversized_subtitle_file_is_refused(tmp_path, monkeypatch):
     path.write_text("1\n00:00:00,000 --> 00:00:01,000\n" + "words " * 40 + "\n", encoding="utf-8")
     with pytest.raises(DataError, match="larger than"):
         subtitles.load_subtitles(path)
+
+
+def test_seq_niah_sources_refuse_a_needle_given_twice(tmp_path):
+    from niah.benchmarks.seq_niah.sources import load_source
+
+    path = tmp_path / "relations.jsonl"
+    relation = ["Alice", "met", "Bob", "2020-01-02"]
+    path.write_text("\n".join(json.dumps(r) for r in [relation, ["Alice", "met", "Bob", "2021-03-04"], relation])
+                    + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="repeats the relation of line 1") as info:
+        load_source(path, "real-temporal")
+    assert info.value.line == 3
+    path.write_text(json.dumps({"question": "How?", "items": ["stir", "bake", "stir"]}) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"repeats items\[0\]") as info:
+        load_source(path, "real-logical")
+    assert info.value.field == "items[2]"
