@@ -174,6 +174,7 @@ def _mm_record(root: Path, **changes: object) -> str:
     ("image0=../../../../etc/passwd", "escapes the media root"),
     ("surrogate", "retrieval-text.jsonl:1: holds a lone UTF-16 surrogate"),
     ("empty", "retrieval-text.jsonl: the annotation file holds no records"),
+    ("needles", "retrieval-text.jsonl:1, field 'meta.needles': must be a list of strings"),
 ])
 def test_import_mm_niah_refuses_bad_images_and_text(tmp_path, mm_niah_folder, body, expected):
     path = tmp_path / "retrieval-text.jsonl"
@@ -182,6 +183,10 @@ def test_import_mm_niah_refuses_bad_images_and_text(tmp_path, mm_niah_folder, bo
     elif body == "surrogate":
         path.write_text(_mm_record(mm_niah_folder, question="Which \\ud800 one?").replace("\\\\", "\\") + "\n",
                         encoding="utf-8")
+    elif body == "needles":
+        record = json.loads(_mm_record(mm_niah_folder))
+        record["meta"]["needles"] = [{"text": "nested junk"}]
+        path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     else:
         path.write_text("", encoding="utf-8")
     out = tmp_path / "ds"

@@ -452,8 +452,9 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path, media: MediaChe
             raise DataError("must be an integer", field=f"meta.{source}")
         numbers[source] = value
     needles = meta.get("needles", [])
-    if not isinstance(needles, list):
-        raise DataError("must be a list", field="meta.needles")
+    if not isinstance(needles, list) or not all(isinstance(n, str) for n in needles):
+        raise DataError("must be a list of strings (text needles, or image paths for image needles)",
+                        field="meta.needles")
     category = meta.get("category")
     if category is not None and category not in CATEGORIES:
         raise DataError(f"unknown category {category!r}", field="meta.category")
