@@ -172,7 +172,8 @@ def _mm_record(root: Path, **changes: object) -> str:
     ("image0=bomb.png", "retrieval-text.jsonl:1, field 'images_list[0]': 'bomb.png': image too large"),
     ("image0=gone.png", "retrieval-text.jsonl:1, field 'images_list[0]': 'gone.png': file not found"),
     ("image0=../../../../etc/passwd", "escapes the media root"),
-    ("surrogate", "retrieval-text.jsonl:1: holds a lone UTF-16 surrogate"),
+    ("surrogate", "retrieval-text.jsonl:1, field 'question[0].text': holds a lone UTF-16 surrogate"),
+    ("nan", "retrieval-text.jsonl:1, field 'meta.context_length': must be an integer"),
     ("empty", "retrieval-text.jsonl: the annotation file holds no records"),
     ("needles", "retrieval-text.jsonl:1, field 'meta.needles': must be a list of strings"),
 ])
@@ -183,6 +184,9 @@ def test_import_mm_niah_refuses_bad_images_and_text(tmp_path, mm_niah_folder, bo
     elif body == "surrogate":
         path.write_text(_mm_record(mm_niah_folder, question="Which \\ud800 one?").replace("\\\\", "\\") + "\n",
                         encoding="utf-8")
+    elif body == "nan":
+        path.write_text(_mm_record(mm_niah_folder).replace('"context_length": ', '"context_length": NaN, "x": ', 1)
+                        + "\n", encoding="utf-8")
     elif body == "needles":
         record = json.loads(_mm_record(mm_niah_folder))
         record["meta"]["needles"] = [{"text": "nested junk"}]
@@ -210,12 +214,33 @@ def test_import_mm_niah_accepts_bom_and_crlf(tmp_path, mm_niah_folder):
     assert Dataset(tmp_path / "ds").validate(media=False).samples == len(lines)
 
 
+def test_import_mm_niah_tolerates_nan_where_nothing_reads_it(tmp_path, mm_niah_folder):
+    # Python's reader (the official code's) accepts NaN; in a field no stage reads it is harmless
+    record = json.loads(_mm_record(mm_niah_folder))
+    record["meta"]["release_note"] = float("nan")
+    path = tmp_path / "retrieval-text.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    code, output = _cli("import", "mm-niah", path, "--images", mm_niah_folder / "images", "--out", tmp_path / "ds")
+    assert code == 0, output
+    assert "NaN" not in (tmp_path / "ds" / "samples.jsonl").read_text()
+
+
+def test_a_non_finite_value_never_reaches_a_dataset(tmp_path):
+    from niah.sample import DatasetWriter, Sample, TextPart
+
+    sample = Sample(id="a", benchmark="x", task="t", context=[TextPart("c")], question=[TextPart("q")], answer="a",
+                    meta={"depth": [0.5, float("inf")]})
+    with pytest.raises(DataError, match="not a usable number") as info, DatasetWriter(tmp_path / "ds") as writer:
+        writer.write(sample)
+    assert info.value.field == "meta.depth[1]" and not (tmp_path / "ds").exists()
+
+
 def test_score_mm_niah_official_refuses_nan(tmp_path):
     path = tmp_path / "m_retrieval-text-val.jsonl"
     path.write_text('{"question_id": 0, "answer": "oak", "response": "oak", "context_length": NaN, '
                     '"placed_depth": [0.5]}\n', encoding="utf-8")
     code, output = _cli("score", "-f", "mm-niah-official", path, "--out", tmp_path / "s.json")
-    assert code == 2 and "m_retrieval-text-val.jsonl:1: NaN is not valid JSON" in " ".join(output.split())
+    assert code == 2 and "m_retrieval-text-val.jsonl:1, field 'context_length': must be a number" in output
     assert not (tmp_path / "s.json").exists()
 
 
@@ -385,7 +410,7 @@ def test_import_seq_niah_refuses_empty_and_non_finite_files(tmp_path):
     assert "NIAH_en.jsonl: the file holds no records" in _refused(out, "import", "seq-niah", path, "--out", out)
     record = json.dumps(official_record(1)).replace('"length": 1235', '"length": Infinity')
     path.write_text(record + "\n", encoding="utf-8")
-    assert "NIAH_en.jsonl:1: Infinity is not valid JSON" in _refused(out, "import", "seq-niah", path, "--out", out)
+    assert "NIAH_en.jsonl:1, field 'length'" in _refused(out, "import", "seq-niah", path, "--out", out)
 
 
 def test_seq_niah_source_files_refuse_invalid_utf8(tmp_path):

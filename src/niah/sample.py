@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import json
+import math
 import os
 import re
 import shutil
@@ -321,6 +322,34 @@ def media_problem(path: Path, kind: str, *, decode: bool = True) -> str | None:
     except Exception as exc:
         return f"not a decodable video ({type(exc).__name__}: {str(exc)[:120]})"
     return None
+
+
+def _unusable_value(value: Any, where: str) -> tuple[str, str] | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return where, f"{value!r} is not a usable number (NaN or infinite)"
+    if isinstance(value, str):
+        return (where, "holds a lone UTF-16 surrogate (not valid Unicode text)") if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _unusable_value(key, where) or _unusable_value(item, f"{where}.{key}" if where else str(key))
+            if found:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _unusable_value(item, f"{where}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def check_sample_values(sample: Sample) -> None:
+    """Refuse a sample holding a value no later stage can use: NaN or an infinite number (Python's JSON reader
+    accepts them; an official file may carry one in a field nobody reads, which is why readers of official files
+    accept them and only what reaches a sample is checked), or a lone surrogate (valid JSON, not encodable).
+    Raises DataError naming the sample field."""
+    found = _unusable_value(sample.to_json(), "")
+    if found is not None:
+        raise DataError(found[1], field=found[0])
 
 
 class MediaChecker:
@@ -652,8 +681,12 @@ class DatasetWriter:
         assert self._fh is not None
         if sample.id in self._ids:
             raise DataError(f"duplicate sample id {sample.id!r}", field="id")
+        obj = sample.to_json()
+        found = _unusable_value(obj, "")
+        if found is not None:
+            raise DataError(f"sample {sample.id!r}: {found[1]}", field=found[0])
         self._ids.add(sample.id)
-        self._fh.write(dumps_line(sample.to_json()))
+        self._fh.write(dumps_line(obj))
         self.count += 1
 
     def write_media(self, rel: str, data: bytes) -> str:

@@ -26,7 +26,7 @@ from niah.benchmarks.infinibench.matcher import idk_index
 from niah.benchmarks.infinibench.skills import Skill, skill_by_name
 from niah.errors import DataError
 from niah.iox import read_json_file, resolve_under
-from niah.sample import DatasetWriter, MediaChecker, Sample, TextPart, VideoPart
+from niah.sample import DatasetWriter, MediaChecker, Sample, TextPart, VideoPart, check_sample_values
 from niah.video.frames import list_frame_folder
 
 BENCHMARK = "infinibench"
@@ -170,15 +170,20 @@ def iter_qa_file(path: str | Path, *, skill: str | None = None, version: str = "
                         file=file)
     if version not in found.versions:
         raise DataError(f"skill {found.id!r} is not part of InfiniBench {version}", file=file)
-    records = read_json_file(file, what="QA file", strict=True)
+    records = read_json_file(file, what="QA file")
     if not isinstance(records, list):
         raise DataError("a QA file must hold a JSON list of records", file=file)
     if not records:
         raise DataError("the QA file holds no records", file=file)
     root = Path(videos_root) if videos_root is not None else None
     for i, rec in enumerate(records):
-        yield record_to_sample(rec, i, skill=found, file=file, version=version, videos_root=root, prefer=prefer,
-                               check_media=check_media, media=media)
+        sample = record_to_sample(rec, i, skill=found, file=file, version=version, videos_root=root,
+                                  prefer=prefer, check_media=check_media, media=media)
+        try:
+            check_sample_values(sample)
+        except DataError as exc:
+            raise DataError(f"{exc.message} (in the sample's {exc.field})", file=file, field=f"[{i}]") from None
+        yield sample
 
 
 def build_dataset(files: Iterable[str | Path], out: str | Path, *, videos_root: str | Path, version: str = "v1",

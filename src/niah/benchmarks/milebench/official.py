@@ -33,7 +33,16 @@ from niah.errors import ConfigError, DataError
 from niah.iox import read_json_file, resolve_under
 from niah.metrics.base import MetricInputError
 from niah.metrics.registry import get_rule
-from niah.sample import Dataset, DatasetWriter, ImagePart, MediaChecker, Part, Sample, TextPart
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    MediaChecker,
+    Part,
+    Sample,
+    TextPart,
+    check_sample_values,
+)
 
 BENCHMARK = "milebench"
 IMAGE_QUANTITY_LEVELS: tuple[str, ...] = ("Few", "Medium", "Many")
@@ -133,7 +142,7 @@ def read_dataset(dataset_dir: str | Path, combined: int | None = None) -> MileBe
     path = folder / file_name
     if not path.is_file():
         raise DataError(f"no {file_name} in the data set folder", file=folder)
-    obj = read_json_file(path, what="MileBench data set file", strict=True)
+    obj = read_json_file(path, what="MileBench data set file")
     try:
         meta, items = _validate(obj, combined)
     except DataError as exc:
@@ -302,7 +311,9 @@ def load_milebench(dataset_dir: str | Path, combined: int | None = None, *,
     media = MediaChecker(data.images_dir) if check_media else None
     for index, item in enumerate(data.items):
         try:
-            yield item_to_sample(item, data, media)
+            sample = item_to_sample(item, data, media)
+            check_sample_values(sample)
+            yield sample
         except DataError as exc:
             field = f"data[{index}].{exc.field}" if exc.field else f"data[{index}]"
             raise DataError(exc.message, file=data.path, field=field) from None
@@ -338,7 +349,7 @@ def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path, combin
 def read_predictions(pred_json: str | Path) -> list[dict[str, Any]]:
     """Read a ``pred.json`` (JSON array of ``{sample_id, pred_response, ...}``), checking each entry."""
     path = Path(pred_json)
-    obj = read_json_file(path, what="prediction file", strict=True)
+    obj = read_json_file(path, what="prediction file")
     if not isinstance(obj, list):
         raise DataError("a prediction file is a JSON array of {sample_id, pred_response} objects", file=path)
     for index, entry in enumerate(obj):

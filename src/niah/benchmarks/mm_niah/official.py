@@ -41,7 +41,16 @@ from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_official
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
-from niah.sample import Dataset, DatasetWriter, ImagePart, MediaChecker, Part, Sample, TextPart
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    MediaChecker,
+    Part,
+    Sample,
+    TextPart,
+    check_sample_values,
+)
 
 BENCHMARK = "mm-niah"
 #: The six tasks, in the order the paper and leaderboard list them.
@@ -199,7 +208,7 @@ def read_response_file(path: str | Path, *, task: str | None = None) -> Iterator
     """
     if task is None:
         task = parse_response_filename(path).task
-    for lineno, obj in iter_jsonl(path, strict=True, what="response file"):
+    for lineno, obj in iter_jsonl(path, what="response file"):
         try:
             yield lineno, _check_response_row(obj, task)
         except DataError as exc:
@@ -529,9 +538,10 @@ def load_annotations(annotation_jsonl: str | Path, images_root: str | Path, *,
     task = _task_of_file(path)
     root = Path(images_root)
     seen: set[str] = set()
-    for lineno, obj in iter_jsonl(path, strict=True, what="annotation file"):
+    for lineno, obj in iter_jsonl(path, what="annotation file"):
         try:
             sample = annotation_to_sample(obj, task, root, media)
+            check_sample_values(sample)
         except DataError as exc:
             raise exc.located(file=path, line=lineno) from None
         if sample.id in seen:

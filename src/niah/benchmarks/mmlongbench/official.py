@@ -39,7 +39,16 @@ from typing import Any
 from niah.benchmarks.mmlongbench.datasets import DATASETS, DatasetInfo, OfficialFile, parse_official_file
 from niah.errors import DataError
 from niah.iox import iter_jsonl, read_json_file, resolve_under
-from niah.sample import Dataset, DatasetWriter, ImagePart, MediaChecker, Part, Sample, TextPart
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    MediaChecker,
+    Part,
+    Sample,
+    TextPart,
+    check_sample_values,
+)
 
 BENCHMARK = "mmlongbench"
 IMAGE_TAG = "<image>"
@@ -280,7 +289,7 @@ def _rng(seed: int, info: DatasetInfo, length_k: int) -> random.Random:
 
 def _read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
     rows: list[tuple[int, dict[str, Any]]] = []
-    for lineno, row in iter_jsonl(path, strict=True, what="official file"):
+    for lineno, row in iter_jsonl(path, what="official file"):
         if not isinstance(row, dict):
             raise DataError("each line must be a JSON object", file=path, line=lineno)
         rows.append((lineno, row))
@@ -290,7 +299,7 @@ def _read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
 def read_claims(path: Path) -> dict[Any, list[str]]:
     """``{id, claims: [str]}`` lines -> id -> key points."""
     out: dict[Any, list[str]] = {}
-    for lineno, row in iter_jsonl(path, strict=True, what="claims file"):
+    for lineno, row in iter_jsonl(path, what="claims file"):
         if not isinstance(row, dict) or "id" not in row:
             raise DataError("must be an object with 'id'", file=path, line=lineno)
         claims = row.get("claims")
@@ -361,6 +370,7 @@ def load_file(path: str | Path, *, relative: str | None = None, image_root: str 
             sample = record_to_sample(record, info, official, occurrence=occurrence, position=position,
                                       image_root=root, keypoints=keypoints, media=media)
             _check_gold(sample)
+            check_sample_values(sample)
         except DataError as exc:
             raise DataError(exc.message, file=path, line=lineno, field=exc.field) from None
         if sample.id in sample_ids:
@@ -391,7 +401,7 @@ def _key(value: Any) -> tuple[str, str]:
 
 def _load_icl(path: Path, official: OfficialFile, root: Path | None, limit: int | None, rng: random.Random,
               report: FileReport, media: MediaChecker | None = None) -> list[Sample]:
-    doc = read_json_file(path, what="ICL file", strict=True)
+    doc = read_json_file(path, what="ICL file")
     if not isinstance(doc, dict):
         raise DataError("an ICL file is an object keyed by domain", file=path)
     tests: list[tuple[str, int, dict[str, Any]]] = []
@@ -435,8 +445,10 @@ def _load_icl(path: Path, official: OfficialFile, root: Path | None, limit: int 
                         IMAGE_TAG, [item["image"] for item in flat] + [example["image"]], example["answer"],
                         {"domain": domain})
         try:
-            samples.append(record_to_sample(record, official.dataset, official, occurrence=0, position=position,
-                                            image_root=root, media=media))
+            sample = record_to_sample(record, official.dataset, official, occurrence=0, position=position,
+                                      image_root=root, media=media)
+            check_sample_values(sample)
+            samples.append(sample)
         except DataError as exc:
             raise DataError(exc.message, file=path, field=f"{domain}.test_example[{index}].{exc.field}") from None
     report.kept = len(samples)
