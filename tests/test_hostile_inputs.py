@@ -533,3 +533,36 @@ def test_seq_niah_sources_refuse_a_needle_given_twice(tmp_path):
     with pytest.raises(DataError, match=r"repeats items\[0\]") as info:
         load_source(path, "real-logical")
     assert info.value.field == "items[2]"
+
+
+def test_an_import_never_replaces_a_folder_that_is_not_a_dataset(tmp_path, mm_niah_folder):
+    images = tmp_path / "images"
+    images.mkdir()
+    Image.new("RGB", (8, 8)).save(images / "keep.png")
+    annotations = sorted((mm_niah_folder / "annotations").glob("*.jsonl"))
+    # --out pointing at the images folder (a slip of the keyboard) must not delete the images
+    code, output = _cli("import", "mm-niah", *annotations, "--images", mm_niah_folder / "images", "--out", images)
+    assert code == 2 and "is not a niah dataset" in output
+    assert (images / "keep.png").is_file()
+    # a dataset (or an empty folder) is replaced as before
+    assert _cli("import", "mm-niah", *annotations, "--images", mm_niah_folder / "images",
+                "--out", tmp_path / "ds")[0] == 0
+    assert _cli("import", "mm-niah", *annotations[:1], "--images", mm_niah_folder / "images",
+                "--out", tmp_path / "ds")[0] == 0
+
+
+def test_an_export_never_replaces_a_folder_it_did_not_write(tmp_path):
+    from niah.benchmarks.mm_niah.export import export_official
+    from support.datasets import write_mm_niah_like
+
+    dataset = write_mm_niah_like(tmp_path / "ds", per_task=1)
+    real = tmp_path / "official"
+    (real / "annotations").mkdir(parents=True)
+    (real / "annotations" / "retrieval-text.jsonl").write_text("{}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="is not an earlier niah export"):
+        export_official(dataset, real)
+    assert (real / "annotations" / "retrieval-text.jsonl").read_text() == "{}\n"
+    fresh = tmp_path / "exported"
+    for _ in range(2):  # an earlier export (or an empty folder) is replaced
+        assert export_official(dataset, fresh)
+    assert (fresh / "annotations").is_dir()

@@ -639,6 +639,14 @@ def _remove_stale_builds(out: Path) -> None:
             continue
 
 
+def _replaceable(out: Path) -> bool:
+    """Whether a dataset build may replace ``out``: an empty directory, or a dataset directory (a file or a
+    link is never replaced)."""
+    if out.is_symlink() or not out.is_dir():
+        return False
+    return (out / SAMPLES_FILE).is_file() or not any(out.iterdir())
+
+
 class DatasetWriter:
     """Write a dataset directory atomically: everything goes to a temporary sibling, renamed on success.
 
@@ -657,6 +665,10 @@ class DatasetWriter:
     def __enter__(self) -> DatasetWriter:
         if self.out.exists() and not self.overwrite:
             raise DataError("output directory exists (use --overwrite)", file=self.out)
+        if self.out.exists() and not _replaceable(self.out):
+            # replacing removes the old directory: never an images folder, a data root or a home directory
+            raise DataError("exists and is not a niah dataset (no samples.jsonl); refusing to replace it: "
+                            "choose a new --out", file=self.out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_builds(self.out)
         self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.{os.getpid()}.", suffix=".building",
