@@ -121,7 +121,9 @@ def test_summarization_and_docqa_prompts(root):
 def test_sampling_keeps_every_depth_row_of_each_chosen_id(tmp_path):
     path = tmp_path / "NIAH" / "vh_multi_test_1000_K8_dep3.jsonl"
     path.parent.mkdir()
-    (tmp_path / "img.png").write_bytes(b"")
+    from PIL import Image
+
+    Image.new("RGB", (4, 4)).save(tmp_path / "img.png")  # the importer checks that images decode
     rows = [{"id": i, "question": "q", "ctxs": ["img.png"], "answer": "yes"} for i in range(10) for _ in range(3)]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     samples, report = load_file(path, image_root=tmp_path, max_samples=4, seed=1)
@@ -155,6 +157,9 @@ def test_vrag_drops_image_paths_with_double_quotes_as_the_official_loader(tmp_pa
     path = tmp_path / "vrag" / "viquae_K8_dep6.jsonl"
     path.parent.mkdir()
     row = {"id": "a", "question": "q", "image": 'a"b.png', "ctxs": [], "answer": "x"}
+    from PIL import Image
+
+    Image.new("RGB", (4, 4)).save(tmp_path / "ok.png")
     path.write_text(json.dumps(row) + "\n" + json.dumps({**row, "id": "b", "image": "ok.png"}) + "\n")
     samples, report = load_file(path, image_root=tmp_path)
     assert len(samples) == 1 and sum(report.dropped.values()) == 1

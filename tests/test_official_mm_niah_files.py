@@ -52,8 +52,12 @@ def _write_jsonl(path, records):
 
 @pytest.fixture
 def images_root(tmp_path):
+    from PIL import Image
+
     root = tmp_path / "mm_niah_val" / "images"
-    root.mkdir(parents=True)
+    for rel in ("a/1.jpg", "b/2.jpg", "c/3.jpg"):  # real images: importing checks that every image decodes
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (8, 8), (len(rel), 90, 40)).save(root / rel)
     return root
 
 
@@ -107,8 +111,7 @@ def test_bad_annotation_lines_name_file_line_and_field(tmp_path, images_root, ov
 
 
 def test_import_annotations_reads_images_in_place(tmp_path, images_root):
-    (images_root / "a").mkdir()
-    (images_root / "a" / "1.jpg").write_bytes(b"jpeg")  # not a real image: only in-place reading is tested
+    original = (images_root / "a" / "1.jpg").read_bytes()
     files = [
         _write_jsonl(tmp_path / "retrieval-text.jsonl", [_record(id=0), _record(id=1)]),
         _write_jsonl(tmp_path / "counting-image.jsonl", [_record(id=0, answer=[1, 0])]),
@@ -119,7 +122,7 @@ def test_import_annotations_reads_images_in_place(tmp_path, images_root):
     assert not any((tmp_path / "ds" / "media").iterdir())  # nothing copied
     samples = list(Dataset(tmp_path / "ds"))
     assert [s.id for s in samples] == ["retrieval-text/000000", "retrieval-text/000001", "counting-image/000000"]
-    assert dataset.resolve_media("a/1.jpg").read_bytes() == b"jpeg"
+    assert dataset.resolve_media("a/1.jpg").read_bytes() == original
 
 
 # ------------------------------------------------------------------------------------------- runs

@@ -76,36 +76,156 @@ def resolve_under(root: str | Path, rel: str, *, file: str | Path | None = None,
     return candidate
 
 
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
-    """Yield (line_number, object) for each non-blank line; a bad line (invalid UTF-8 or JSON) raises
-    DataError naming it. Reads bytes and decodes per line, so an encoding error names its line too."""
+#: The longest JSONL line (and the largest whole JSON file) niah reads. A longer one is refused with a clear
+#: error instead of being held in memory: the largest official records (128K-token contexts) are a few MB.
+MAX_LINE_BYTES = 64 << 20
+MAX_JSON_FILE_BYTES = 1 << 30
+_BOM = "\ufeff"
+
+
+class _NonFinite(ValueError):
+    """``NaN`` / ``Infinity`` / ``-Infinity`` met by a strict reader."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def _loads(text: str, *, strict: bool) -> Any:
+    """json.loads; ``strict`` refuses NaN / Infinity (not JSON; Python's reader accepts them) via ValueError."""
+    return json.loads(text, parse_constant=_refuse_constant) if strict else json.loads(text)
+
+
+def _strict_problem(obj: Any, text: str) -> str | None:
+    """Why a decoded input value is unusable text: a lone UTF-16 surrogate escape cannot be encoded again."""
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _holds_surrogate(obj):
+        return "holds a lone UTF-16 surrogate escape (not valid Unicode text)"
+    return None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _holds_surrogate(obj: Any) -> bool:
+    if isinstance(obj, str):
+        return bool(_SURROGATE.search(obj))
+    if isinstance(obj, dict):
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(_holds_surrogate(v) for v in obj)
+    return False
+
+
+def open_input(path: Path, what: str) -> Any:
+    try:
+        return path.open("rb")
+    except FileNotFoundError:
+        raise DataError(f"{what} does not exist", file=path) from None
+    except IsADirectoryError:
+        raise DataError(f"{what} is a directory, not a file", file=path) from None
+    except OSError as exc:
+        raise DataError(f"cannot read {what}: {exc.strerror}", file=path) from None
+
+
+def bounded_lines(fh: Any, limit: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """(1-based line number, bytes) for each line of a binary file, holding at most ``limit`` bytes (default
+    ``MAX_LINE_BYTES``): a longer line is yielded as None (and skipped to its end), so a file without newlines
+    cannot fill memory."""
+    limit = MAX_LINE_BYTES if limit is None else limit
+    lineno = 0
+    while True:
+        raw = fh.readline(limit + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            while True:  # skip the rest of the over-long line, chunk by chunk
+                rest = fh.readline(limit)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield lineno, None
+            continue
+        yield lineno, raw
+
+
+def too_long_message(limit: int | None = None) -> str:
+    limit = MAX_LINE_BYTES if limit is None else limit
+    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+    return f"line is longer than {size}; refused (is this a JSONL file?)"
+
+
+def iter_jsonl(path: str | Path, *, strict: bool = False, what: str = "file",
+               max_line_bytes: int | None = None) -> Iterator[tuple[int, Any]]:
+    """Yield (line_number, object) for each non-blank line; a bad line (invalid UTF-8 or JSON, longer than
+    ``MAX_LINE_BYTES``) raises DataError naming it, and so does a file that cannot be opened. Reads bytes and
+    decodes per line, so an encoding error names its line too; memory holds one line at most. A UTF-8 byte
+    order mark before the first line is skipped.
+
+    ``strict`` (for files from outside niah: official files, user inputs) also refuses ``NaN`` / ``Infinity``
+    and lone surrogate escapes, which Python's reader accepts but no later stage can use."""
     path = Path(path)
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
+    limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    with open_input(path, what) as fh:
+        for lineno, raw in bounded_lines(fh, limit):
+            if raw is None:
+                raise DataError(too_long_message(limit), file=path, line=lineno)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise DataError(f"invalid UTF-8 at byte {exc.start} of the line", file=path, line=lineno) from None
+            if lineno == 1 and text.startswith(_BOM):
+                text = text[1:]
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
+                obj = _loads(text, strict=strict)
             except json.JSONDecodeError as exc:
                 raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=lineno) from None
+            except _NonFinite as exc:
+                raise DataError(f"{exc} is not valid JSON (a number must be finite)", file=path,
+                                line=lineno) from None
+            except ValueError as exc:  # e.g. an integer of more than 4300 digits
+                raise DataError(f"invalid JSON: {str(exc)[:120]}", file=path, line=lineno) from None
+            except RecursionError:
+                raise DataError("JSON nested too deeply", file=path, line=lineno) from None
+            if strict:
+                why = _strict_problem(obj, text)
+                if why is not None:
+                    raise DataError(why, file=path, line=lineno)
             yield lineno, obj
 
 
-def read_json_file(path: str | Path, *, what: str = "file") -> Any:
-    """Parse a whole JSON file; invalid UTF-8 or JSON raises DataError naming the file (and line)."""
+def read_json_file(path: str | Path, *, what: str = "file", strict: bool = False) -> Any:
+    """Parse a whole JSON file; a missing or unreadable file, invalid UTF-8 or JSON, or a file over
+    ``MAX_JSON_FILE_BYTES`` raises DataError naming the file (and line). A leading byte order mark is skipped;
+    ``strict`` as in :func:`iter_jsonl`."""
     path = Path(path)
+    with open_input(path, what) as fh:
+        data = fh.read(MAX_JSON_FILE_BYTES + 1)
+    if len(data) > MAX_JSON_FILE_BYTES:
+        raise DataError(f"{what} is larger than {MAX_JSON_FILE_BYTES} bytes; refused", file=path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(f"{what} is not valid UTF-8 (byte {exc.start})", file=path) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataError(f"{what} is not valid UTF-8 (byte {exc.start})", file=path, line=line) from None
+    if text.startswith(_BOM):
+        text = text[1:]
     try:
-        return json.loads(text)
+        obj = _loads(text, strict=strict)
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
+    except _NonFinite as exc:
+        raise DataError(f"{exc} is not valid JSON (a number must be finite)", file=path) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise DataError(f"invalid JSON: {str(exc)[:120]}", file=path) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", file=path) from None
+    if strict:
+        why = _strict_problem(obj, text)
+        if why is not None:
+            raise DataError(why, file=path)
+    return obj
 
 
 def remove_stale_temp_files(directory: str | Path, names: tuple[str, ...]) -> int:

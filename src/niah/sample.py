@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import json
+import math
 import os
 import re
 import shutil
@@ -19,7 +20,16 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from niah.errors import DataError
-from niah.iox import dumps_line, iter_jsonl, read_json_file, replace_dir, resolve_under, write_json_atomic
+from niah.iox import (
+    bounded_lines,
+    dumps_line,
+    iter_jsonl,
+    read_json_file,
+    replace_dir,
+    resolve_under,
+    too_long_message,
+    write_json_atomic,
+)
 
 SAMPLES_FILE = "samples.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -268,13 +278,15 @@ _IMAGE_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF", "MPO"})
 _VIDEO_MAGIC = ((4, b"ftyp"), (0, b"\x1a\x45\xdf\xa3"), (0, b"RIFF"), (0, b"OggS"), (0, b"\x00\x00\x01\xba"))
 
 
-def media_problem(path: Path, kind: str) -> str | None:
+def media_problem(path: Path, kind: str, *, decode: bool = True) -> str | None:
     """Why ``path`` is not the ``kind`` ("image" or "video") it claims to be, or None when it is.
 
     Subtitles (``kind == "subtitles"``) must parse as SRT or WebVTT.
     Images are decoded whole (JPEGs at reduced scale, which still reads every byte of the stream), so a
-    text file named ``.jpg`` or a truncated image is refused before it is ever sent anywhere. Videos are
-    opened with PyAV when it is installed (a video stream must be present), else checked by container magic."""
+    text file named ``.jpg`` or a truncated image is refused before it is ever sent anywhere; with
+    ``decode=False`` only the header is read (format and size: a text file or a decompression bomb is still
+    refused, a truncated image is not). Videos are opened with PyAV when it is installed (a video stream must
+    be present), else checked by container magic."""
     if not path.is_file():
         return "file not found" if not path.exists() else "not a regular file"
     if kind == "image":
@@ -284,6 +296,8 @@ def media_problem(path: Path, kind: str) -> str | None:
             with Image.open(path) as img:
                 if img.format not in _IMAGE_FORMATS:
                     return f"not a supported image format ({img.format})"
+                if not decode:
+                    return None
                 img.draft("RGB", (max(1, img.size[0] // 8), max(1, img.size[1] // 8)))
                 img.load()
         except Image.DecompressionBombError as exc:
@@ -314,6 +328,60 @@ def media_problem(path: Path, kind: str) -> str | None:
     except Exception as exc:
         return f"not a decodable video ({type(exc).__name__}: {str(exc)[:120]})"
     return None
+
+
+def _unusable_value(value: Any, where: str) -> tuple[str, str] | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return where, f"{value!r} is not a usable number (NaN or infinite)"
+    if isinstance(value, str):
+        return (where, "holds a lone UTF-16 surrogate (not valid Unicode text)") if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _unusable_value(key, where) or _unusable_value(item, f"{where}.{key}" if where else str(key))
+            if found:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _unusable_value(item, f"{where}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def check_sample_values(sample: Sample) -> None:
+    """Refuse a sample holding a value no later stage can use: NaN or an infinite number (Python's JSON reader
+    accepts them; an official file may carry one in a field nobody reads, which is why readers of official files
+    accept them and only what reaches a sample is checked), or a lone surrogate (valid JSON, not encodable).
+    Raises DataError naming the sample field."""
+    found = _unusable_value(sample.to_json(), "")
+    if found is not None:
+        raise DataError(found[1], field=found[0])
+
+
+class MediaChecker:
+    """Checks the media an importer's records point at, before anything is written: each path must stay inside
+    ``root`` (no ``..``, absolute path or symlink out) and be the kind it claims (:func:`media_problem`).
+    Each file is checked once per checker, however many records name it. Images are checked by their header
+    only unless ``decode`` (an official set holds hundreds of thousands of page images; ``niah run`` decodes
+    every one before the first request anyway)."""
+
+    def __init__(self, root: str | Path, *, decode: bool = False) -> None:
+        self.root = Path(root).resolve()
+        self.decode = decode
+        self._checked: dict[str, str | None] = {}
+
+    def check(self, rel: str, kind: str, *, file: str | Path | None = None, line: int | None = None,
+              field: str | None = None) -> Path:
+        """The resolved path of ``rel``; a DataError naming file, line and field when it escapes the root or
+        is not a readable ``kind`` ("image", "video" or "subtitles")."""
+        path = resolve_under(self.root, rel, file=file, line=line, field=field)
+        key = f"{kind}:{path}"
+        if key not in self._checked:
+            self._checked[key] = media_problem(path, kind, decode=self.decode)
+        why = self._checked[key]
+        if why is not None:
+            raise DataError(f"{rel!r}: {why}", file=file, line=line, field=field)
+        return path
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -457,12 +525,14 @@ class Dataset:
             yield lineno, sample
 
     def validate(self, *, check_media: bool = True, max_problems: int = 50,
-                 sample_check: Callable[[Sample], list[tuple[str, str]]] | None = None) -> DatasetStats:
+                 sample_check: Callable[[Sample], list[tuple[str, str]]] | None = None,
+                 media: bool = True) -> DatasetStats:
         """One streaming pass over the whole dataset before any work: every line must be valid UTF-8 JSON of
         a sample, ids unique, shared meta well-typed, every media path inside the media root and (with
         ``check_media``) a decodable image or video; the manifest's ``num_samples`` must match. Raises
         :class:`DatasetInvalid` listing every problem (file:line: field: what); memory holds only the ids and
-        the set of media files already checked."""
+        the set of media files already checked. ``media=False`` (for transforms that never read media, e.g.
+        deriving a text-only dataset) leaves the media root and media paths to the stage that reads them."""
         problems: list[DatasetProblem] = []
         total = 0
         stats = DatasetStats()
@@ -474,7 +544,7 @@ class Dataset:
             if len(problems) < max_problems:
                 problems.append(DatasetProblem(file, line, fld, message))
 
-        if self._media_error is not None:
+        if self._media_error is not None and media:
             err = self._media_error
             problem(None, err.field, err.message, file=str(err.file))
         manifest = self.manifest
@@ -482,12 +552,15 @@ class Dataset:
             problem(None, "num_samples", "must be a non-negative integer", file=str(self.manifest_path))
         if "benchmark" in manifest and not isinstance(manifest["benchmark"], str):
             problem(None, "benchmark", "must be a string", file=str(self.manifest_path))
-        media_root = None if self._media_error is not None else self._media_root
+        media_root = None if self._media_error is not None or not media else self._media_root
         seen_ids: set[str] = set()
         checked: dict[str, str | None] = {}
         lineno = 0
         with self.samples_path.open("rb") as fh:
-            for lineno, raw in enumerate(fh, start=1):
+            for lineno, raw in bounded_lines(fh):
+                if raw is None:
+                    problem(lineno, None, too_long_message())
+                    continue
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
@@ -499,6 +572,9 @@ class Dataset:
                     obj = json.loads(text)
                 except json.JSONDecodeError as exc:
                     problem(lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
+                    continue
+                except (ValueError, RecursionError) as exc:  # a 5000-digit integer, nesting 100000 deep
+                    problem(lineno, None, f"invalid JSON: {str(exc)[:120] or 'nested too deeply'}")
                     continue
                 if _ESCAPED_SURROGATE.search(text) and _has_lone_surrogate(obj):
                     problem(lineno, None, "holds a lone UTF-16 surrogate escape (not valid Unicode text)")
@@ -569,6 +645,14 @@ def _remove_stale_builds(out: Path) -> None:
             continue
 
 
+def _replaceable(out: Path) -> bool:
+    """Whether a dataset build may replace ``out``: an empty directory, or a dataset directory (a file or a
+    link is never replaced)."""
+    if out.is_symlink() or not out.is_dir():
+        return False
+    return (out / SAMPLES_FILE).is_file() or not any(out.iterdir())
+
+
 class DatasetWriter:
     """Write a dataset directory atomically: everything goes to a temporary sibling, renamed on success.
 
@@ -580,12 +664,17 @@ class DatasetWriter:
         self.out = Path(out)
         self.overwrite = overwrite
         self.count = 0
+        self._ids: set[str] = set()
         self._tmp: Path | None = None
         self._fh: IO[str] | None = None
 
     def __enter__(self) -> DatasetWriter:
         if self.out.exists() and not self.overwrite:
             raise DataError("output directory exists (use --overwrite)", file=self.out)
+        if self.out.exists() and not _replaceable(self.out):
+            # replacing removes the old directory: never an images folder, a data root or a home directory
+            raise DataError("exists and is not a niah dataset (no samples.jsonl); refusing to replace it: "
+                            "choose a new --out", file=self.out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_builds(self.out)
         self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.{os.getpid()}.", suffix=".building",
@@ -605,8 +694,17 @@ class DatasetWriter:
         return self._tmp
 
     def write(self, sample: Sample) -> None:
+        """Append one sample; a sample id already written is a DataError (a dataset with two samples of one
+        id would be refused by every later stage)."""
         assert self._fh is not None
-        self._fh.write(dumps_line(sample.to_json()))
+        if sample.id in self._ids:
+            raise DataError(f"duplicate sample id {sample.id!r}", field="id")
+        obj = sample.to_json()
+        found = _unusable_value(obj, "")
+        if found is not None:
+            raise DataError(f"sample {sample.id!r}: {found[1]}", field=found[0])
+        self._ids.add(sample.id)
+        self._fh.write(dumps_line(obj))
         self.count += 1
 
     def write_media(self, rel: str, data: bytes) -> str:

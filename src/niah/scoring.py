@@ -27,7 +27,6 @@ A sample with no response row at all is not scored (it is counted as missing). F
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections import defaultdict
@@ -38,7 +37,7 @@ from typing import Any
 from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, ScoredRows, Scorer
 from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, iter_jsonl, write_atomic, write_json_atomic
+from niah.iox import dumps_line, iter_jsonl, read_json_file, write_atomic, write_json_atomic
 from niah.metrics.base import MetricInputError
 from niah.sample import Dataset
 
@@ -91,10 +90,7 @@ def read_run_json(run_dir: Path) -> dict[str, Any]:
         hint = (": it is a dataset; niah run it, then score the run" if (run_dir / "manifest.json").is_file()
                 else "")
         raise DataError(f"no run.json in the run directory{hint}", file=run_dir)
-    try:
-        run = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+    run = read_json_file(path, what="run.json")
     if not isinstance(run, dict):
         raise DataError("must be a JSON object", file=path)
     return run

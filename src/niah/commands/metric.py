@@ -42,7 +42,7 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
     refused: list[DataError] = []
     total = 0.0
     scored = 0
-    for position, (lineno, row) in enumerate(iter_jsonl(input_path)):
+    for position, (lineno, row) in enumerate(iter_jsonl(input_path, strict=True, what="input file")):
         if not isinstance(row, dict):
             raise DataError("each line must be a JSON object", file=input_path, line=lineno)
         if "score" in row:

@@ -21,6 +21,8 @@ from niah.iox import iter_jsonl, resolve_under
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://|^data:")
 _BLANK_LINE = re.compile(r"\n[ \t\u3000]*\n")
 PARQUET_BATCH_ROWS = 256
+#: One .txt file is one document; a bigger file is refused rather than held in memory whole.
+MAX_TEXT_FILE_BYTES = 256 << 20
 
 
 def _files(paths: Sequence[Path]) -> list[Path]:
@@ -49,12 +51,21 @@ def _rows(path: Path, columns: Sequence[str] | None = None,
                                 file=path, field=column)
         wanted = [c for c in (columns or pf.schema_arrow.names) if c in names]
         row_index = 0
-        for batch in pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=wanted):
-            for row in batch.to_pylist():
+        batches = pf.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=wanted)
+        while True:
+            try:
+                batch = next(batches, None)
+                rows = [] if batch is None else batch.to_pylist()
+            except Exception as exc:  # corrupt pages surface only when read (OSError, ArrowInvalid...)
+                raise DataError(f"unreadable Parquet data in the batch from row index {row_index}: "
+                                f"{str(exc)[:200]}", file=path, line=row_index + 1) from None
+            if batch is None:
+                break
+            for row in rows:
                 yield row_index + 1, row, f"row index {row_index}"
                 row_index += 1
     else:
-        for lineno, obj in iter_jsonl(path):
+        for lineno, obj in iter_jsonl(path, strict=True, what="corpus file"):
             yield lineno, obj, f"line {lineno}"
 
 
@@ -183,14 +194,25 @@ class TextDirCorpus:
     def _paths(self) -> list[Path]:
         if self._files is not None:
             return self._files
-        return sorted(p for p in self.root.rglob("*.txt") if p.is_file() and not _hidden(p, self.root))
+        found = sorted(p for p in self.root.rglob("*.txt") if p.is_file() and not _hidden(p, self.root))
+        for path in found:  # a link inside the folder must not read a file outside it (e.g. /etc/passwd)
+            resolve_under(self.root, str(path.relative_to(self.root)), file=path, field="text")
+        return found
 
     def documents(self) -> Iterator[CorpusDocument]:
         for path in self._paths():
             try:
-                text = path.read_text(encoding="utf-8-sig")
+                size = path.stat().st_size
+            except OSError as exc:
+                raise DataError(f"cannot read text file: {exc.strerror}", file=path) from None
+            if size > MAX_TEXT_FILE_BYTES:
+                raise DataError(f"text file is larger than {MAX_TEXT_FILE_BYTES >> 20} MiB; split it into "
+                                "documents (one file each)", file=path)
+            data = path.read_bytes()
+            try:
+                text = data.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
-                line = path.read_bytes()[: exc.start].count(b"\n") + 1
+                line = data[: exc.start].count(b"\n") + 1
                 raise DataError(f"not valid UTF-8 text: {exc.reason}", file=path, line=line, field="text") from None
             paragraphs = split_paragraphs(text)
             if not paragraphs:
@@ -220,7 +242,7 @@ class LongTextJsonlCorpus:
 
     def documents(self) -> Iterator[CorpusDocument]:
         for path in self.files:
-            for line, row in iter_jsonl(path):
+            for line, row in iter_jsonl(path, strict=True, what="corpus file"):
                 if not isinstance(row, dict):
                     raise DataError("each line must be a JSON object with a 'text' field", file=path, line=line,
                                     field="text")
@@ -248,7 +270,7 @@ def _hidden(path: Path, root: Path) -> bool:
 
 
 def _first_row(path: Path) -> tuple[int, Any]:
-    for line, row in iter_jsonl(path):
+    for line, row in iter_jsonl(path, strict=True, what="corpus file"):
         return line, row
     return 0, None
 

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from niah.benchmarks.protocol import Axis, ReportSpec
 from niah.errors import DataError
-from niah.iox import iter_jsonl
+from niah.iox import iter_jsonl, read_json_file
 
 RUN_FILE = "run.json"
 SCORED_FILE = "scored.jsonl"
@@ -151,10 +151,7 @@ def iter_scored_rows(path: Path) -> Iterator[ScoredRow]:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+    return read_json_file(path)
 
 
 def _dataset_path(raw: Any, run_dir: Path) -> Path | None:
@@ -174,7 +171,7 @@ def _dataset_split(dataset: Path | None) -> str | None:
         return None
     try:
         manifest = json.loads((dataset / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: the split is simply unknown
         return None
     split = manifest.get("split") if isinstance(manifest, dict) else None
     return split if isinstance(split, str) else None

@@ -40,11 +40,18 @@ def clean_text(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+#: A film's subtitles are a few hundred KB; a bigger file is refused rather than held in memory.
+MAX_SUBTITLE_BYTES = 64 << 20
+
+
 def _read_text(path: Path) -> str:
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_SUBTITLE_BYTES + 1)
     except OSError as exc:
         raise DataError(f"unreadable subtitle file: {exc.strerror}", file=path) from None
+    if len(raw) > MAX_SUBTITLE_BYTES:
+        raise DataError(f"subtitle file is larger than {MAX_SUBTITLE_BYTES >> 20} MiB; refused", file=path)
     for enc in ("utf-8-sig", "cp1252"):
         try:
             return raw.decode(enc)

@@ -17,7 +17,6 @@ subtitles path, show/season/episode and the record's position in its file.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -26,8 +25,8 @@ from typing import Any, Literal
 from niah.benchmarks.infinibench.matcher import idk_index
 from niah.benchmarks.infinibench.skills import Skill, skill_by_name
 from niah.errors import DataError
-from niah.iox import resolve_under
-from niah.sample import DatasetWriter, Sample, TextPart, VideoPart
+from niah.iox import read_json_file, resolve_under
+from niah.sample import DatasetWriter, MediaChecker, Sample, TextPart, VideoPart, check_sample_values
 from niah.video.frames import list_frame_folder
 
 BENCHMARK = "infinibench"
@@ -45,7 +44,7 @@ def _rel(value: Any, *, file: Path, field: str) -> str:
 
 
 def _video_part(rec: dict[str, Any], *, file: Path, where: str, videos_root: Path | None, prefer: VideoPreference,
-                check_media: bool) -> tuple[VideoPart, str]:
+                check_media: bool, media: MediaChecker | None = None) -> tuple[VideoPart, str]:
     mp4_key = "video_path_mp4" if "video_path_mp4" in rec else ("video_path" if "video_path" in rec else None)
     mp4 = _rel(rec[mp4_key], file=file, field=f"{where}.{mp4_key}") if mp4_key else None
     frames = (_rel(rec["video_path_frames"], file=file, field=f"{where}.video_path_frames")
@@ -65,23 +64,32 @@ def _video_part(rec: dict[str, Any], *, file: Path, where: str, videos_root: Pat
             images = list_frame_folder(folder)
         except DataError as exc:
             raise DataError(exc.message, file=file, field=f"{where}.video_path_frames") from None
-        rels = tuple(str(p.resolve().relative_to(root.resolve())) for p in images)
-        return VideoPart(frames=rels), "frames"
+        rels = []
+        for k, image in enumerate(images):
+            rel = str(image.relative_to(root.resolve()))  # a frame may be a link: it must resolve inside the root
+            if media is not None:
+                media.check(rel, "image", file=file, field=f"{where}.video_path_frames[{k}]")
+            else:
+                resolve_under(root, rel, file=file, field=f"{where}.video_path_frames[{k}]")
+            rels.append(rel)
+        return VideoPart(frames=tuple(rels)), "frames"
     assert mp4 is not None
     if root is not None:
         path = resolve_under(root, mp4, file=file, field=f"{where}.{mp4_key}")
         if check_media and not path.is_file():
             raise DataError(f"video file {mp4!r} not found under {str(root)!r}", file=file, field=f"{where}.{mp4_key}")
+        if media is not None:
+            media.check(mp4, "video", file=file, field=f"{where}.{mp4_key}")
     return VideoPart(path=mp4), "mp4"
 
 
 def _answer_idx(value: Any, n: int, *, file: Path, field: str) -> int:
     if isinstance(value, bool):
         raise DataError("must be an option index", file=file, field=field)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 10:
         value = int(value.strip())
     if not isinstance(value, int):
-        raise DataError(f"must be an option index, got {value!r}", file=file, field=field)
+        raise DataError(f"must be an option index, got {str(value)[:40]!r}", file=file, field=field)
     if not 0 <= value < n:
         raise DataError(f"option index {value} outside 0..{n - 1}", file=file, field=field)
     return value
@@ -89,7 +97,9 @@ def _answer_idx(value: Any, n: int, *, file: Path, field: str) -> int:
 
 def record_to_sample(rec: Any, index: int, *, skill: Skill, file: Path, version: str,
                      videos_root: Path | None = None, prefer: VideoPreference = "mp4",
-                     check_media: bool = False) -> Sample:
+                     check_media: bool = False, media: MediaChecker | None = None) -> Sample:
+    """One QA record as a sample. ``check_media`` requires the files to exist; ``media`` (a checker over
+    ``videos_root``) also requires each to be what it claims: a decodable video, image frames, subtitles."""
     where = f"[{index}]"
     if not isinstance(rec, dict):
         raise DataError("a QA record must be a JSON object", file=file, field=where)
@@ -97,7 +107,7 @@ def record_to_sample(rec: Any, index: int, *, skill: Skill, file: Path, version:
     if not isinstance(question, str) or not question.strip():
         raise DataError("missing or empty question", file=file, field=f"{where}.question")
     video, video_kind = _video_part(rec, file=file, where=where, videos_root=videos_root, prefer=prefer,
-                                    check_media=check_media)
+                                    check_media=check_media, media=media)
     meta: dict[str, Any] = {"skill": skill.id, "question_type": skill.qtype, "version": version,
                             "source_file": file.name, "source_index": index, "video_kind": video_kind}
     for key in ("show", "season", "episode"):
@@ -111,6 +121,8 @@ def record_to_sample(rec: Any, index: int, *, skill: Skill, file: Path, version:
             path = resolve_under(videos_root, sub, file=file, field=f"{where}.video_subtitles")
             if check_media and not path.is_file():
                 raise DataError(f"subtitle file {sub!r} not found", file=file, field=f"{where}.video_subtitles")
+            if media is not None:
+                media.check(sub, "subtitles", file=file, field=f"{where}.video_subtitles")
         meta["subtitles"] = sub
         video = replace(video, subtitles=sub)  # the video stage shows them per frame or as a transcript
 
@@ -146,8 +158,9 @@ def record_to_sample(rec: Any, index: int, *, skill: Skill, file: Path, version:
 
 def iter_qa_file(path: str | Path, *, skill: str | None = None, version: str = "v1",
                  videos_root: str | Path | None = None, prefer: VideoPreference = "mp4",
-                 check_media: bool = False) -> Iterator[Sample]:
-    """Samples of one official QA file; the skill comes from ``skill`` or the file name."""
+                 check_media: bool = False, media: MediaChecker | None = None) -> Iterator[Sample]:
+    """Samples of one official QA file; the skill comes from ``skill`` or the file name. A file without
+    records is an error."""
     file = Path(path)
     if version not in ("v1", "v2"):
         raise DataError(f"unknown InfiniBench version {version!r} (v1 or v2)", file=file)
@@ -157,29 +170,33 @@ def iter_qa_file(path: str | Path, *, skill: str | None = None, version: str = "
                         file=file)
     if version not in found.versions:
         raise DataError(f"skill {found.id!r} is not part of InfiniBench {version}", file=file)
-    try:
-        records = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DataError(f"unreadable QA file: {exc.strerror}", file=file) from None
-    except UnicodeDecodeError:
-        raise DataError("QA file is not UTF-8 text", file=file) from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=file, line=exc.lineno) from None
+    records = read_json_file(file, what="QA file")
     if not isinstance(records, list):
         raise DataError("a QA file must hold a JSON list of records", file=file)
+    if not records:
+        raise DataError("the QA file holds no records", file=file)
     root = Path(videos_root) if videos_root is not None else None
     for i, rec in enumerate(records):
-        yield record_to_sample(rec, i, skill=found, file=file, version=version, videos_root=root, prefer=prefer,
-                               check_media=check_media)
+        sample = record_to_sample(rec, i, skill=found, file=file, version=version, videos_root=root,
+                                  prefer=prefer, check_media=check_media, media=media)
+        try:
+            check_sample_values(sample)
+        except DataError as exc:
+            raise DataError(f"{exc.message} (in the sample's {exc.field})", file=file, field=f"[{i}]") from None
+        yield sample
 
 
 def build_dataset(files: Iterable[str | Path], out: str | Path, *, videos_root: str | Path, version: str = "v1",
                   prefer: VideoPreference = "mp4", check_media: bool = True) -> int:
     """Write a niah dataset directory reading the videos in place (``media_root`` = ``videos_root``).
 
-    Every file is validated before anything is written; returns the number of samples.
+    Every file is validated before anything is written (with ``check_media``, every video, frame and subtitle
+    file must also be readable as what it claims); returns the number of samples.
     """
     root = Path(videos_root).resolve()
+    if not root.is_dir():
+        raise DataError("the videos root is not a directory", file=videos_root)
+    media = MediaChecker(root) if check_media else None
     samples: list[Sample] = []
     seen: set[str] = set()
     files = list(files)
@@ -189,7 +206,8 @@ def build_dataset(files: Iterable[str | Path], out: str | Path, *, videos_root: 
         if found is not None:
             stems.setdefault(found.id, []).append(Path(f).stem)
     for f in files:
-        for s in iter_qa_file(f, version=version, videos_root=root, prefer=prefer, check_media=check_media):
+        for s in iter_qa_file(f, version=version, videos_root=root, prefer=prefer, check_media=check_media,
+                              media=media):
             if len(stems.get(s.task, ())) > 1:  # e.g. character_actions_mcq.json + ..._open_ended.json
                 s.id = f"{s.task}/{Path(f).stem}/{s.meta['source_index']:05d}"
             if s.id in seen:

@@ -23,7 +23,6 @@ level; the current code does not, and neither do we.)
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,10 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from niah.errors import ConfigError, DataError
-from niah.iox import resolve_under
+from niah.iox import read_json_file, resolve_under
 from niah.metrics.base import MetricInputError
 from niah.metrics.registry import get_rule
-from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, TextPart
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    MediaChecker,
+    Part,
+    Sample,
+    TextPart,
+    check_sample_values,
+)
 
 BENCHMARK = "milebench"
 IMAGE_QUANTITY_LEVELS: tuple[str, ...] = ("Few", "Medium", "Many")
@@ -134,10 +142,7 @@ def read_dataset(dataset_dir: str | Path, combined: int | None = None) -> MileBe
     path = folder / file_name
     if not path.is_file():
         raise DataError(f"no {file_name} in the data set folder", file=folder)
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
+    obj = read_json_file(path, what="MileBench data set file")
     try:
         meta, items = _validate(obj, combined)
     except DataError as exc:
@@ -159,6 +164,8 @@ def _validate(obj: Any, combined: int | None = None) -> tuple[dict[str, Any], li
     items = obj.get("data")
     if not isinstance(items, list):
         raise DataError("must be a list", field="data")
+    if not items:
+        raise DataError("holds no items", field="data")
     seen: set[str] = set()
     for index, item in enumerate(items):
         where = f"data[{index}]"
@@ -235,7 +242,7 @@ def context_parts(context: str, images: list[str]) -> tuple[list[Part], list[str
     return parts, dropped
 
 
-def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
+def item_to_sample(item: dict[str, Any], data: MileBenchDataset, media: MediaChecker | None = None) -> Sample:
     """One MileBench item as a niah :class:`Sample` (question empty: the question is the end of the context).
 
     ``meta`` holds what the official prompt needs: ``instruction`` (the item's task instruction, which the
@@ -250,14 +257,14 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
         key = combined_images_key(data.combined)
         combined_paths = list(instance[key])
         for i, rel in enumerate(combined_paths):
-            resolve_under(data.images_dir, rel, field=f"task_instance.{key}[{i}]")
+            _check_image(data, media, rel, f"task_instance.{key}[{i}]")
         parts: list[Part] = [ImagePart(rel) for rel in combined_paths]
         text = combined_context(instance["context"], len(images))
         if text:
             parts.append(TextPart(text))
     else:
         for i, rel in enumerate(images):
-            resolve_under(data.images_dir, rel, field=f"task_instance.images_path[{i}]")
+            _check_image(data, media, rel, f"task_instance.images_path[{i}]")
         parts, dropped = context_parts(instance["context"], images)
     choice_list = instance.get("choice_list")
     meta: dict[str, Any] = {
@@ -288,13 +295,25 @@ def item_to_sample(item: dict[str, Any], data: MileBenchDataset) -> Sample:
     )
 
 
-def load_milebench(dataset_dir: str | Path, combined: int | None = None) -> Iterator[Sample]:
+def _check_image(data: MileBenchDataset, media: MediaChecker | None, rel: str, field: str) -> None:
+    if media is not None:
+        media.check(rel, "image", field=field)
+    else:
+        resolve_under(data.images_dir, rel, field=field)
+
+
+def load_milebench(dataset_dir: str | Path, combined: int | None = None, *,
+                   check_media: bool = True) -> Iterator[Sample]:
     """Stream the samples of one MileBench data set folder (``{Dataset}/{Dataset}.json`` + ``images/``, or the
-    combined-image variant with ``combined=k``)."""
+    combined-image variant with ``combined=k``). With ``check_media`` every image must be a decodable image
+    inside the images folder."""
     data = read_dataset(dataset_dir, combined)
+    media = MediaChecker(data.images_dir) if check_media else None
     for index, item in enumerate(data.items):
         try:
-            yield item_to_sample(item, data)
+            sample = item_to_sample(item, data, media)
+            check_sample_values(sample)
+            yield sample
         except DataError as exc:
             field = f"data[{index}].{exc.field}" if exc.field else f"data[{index}]"
             raise DataError(exc.message, file=data.path, field=field) from None
@@ -330,12 +349,7 @@ def write_milebench_dataset(dataset_dir: str | Path, out_dir: str | Path, combin
 def read_predictions(pred_json: str | Path) -> list[dict[str, Any]]:
     """Read a ``pred.json`` (JSON array of ``{sample_id, pred_response, ...}``), checking each entry."""
     path = Path(pred_json)
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError("prediction file does not exist", file=path) from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
+    obj = read_json_file(path, what="prediction file")
     if not isinstance(obj, list):
         raise DataError("a prediction file is a JSON array of {sample_id, pred_response} objects", file=path)
     for index, entry in enumerate(obj):

@@ -66,7 +66,7 @@ class MMNIAHCorpus:
         seen: set[bytes] = set()
         self.skipped_records = 0
         for path in self.files:
-            for line, obj in iter_jsonl(path):
+            for line, obj in iter_jsonl(path, strict=True, what="annotation file"):
                 try:
                     docs = self._record_documents(obj, path, line)
                 except DataError as exc:

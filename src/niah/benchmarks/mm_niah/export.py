@@ -21,6 +21,8 @@ from niah.iox import dumps_line, replace_dir
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
 
 PLACEHOLDER = "<image>"
+#: Marks a folder written by :func:`export_dataset`, so that a later export may replace it (nothing else).
+EXPORT_MARKER = ".niah-export"
 
 
 def _flatten(parts: list[Part], images: list[str]) -> str:
@@ -87,10 +89,17 @@ def export_official(dataset_dir: str | Path, out: str | Path, *,
 
     ds = Dataset(dataset_dir)
     out = Path(out)
+    if out.exists() and not (out.is_dir() and not out.is_symlink()
+                             and ((out / EXPORT_MARKER).is_file() or not any(out.iterdir()))):
+        # replacing removes the old folder: only an earlier export (or an empty folder), never real data
+        raise DataError("exists and is not an earlier niah export; refusing to replace it: choose a new --out",
+                        file=out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
     try:
         (tmp / "annotations").mkdir()
+        (tmp / EXPORT_MARKER).write_text(f"written by niah export from {Path(dataset_dir).resolve()}\n",
+                                         encoding="utf-8")
         handles: dict[str, Any] = {}
         counts: dict[str, int] = {}
         copied: set[str] = set()

@@ -41,7 +41,16 @@ from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_official
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
-from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, TextPart
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    MediaChecker,
+    Part,
+    Sample,
+    TextPart,
+    check_sample_values,
+)
 
 BENCHMARK = "mm-niah"
 #: The six tasks, in the order the paper and leaderboard list them.
@@ -199,7 +208,7 @@ def read_response_file(path: str | Path, *, task: str | None = None) -> Iterator
     """
     if task is None:
         task = parse_response_filename(path).task
-    for lineno, obj in iter_jsonl(path):
+    for lineno, obj in iter_jsonl(path, what="response file"):
         try:
             yield lineno, _check_response_row(obj, task)
         except DataError as exc:
@@ -407,7 +416,7 @@ def _require(obj: dict[str, Any], name: str, types: type | tuple[type, ...], wha
     return value
 
 
-def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
+def annotation_to_sample(obj: Any, task: str, images_root: Path, media: MediaChecker | None = None) -> Sample:
     """Convert one annotation record (already JSON-decoded) into a :class:`Sample`.
 
     Images follow placeholder order over ``context + "\\n" + question`` (context images first, then question
@@ -415,6 +424,7 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
     ``meta`` keeps: ``depth`` (``placed_depth`` as a list), ``context_length``, ``text_tokens``
     (``context_length_text``), ``image_tokens`` (``context_length_image``), ``num_images``, ``needles``,
     ``category``, ``official_id``, and the token rule names ``mm-niah-official`` (lengths as released).
+    With ``media``, every image must also be a decodable image file under its root.
     """
     if not isinstance(obj, dict):
         raise DataError("an annotation line must be a JSON object")
@@ -423,7 +433,10 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
     for i, rel in enumerate(images):
         if not isinstance(rel, str) or not rel:
             raise DataError("must be a non-empty string", field=f"images_list[{i}]")
-        resolve_under(images_root, rel, field=f"images_list[{i}]")
+        if media is not None:
+            media.check(rel, "image", field=f"images_list[{i}]")
+        else:
+            resolve_under(images_root, rel, field=f"images_list[{i}]")
     context = _require(obj, "context", str, "a string")
     question = _require(obj, "question", str, "a string")
     # the test split's ground truth is private: its records have no answer (or null); such samples run and
@@ -448,8 +461,9 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
             raise DataError("must be an integer", field=f"meta.{source}")
         numbers[source] = value
     needles = meta.get("needles", [])
-    if not isinstance(needles, list):
-        raise DataError("must be a list", field="meta.needles")
+    if not isinstance(needles, list) or not all(isinstance(n, str) for n in needles):
+        raise DataError("must be a list of strings (text needles, or image paths for image needles)",
+                        field="meta.needles")
     category = meta.get("category")
     if category is not None and category not in CATEGORIES:
         raise DataError(f"unknown category {category!r}", field="meta.category")
@@ -467,7 +481,10 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
         if not isinstance(image_choices, list) or not all(isinstance(c, str) and c for c in image_choices):
             raise DataError("must be a list of image paths", field="meta.choices_image_path")
         for i, rel in enumerate(image_choices):
-            resolve_under(images_root, rel, field=f"meta.choices_image_path[{i}]")
+            if media is not None:
+                media.check(rel, "image", field=f"meta.choices_image_path[{i}]")
+            else:
+                resolve_under(images_root, rel, field=f"meta.choices_image_path[{i}]")
         choices = [[ImagePart(c)] for c in image_choices]
 
     if answer is not None and task.startswith("counting") and isinstance(answer, str):
@@ -511,23 +528,28 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path) -> Sample:
     )
 
 
-def load_annotations(annotation_jsonl: str | Path, images_root: str | Path) -> Iterator[Sample]:
+def load_annotations(annotation_jsonl: str | Path, images_root: str | Path, *,
+                     media: MediaChecker | None = None) -> Iterator[Sample]:
     """Stream the samples of one official annotation file; the task is the file name's task prefix
     (``retrieval-text.jsonl``, ``retrieval-text-300subset.jsonl``). Bad lines raise :class:`DataError` naming
-    file, line and field."""
+    file, line and field; with ``media`` (a checker over ``images_root``) so do missing or undecodable images.
+    A file without any record is an error too."""
     path = Path(annotation_jsonl)
     task = _task_of_file(path)
     root = Path(images_root)
     seen: set[str] = set()
-    for lineno, obj in iter_jsonl(path):
+    for lineno, obj in iter_jsonl(path, what="annotation file"):
         try:
-            sample = annotation_to_sample(obj, task, root)
+            sample = annotation_to_sample(obj, task, root, media)
+            check_sample_values(sample)
         except DataError as exc:
             raise exc.located(file=path, line=lineno) from None
         if sample.id in seen:
             raise DataError(f"duplicate id {obj['id']}", file=path, line=lineno, field="id")
         seen.add(sample.id)
         yield sample
+    if not seen:
+        raise DataError("the annotation file holds no records", file=path)
 
 
 def _official_split(task_files: Sequence[str | Path], images_root: Path) -> str | None:
@@ -555,6 +577,7 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
     tasks: list[str] = []
     counts: dict[str, int] = {}
     no_gold = 0
+    media = MediaChecker(root)  # every image is checked before the dataset is moved into place
     with DatasetWriter(out_dir) as writer:
         for file in task_files:
             task = _task_of_file(Path(file))
@@ -562,7 +585,7 @@ def import_annotations(task_files: Sequence[str | Path], images_root: str | Path
                 raise ConfigError(f"two annotation files for task {task}")
             tasks.append(task)
             counts[task] = 0
-            for sample in load_annotations(file, root):
+            for sample in load_annotations(file, root, media=media):
                 writer.write(sample)
                 counts[task] += 1
                 no_gold += sample.answer is None

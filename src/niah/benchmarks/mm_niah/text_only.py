@@ -85,6 +85,7 @@ def derive_text_only(source: str | Path, out: str | Path, *, tasks: list[str] | 
     ds = Dataset(source, media_roots=media_roots)
     if ds.manifest.get("benchmark") not in (None, "mm-niah"):
         raise ConfigError(f"{source} is a {ds.manifest.get('benchmark')} dataset, not MM-NIAH")
+    ds.validate(media=False)  # the whole input, file:line: field, before anything is written (no media read)
     counts: dict[str, int] = {}
     dropped = 0
     with DatasetWriter(out) as writer:

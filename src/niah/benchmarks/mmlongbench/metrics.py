@@ -50,10 +50,12 @@ def parse_output(output: str, prefix: str = DEFAULT_PREFIX) -> str:
     the whole output is used; a repeated prefix at the start of the remainder is removed once more (chat models
     sometimes repeat it). The official fallback regex always matches, so this never returns ``None``.
     """
-    for pattern in (
-        re.compile(f"(?:{prefix})(.*)", flags=re.IGNORECASE | re.DOTALL),
-        re.compile(r"(?:^)(.*)", flags=re.IGNORECASE | re.DOTALL),
-    ):
+    try:
+        official = re.compile(f"(?:{prefix})(.*)", flags=re.IGNORECASE | re.DOTALL)
+    except re.error as exc:  # the official code crashes on it too
+        raise MetricInputError(f"prefix {prefix[:40]!r} is not a valid regular expression ({exc}); the official "
+                               "code searches for it as one", field="prefix") from None
+    for pattern in (official, re.compile(r"(?:^)(.*)", flags=re.IGNORECASE | re.DOTALL)):
         match = pattern.search(output)
         if match is not None:
             remainder = match[1].strip()
@@ -295,6 +297,8 @@ def score_binary_acc(
         raise MetricInputError("gold must be a string such as 'yes' or 'no'", field="answer")
     if default_answer not in (0, 1) or isinstance(default_answer, bool):
         raise MetricInputError("must be 0 or 1", field="default_answer")
+    if prefix is not None and not isinstance(prefix, str):
+        raise MetricInputError("must be a string", field="prefix")
     response = require_response(response)
     if response is None:
         return 0.0

@@ -30,7 +30,6 @@ ids are deterministic per seed but not the official run's ids.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,8 +38,17 @@ from typing import Any
 
 from niah.benchmarks.mmlongbench.datasets import DATASETS, DatasetInfo, OfficialFile, parse_official_file
 from niah.errors import DataError
-from niah.iox import iter_jsonl, resolve_under
-from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, TextPart
+from niah.iox import iter_jsonl, read_json_file, resolve_under
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    MediaChecker,
+    Part,
+    Sample,
+    TextPart,
+    check_sample_values,
+)
 
 BENCHMARK = "mmlongbench"
 IMAGE_TAG = "<image>"
@@ -237,11 +245,15 @@ def interleave(text: str, images: list[str], start: int) -> tuple[list[Part], in
 
 
 def record_to_sample(record: Record, info: DatasetInfo, official: OfficialFile, *, occurrence: int, position: int,
-                     image_root: Path | None, keypoints: list[str] | None = None) -> Sample:
+                     image_root: Path | None, keypoints: list[str] | None = None,
+                  media: MediaChecker | None = None) -> Sample:
     """A prepared record as a niah sample. ``occurrence`` counts the rows of the same id seen before (the depth
     row); ``position`` is the row's place among the kept rows of its file (the visual-haystack default answer
-    cycles over it, as the official scorer does)."""
-    if image_root is not None:
+    cycles over it, as the official scorer does). With ``media`` every image must be a decodable image."""
+    if media is not None:
+        for index, rel in enumerate(record.images):
+            media.check(rel, "image", field=f"images[{index}]")
+    elif image_root is not None:
         for index, rel in enumerate(record.images):
             resolve_under(image_root, rel, field=f"images[{index}]")
     context, used = interleave(record.context, record.images, 0)
@@ -277,7 +289,7 @@ def _rng(seed: int, info: DatasetInfo, length_k: int) -> random.Random:
 
 def _read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
     rows: list[tuple[int, dict[str, Any]]] = []
-    for lineno, row in iter_jsonl(path):
+    for lineno, row in iter_jsonl(path, what="official file"):
         if not isinstance(row, dict):
             raise DataError("each line must be a JSON object", file=path, line=lineno)
         rows.append((lineno, row))
@@ -287,7 +299,7 @@ def _read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
 def read_claims(path: Path) -> dict[Any, list[str]]:
     """``{id, claims: [str]}`` lines -> id -> key points."""
     out: dict[Any, list[str]] = {}
-    for lineno, row in iter_jsonl(path):
+    for lineno, row in iter_jsonl(path, what="claims file"):
         if not isinstance(row, dict) or "id" not in row:
             raise DataError("must be an object with 'id'", file=path, line=lineno)
         claims = row.get("claims")
@@ -299,10 +311,13 @@ def read_claims(path: Path) -> dict[Any, list[str]]:
 
 def load_file(path: str | Path, *, relative: str | None = None, image_root: str | Path | None = None,
               max_samples: int | None | str = "official", seed: int = 0,
-              claims: dict[Any, list[str]] | None = None) -> tuple[list[Sample], FileReport]:
+              claims: dict[Any, list[str]] | None = None, media: MediaChecker | None = None,
+              ) -> tuple[list[Sample], FileReport]:
     """Read one official file into samples, sampled as the official config does (``max_samples="official"``;
     None keeps every row; an int overrides the count). ``relative`` is the name used to recognise the data
-    set (default: the last two path components)."""
+    set (default: the last two path components). Images are checked to be decodable images under
+    ``image_root`` (``media``, shared across files, remembers what it checked); every sample's gold must be
+    one its official rule can score; a file without rows is an error."""
     path = Path(path)
     official = parse_official_file(relative or "/".join(path.parts[-2:]))
     info = official.dataset
@@ -310,11 +325,15 @@ def load_file(path: str | Path, *, relative: str | None = None, image_root: str 
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise DataError(f"sample count must be a positive integer, got {limit!r}")
     root = Path(image_root) if image_root is not None else None
+    if media is None and root is not None:
+        media = MediaChecker(root)
     report = FileReport(path)
     rng = _rng(seed, info, official.length_k)
     if info.loader == "icl":
-        return _load_icl(path, official, root, limit, rng, report), report
+        return _load_icl(path, official, root, limit, rng, report, media), report
     rows = _read_rows(path)
+    if not rows:
+        raise DataError("the official file holds no records", file=path)
     report.rows = len(rows)
     known = KNOWN_FIELDS[info.loader]
     prepared: list[tuple[int, Record]] = []
@@ -336,6 +355,7 @@ def load_file(path: str | Path, *, relative: str | None = None, image_root: str 
         chosen = _choose(ids, limit, rng)
         kept = [item for item in prepared if _key(item[1].record_id) in chosen]
     samples: list[Sample] = []
+    sample_ids: set[str] = set()
     seen: dict[Any, int] = {}
     for position, (lineno, record) in enumerate(kept):
         occurrence = seen.get(_key(record.record_id), 0)
@@ -347,12 +367,31 @@ def load_file(path: str | Path, *, relative: str | None = None, image_root: str 
                 raise DataError(f"no key points for id {record.record_id!r} in the claims file", file=path,
                                 line=lineno, field="id")
         try:
-            samples.append(record_to_sample(record, info, official, occurrence=occurrence, position=position,
-                                            image_root=root, keypoints=keypoints))
+            sample = record_to_sample(record, info, official, occurrence=occurrence, position=position,
+                                      image_root=root, keypoints=keypoints, media=media)
+            _check_gold(sample)
+            check_sample_values(sample)
         except DataError as exc:
             raise DataError(exc.message, file=path, line=lineno, field=exc.field) from None
+        if sample.id in sample_ids:
+            raise DataError(f"id {record.record_id!r} appears twice (sample {sample.id!r})", file=path, line=lineno,
+                            field="id")
+        sample_ids.add(sample.id)
+        samples.append(sample)
     report.kept = len(samples)
     return samples, report
+
+
+def _check_gold(sample: Sample) -> None:
+    """Refuse a gold its official rule cannot score (e.g. a DocVQA ``List`` answer that is not a JSON list):
+    the rule is run on a failed request, which checks the gold without any model output."""
+    from niah.benchmarks.mmlongbench.score import score_sample
+    from niah.metrics.base import MetricInputError
+
+    try:
+        score_sample(sample, None)
+    except MetricInputError as exc:
+        raise DataError(exc.message, field=exc.field) from None
 
 
 def _key(value: Any) -> tuple[str, str]:
@@ -361,13 +400,8 @@ def _key(value: Any) -> tuple[str, str]:
 
 
 def _load_icl(path: Path, official: OfficialFile, root: Path | None, limit: int | None, rng: random.Random,
-              report: FileReport) -> list[Sample]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError("file does not exist", file=path) from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+              report: FileReport, media: MediaChecker | None = None) -> list[Sample]:
+    doc = read_json_file(path, what="ICL file")
     if not isinstance(doc, dict):
         raise DataError("an ICL file is an object keyed by domain", file=path)
     tests: list[tuple[str, int, dict[str, Any]]] = []
@@ -411,8 +445,10 @@ def _load_icl(path: Path, official: OfficialFile, root: Path | None, limit: int 
                         IMAGE_TAG, [item["image"] for item in flat] + [example["image"]], example["answer"],
                         {"domain": domain})
         try:
-            samples.append(record_to_sample(record, official.dataset, official, occurrence=0, position=position,
-                                            image_root=root))
+            sample = record_to_sample(record, official.dataset, official, occurrence=0, position=position,
+                                      image_root=root, media=media)
+            check_sample_values(sample)
+            samples.append(sample)
         except DataError as exc:
             raise DataError(exc.message, file=path, field=f"{domain}.test_example[{index}].{exc.field}") from None
     report.kept = len(samples)
@@ -446,6 +482,7 @@ def iter_import(data_root: str | Path, image_root: str | Path, *, datasets: Sequ
         raise DataError("no official MMLongBench file found (expected e.g. NIAH/vh_single_test_1000_K8_dep6.jsonl)",
                         file=root)
     claims_cache: dict[str, dict[Any, list[str]]] = {}
+    media = MediaChecker(image_root)
     for relative, path in files:
         info = parse_official_file(relative).dataset
         claims = None
@@ -454,7 +491,7 @@ def iter_import(data_root: str | Path, image_root: str | Path, *, datasets: Sequ
                 claims_cache[info.name] = read_claims(root / "summ" / CLAIMS_FILES[info.name])
             claims = claims_cache[info.name]
         yield load_file(path, relative=relative, image_root=image_root, max_samples=max_samples, seed=seed,
-                        claims=claims)
+                        claims=claims, media=media)
 
 
 def write_mmlongbench_dataset(data_root: str | Path, image_root: str | Path, out_dir: str | Path, *,

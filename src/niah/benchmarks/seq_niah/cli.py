@@ -242,6 +242,7 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
     from niah.benchmarks.seq_niah.noise import _take_apart
 
     ds = Dataset(dataset)
+    ds.validate(media=False)  # the whole input, file:line: field, before anything is written (no media read)
     bases: list[Sample] = []
     for lineno, sample in enumerate(ds, start=1):  # every base checked before anything is written
         try:

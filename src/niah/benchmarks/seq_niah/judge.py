@@ -41,7 +41,7 @@ from typing import Any
 
 from niah.benchmarks.seq_niah.dates import find_dates, same_date
 from niah.errors import DataError
-from niah.iox import dumps_line, write_atomic
+from niah.iox import bounded_lines, dumps_line, open_input, too_long_message, write_atomic
 from niah.judges import JudgeParseError, JudgeTemplate
 
 FAILURE_MODES = ("missing", "redundant", "incorrect", "wrong-order", "other")
@@ -627,17 +627,29 @@ def judge_file(src: str | Path, out: str | Path) -> BatchResult:
     lines_out: list[str] = []
 
     def rows() -> Iterator[tuple[int, Any]]:
-        with src.open("r", encoding="utf-8") as fh:
-            for lineno, raw in enumerate(fh, start=1):
-                if not raw.strip():
-                    continue
+        with open_input(src, "file to judge") as fh:
+            for lineno, data in bounded_lines(fh):
                 try:
-                    yield lineno, json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    err = DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=src, line=lineno)
+                    if data is None:
+                        raise DataError(too_long_message(), file=src, line=lineno)
+                    try:
+                        raw = data.decode("utf-8-sig" if lineno == 1 else "utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise DataError(f"invalid UTF-8 at byte {exc.start} of the line", file=src,
+                                        line=lineno) from None
+                    if not raw.strip():
+                        continue
+                    try:
+                        obj = json.loads(raw)
+                    except json.JSONDecodeError as exc:
+                        raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=src,
+                                        line=lineno) from None
+                except DataError as err:
                     result.errors.append(err)
                     lines_out.append(dumps_line({"line": lineno, "score": None, "reason": None,
                                                  "error": str(err)}))
+                    continue
+                yield lineno, obj
 
     for row in judge_rows(rows(), file=src):
         if row.get("error"):

@@ -39,7 +39,7 @@ from niah.benchmarks.seq_niah.build import (
 )
 from niah.errors import DataError
 from niah.iox import dumps_line, iter_jsonl, write_atomic
-from niah.sample import Sample, TextPart
+from niah.sample import Sample, TextPart, check_sample_values
 
 PIPELINE_OF_PPL = {"syn": "synthetic-temporal", "tkg": "real-temporal", "open": "real-logical"}
 NOISE_TYPES = ("little_moving", "large_moving", "order")
@@ -205,7 +205,9 @@ def read_official(paths: Iterable[str | Path]) -> Iterator[Sample]:
     seen: set[str] = set()
     for path in paths:
         p = Path(path)
-        for lineno, obj in iter_jsonl(p):
+        records = 0
+        for lineno, obj in iter_jsonl(p, what="Sequential-NIAH file"):
+            records += 1
             if isinstance(obj, dict) and "text_with_needles" in obj:
                 sample = builder_record_to_sample(obj, file=p, line=lineno)
             elif isinstance(obj, dict) and "raw_question" in obj:
@@ -215,8 +217,14 @@ def read_official(paths: Iterable[str | Path]) -> Iterator[Sample]:
                                 file=p, line=lineno)
             if sample.id in seen:
                 raise DataError(f"duplicate md5 {sample.id!r}", file=p, line=lineno, field="md5")
+            try:
+                check_sample_values(sample)
+            except DataError as exc:
+                raise exc.located(file=p, line=lineno) from None
             seen.add(sample.id)
             yield sample
+        if not records:
+            raise DataError("the file holds no records", file=p)
 
 
 def sample_to_builder_record(sample: Sample, *, raw_text_tokens: Any = None) -> dict[str, Any]:
@@ -292,7 +300,7 @@ def read_results(path: str | Path) -> dict[str, str | None]:
     """md5 -> response from an official result file (``answer`` or the one model-named field)."""
     p = Path(path)
     out: dict[str, str | None] = {}
-    for lineno, obj in iter_jsonl(p):
+    for lineno, obj in iter_jsonl(p, what="result file"):
         if not isinstance(obj, dict) or not isinstance(obj.get("md5"), str):
             raise DataError("a result line must be an object with a string md5", file=p, line=lineno, field="md5")
         others = [k for k in obj if k != "md5"]

@@ -15,13 +15,13 @@ Every problem is a :class:`~niah.errors.DataError` naming file, line and field.
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.seq_niah.dates import answer_date
 from niah.errors import DataError
+from niah.iox import iter_jsonl, read_json_file
 
 LANGS = ("en", "zh")
 
@@ -35,23 +35,16 @@ def read_records(path: str | Path) -> list[tuple[int, Any]]:
     path = Path(path)
     if not path.is_file():
         raise DataError("source file not found", file=path)
-    text = path.read_text(encoding="utf-8")
-    stripped = text.lstrip()
-    if stripped.startswith("["):
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"["):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
+            data = read_json_file(path, what="source file", strict=True)
+        except DataError:
             data = None  # not one JSON document: read it as JSONL (a relation array per line)
         if isinstance(data, list) and data and not all(isinstance(v, str) for v in data):
             return [(i + 1, obj) for i, obj in enumerate(data)]
-    out: list[tuple[int, Any]] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            out.append((lineno, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=lineno) from None
+    out = list(iter_jsonl(path, strict=True, what="source file"))
     if not out:
         raise DataError("the source file holds no records", file=path)
     return out
@@ -150,6 +143,15 @@ def logical_qa(question: str, items: list[str], needles: list[str] | None, answe
             "meta": {"items": items, "source": source, "ppl": "open", "lang": lang}}
 
 
+def _no_repeats(values: list[Any], file: Path, line: int, field: str) -> None:
+    """Refuse a needle list holding one needle twice (the order-aware judge could never match its gold)."""
+    seen: dict[Any, int] = {}
+    for i, value in enumerate(values):
+        if value in seen:
+            raise DataError(f"repeats {field}[{seen[value]}]", file=file, line=line, field=f"{field}[{i}]")
+        seen[value] = i
+
+
 def load_source(path: str | Path, pipeline: str, *, lang: str = "en") -> list[dict[str, Any]]:
     """Validated QA records (official QA-source shape) for ``pipeline`` from a user file; ``lang`` is the
     language of records that do not name one."""
@@ -159,11 +161,16 @@ def load_source(path: str | Path, pipeline: str, *, lang: str = "en") -> list[di
     records: list[dict[str, Any]] = []
     groups: dict[tuple[str, str, str], list[tuple[str, str, str, date]]] = {}
     order: list[tuple[str, str, str]] = []
+    first_line: dict[tuple[str, str, str, date], int] = {}
     for line, obj in read_records(file):
         if isinstance(obj, list):
             if pipeline != "real-temporal":
                 raise DataError("a bare relation line only makes sense for real-temporal", file=file, line=line)
             rel = _relation(obj, file, line, "relation")
+            if rel in first_line:  # the same needle twice: a gold list no answer can match exactly
+                raise DataError(f"repeats the relation of line {first_line[rel]}", file=file, line=line,
+                                field="relation")
+            first_line[rel] = line
             key = (rel[0], rel[2], lang)
             if key not in groups:
                 groups[key] = []
@@ -184,10 +191,12 @@ def load_source(path: str | Path, pipeline: str, *, lang: str = "en") -> list[di
             if not isinstance(raw, list) or len(raw) < 2:
                 raise DataError("must be a list of at least two relations", file=file, line=line, field="relations")
             rels = [_relation(r, file, line, f"relations[{i}]") for i, r in enumerate(raw)]
+            _no_repeats(rels, file, line, "relations")
             records.append(relations_qa(rels, rec_lang, source))
         else:
             question = _str(obj, "question", file, line)
             items = _str_list(obj.get("items"), file, line, "items", min_len=2)
+            _no_repeats(items, file, line, "items")
             needles = None
             if "needles" in obj:
                 needles = _str_list(obj.get("needles"), file, line, "needles")
