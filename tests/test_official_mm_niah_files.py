@@ -125,6 +125,26 @@ def test_import_annotations_reads_images_in_place(tmp_path, images_root):
     assert dataset.resolve_media("a/1.jpg").read_bytes() == original
 
 
+def test_imported_set_exports_back_with_its_images_given_by_media_root(tmp_path, images_root):
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    files = [_write_jsonl(tmp_path / "retrieval-text.jsonl", [_record(id=0)])]
+    import_annotations(files, images_root, tmp_path / "ds")
+    runner = CliRunner()
+    refused = runner.invoke(app, ["export", "mm-niah-dataset", str(tmp_path / "ds"), "--out", str(tmp_path / "x")])
+    assert refused.exit_code != 0 and "--media-root" in refused.output + str(refused.exception)
+    assert not (tmp_path / "x").exists()
+    ok = runner.invoke(app, ["export", "mm-niah-dataset", str(tmp_path / "ds"), "--out", str(tmp_path / "x"),
+                             "--media-root", str(images_root)])
+    assert ok.exit_code == 0, ok.output + repr(ok.exception)
+    exported = [json.loads(line) for line in (tmp_path / "x" / "annotations" / "retrieval-text.jsonl").open()]
+    assert len(exported) == 1
+    for rel in exported[0]["images_list"]:
+        assert (tmp_path / "x" / "images" / rel).is_file()
+
+
 # ------------------------------------------------------------------------------------------- runs
 
 

@@ -169,12 +169,15 @@ def import_command(
 def export_dataset_command(
     dataset: Annotated[Path, typer.Argument(help="a niah MM-NIAH dataset directory")],
     out: Annotated[Path, typer.Option("--out", "-o", help="folder for annotations/ and images/")],
+    media_root: Annotated[list[Path] | None, typer.Option(
+        "--media-root", help="a folder outside the dataset its images may be read from (an imported official "
+                             "set reads its images in place); repeatable")] = None,
 ) -> None:
     """A niah MM-NIAH dataset -> the official annotation layout (context with <image>, images_list)."""
     from niah.benchmarks.mm_niah.export import export_official
 
     skipped: dict[str, int] = {}
-    counts = export_official(dataset, out, skipped=skipped)
+    counts = export_official(dataset, out, skipped=skipped, media_roots=tuple(media_root or ()))
     typer.echo(f"wrote {sum(counts.values())} records ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
                f"to {out}")
     _say_skipped(skipped)

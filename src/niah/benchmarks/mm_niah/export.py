@@ -80,14 +80,15 @@ def official_record(sample: Sample, index: int) -> dict[str, Any]:
     }
 
 
-def export_official(dataset_dir: str | Path, out: str | Path, *,
-                    skipped: dict[str, int] | None = None) -> dict[str, int]:
+def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[str, int] | None = None,
+                    media_roots: tuple[str | Path, ...] = ()) -> dict[str, int]:
     """Convert a niah MM-NIAH dataset directory to the official layout at ``out`` (atomically). Samples of
     tasks outside the official six (the image-count probe) have no official file and are left out, counted
-    per task in ``skipped`` when given."""
+    per task in ``skipped`` when given. ``media_roots``: folders outside the dataset its images may be read from
+    (an imported official set reads its images in place), as ``niah run --media-root``."""
     from niah.benchmarks.mm_niah.official import is_official_task
 
-    ds = Dataset(dataset_dir)
+    ds = Dataset(dataset_dir, media_roots=media_roots)
     out = Path(out)
     if out.exists() and not (out.is_dir() and not out.is_symlink()
                              and ((out / EXPORT_MARKER).is_file() or not any(out.iterdir()))):
