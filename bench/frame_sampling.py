@@ -14,17 +14,16 @@ images (128 x 1280 x 720 x 3 bytes = 354 MB) or, with --jpeg, JPEG bytes.
 
 Target (issue #12): seek >= 10x faster than full decoding; memory bounded by the frames kept, not the video.
 
-Measured on the dev machine (2 cores shared with other jobs, load average 5-7; PyAV 18.1, libx264 ultrafast,
-low-complexity content), best of 3 alternating runs, keyframe every 4 s:
-- generating the 1-hour video: 250 s (86,400 frames, 346 fps; 21 MB; cached afterwards);
-- PIL output: seek 1.64 s wall / 1.43 s CPU vs full 21.8 s wall / 22.7 s CPU: 13.3x wall, 15.9x CPU time;
-  peak RSS seek 518 MB vs full 529 MB, both dominated by the 354 MB of kept RGB frames; 128/128 exact;
-- --jpeg (best of 2): seek 2.40 s wall / 1.50 s CPU vs full 40.1 s wall / 19.4 s CPU: 16.7x wall, 12.9x CPU;
-  peak RSS seek 81 MB, full 92 MB (128 JPEGs kept; the interpreter with PyAV, PIL and numpy loaded is 57 MB,
-  and 71 MB after sampling a single frame), so memory is the decoder plus the kept frames; 128/128 exact.
-Each target costs half a GOP of decoding on average (128 x 2 s x 24 fps = 6,100 of 86,400 frames here), so the
-advantage shrinks as keyframes get sparser: with a keyframe every 10 s (best of 2) seek took 4.94 s wall /
-2.93 s CPU vs full 36.2 s / 18.5 s: 7.3x wall, 6.3x CPU, below the 10x target (generation: 741 s under load).
+Measured on the dev machine (2 cores shared with other jobs; PyAV 18.1, libx264 ultrafast, low-complexity
+content), best of 3 alternating runs, 128/128 frames exact every time; "full" decodes with FFmpeg's own threads,
+the sampler with one decoder per core:
+- keyframe every 4 s: seek 1.04 s wall / 1.76 s CPU vs full 15.2 s / 21.0 s: 14.6x wall; peak RSS 536 MB vs
+  529 MB (both dominated by the 354 MB of kept RGB frames); --jpeg: 1.09 s vs 15.4 s, 14.2x; 106 MB vs 89 MB;
+- keyframe every 10 s, --bframes 3: seek 2.62 s vs full 32.5 s: 12.4x wall (non-reference B-frames skipped);
+- keyframe every 10 s, no B-frames: seek 1.79 s vs full 14.6 s: 8.1x wall, below the 10x target: each target
+  costs half a GOP of decoding on average (128 x 5 s x 24 fps = 15,360 of 86,400 frames) and P-frames cannot be
+  skipped.
+Generating a 1-hour video takes 250-750 s (cached under /tmp afterwards).
 """
 
 from __future__ import annotations

@@ -117,6 +117,28 @@ def test_b_frame_seeks_land_in_the_targets_gop(tmp_path: Path, suffix: str, monk
     assert demuxed < len(times) * 2 * FPS  # about 0.5 s + decoder delay each, never a GOP (4 s) more
 
 
+@pytest.mark.parametrize("workers", [2, 3])
+def test_parallel_decoders_give_the_same_frames(tmp_path: Path, workers: int) -> None:
+    # Several decoders split the time-sorted targets into runs; the answer for a time must not depend on it,
+    # with B-frames, targets in any order, repeated, and outside the video.
+    video = barcode_video(tmp_path / "p.mp4", seconds=10, fps=FPS, keyframe_interval=2, bframes=3)
+    n = 10 * FPS
+    times = [((i * 7919) % (n + 40)) / FPS - 1.0 for i in range(150)] + [0.0, 0.0, 9.99, 2.0, 1.999]
+    expected = [_expected_index(t, n) for t in times]
+    assert [read_barcode(f.image) for f in frames_at(video, times, workers=workers)] == expected
+    assert [f.requested for f in frames_at(video, times, workers=workers, output="jpeg")] == times
+    frames = iter_frames_at(video, sorted(times), workers=workers)
+    assert read_barcode(next(frames).image) == 0
+    frames.close()  # stopping early shuts the decoders down
+
+
+def test_parallel_decoding_reports_a_broken_video(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"not a video at all" * 100)
+    with pytest.raises(DataError):
+        frames_at(bad, [i * 0.5 for i in range(20)], workers=2)
+
+
 def test_uniform_and_fps_plans() -> None:
     assert uniform_times(10, 4) == [1.25, 3.75, 6.25, 8.75]
     assert fps_times(3, 1) == [0, 1, 2]

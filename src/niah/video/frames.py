@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -204,24 +205,120 @@ class _KeyframeIndex:
         return self.times[max(i, 0)]
 
 
+#: Targets per video below which sampling stays on one thread (a second decoder is not worth opening).
+PARALLEL_MIN_TARGETS = 8
+
+
+def default_decode_workers() -> int:
+    """Decoders run side by side by default: one per core, at most 4 (each decodes on one core)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal["image", "jpeg"] = "image",
-                   jpeg_quality: int = 90, max_side: int | None = None) -> Iterator[Frame]:
+                   jpeg_quality: int = 90, max_side: int | None = None,
+                   workers: int | None = None) -> Iterator[Frame]:
     """Yield the frame on screen at each requested time (in the order given; decoded in time order).
 
     Times outside the video clamp to its first or last frame. Only the kept frames are converted to RGB, and
-    each is handed out as soon as it is decoded, so memory holds one GOP's decoder state plus what the caller
-    keeps.
-    """
-    import av
+    each is handed out as soon as it and every frame before it in the caller's order are decoded.
 
+    ``workers`` decoders (default :func:`default_decode_workers`; 1 for one thread) each hold their own
+    container and take contiguous runs of the time-sorted targets in turn; FFmpeg decodes without Python's lock,
+    so they run on separate cores. Which frame answers a time does not depend on the split, and at most
+    ``workers + 1`` runs are decoded ahead of the caller, so memory stays bounded by the frames handed out.
+    """
     order = sorted(range(len(times)), key=lambda i: times[i])
-    container = _open(path)
+    n = default_decode_workers() if workers is None else max(1, int(workers))
+    if n == 1 or len(order) < PARALLEL_MIN_TARGETS:
+        container = _open(path)
+        try:
+            yield from _in_caller_order(_decode_sorted(_prepare(container), path, times, order, output=output,
+                                                       jpeg_quality=jpeg_quality, max_side=max_side))
+        finally:
+            container.close()
+        return
+    yield from _iter_parallel(path, times, order, n, output=output, jpeg_quality=jpeg_quality,
+                              max_side=max_side)
+
+
+def _prepare(container: Any) -> Any:
+    # Slice threads only: frame threading refills its pipeline after every seek and is ~35% slower here.
+    container.streams.video[0].thread_type = "SLICE"
+    return container
+
+
+def _in_caller_order(decoded: Iterator[tuple[int, Frame]]) -> Iterator[Frame]:
     results: dict[int, Frame] = {}
     next_out = 0
+    for i, frame in decoded:
+        results[i] = frame
+        while next_out in results:
+            yield results.pop(next_out)
+            next_out += 1
+
+
+def _iter_parallel(path: str | Path, times: Sequence[float], order: list[int], workers: int, *,
+                   output: Literal["image", "jpeg"], jpeg_quality: int, max_side: int | None) -> Iterator[Frame]:
+    import threading
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    # Runs of the time-sorted targets: several per worker, so that a slow run does not leave cores idle, and
+    # each long enough that targets inside one GOP still share a decoder.
+    runs_count = min(len(order), workers * 4)
+    size, extra = divmod(len(order), runs_count)
+    runs: list[list[int]] = []
+    start = 0
+    for r in range(runs_count):
+        end = start + size + (1 if r < extra else 0)
+        runs.append(order[start:end])
+        start = end
+    local = threading.local()
+    opened: list[Any] = []
+    lock = threading.Lock()
+
+    def decode_run(run: list[int]) -> list[tuple[int, Frame]]:
+        container = getattr(local, "container", None)
+        if container is None:
+            container = local.container = _prepare(_open(path))
+            with lock:
+                opened.append(container)
+        return list(_decode_sorted(container, path, times, run, output=output, jpeg_quality=jpeg_quality,
+                                   max_side=max_side))
+
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="niah-decode")
+    pending: deque[Future[list[tuple[int, Frame]]]] = deque()
+    queued = iter(runs)
+    try:
+        for run in queued:
+            pending.append(pool.submit(decode_run, run))
+            if len(pending) > workers:
+                break
+
+        def results() -> Iterator[tuple[int, Frame]]:
+            while pending:
+                done = pending.popleft().result()
+                following = next(queued, None)
+                if following is not None:
+                    pending.append(pool.submit(decode_run, following))
+                yield from done
+
+        yield from _in_caller_order(results())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        for container in opened:
+            container.close()
+
+
+def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], order: list[int], *,
+                   output: Literal["image", "jpeg"], jpeg_quality: int,
+                   max_side: int | None) -> Iterator[tuple[int, Frame]]:
+    """(caller index, frame) for the targets ``order`` (indices into ``times``, time-sorted), decoded from the
+    open ``container``: a fresh seek for the first target, the running decoder on while later targets allow."""
+    import av
+
     try:
         stream = container.streams.video[0]
-        # Slice threads only: frame threading refills its pipeline after every seek and is ~35% slower here.
-        stream.thread_type = "SLICE"
         tb = stream.time_base
         keyframes = _KeyframeIndex(stream)
         longest_gop = 0.0
@@ -340,16 +437,11 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
                 fr.jpeg = encode_jpeg(image, jpeg_quality)
             else:
                 fr.image = image
-            results[i] = fr
-            while next_out in results:  # hand frames out in the caller's order as soon as possible
-                yield results.pop(next_out)
-                next_out += 1
+            yield i, fr
     except DataError:
         raise
     except av.FFmpegError as exc:
         raise DataError(f"undecodable video: {exc}", file=path) from None
-    finally:
-        container.close()
 
 
 def _to_pil(frame: Any) -> Image:
