@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from support.infinibench_fixtures import QA, write_qa_files, write_videos
+from support.infinibench_fixtures import QA, judge_reply, write_qa_files, write_videos
 from support.openai_server import OpenAIServer
 
 runner = CliRunner()
@@ -77,17 +76,6 @@ def test_import_needs_media_root_and_runs_with_frames_and_subtitles(imported: Pa
     assert all(statuses[r["id"]] == "unscored" for r in waiting)
 
 
-def _judge_reply(body: dict) -> str:
-    """A stand-in judge: v1 MCQ decisions name option 2; open-ended scores by word overlap with the gold."""
-    user = body["messages"][-1]["content"]
-    if "'decision'" in user:
-        return "{'decision': 2}"
-    gold = re.search(r"Correct answer: (.*)", user).group(1)  # type: ignore[union-attr]
-    prediction = re.search(r"Predicted answer: (.*)", user).group(1)  # type: ignore[union-attr]
-    same = gold.strip() == prediction.strip()
-    if '"justification"' in user:
-        return json.dumps({"score": 10 if same else 3, "justification": "compared"})
-    return "{'score': 5}" if same else "{'score': 1.9}"
 
 
 def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> None:
@@ -96,7 +84,7 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     _ok(["score", str(run)])
     rules = json.loads((run / "scores.json").read_text())
     undecided_mcq = rules["undecided"]["mcq"]
-    with OpenAIServer(responder=_judge_reply) as srv:
+    with OpenAIServer(responder=judge_reply) as srv:
         out = _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
                    "--protocol", "v1"])
         v1_requests = len(srv.log)
@@ -110,7 +98,7 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     verdicts = [json.loads(line) for line in (run / "judgments.jsonl").read_text().splitlines()]
     assert {v["kind"] for v in verdicts} == {"open"} and all(v["score"] == 1.0 for v in verdicts)
 
-    with OpenAIServer(responder=_judge_reply) as srv:
+    with OpenAIServer(responder=judge_reply) as srv:
         _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
              "--protocol", "v2"])
     v2 = json.loads((run / "scores.json").read_text())
@@ -138,7 +126,7 @@ def test_undecided_mcq_goes_to_the_v1_judge(imported: Path, tmp_path: Path) -> N
     _ok(["score", str(run)])
     rules = json.loads((run / "scores.json").read_text())
     assert rules["undecided"]["mcq"] == 2 and rules["skills"]["global_appearance"]["mcq"]["accuracy"] == 50.0
-    with OpenAIServer(responder=_judge_reply) as srv:
+    with OpenAIServer(responder=judge_reply) as srv:
         out = _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url])
     assert "judged 2 MCQ and 4 open-ended" in out
     v1 = json.loads((run / "scores.json").read_text())

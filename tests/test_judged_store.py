@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from typer.testing import CliRunner
 
 from niah.cli import app
 from niah.judged import STORE_NAME, VerdictStore
-from support.infinibench_fixtures import write_qa_files, write_videos
+from support.infinibench_fixtures import judge_reply, write_qa_files, write_videos
 from support.mmlongbench_fixtures import write_data_root
 from support.openai_server import OpenAIServer
 
@@ -249,16 +248,6 @@ def test_mmlongbench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
 # ------------------------------------------------------------------------------------------ infinibench
 
 
-def _ib_responder(body: dict) -> str:
-    user = body["messages"][-1]["content"]
-    if "'decision'" in user:
-        return "{'decision': 2}"
-    gold = re.search(r"Correct answer: (.*)", user).group(1)  # type: ignore[union-attr]
-    prediction = re.search(r"Predicted answer: (.*)", user).group(1)  # type: ignore[union-attr]
-    same = gold.strip() == prediction.strip()
-    if '"justification"' in user:
-        return json.dumps({"score": 10 if same else 3, "justification": "compared"})
-    return "{'score': 5}" if same else "{'score': 1.9}"
 
 
 def test_infinibench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> None:
@@ -273,7 +262,7 @@ def test_infinibench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
              str(tmp_path / "videos"), "--max-frames", "3", "--overwrite")
 
     def judge(protocol: str, *extra: str) -> int:
-        with OpenAIServer(responder=_ib_responder) as srv:
+        with OpenAIServer(responder=judge_reply) as srv:
             _cli("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
                  "--protocol", protocol, *extra)
             return len(srv.log)

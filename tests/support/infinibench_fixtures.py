@@ -7,6 +7,7 @@ in others, ``answer_idx`` as an int or a digit string, leading "/" on paths as i
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from PIL import Image
@@ -105,3 +106,17 @@ def write_qa_files(root: Path, skills: list[str] | None = None) -> list[Path]:
         p.write_text(json.dumps(records, indent=1), encoding="utf-8")
         paths.append(p)
     return paths
+
+
+def judge_reply(body: dict) -> str:
+    """A stand-in InfiniBench judge: v1 MCQ decisions name option 2; open-ended replies are scored by whether
+    the prediction equals the gold (v2's JSON reply, v1's Python-dict reply)."""
+    user = body["messages"][-1]["content"]
+    if "'decision'" in user:
+        return "{'decision': 2}"
+    gold = re.search(r"Correct answer: (.*)", user).group(1)  # type: ignore[union-attr]
+    prediction = re.search(r"Predicted answer: (.*)", user).group(1)  # type: ignore[union-attr]
+    same = gold.strip() == prediction.strip()
+    if '"justification"' in user:
+        return json.dumps({"score": 10 if same else 3, "justification": "compared"})
+    return "{'score': 5}" if same else "{'score': 1.9}"
