@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-
 from typing import Any
 
 import pytest
@@ -148,7 +147,10 @@ def test_every_doc_command_line_names_real_verbs_and_options() -> None:
         ("niah score RUN [--no-judged]", []),
         ("niah run DATASET --modle baseline:rag --out runs/rag", ["niah run has no option --modle"]),
         ("niah score RUN --judged-file x", ["niah score has no option --judged-file"]),
-        ("niah build mm-niah --per-cell 1 --depth-cells 3", ["niah build mm-niah has no option --depth-cells"]),
+        (
+            "niah build mm-niah --per-cell 1 --depth-cells 3",
+            ["niah build mm-niah has no option --depth-cells"],
+        ),
         ("niah build video-niah --depth-cells 3 --depth-mode=cell", []),
         ("niah buidl mm-niah --out x", ["niah has no subcommand 'buidl'"]),
         ("niah export mm-niah-dataset DS --media-root IMG --out OUT", []),
