@@ -24,9 +24,9 @@ INLINE = re.compile(r"`((?:\.venv/bin/)?niah [^`]+)`")
 SHELL_BREAKS = {"|", "||", "&&", ";", ">", ">>", "2>", "&"}
 
 
-def doc_command_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, command) for each `niah` invocation in a Markdown text."""
-    found: list[tuple[int, str]] = []
+def doc_command_lines(text: str) -> list[tuple[int, str, bool]]:
+    """(line number, command, whether it is a whole command line in a code block) per `niah` invocation."""
+    found: list[tuple[int, str, bool]] = []
     in_fence = False
     pending: tuple[int, str] | None = None
     for number, line in enumerate(text.splitlines(), start=1):
@@ -47,9 +47,9 @@ def doc_command_lines(text: str) -> list[tuple[int, str]]:
             for piece in re.split(r"&&|;|\|", joined):
                 piece = piece.strip().removeprefix("$ ").strip()
                 if re.match(r"^(\S*/)?niah\s", piece):
-                    found.append((start, piece))
+                    found.append((start, piece, True))
         else:
-            found.extend((number, span) for span in INLINE.findall(line))
+            found.extend((number, span, False) for span in INLINE.findall(line))
     return found
 
 
@@ -84,8 +84,11 @@ def _is_group(command: Any) -> bool:
     return isinstance(getattr(command, "commands", None), dict)
 
 
-def command_problems(command: str, root: Any = None) -> list[str]:
-    """What in one `niah ...` line the CLI does not have (empty when every verb and option exists)."""
+def command_problems(command: str, root: Any = None, *, whole: bool = False) -> list[str]:
+    """What in one `niah ...` line the CLI does not have (empty when every verb and option exists).
+
+    ``whole``: the line is shown as a command to run (a code block, not a fragment in prose), so it must also
+    give every required option, unless it elides something (``...``, ``[options]``)."""
     current = root if root is not None else typer.main.get_command(app)
     tokens = _tokens(command)[1:]
     problems: list[str] = []
@@ -114,28 +117,34 @@ def command_problems(command: str, root: Any = None) -> list[str]:
         option = token.split("=", 1)[0]
         if option not in known:
             problems.append(f"{' '.join(path)} has no option {option}")
+    elided = any(mark in command for mark in ("...", "…", "[options]"))
+    if whole and not elided and not _is_group(current):
+        given = {token.split("=", 1)[0] for token in tokens[position:]}
+        for param in current.params:
+            if param.param_type_name == "option" and param.required and not given & set(param.opts):
+                problems.append(f"{' '.join(path)} needs {max(param.opts, key=len)}")
     return problems
 
 
-def _all_doc_commands() -> list[tuple[str, int, str]]:
+def _all_doc_commands() -> list[tuple[str, int, str, bool]]:
     return [
-        (doc.relative_to(ROOT).as_posix(), number, command)
+        (doc.relative_to(ROOT).as_posix(), number, command, whole)
         for doc in DOCS
-        for number, command in doc_command_lines(doc.read_text(encoding="utf-8"))
+        for number, command, whole in doc_command_lines(doc.read_text(encoding="utf-8"))
     ]
 
 
 def test_the_docs_show_many_command_lines() -> None:
     commands = _all_doc_commands()
     assert len(commands) > 50
-    assert {name for name, _, _ in commands} >= {"README.md", "docs/running.md", "docs/mm-niah.md"}
+    assert {name for name, _, _, _ in commands} >= {"README.md", "docs/running.md", "docs/mm-niah.md"}
 
 
 def test_every_doc_command_line_names_real_verbs_and_options() -> None:
     stale = [
         f"{name}:{number}: {problem}: {command}"
-        for name, number, command in _all_doc_commands()
-        for problem in command_problems(command)
+        for name, number, command, whole in _all_doc_commands()
+        for problem in command_problems(command, whole=whole)
     ]
     assert not stale, "\n".join(stale)
 
@@ -162,6 +171,21 @@ def test_the_checker_catches_wrong_lines(line: str, expected: list[str]) -> None
     assert command_problems(line) == expected
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("niah build mm-niah --corpus default", ["niah build mm-niah needs --out"]),
+        ("niah build mm-niah --corpus default -o ds", []),
+        ("niah build mm-niah --corpus default ...", []),
+        ("niah run DATASET --out RUN", ["niah run needs --model"]),
+        ("niah run DATASET --model=baseline:rag --out RUN", []),
+    ],
+)
+def test_whole_command_lines_give_the_required_options(line: str, expected: list[str]) -> None:
+    assert command_problems(line, whole=True) == expected
+    assert command_problems(line) == []  # a fragment in prose may leave them out
+
+
 def test_command_lines_are_found_in_fences_continuations_and_inline_spans() -> None:
     text = "\n".join(
         [
@@ -175,7 +199,7 @@ def test_command_lines_are_found_in_fences_continuations_and_inline_spans() -> N
         ]
     )
     assert doc_command_lines(text) == [
-        (1, "niah score RUN --no-judged"),
-        (3, "niah build mm-niah --out d  --per-cell 1"),
-        (5, "niah run d --out r"),
+        (1, "niah score RUN --no-judged", False),
+        (3, "niah build mm-niah --out d  --per-cell 1", True),
+        (5, "niah run d --out r", True),
     ]
