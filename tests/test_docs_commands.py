@@ -19,9 +19,22 @@ from niah.cli import app
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^\s*(```|~~~)")
-INLINE = re.compile(r"`((?:\.venv/bin/)?niah [^`]+)`")
+CODE_SPAN = re.compile(r"`([^`]+)`")
 #: Where a shell command line ends and something else (a pipe, a redirect, the next command) begins.
 SHELL_BREAKS = {"|", "||", "&&", ";", ">", ">>", "2>", "&"}
+
+
+def _inline_commands(paragraph: list[tuple[int, str]]) -> list[tuple[int, str, bool]]:
+    """Code spans of a prose paragraph that start with `niah ` (a span may wrap onto the next line)."""
+    if not paragraph:
+        return []
+    first = paragraph[0][0]
+    text = "\n".join(line for _, line in paragraph)
+    return [
+        (first + text.count("\n", 0, match.start()), " ".join(match.group(1).split()), False)
+        for match in CODE_SPAN.finditer(text)
+        if re.match(r"^(\.venv/bin/)?niah\s", match.group(1))
+    ]
 
 
 def doc_command_lines(text: str) -> list[tuple[int, str, bool]]:
@@ -29,8 +42,11 @@ def doc_command_lines(text: str) -> list[tuple[int, str, bool]]:
     found: list[tuple[int, str, bool]] = []
     in_fence = False
     pending: tuple[int, str] | None = None
+    paragraph: list[tuple[int, str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if FENCE.match(line):
+            found.extend(_inline_commands(paragraph))
+            paragraph = []
             in_fence = not in_fence
             pending = None
             continue
@@ -48,8 +64,12 @@ def doc_command_lines(text: str) -> list[tuple[int, str, bool]]:
                 piece = piece.strip().removeprefix("$ ").strip()
                 if re.match(r"^(\S*/)?niah\s", piece):
                     found.append((start, piece, True))
+        elif line.strip():
+            paragraph.append((number, line))
         else:
-            found.extend((number, span, False) for span in INLINE.findall(line))
+            found.extend(_inline_commands(paragraph))
+            paragraph = []
+    found.extend(_inline_commands(paragraph))
     return found
 
 
@@ -189,7 +209,8 @@ def test_whole_command_lines_give_the_required_options(line: str, expected: list
 def test_command_lines_are_found_in_fences_continuations_and_inline_spans() -> None:
     text = "\n".join(
         [
-            "Run `niah score RUN --no-judged` or `python -m niah`.",
+            "Run `niah score RUN --no-judged` or `python -m niah`; `niah report",
+            "RUN --out DIR` wraps.",
             "```",
             "$ niah build mm-niah --out d \\",
             "    --per-cell 1",
@@ -200,6 +221,7 @@ def test_command_lines_are_found_in_fences_continuations_and_inline_spans() -> N
     )
     assert doc_command_lines(text) == [
         (1, "niah score RUN --no-judged", False),
-        (3, "niah build mm-niah --out d  --per-cell 1", True),
-        (5, "niah run d --out r", True),
+        (1, "niah report RUN --out DIR", False),
+        (4, "niah build mm-niah --out d  --per-cell 1", True),
+        (6, "niah run d --out r", True),
     ]
