@@ -132,7 +132,7 @@ def command_problems(command: str, root: Any = None, *, whole: bool = False) -> 
     known = _options_of(current)
     for token in tokens[position:]:
         token = token.strip("[](),")
-        if not token.startswith("--"):
+        if not re.match(r"^(--[a-z]|-[A-Za-z]$)", token):  # a long option, or a short one such as -O
             continue
         option = token.split("=", 1)[0]
         if option not in known:
@@ -185,6 +185,8 @@ def test_every_doc_command_line_names_real_verbs_and_options() -> None:
         ("niah export mm-niah-dataset DS --media-root IMG --out OUT", []),
         ("niah export mm-niah-datasets DS", ["niah export has no subcommand 'mm-niah-datasets'"]),
         ("niah build <family> --whatever", []),
+        ("niah run DATA --model hf:/m -O device=cuda -P k=v -o runs/x", []),
+        ("niah run DATA --model hf:/m -Q device=cuda --out runs/x", ["niah run has no option -Q"]),
     ],
 )
 def test_the_checker_catches_wrong_lines(line: str, expected: list[str]) -> None:
