@@ -83,6 +83,24 @@ def test_a_needle_not_found_verbatim_leaves_its_record_out_and_says_so(tmp_path:
     assert any("left out" in w for w in Dataset(out).manifest["warnings"])
 
 
+def test_a_needle_listed_twice_or_inside_another_is_removed_not_refused(tmp_path: Path) -> None:
+    # Counting records list one statement per occurrence, so the same count twice is the same needle twice
+    # (niah's own export writes such records); a needle may also be a prefix of a longer one.
+    folder = OfficialFolder(tmp_path / "mm_niah_val")
+    folder.counting_text([2, 2, 7])
+    rec = folder.counting_text([1, 3])
+    rec["context"] = rec["context"].replace("counted 1 needles.", "counted 1 needles. And one more.")
+    rec["meta"]["needles"] = ["The little penguin counted 1 needles.",
+                              "The little penguin counted 1 needles. And one more.",
+                              "The little penguin counted 3 needles."]
+    root = folder.write()
+    corpus = load_corpus(f"mm-niah:{root}")
+    docs = list(corpus.documents())
+    assert len(docs) == 2 * 2 and not corpus.notes  # type: ignore[attr-defined]
+    text = "\n".join(p for d in docs for p in d.paragraphs)
+    assert "penguin" not in text and "one more" not in text
+
+
 def _hostile(tmp_path: Path, change: dict[str, object], meta_change: dict[str, object] | None = None) -> Path:
     folder = OfficialFolder(tmp_path / "mm_niah_val")
     folder.retrieval_text()

@@ -115,9 +115,13 @@ class MMNIAHCorpus:
                             field="meta.needles")
         context_images = images[:in_context]
         needle_images = {n for n in needles if n in images}
-        for needle in (n for n in needles if n not in needle_images and n.strip()):
-            if needle not in context:
-                return None
+        # Distinct needles, all found in the original context before any is cut (a counting record lists the
+        # same statement once per occurrence), then cut longest first so that a needle that is part of a longer
+        # one cannot break the longer one's match.
+        text_needles = sorted({n for n in needles if n not in needle_images and n.strip()}, key=lambda n: (-len(n), n))
+        if any(needle not in context for needle in text_needles):
+            return None
+        for needle in text_needles:
             context = context.replace(needle, " ")
         record_id = obj.get("id")
         rid = record_id if isinstance(record_id, (int, str)) and not isinstance(record_id, bool) else line
