@@ -288,3 +288,44 @@ def test_a_damaged_judged_json_is_refused_with_its_name(run: Path, damage: str) 
         judged = _niah("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         assert judged.returncode == 2 and PASSES_NAME in judged.stderr and "Traceback" not in judged.stderr
         assert len(srv.log) == 0
+
+
+# ------------------------------------------------------------------------------- every judge verb, one transport
+
+
+def _mmlongbench_run(root: Path) -> tuple[Path, list[str]]:
+    from support.mmlongbench_fixtures import write_data_root
+
+    write_data_root(root, lengths=(8,), datasets=("gov-report",))
+    for args in (["import", "mmlongbench", "data", "--image-root", "images", "--out", "ds"],
+                 ["run", "ds", "--model", "baseline:oracle", "--out", "run", "--no-progress", "--media-root", "images"]):
+        done = subprocess.run([sys.executable, "-m", "niah.cli", *args], capture_output=True, text=True, cwd=root,
+                              env=ENV, timeout=120)
+        assert done.returncode == 0, done.stderr
+    return root / "run", ["judge", "mmlongbench", str(root / "run")]
+
+
+def _infinibench_run(root: Path) -> tuple[Path, list[str]]:
+    from support.infinibench_fixtures import write_qa_files, write_videos
+
+    write_videos(root / "videos")
+    write_qa_files(root / "qa")
+    _cli("import", "infinibench", str(root / "qa"), "--videos", str(root / "videos"), "--out", str(root / "ds"))
+    _cli("run", str(root / "ds"), "--model", "baseline:oracle", "--out", str(root / "run"), "--no-progress",
+         "--media-root", str(root / "videos"), "--max-frames", "3")
+    return root / "run", ["judge", "infinibench", str(root / "run"), "--protocol", "v2"]
+
+
+@pytest.mark.parametrize("family", ["mmlongbench", "infinibench"])
+def test_every_judge_verb_takes_the_deadline_and_retry_options(tmp_path: Path, family: str) -> None:
+    run, verb = (_mmlongbench_run if family == "mmlongbench" else _infinibench_run)(tmp_path)
+    plan = FaultPlan(share={"timeout": 1.0}, fail_attempts=99, timeout_s=30.0)
+    with OpenAIServer(faults=plan) as srv:
+        t0 = time.monotonic()
+        _cli(*verb, "--judge", "openai:judge", "--base-url", srv.base_url, "--timeout", "1", "--max-attempts", "2",
+             "--retry-delay", "0.01", "--concurrency", "16")
+        elapsed = time.monotonic() - t0
+        asked = len(srv.log)
+    rows = _store_rows(run)
+    assert rows and asked == 2 * len(rows)  # --max-attempts 2, even where a protocol has its own (v2: 3)
+    assert elapsed < 15 and rows and all("no complete reply within 1s" in r["error"] for r in rows)
