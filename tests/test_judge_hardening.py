@@ -136,18 +136,27 @@ def test_judge_timeout_is_a_whole_request_deadline(run: Path, kind: str) -> None
     assert all("no complete reply within 1s" in r["error"] for r in _store_rows(run))
 
 
+def _judge_peak_kib(run: Path, srv: OpenAIServer) -> int:
+    code = ("import resource, runpy, sys; sys.argv = ['niah'] + sys.argv[1:]\n"
+            "try:\n    runpy.run_module('niah.cli', run_name='__main__')\n"
+            "finally:\n    print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "judge", "seq-niah", str(run), "--judge", "openai:judge",
+                           "--base-url", srv.base_url, "--max-attempts", "1", "--concurrency", "2"],
+                          capture_output=True, text=True, timeout=300, env=ENV)
+    assert done.returncode == 0, done.stderr
+    return int(done.stderr.rsplit("PEAK", 1)[1].split()[0])
+
+
 def test_a_100_mb_judge_reply_keeps_memory_bounded(run: Path) -> None:
+    with OpenAIServer(responder=lambda body: CORRECT) as srv:
+        baseline_kib = _judge_peak_kib(run, srv)  # the same judge pass with ordinary replies
+    (run / STORE_NAME).unlink()
     plan = FaultPlan(share={"huge": 1.0}, fail_attempts=99, huge_bytes=100 * 1024 * 1024)
     with OpenAIServer(responder=lambda body: CORRECT, faults=plan) as srv:
-        code = ("import resource, runpy, sys; sys.argv = ['niah'] + sys.argv[1:]\n"
-                "try:\n    runpy.run_module('niah.cli', run_name='__main__')\n"
-                "finally:\n    print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
-        done = subprocess.run([sys.executable, "-c", code, "judge", "seq-niah", str(run), "--judge", "openai:judge",
-                               "--base-url", srv.base_url, "--max-attempts", "1", "--concurrency", "2"],
-                              capture_output=True, text=True, timeout=300, env=ENV)
-    assert done.returncode == 0, done.stderr
-    peak_kib = int(done.stderr.rsplit("PEAK", 1)[1].split()[0])
-    assert peak_kib < 400 * 1024  # two 100 MB replies in flight would be 200 MB of body alone, plus decoding
+        peak_kib = _judge_peak_kib(run, srv)
+        assert len(srv.log) == 6
+    # two 100 MB replies in flight would add 200 MB of body alone; each is refused at max_reply_bytes (8 MiB)
+    assert peak_kib - baseline_kib < 80 * 1024, (baseline_kib, peak_kib)
     assert all("larger than" in r["error"] for r in _store_rows(run))
 
 

@@ -16,7 +16,9 @@ durable run data, kept in two files beside ``responses.jsonl``:
 
 A verdict whose judge call failed or whose reply did not parse is stored as failed (``score`` null) and
 reused like any other (each family's protocol says what a failed verdict means: excluded and counted, or
-wrong) until the user asks again with ``--retry-failed``. Stored text goes through :func:`niah.redact.redact`.
+wrong) until the user asks again with ``--retry-failed``. Stored text is cleaned like a model's reply
+(:func:`niah.run.clean_text`: keys masked, no lone surrogates or NULs) and capped. Both files are checked when
+read (a row of the wrong shape is a :class:`~niah.errors.DataError` with file:line:field, never another verdict).
 """
 
 from __future__ import annotations
