@@ -16,7 +16,9 @@ durable run data, kept in two files beside ``responses.jsonl``:
 
 A verdict whose judge call failed or whose reply did not parse is stored as failed (``score`` null) and
 reused like any other (each family's protocol says what a failed verdict means: excluded and counted, or
-wrong) until the user asks again with ``--retry-failed``. Stored text goes through :func:`niah.redact.redact`.
+wrong) until the user asks again with ``--retry-failed``. Stored text is cleaned like a model's reply
+(:func:`niah.run.clean_text`: keys masked, no lone surrogates or NULs) and capped. Both files are checked when
+read (a row of the wrong shape is a :class:`~niah.errors.DataError` with file:line:field, never another verdict).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from niah.redact import redact
 
 STORE_NAME = "judgments.jsonl"
 PASSES_NAME = "judged.json"
+MAX_RAW_CHARS = 20_000  # a judge reply kept beside its verdict (the verdict was parsed from the whole reply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,34 @@ def verdict_key(sample_id: str, response: str, kind: str, fingerprint: str) -> s
     return hashlib.sha256(canonical_json_ascii(payload).encode("ascii")).hexdigest()
 
 
+def _check_row(row: Any, path: Path, lineno: int) -> None:
+    """A stored verdict is applied to scores as it stands, so a row of the wrong shape is refused (file:line:
+    field), never read as some other verdict (``true`` as 1.0, ``"1"`` as a failure)."""
+    import math
+
+    def bad(field: str, what: str) -> DataError:
+        return DataError(what, file=path, line=lineno, field=field)
+
+    if not isinstance(row, dict) or not isinstance(row.get("key"), str):
+        raise bad("key", "a verdict row must be an object with a string 'key'")
+    for name in ("id", "kind", "response_key", "judge"):
+        if not isinstance(row.get(name), str):
+            raise bad(name, "must be a string")
+    score = row.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))
+                              or not math.isfinite(score)):
+        raise bad("score", f"must be a finite number or null, not {score!r}")
+    for name in ("raw", "error"):
+        if row.get(name) is not None and not isinstance(row[name], str):
+            raise bad(name, "must be a string or null")
+    status = row.get("status")
+    if status not in ("ok", "failed") or (status == "ok") != (score is not None):
+        raise bad("score" if status in ("ok", "failed") else "status",
+                  f"status {status!r} does not match score {score!r} ('ok' has a score, 'failed' has none)")
+    if row["key"] != verdict_key(row["id"], row["response_key"], row["kind"], row["judge"]):
+        raise bad("key", "is not the key of this row's id, response_key, kind and judge (edited by hand?)")
+
+
 class VerdictStore:
     """``judgments.jsonl`` of a run: read on open (last line per key wins), appended to and flushed per verdict."""
 
@@ -128,9 +159,7 @@ class VerdictStore:
                         row = json.loads(raw)
                     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                         raise DataError(f"invalid JSON: {exc}", file=self.path, line=lineno) from None
-                    if not isinstance(row, dict) or not isinstance(row.get("key"), str):
-                        raise DataError("a verdict row must be an object with a string 'key'", file=self.path,
-                                        line=lineno, field="key")
+                    _check_row(row, self.path, lineno)
                     self.rows[row["key"]] = row
         if writable:
             self._fh = self.path.open("a", encoding="utf-8", newline="\n")
@@ -146,10 +175,17 @@ class VerdictStore:
     def append(self, key: str, item: JudgeItem, fingerprint: str, verdict: StoredVerdict, attempts: int) -> None:
         if self._fh is None:
             raise RuntimeError("the verdict store was opened read-only")
+        from niah.run import clean_text
+
+        # a judge server's text, made safe like a model's: no lone surrogates or NULs, keys masked, bounded
+        raw = clean_text(verdict.raw) if verdict.raw is not None else None
         row = {"key": key, "id": item.sample_id, "kind": item.kind, "response_key": item.response_key,
                "judge": fingerprint, "score": verdict.score, "status": "failed" if verdict.failed else "ok",
-               "raw": redact(verdict.raw) if verdict.raw is not None else None,
-               "error": redact(verdict.error) if verdict.error is not None else None, "attempts": attempts}
+               "raw": raw[:MAX_RAW_CHARS] if raw is not None else None,
+               "error": clean_text(verdict.error)[:2000] if verdict.error is not None else None,
+               "attempts": attempts}
+        if raw is not None and len(raw) > MAX_RAW_CHARS:
+            row["raw_truncated_from"] = len(raw)
         self._fh.write(dumps_line(row))
         self._fh.flush()
         self.rows[key] = row
@@ -166,6 +202,7 @@ def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping
     verdicts are asked again only with ``retry_failed``. Says on stderr how many were reused and asked."""
     stats = JudgeStats(items=len(items))
     prints = {kind: judge_fingerprint(judge) for kind, judge in judges.items()}
+    load_passes(run_dir)  # a damaged judged.json is refused before any request, not after the last
     store = VerdictStore(run_dir, writable=True)
     todo: list[tuple[str, JudgeItem]] = []
     for item in items:
@@ -249,7 +286,9 @@ def _read_passes_file(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
+        obj = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"invalid UTF-8 at byte {exc.start}", file=path) from None
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
     if not isinstance(obj, dict):

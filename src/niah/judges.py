@@ -30,6 +30,31 @@ from niah.sample import Sample, TextPart, parts_text
 JUDGE_GENERATION = GenerationSettings(temperature=0.0, max_tokens=32)
 
 
+@dataclass(frozen=True, slots=True)
+class JudgeTransport:
+    """How every judge verb reaches its judge (``--base-url``, ``--api-key-env``, ``--timeout``,
+    ``--max-attempts``, ``--retry-delay``): ``timeout`` is the openai backend's whole-request deadline; None
+    keeps the backend's or the family protocol's default. None of it is part of the judge's identity."""
+
+    base_urls: tuple[str, ...] = ()
+    api_key_env: str | None = None
+    timeout: float | None = None
+    max_attempts: int | None = None
+    retry_delay: float | None = None
+
+    def judge_kwargs(self, retry: Any = None) -> dict[str, Any]:
+        """Keyword arguments for :class:`Judge`; ``retry`` is the protocol's own policy, if it has one."""
+        from niah.run import RetryPolicy
+
+        base = retry or RetryPolicy()
+        policy = RetryPolicy(max_attempts=max(1, self.max_attempts) if self.max_attempts is not None
+                             else base.max_attempts,
+                             initial_delay=self.retry_delay if self.retry_delay is not None else base.initial_delay,
+                             max_delay=base.max_delay)
+        options = {"timeout": self.timeout} if self.timeout is not None else None
+        return {"base_urls": self.base_urls, "api_key_env": self.api_key_env, "options": options, "retry": policy}
+
+
 class JudgeParseError(ValueError):
     """The judge's reply is not in the format the template asked for."""
 
@@ -80,7 +105,7 @@ def reply_json(text: str) -> Any:
         body = fenced.group(1)
     try:
         return json.loads(body)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # a reply nested 100,000 deep is not a verdict either
         raise JudgeParseError(f"not a JSON object: {text[:80]!r}") from None
 
 
@@ -176,6 +201,7 @@ class Judge:
             return JudgeVerdict(score=0.0, raw=None, error="no prediction", attempts=0)
         attempts = 0
         last_raw: str | None = None
+        last_error = ""
         for parse_try in range(self.max_parse_attempts):
             prompt = self.template.render(question, gold, prediction, retry=parse_try > 0)
             prompt = replace(prompt, generation=self.generation)
@@ -192,13 +218,17 @@ class Judge:
             last_raw = outcome.reply.text
             try:
                 score = self.parser(last_raw)
-            except JudgeParseError:
+            except JudgeParseError as exc:
+                last_error = f": {exc}"
+                continue
+            except Exception as exc:  # a parser choking on a hostile reply must not end the judge run
+                last_error = f": parser error {type(exc).__name__}: {exc}"
                 continue
             if self.cache is not None:
                 self.cache.put(key, {"response": last_raw, "score": score, "judge": self.identity()})
             return JudgeVerdict(score=score, raw=last_raw, attempts=attempts)
         return JudgeVerdict(score=None, raw=last_raw, attempts=attempts,
-                            error=f"judge reply did not parse after {self.max_parse_attempts} tries")
+                            error=f"judge reply did not parse after {self.max_parse_attempts} tries{last_error}")
 
     async def judge_sample(self, sample: Sample, prediction: str | None, gold: str | None = None) -> JudgeVerdict:
         """Grade a prediction for a sample from its question text and text options only (never the context;

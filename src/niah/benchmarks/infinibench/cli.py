@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from niah.commands import judge_options as jo
 from niah.errors import ConfigError
 
 
@@ -40,20 +41,24 @@ def judge_command(
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o (v1) or "
                                        "openai:gpt-4o-mini (v2)")],
     protocol: Annotated[str, typer.Option("--protocol", help="v1 (the paper) or v2")] = "v1",
-    base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint (repeatable)")] = None,
-    api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")] = None,
+    base_url: jo.BaseUrls = None,
+    api_key_env: jo.ApiKeyEnv = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the replies whose stored verdict "
                                                "failed (no reply, or a reply that did not parse)")] = False,
+    timeout: jo.Timeout = None,
+    max_attempts: jo.MaxAttempts = None,
+    retry_delay: jo.RetryDelay = None,
 ) -> None:
     """Judge what the rule matcher leaves undecided (v1: undecided MCQ and open-ended replies; v2: open-ended),
     then score the run under that protocol (scored.jsonl, scores.json). Verdicts are stored in the run
     (judgments.jsonl) and reused; niah score RUN applies those of the last pass again."""
     from niah.benchmarks.infinibench.judge_run import judge_run
 
-    summary = judge_run(run_dir, judge, protocol=protocol, base_urls=tuple(base_url or ()), api_key_env=api_key_env,
-                        concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
+    summary = judge_run(run_dir, judge, protocol=protocol, concurrency=concurrency, dataset=dataset,
+                        retry_failed=retry_failed,
+                        transport=jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay))
     overall = summary.scores.get("overall", {})
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
                f"({summary.unparsed} unparsed; {summary.reused} verdicts reused, {summary.requested} asked); "

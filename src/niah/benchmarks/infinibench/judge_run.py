@@ -22,6 +22,7 @@ from niah.benchmarks.infinibench.judging import (
 from niah.benchmarks.infinibench.loader import BENCHMARK
 from niah.benchmarks.infinibench.score import _options, is_mcq, needs_verdict
 from niah.errors import ConfigError
+from niah.judges import JudgeTransport
 from niah.sample import Dataset, Sample, parts_text
 
 
@@ -42,7 +43,8 @@ def _question(sample: Sample) -> str:
 
 def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", base_urls: tuple[str, ...] = (),
               api_key_env: str | None = None, concurrency: int = 8, dataset: str | Path | None = None,
-              progress: bool = True, retry_failed: bool = False) -> JudgeSummary:
+              progress: bool = True, retry_failed: bool = False, transport: JudgeTransport | None = None,
+              ) -> JudgeSummary:
     """Judge what the rules leave undecided in ``run_dir`` under ``protocol``, storing the verdicts in the run
     (:mod:`niah.judged`; stored ones are reused, failed ones asked again only with ``retry_failed``), and score
     the run again with them (scored.jsonl, scores.json)."""
@@ -73,8 +75,8 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
             items.append(JudgeItem(sample.id, "open", _question(sample), gold, response, response_key(row)))
     summary = JudgeSummary(protocol=protocol, asked={kind: sum(i.kind == kind for i in items)
                                                      for kind in ("mcq", "open")})
-    common: dict[str, Any] = {"base_urls": base_urls, "api_key_env": api_key_env,
-                              "max_parse_attempts": PARSE_ATTEMPTS}
+    reach = transport or JudgeTransport(tuple(base_urls), api_key_env)
+    common: dict[str, Any] = {**reach.judge_kwargs(), "max_parse_attempts": PARSE_ATTEMPTS}
     judges: dict[str, Judge]
     if protocol == "v1":
         judges = {"mcq": Judge(judge_model, template=V1_MCQ_TEMPLATE, parser=parse_v1_decision,
@@ -83,8 +85,8 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
                                 generation=V1_JUDGE_GENERATION, **common)}
     else:
         judges = {"open": Judge(judge_model, template=V2_OPEN_TEMPLATE, parser=parse_v2_score,
-                                generation=V2_JUDGE_GENERATION, retry=RetryPolicy(max_attempts=V2_JUDGE_RETRIES),
-                                **common)}
+                                generation=V2_JUDGE_GENERATION,
+                                **{**common, **reach.judge_kwargs(RetryPolicy(max_attempts=V2_JUDGE_RETRIES))})}
     stats = judge_items(run_path, items, judges, concurrency=concurrency, retry_failed=retry_failed,
                         progress=progress)
     summary.unparsed, summary.reused, summary.requested = stats.failed, stats.reused, stats.asked

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from niah.commands import judge_options as jo
+
 
 def _csv(values: list[str] | None) -> list[str]:
     return [v.strip() for value in values or [] for v in value.split(",") if v.strip()]
@@ -57,23 +59,28 @@ def import_command(
 def judge_command(
     run_dir: Annotated[Path, typer.Argument(help="a run directory on MMLongBench data")],
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
-    base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint(s)")] = None,
-    api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="env var holding the judge's key")] = None,
+    base_url: jo.BaseUrls = None,
+    api_key_env: jo.ApiKeyEnv = None,
     concurrency: Annotated[int, typer.Option("--concurrency")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset of the run (default: run.json's)")]
     = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the judgements whose stored "
                                                "verdict failed (no reply, or a reply that did not parse)")] = False,
+    timeout: jo.Timeout = None,
+    max_attempts: jo.MaxAttempts = None,
+    retry_delay: jo.RetryDelay = None,
 ) -> None:
     """Judge the summarization samples of a run (fluency x F1) and score the run with them. Verdicts are stored in
     the run (judgments.jsonl) and reused; niah score RUN applies them again."""
     from niah.judges import Judge
 
+    reach = jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay).judge_kwargs()
+
     def make(kind: str) -> Judge:
         from niah.benchmarks.mmlongbench.summ_judge import JUDGE_GENERATION, PARSERS, TEMPLATES
 
         return Judge(judge, template=TEMPLATES[kind], parser=PARSERS[kind], generation=JUDGE_GENERATION,
-                     max_parse_attempts=1, base_urls=base_url or (), api_key_env=api_key_env)
+                     max_parse_attempts=1, **reach)
 
     result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
     typer.echo(json.dumps({"judged": result["judged"], "judge_failures": result["judge_failures"],

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from niah.commands import judge_options as jo
 from niah.commands import split_csv
 from niah.errors import ConfigError, DataError
 
@@ -351,12 +352,15 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
 def judge_command(
     run_dir: Annotated[Path, typer.Argument(help="a run directory on seq-niah data")],
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
-    base_url: Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint (repeatable)")] = None,
-    api_key_env: Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")] = None,
+    base_url: jo.BaseUrls = None,
+    api_key_env: jo.ApiKeyEnv = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the samples whose stored "
                                                "verdict failed (no reply, or a reply that never parsed)")] = False,
+    timeout: jo.Timeout = None,
+    max_attempts: jo.MaxAttempts = None,
+    retry_delay: jo.RetryDelay = None,
 ) -> None:
     """Grade a run with an LLM judge (niah's prompt for this task, strict JSON reply), beside the
     deterministic judge: scores.llm in scored.jsonl, scores.llm.json. Verdicts are stored in the run
@@ -372,14 +376,14 @@ def judge_command(
     from niah.judges import Judge, JudgeTemplate
 
     base = llm_judge_template()
+    reach = jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay).judge_kwargs()
 
     def make(ordered: bool) -> Judge:
         rule = _ORDER_RULE_YES if ordered else _ORDER_RULE_NO
         template = JudgeTemplate(name=f"{base.name}-{'ordered' if ordered else 'unordered'}",
                                  system=LLM_JUDGE_SYSTEM, user=LLM_JUDGE_PROMPT.replace("{order_rule}", rule),
                                  reminder=base.reminder)
-        return Judge(judge, template=template, parser=parse_reply, base_urls=base_url or (),
-                     api_key_env=api_key_env)
+        return Judge(judge, template=template, parser=parse_reply, **reach)
 
     result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
     typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed; {result['reused']} "
