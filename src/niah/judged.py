@@ -14,9 +14,10 @@ durable run data, kept in two files beside ``responses.jsonl``:
   that pass through the family's :class:`~niah.benchmarks.protocol.JudgedScoring`, so it reproduces the
   judged numbers; ``niah score RUN --no-judged`` scores without them.
 
-A verdict whose judge call failed or whose reply did not parse is stored as failed (``score`` null) and
-reused like any other (each family's protocol says what a failed verdict means: excluded and counted, or
-wrong) until the user asks again with ``--retry-failed``. Stored text is cleaned like a model's reply
+A verdict whose judge call failed or whose reply did not parse is stored as failed (``score`` null; each
+family's protocol says what a failed verdict means: excluded and counted, or wrong). A reply that did not
+parse is the judge's answer and is reused until the user asks again with ``--retry-failed``; a call that got
+no reply at all (server down, key refused, deadline) is asked again by the next judge run on its own. Stored text is cleaned like a model's reply
 (:func:`niah.run.clean_text`: keys masked, no lone surrogates or NULs) and capped. Both files are checked when
 read (a row of the wrong shape is a :class:`~niah.errors.DataError` with file:line:field, never another verdict).
 """
@@ -54,6 +55,12 @@ class StoredVerdict:
     @property
     def failed(self) -> bool:
         return self.score is None
+
+    @property
+    def unanswered(self) -> bool:
+        """Failed without a reply (the judge server was down, refused the key, timed out): not the judge's
+        answer, so the next judge run asks again, as ``niah run`` re-asks a failed request."""
+        return self.score is None and self.raw is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +215,7 @@ def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping
     for item in items:
         key = verdict_key(item.sample_id, item.response_key, item.kind, prints[item.kind])
         stored = store.get(key)
-        if stored is not None and not (stored.failed and retry_failed):
+        if stored is not None and not stored.unanswered and not (stored.failed and retry_failed):
             stats.reused += 1
             stats.failed_kept += stored.failed
             stats.verdicts[(item.sample_id, item.kind)] = stored
