@@ -228,6 +228,26 @@ def read_json_file(path: str | Path, *, what: str = "file", strict: bool = False
     return obj
 
 
+def read_append_log(path: str | Path, *, repair: bool, hint: str = "") -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON) of an append-only JSONL log niah writes and flushes per row (a run's
+    responses, a run's judge verdicts). A last line without its newline is what a killed writer left: it is
+    left out and, with ``repair``, cut from the file, so that the next append starts a whole line. Any other
+    unparseable line is a :class:`DataError` naming it (``hint`` says what to do)."""
+    path = Path(path)
+    with path.open("r+b" if repair else "rb") as fh:
+        data = fh.read()
+        end = data.rfind(b"\n") + 1
+        if repair and end < len(data):
+            fh.truncate(end)
+    for lineno, raw in enumerate(data[:end].splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield lineno, json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise DataError(f"invalid JSON: {exc}{hint}", file=path, line=lineno) from None
+
+
 def remove_stale_temp_files(directory: str | Path, names: tuple[str, ...]) -> int:
     """Remove ``.<name>.*.tmp`` files that :func:`write_atomic` left behind in ``directory`` when its process
     was killed mid-write. Only call this while holding the directory's lock (no live writer). Returns the

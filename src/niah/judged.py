@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from niah.cache import canonical_json_ascii
 from niah.errors import DataError
-from niah.iox import dumps_line, write_json_atomic
+from niah.iox import dumps_line, read_append_log, write_json_atomic
 from niah.redact import redact
 
 STORE_NAME = "judgments.jsonl"
@@ -152,22 +152,10 @@ class VerdictStore:
         self.path = Path(run_dir) / STORE_NAME
         self.rows: dict[str, dict[str, Any]] = {}
         self._fh: IO[str] | None = None
-        if self.path.exists():
-            mode = "r+b" if writable else "rb"
-            with self.path.open(mode) as fh:
-                data = fh.read()
-                end = data.rfind(b"\n") + 1
-                if writable and end < len(data):
-                    fh.truncate(end)  # a killed judge run's torn last line
-                for lineno, raw in enumerate(data[:end].splitlines(), start=1):
-                    if not raw.strip():
-                        continue
-                    try:
-                        row = json.loads(raw)
-                    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                        raise DataError(f"invalid JSON: {exc}", file=self.path, line=lineno) from None
-                    _check_row(row, self.path, lineno)
-                    self.rows[row["key"]] = row
+        if self.path.exists():  # a killed judge run's torn last line is cut when writing
+            for lineno, row in read_append_log(self.path, repair=writable):
+                _check_row(row, self.path, lineno)
+                self.rows[row["key"]] = row
         if writable:
             self._fh = self.path.open("a", encoding="utf-8", newline="\n")
 

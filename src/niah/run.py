@@ -49,7 +49,14 @@ from niah.cache import (
     request_fingerprint,
 )
 from niah.errors import ConfigError, DataError, NiahError
-from niah.iox import dumps_line, read_json_file, remove_stale_temp_files, write_atomic, write_json_atomic
+from niah.iox import (
+    dumps_line,
+    read_append_log,
+    read_json_file,
+    remove_stale_temp_files,
+    write_atomic,
+    write_json_atomic,
+)
 from niah.models.base import (
     Capabilities,
     GenerationSettings,
@@ -173,23 +180,12 @@ class ResponsesLog:
         self.path = path
         self.rows: dict[str, dict[str, Any]] = {}
         if path.exists():
-            with path.open("r+b") as fh:
-                data = fh.read()
-                end = data.rfind(b"\n") + 1
-                if end < len(data):
-                    fh.truncate(end)
-                for lineno, raw in enumerate(data[:end].splitlines(), start=1):
-                    if not raw.strip():
-                        continue
-                    try:
-                        row = json.loads(raw)
-                    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                        raise DataError(f"invalid JSON: {exc}; move the file away to start the run again",
-                                        file=path, line=lineno) from None
-                    if isinstance(row, dict) and isinstance(row.get("id"), str):
-                        previous = self.rows.get(row["id"])
-                        if previous is None or previous.get("error") is not None or row.get("error") is None:
-                            self.rows[row["id"]] = row
+            for _lineno, row in read_append_log(path, repair=True,
+                                                hint="; move the file away to start the run again"):
+                if isinstance(row, dict) and isinstance(row.get("id"), str):
+                    previous = self.rows.get(row["id"])
+                    if previous is None or previous.get("error") is not None or row.get("error") is None:
+                        self.rows[row["id"]] = row
         self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
 
     def finished(self, sample_id: str, key: str) -> dict[str, Any] | None:
