@@ -36,7 +36,7 @@ def write_json_atomic(path: str | Path, obj: Any, *, indent: int | None = 2) -> 
     write_atomic(path, json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def dumps_line(obj: Any) -> str:
@@ -44,7 +44,7 @@ def dumps_line(obj: Any) -> str:
     that a line holding a lone surrogate (valid JSON from a hostile source, not encodable) is written with
     escapes instead, so writing it can never fail."""
     text = json.dumps(obj, ensure_ascii=False)
-    if _SURROGATE.search(text):
+    if LONE_SURROGATE.search(text):
         text = json.dumps(obj, ensure_ascii=True)
     return text + "\n"
 
@@ -98,21 +98,22 @@ def _loads(text: str, *, strict: bool) -> Any:
 
 def _strict_problem(obj: Any, text: str) -> str | None:
     """Why a decoded input value is unusable text: a lone UTF-16 surrogate escape cannot be encoded again."""
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _holds_surrogate(obj):
+    if "\\u" in text and SURROGATE_ESCAPE.search(text) and holds_lone_surrogate(obj):
         return "holds a lone UTF-16 surrogate escape (not valid Unicode text)"
     return None
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def _holds_surrogate(obj: Any) -> bool:
+def holds_lone_surrogate(obj: Any) -> bool:
+    """Whether any string in a decoded JSON value (keys included) holds a lone UTF-16 surrogate."""
     if isinstance(obj, str):
-        return bool(_SURROGATE.search(obj))
+        return bool(LONE_SURROGATE.search(obj))
     if isinstance(obj, dict):
-        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in obj.items())
+        return any(holds_lone_surrogate(k) or holds_lone_surrogate(v) for k, v in obj.items())
     if isinstance(obj, list):
-        return any(_holds_surrogate(v) for v in obj)
+        return any(holds_lone_surrogate(v) for v in obj)
     return False
 
 

@@ -11,7 +11,6 @@ import glob
 import json
 import math
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -21,8 +20,11 @@ from typing import IO, Any, Literal
 
 from niah.errors import DataError
 from niah.iox import (
+    LONE_SURROGATE,
+    SURROGATE_ESCAPE,
     bounded_lines,
     dumps_line,
+    holds_lone_surrogate,
     iter_jsonl,
     read_json_file,
     replace_dir,
@@ -334,7 +336,7 @@ def _unusable_value(value: Any, where: str) -> tuple[str, str] | None:
     if isinstance(value, float) and not math.isfinite(value):
         return where, f"{value!r} is not a usable number (NaN or infinite)"
     if isinstance(value, str):
-        return (where, "holds a lone UTF-16 surrogate (not valid Unicode text)") if _SURROGATE.search(value) else None
+        return (where, "holds a lone UTF-16 surrogate (not valid Unicode text)") if LONE_SURROGATE.search(value) else None
     if isinstance(value, dict):
         for key, item in value.items():
             found = _unusable_value(key, where) or _unusable_value(item, f"{where}.{key}" if where else str(key))
@@ -384,18 +386,6 @@ class MediaChecker:
         return path
 
 
-_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _has_lone_surrogate(obj: Any) -> bool:
-    if isinstance(obj, str):
-        return bool(_SURROGATE.search(obj))
-    if isinstance(obj, dict):
-        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in obj.items())
-    if isinstance(obj, list):
-        return any(_has_lone_surrogate(v) for v in obj)
-    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,7 +566,7 @@ class Dataset:
                 except (ValueError, RecursionError) as exc:  # a 5000-digit integer, nesting 100000 deep
                     problem(lineno, None, f"invalid JSON: {str(exc)[:120] or 'nested too deeply'}")
                     continue
-                if _ESCAPED_SURROGATE.search(text) and _has_lone_surrogate(obj):
+                if SURROGATE_ESCAPE.search(text) and holds_lone_surrogate(obj):
                     problem(lineno, None, "holds a lone UTF-16 surrogate escape (not valid Unicode text)")
                     continue
                 try:
