@@ -9,8 +9,6 @@ requests are counted at the server where reuse is claimed."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -22,12 +20,12 @@ from typer.testing import CliRunner
 from niah.cli import app
 from niah.judged import MAX_RAW_CHARS, PASSES_NAME, STORE_NAME, VerdictStore
 from support.openai_server import FaultPlan, OpenAIServer
+from support.processes import kill_when_lines, niah_env
 
 runner = CliRunner()
 CORRECT = '{"verdict": "correct", "failure_modes": [], "reason": "same items"}'
 FAST = ("--retry-delay", "0.01")
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"),
-                                                     os.environ.get("PYTHONPATH", "")])}
+ENV = niah_env()
 
 
 def _cli(*args: str) -> str:
@@ -170,19 +168,8 @@ def test_a_100_mb_judge_reply_keeps_memory_bounded(run: Path) -> None:
 def test_a_judge_run_killed_mid_way_asks_only_the_unfinished_items_again(run: Path) -> None:
     plan = FaultPlan(share={"500": 0.3}, fail_attempts=1)
     with OpenAIServer(responder=lambda body: CORRECT, faults=plan, delay_s=0.3) as srv:
-        proc = subprocess.Popen([sys.executable, "-m", "niah.cli", "judge", "seq-niah", str(run), "--judge",
-                                 "openai:judge", "--base-url", srv.base_url, "--concurrency", "2", *FAST],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
-        try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                if (run / STORE_NAME).exists() and len((run / STORE_NAME).read_bytes().splitlines()) >= 2:
-                    break
-                assert proc.poll() is None, "the judge run ended before it could be killed"
-                time.sleep(0.02)
-            proc.send_signal(signal.SIGKILL)
-        finally:
-            proc.wait(timeout=30)
+        kill_when_lines(["judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+                         "--concurrency", "2", *FAST], run / STORE_NAME, 2)
     # a torn line is possible only at the end; it counts as not judged
     done = len(VerdictStore(run).rows)
     assert 2 <= done < 6

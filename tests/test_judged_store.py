@@ -6,11 +6,8 @@ family with a judge verb (MMLongBench, InfiniBench, Sequential-NIAH), against a 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +18,7 @@ from niah.judged import STORE_NAME, VerdictStore
 from support.infinibench_fixtures import judge_reply, write_qa_files, write_videos
 from support.mmlongbench_fixtures import write_data_root
 from support.openai_server import OpenAIServer
+from support.processes import kill_when_lines
 
 runner = CliRunner()
 
@@ -150,23 +148,9 @@ def test_seq_niah_failed_verdicts_are_kept_until_retry(seq_ds: Path, monkeypatch
 
 def test_seq_niah_killed_judge_run_resumes(seq_ds: Path) -> None:
     run = _seq_run(seq_ds, "killed")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"),
-                                                         os.environ.get("PYTHONPATH", "")])}
     with OpenAIServer(responder=_seq_responder, delay_s=0.4) as srv:
-        proc = subprocess.Popen([sys.executable, "-m", "niah.cli", "judge", "seq-niah", str(run), "--judge",
-                                 "openai:judge", "--base-url", srv.base_url, "--concurrency", "1"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        try:
-            deadline = time.monotonic() + 60
-            store = run / STORE_NAME
-            while time.monotonic() < deadline:
-                if store.exists() and len(store.read_text().splitlines()) >= 2:
-                    break
-                assert proc.poll() is None, "the judge run ended before it could be killed"
-                time.sleep(0.05)
-            proc.send_signal(signal.SIGKILL)
-        finally:
-            proc.wait(timeout=30)
+        kill_when_lines(["judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+                         "--concurrency", "1"], run / STORE_NAME, 2)
     done = len(VerdictStore(run).rows)
     assert 2 <= done < 6
     with OpenAIServer(responder=_seq_responder) as srv:
