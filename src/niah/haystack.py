@@ -25,8 +25,10 @@ only when all of that fails is the last sentence cut at a word boundary (``Layou
 callers count how often). Nothing re-tokenizes a growing context. For tokenizers or languages whose counts
 are not additive, a verify-and-repair pass counts the finished text once and re-chooses the ending.
 
-Layout: a haystack is a list of slots (boundaries between units) into which images and needles go. Depth is
-the fraction of context tokens (text + image) before a needle.
+Layout: a haystack is a list of slots (boundaries between units) into which images and needles go. Images
+go only to paragraph boundaries, as web pages (OBELICS) place them; a needle goes to one of the allowed
+positions near its target depth, drawn uniformly, so that opening, continuing or closing a paragraph is as
+likely as chance. Depth is the fraction of context tokens (text + image) before a needle.
 """
 
 from __future__ import annotations
