@@ -25,8 +25,10 @@ only when all of that fails is the last sentence cut at a word boundary (``Layou
 callers count how often). Nothing re-tokenizes a growing context. For tokenizers or languages whose counts
 are not additive, a verify-and-repair pass counts the finished text once and re-chooses the ending.
 
-Layout: a haystack is a list of slots (boundaries between units) into which images and needles go. Depth is
-the fraction of context tokens (text + image) before a needle.
+Layout: a haystack is a list of slots (boundaries between units) into which images and needles go. Images
+go only to paragraph boundaries, as web pages (OBELICS) place them; a needle goes to one of the allowed
+positions near its target depth, drawn uniformly, so that opening, continuing or closing a paragraph is as
+likely as chance. Depth is the fraction of context tokens (text + image) before a needle.
 """
 
 from __future__ import annotations
@@ -581,6 +583,8 @@ class Layout:
     needle_depths: list[float] = field(default_factory=list)  # one per needle, in needle order given
     image_depths: list[float] = field(default_factory=list)  # one per image item, in order
     sentence_end: bool = True  # False when the exact length needed a cut inside the last sentence
+    # pinned images whose window held no paragraph boundary, placed at a sentence boundary inside it instead
+    images_off_boundary: int = 0
 
     @property
     def context_length(self) -> int:
@@ -627,6 +631,38 @@ def _choose_slot(depths: np.ndarray, target: float, window: tuple[float, float],
     return lo_slot + int(np.argmin(dist))
 
 
+#: A needle goes to one of the allowed positions nearest its target depth that together hold this many
+#: positions, drawn uniformly (a paragraph boundary holds two: closing one paragraph, opening the next). The
+#: plain nearest slot would favour the positions beside long stretches without any (lists, headed openings),
+#: which close paragraphs, and give a boundary's two positions the weight of one.
+NEAR_POSITIONS = 8
+
+
+def _choose_needle_slot(depths: np.ndarray, target: float, window: tuple[float, float], lo_slot: int,
+                        in_window: Any, blocked: np.ndarray, weight: np.ndarray, rng: np.random.Generator) -> int:
+    """A slot >= lo_slot inside the window, not blocked, drawn with probability proportional to ``weight``
+    (its allowed positions) among the nearest slots to ``target`` holding ``NEAR_POSITIONS`` positions; the
+    nearest slot (``_choose_slot``) when the window holds none."""
+    cand = depths[lo_slot:]
+    ok = in_window(cand) if in_window is not None else (cand >= window[0]) & (cand <= window[1])
+    ok &= ~blocked[lo_slot:] & (weight[lo_slot:] > 0)
+    idx = np.flatnonzero(ok)
+    if not len(idx):
+        return _choose_slot(depths, target, window, lo_slot, in_window, blocked)
+    c = int(np.searchsorted(cand[idx], target))  # depths grow with the slot index
+    near = idx[max(0, c - NEAR_POSITIONS): c + NEAR_POSITIONS]  # every slot holds >= 1 position
+    near = near[np.argsort(np.abs(cand[near] - target), kind="stable")]
+    w = weight[lo_slot:][near]
+    take = int(np.searchsorted(np.cumsum(w), NEAR_POSITIONS)) + 1
+    near, w = near[:take], w[:take]
+    pick = int(np.searchsorted(np.cumsum(w), rng.random() * float(w.sum()), side="right"))
+    return lo_slot + int(near[min(pick, len(near) - 1)])
+
+
+def _window_mask(depths: np.ndarray, window: tuple[float, float], in_window: Any) -> np.ndarray:
+    return in_window(depths) if in_window is not None else (depths >= window[0]) & (depths <= window[1])
+
+
 class _Redraw(Exception):
     """This draw of documents cannot be made exact (rare: the first unit's re-count overshoots a tiny gap)."""
 
@@ -663,8 +699,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
                    allow_sentence_end: bool = True) -> Layout:
     """Lay out a context of exactly ``target`` tokens (text + images) with images and text needles placed.
 
-    Images without a target depth are spread evenly (with jitter) over the text; images with a target depth
-    and text needles go to the unit boundary whose depth is closest to their target inside their window.
+    Images go only to paragraph boundaries (between blocks, as a web page places them; never inside a list
+    or a paragraph): without a target depth they are spread evenly (with jitter) over the text, with one
+    they go to the boundary closest to it inside their window (a window without any boundary: its nearest
+    sentence boundary, counted in ``Layout.images_off_boundary``). Text needles go to one of the allowed
+    positions near their target inside their window (``_choose_needle_slot``).
     ``in_window(depths_array) -> bool array`` may replace the plain window test (for depth bins that are not one
     closed interval).
     A needle never goes before the first sentence. At a paragraph start it becomes the paragraph's first
@@ -713,7 +752,13 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     if m and not sel.sentence_end and pool.trail_kind[last]:
         blocked[m] = True  # the word-cut tail would follow the needle without a space
 
-    # place free images evenly over text slots
+    # image slots: paragraph boundaries (the context's start and end included)
+    image_ok = np.ones(m + 1, dtype=bool)
+    if m:
+        image_ok[1:m] = np.isin(pool.trail_kind[ctx_units[:-1]], (TRAIL_PARAGRAPH, TRAIL_DOCUMENT))
+    bounds = np.flatnonzero(image_ok)
+    bound_tok = text_cum[bounds]
+    # place free images evenly over the text, each at the paragraph boundary nearest its share
     slot_images: dict[int, list[int]] = {}
     free = [k for k, im in enumerate(images) if im.target_depth is None]
     pinned = [k for k, im in enumerate(images) if im.target_depth is not None]
@@ -721,9 +766,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     if n_free:
         total_text = max(int(text_cum[-1]), 1)
         for r, k in enumerate(free):
-            frac = (r + 0.5 + rng.uniform(-0.3, 0.3)) / n_free
-            slot = int(np.searchsorted(text_cum, frac * total_text))
-            slot_images.setdefault(min(slot, m), []).append(k)
+            want = (r + 0.5 + rng.uniform(-0.3, 0.3)) / n_free * total_text
+            b = int(np.searchsorted(bound_tok, want))
+            if b == len(bounds) or (b > 0 and want - bound_tok[b - 1] <= bound_tok[b] - want):
+                b -= 1
+            slot_images.setdefault(int(bounds[b]), []).append(k)
 
     def combined_depths(extra_before: np.ndarray) -> np.ndarray:
         return (text_cum + extra_before) / float(target)
@@ -736,11 +783,17 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
 
     # pinned images (image needles): closest slot to target depth; an image's depth counts the images
     # already at its slot (it is inserted first there, so the others are shifted after it)
+    off_boundary = 0
     for k in sorted(pinned, key=lambda k: images[k].target_depth or 0.0):
         im = images[k]
         at = images_at_slot()
         depths = combined_depths(np.cumsum(at) - at)
-        slot = _choose_slot(depths, im.target_depth or 0.0, im.window or (0.0, 1.0), 0, in_window)
+        window = im.window or (0.0, 1.0)
+        if (_window_mask(depths, window, in_window) & image_ok).any():
+            slot = _choose_slot(depths, im.target_depth or 0.0, window, 0, in_window, ~image_ok)
+        else:  # no paragraph boundary in the window: its nearest sentence boundary
+            slot = _choose_slot(depths, im.target_depth or 0.0, window, 0, in_window)
+            off_boundary += not image_ok[slot]
         # after pinned images already at this slot (they have smaller targets), before the free ones
         at_slot = slot_images.setdefault(slot, [])
         at_slot.insert(sum(1 for q in at_slot if images[q].target_depth is not None), k)
@@ -751,36 +804,60 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the next paragraph
     close_fix: set[int] = set()  # paragraph-start slots whose needles close the previous paragraph
     lo_slot = 0
-    before_imgs = np.cumsum(images_at_slot())  # images at a slot come before needles there
+    imgs_at = images_at_slot()
+    before_imgs = np.cumsum(imgs_at)  # images at a slot come before needles there (unless they close it)
     needle_before = np.zeros(m + 1, dtype=np.int64)
+    # allowed positions at each slot: one inside a paragraph, up to two at a paragraph boundary
+    weight = (~blocked).astype(np.int64)
+    if spaced and m:
+        weight[para_start] = ((closable & (np.arange(m + 1) > 1)).astype(np.int64)
+                              + openable.astype(np.int64))[para_start]
+
+    def closes_in_window(nd: NeedleSpec, slot: int, depth: float) -> bool:
+        """Closing a paragraph puts the needle before the images at its slot: still inside its window?"""
+        if not imgs_at[slot]:
+            return True
+        d = np.array([depth - imgs_at[slot] / float(target)])
+        return bool(_window_mask(d, nd.window, in_window)[0])
+
     for i in order:
         nd = needles[i]
         depths = combined_depths(before_imgs + needle_before)
         while True:
-            slot = _choose_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, blocked)
+            slot = _choose_needle_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, blocked, weight,
+                                       rng)
             if para_start[slot] and not blocked[slot]:
                 # between two paragraphs the needle either closes the first or opens the second (at random,
                 # so that no place in a paragraph is free of needles), where that keeps the count exact
                 if slot in close_fix:  # it follows the needles already closing this paragraph
-                    if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) != 0:
+                    if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) != 0 or not (
+                            closes_in_window(nd, slot, float(depths[slot]))):
                         blocked[slot] = True
                         continue
                 elif slot not in slot_needles:
-                    modes = ["close", "open"] if rng.random() < 0.5 else ["open", "close"]
-                    for mode in modes:
-                        if mode == "close" and slot > 1 and closable[slot] and _closing_delta(
-                                pool, nd.text, needle_tokens[i], ctx_units, slot) == 0:
+                    # one of the slot's positions, each as likely; one that would change the count is dropped
+                    # and the draw repeated (taking the other instead would make that one twice as likely)
+                    can_close = slot > 1 and bool(closable[slot]) and closes_in_window(nd, slot, float(depths[slot]))
+                    can_open = bool(openable[slot])
+                    if not (can_close or can_open):
+                        blocked[slot] = True
+                        continue
+                    if can_close and (not can_open or rng.random() < 0.5):
+                        if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) == 0:
                             close_fix.add(slot)
                             break
-                        if mode == "open" and openable[slot] and _opening_delta(
-                                pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
+                        closable[slot] = False
+                    else:
+                        if _opening_delta(pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
                             lead_fix.add(slot)
                             break
-                    else:
-                        blocked[slot] = True  # either way would change the count: not here
-                        continue
+                        openable[slot] = False
+                    weight[slot] -= 1
+                    blocked[slot] |= weight[slot] <= 0
+                    continue
             break
         slot_needles.setdefault(slot, []).append(i)
+        weight[slot] = 1  # a later needle there has one position left: right after this one
         needle_before[slot + 1:] += needle_tokens[i]
         lo_slot = slot
 
@@ -789,8 +866,8 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     breaks = sorted(set(slot_images) | set(slot_needles))
 
     def insert_at_slot(j: int) -> None:
-        for k in slot_images.get(j, []):
-            items.append(Item("image", tokens=images[k].tokens, payload=images[k]))
+        if j not in close_fix:
+            add_images(j)
         placed = slot_needles.get(j, [])
         for n, i in enumerate(placed):
             text = needles[i].text.lstrip(" ") if (n == 0 and j in lead_fix) else needles[i].text
@@ -800,6 +877,12 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
                 text += pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
                 tokens += int(pool.unit_tokens[p] - pool.end_tokens[p])
             items.append(Item("needle", text=text, tokens=tokens, payload=needles[i]))
+        if j in close_fix:  # the images follow the paragraph the needles close
+            add_images(j)
+
+    def add_images(j: int) -> None:
+        for k in slot_images.get(j, []):
+            items.append(Item("image", tokens=images[k].tokens, payload=images[k]))
 
     def add_text(ja: int, jb: int, pool_start: int) -> None:
         """Context units ja..jb-1 (pool units from ``pool_start``) as one text item."""
@@ -833,6 +916,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         insert_at_slot(breaks[bi])
         bi += 1
     layout = _finish(pool, items, int(sel.tail_tokens), sel.next_units, target, image_total, sel.sentence_end)
+    layout.images_off_boundary = off_boundary
     by_spec = {id(it.payload): d for it, d in zip(
         (i for i in layout.items if i.kind == "needle"), layout.needle_depths, strict=True)}
     layout.needle_depths = [by_spec[id(n)] for n in needles]

@@ -440,6 +440,7 @@ class MMNIAHBuilder:
         self.reasoning = (needle_pool.load_reasoning_triples() if cfg.reasoning_choices
                           else needle_pool.open_ended_triples())
         self.word_cut_endings = 0  # contexts whose exact length needed a cut inside the last sentence
+        self.images_off_boundary = 0  # needle images whose depth window held no paragraph boundary
         self.num_built = 0
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
@@ -463,6 +464,9 @@ class MMNIAHBuilder:
             # how contexts end: on a whole sentence, or (when no sentences add up exactly) a word cut
             "context_endings": {"sentence": self.num_built - self.word_cut_endings,
                                 "word_cut": self.word_cut_endings},
+            # images stand between paragraphs; these needle images had none in their depth window and stand
+            # between two sentences of one
+            "images_off_paragraph_boundary": self.images_off_boundary,
             "tokenizer": cfg.tokenizer,
             "image_tokens_rule": self.ctx.rule.name,
             "counts": num_by_task,
@@ -537,6 +541,7 @@ class MMNIAHBuilder:
             meta.update(extra_meta)
         self.num_built += 1
         self.word_cut_endings += not layout.sentence_end
+        self.images_off_boundary += layout.images_off_boundary
         return Sample(
             id=f"{plan.task}/{plan.index:06d}", benchmark=BENCHMARK, task=plan.task, context=context,
             question=question, answer=answer, choices=choices, meta=meta,
