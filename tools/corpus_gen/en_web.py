@@ -796,15 +796,23 @@ WHATS_ON = parse_banks("""
 
 # ---------------------------------------------------------------------------------------------------- advice column
 
+# (who, the problem as the title states it, the problem as the letter tells it after "For six months now,"
+# or "Since the spring," (those want a present perfect: "has been borrowing", not "borrows"), the topic)
 ADVICE_PROBLEMS = [
-    ("my sister", "borrows money and never pays it back", "the money"),
-    ("a neighbour", "parks across our drive most mornings", "the parking"),
-    ("my oldest friend", "has stopped returning my calls", "the silence"),
-    ("my son", "wants to leave university after one term", "his decision"),
-    ("a colleague", "takes credit for my work in meetings", "the meetings"),
-    ("my father", "refuses to stop driving at eighty-nine", "the driving"),
-    ("our landlord", "keeps ignoring the damp in our flat", "the damp"),
-    ("my partner", "wants to move to the coast and I do not", "the move"),
+    ("my sister", "borrows money and never pays it back", "has been borrowing money and never paying it back",
+     "the money"),
+    ("a neighbour", "parks across our drive most mornings", "has been parking across our drive most mornings",
+     "the parking"),
+    ("my oldest friend", "has stopped returning my calls", "has not returned a single one of my calls", "the silence"),
+    ("my son", "wants to leave university after one term", "has been talking about leaving university",
+     "his decision"),
+    ("a colleague", "takes credit for my work in meetings", "has been taking credit for my work in meetings",
+     "the meetings"),
+    ("my father", "refuses to stop driving at eighty-nine", "has refused to stop driving, at eighty-nine",
+     "the driving"),
+    ("our landlord", "keeps ignoring the damp in our flat", "has ignored the damp in our flat", "the damp"),
+    ("my partner", "wants to move to the coast and I do not", "has been set on moving to the coast while I am not",
+     "the move"),
 ]
 
 ADVICE = parse_banks("""
@@ -815,7 +823,7 @@ ADVICE = parse_banks("""
 {Am I being unreasonable?|Is there a way through this?|What would you do in my place?|Where do I go from here?} {I would be grateful for any advice|Any thoughts would help}.
 == answer
 {What a wearing situation|This sounds exhausting|I can hear how tired you are|You have my sympathy}, {and|and} {you are right not to simply swallow it|you are not being unreasonable}.
-{Before anything else|First of all|To begin with|The first step}, {choose a calm moment|pick a time when neither of you is rushed} {to talk about $topic|for a proper conversation}, {rather than|not} {in the heat of the moment|straight after another incident}.
+{Before anything else|First of all|To begin with|As a first step}, {choose a calm moment|pick a time when neither of you is rushed} {to talk about $topic|for a proper conversation}, {rather than|not} {in the heat of the moment|straight after another incident}.
 {Be specific|Stick to facts|Describe what happens|Keep it concrete}: {say what has happened and how it affects you|name the last two or three occasions}, {without|and avoid} {dragging up every old grievance|guessing at motives}.
 {It may help to|You might|Consider whether to|Try to} {write down what you want to say beforehand|decide in advance what outcome you would accept}, {so that|because then} {you do not lose your thread|the conversation has somewhere to go}.
 {If talking fails|Should that get nowhere|If nothing changes|Where goodwill runs out}, {there are practical steps|you still have options}: {a letter setting out your position|advice from the citizens' advice bureau|a quiet word with someone both of you trust} {can make a difference|is often enough}.
@@ -826,8 +834,8 @@ ADVICE = parse_banks("""
 
 
 def advice(rng: random.Random) -> tuple[str, list[str]]:
-    who, problem, topic = rng.choice(ADVICE_PROBLEMS)
-    facts = {"who": who, "problem": problem, "topic": topic, "months": rng.choice(["six", "eight", "ten", "eighteen"])}
+    who, problem, ongoing, topic = rng.choice(ADVICE_PROBLEMS)
+    facts = {"who": who, "problem": ongoing, "topic": topic, "months": rng.choice(["six", "eight", "ten", "eighteen"])}
     fill = Filler(rng, facts, V, tidy_en)
     answer = fill.pick(ADVICE["answer"], 7)
     signed = rng.choice(["Worn Out, by email", f"Name withheld, {place_name(rng)}", "Tired of It", "Anxious Reader"])
