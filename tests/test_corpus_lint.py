@@ -67,6 +67,14 @@ def test_documents_from_unused_seeds_have_no_glitches():
      "en-verbless-clause"),
     ("Sian is the heart of the book, and I missed her whenever her is off the page in the middle.",
      "en-pronoun-case"),
+    ("A firm based in Penstow were appointed in May, ahead of two larger companies, to do the work.",
+     "en-agreement"),
+    ("A firm based in Penstow won the contract in May, and say they expect to keep disruption low.",
+     "en-agreement"),
+    ("Traffic on Fore Street face restrictions on weekdays until the work is done, the council said.",
+     "en-agreement"),
+    ("Those who knew her remember a sharp wit and a long memory who could name every family on the street.",
+     "en-relative"),
     ("Go over the stile into woodland; after 1 kilometres you come out at a water trough by the lane.", "en-number"),
     ("The win lifts Lamworth Town to 3rd in the table, 1 points behind the leaders, and the run goes on.", "en-number"),
 ])
@@ -82,7 +90,9 @@ def test_new_english_checks_stay_quiet_on_the_corrected_forms():
             "Penby Bears beat Dunden Foxes by 187 runs to 26, with Will Walhurst winning all three of his games.\n"
             "Sian is the heart of the book, and I missed her whenever she is off the page in the middle.\n"
             "After 1 kilometre you come out at a water trough; after 2 kilometres the lane ends at 1.5 metres wide.\n"
-            "Sharp secateurs, a pruning saw and gloves cover nearly everything, and a neighbour has the rest.")
+            "Sharp secateurs, a pruning saw and gloves cover nearly everything, and a neighbour has the rest.\n"
+            "A firm based in Penstow was appointed in May, and says it expects to keep disruption to a minimum.\n"
+            "Traffic on Fore Street will face restrictions; friends remember a man with a sharp wit, who smiled.")
     assert kinds(text) == set()
 
 

@@ -109,6 +109,14 @@ _NOT_A_SUBJECT_AFTER = {
     "if", "make", "makes", "let", "lets", "help", "helps", "see", "watch", "hear", "of", "by", "on", "in", "to",
     "at", "for", "from", "with", "near", "beside", "along", "around", "over", "under", "about", "than",
 }
+# a singular body with plural verbs ("A firm based in Penstow were appointed ... and say"), a mass noun with a
+# plural verb ("Traffic on Fore Street face")
+_BODY_PLURAL_VERB = re.compile(
+    r"\b[Aa] (?:firm|company|contractor|builder)\b(?: (?:based in|from) [A-Z][a-z]+)? (?:were|are|have|say)\b|"
+    r"\b[Aa] (?:firm|company|contractor|builder)\b[^.;]*, and (?:say|have promised|were)\b|"
+    r"\bTraffic (?:on|in|through) (?:[A-Z][a-z]+ ){1,3}(?:face|are|were|have)\b")
+# "who" after a thing: "a sharp wit and a long memory who could name every family"
+_THING_WHO = re.compile(r"\b(?:wit|memory|humour|laugh|temper|voice|smile) who\b")
 _EVERY_PLURAL = re.compile(
     r"\b(?:every|each) (?!(?:two|three|four|five|six|few|other|several|\d+) )(?:\w+ )?"
     r"(?:Mondays|Tuesdays|Wednesdays|Thursdays|Fridays|Saturdays|Sundays|mornings|evenings|nights|"
@@ -170,6 +178,8 @@ def _en_sentence_issues(sentence: str) -> list[tuple[str, str]]:
     found += [("en-agreement", m.group(2)) for m in _SINGULAR_PLURAL_VERB.finditer(sentence)
               if (m.group(1) or "").lower() not in _NOT_A_SUBJECT_AFTER]
     found += [("en-agreement", m.group(0)) for m in _EVERY_PLURAL.finditer(sentence)]
+    found += [("en-agreement", m.group(0)) for m in _BODY_PLURAL_VERB.finditer(sentence)]
+    found += [("en-relative", m.group(0)) for m in _THING_WHO.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _ONE_OF_SINGULAR.finditer(sentence)]
     found += [("en-missing-subject", m.group(0)) for m in _PREP_YEAR_VERB.finditer(sentence)]
     for pattern in _TENSE:
