@@ -75,6 +75,10 @@ def test_documents_from_unused_seeds_have_no_glitches():
      "en-agreement"),
     ("Those who knew her remember a sharp wit and a long memory who could name every family on the street.",
      "en-relative"),
+    ("The best thing about the Tarn Lite is the lacing hooks, which is better than it has any right to be.",
+     "en-agreement"),
+    ("It is not perfect, though. The flashbacks is a real nuisance, and I kept noticing it every time.",
+     "en-agreement"),
     ("Go over the stile into woodland; after 1 kilometres you come out at a water trough by the lane.", "en-number"),
     ("The win lifts Lamworth Town to 3rd in the table, 1 points behind the leaders, and the run goes on.", "en-number"),
 ])
@@ -127,6 +131,14 @@ def test_roster_check_passes_a_consistent_match_report(events):
 ])
 def test_roster_check_fires_on_a_contradictory_match_report(events, away):
     assert "en-roster" in kinds(_report(events, HOME, away))
+
+
+def test_weekdays_and_dates_of_one_document_fit_one_calendar():
+    good = ("Open gardens on Wednesday 16 October, teas in the school.\n"
+            "A talk at the library on Thursday 24 October at 7pm. A quiz on Sunday 6 October, and Monday 3 March.")
+    assert "en-calendar" not in kinds(good)
+    assert "en-calendar" in kinds("Open gardens on Wednesday 16 October.\nA choir sings on Thursday 16 October.")
+    assert "en-calendar" in kinds("A quiz on Sunday 8 October.\nA film on Wednesday 10 October at the hall.")
 
 
 def test_article_before_a_place_name_used_bare():

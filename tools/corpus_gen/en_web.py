@@ -10,6 +10,7 @@ reads differently every time, and its banks are large enough that two documents 
 
 from __future__ import annotations
 
+import datetime
 import random
 
 from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
@@ -344,31 +345,32 @@ def forum(rng: random.Random) -> tuple[str, list[str]]:
 
 # ---------------------------------------------------------------------------------------------------- reviews
 
-# kind, name pattern, what it is, good points, bad points, the price phrase
+# kind, name pattern, what it is, good points, bad points, the price phrase. Every point is singular: the
+# templates say "$good1 was obvious", "$bad1 is a real nuisance", and the product is "it" throughout.
 REVIEW_KINDS = [
     ("café", ["The $surname Rooms", "$street Kitchen", "Café $first", "The Copper Pot", "Bread and Salt"],
-     ["the cheese scones", "the soup of the day", "the coffee", "the window seats", "the service"],
-     ["the queue at lunchtime", "the narrow stairs", "the background music", "the tiny tables"],
+     ["the cheese scone", "the soup of the day", "the coffee", "the window table", "the service"],
+     ["the queue at lunchtime", "the narrow staircase", "the background music", "the cramped seating"],
      "lunch for two came to $price"),
     ("walking boot", ["the Ridgeway Mid", "the Fellsman GTX", "the Tarn Lite", "the Scout Two"],
-     ["the grip on wet rock", "the ankle support", "the stiff sole", "the lacing hooks"],
+     ["the grip on wet rock", "the ankle support", "the stiff sole", "the lacing system"],
      ["the weight", "the break-in period", "the narrow toe box", "the squeaky tongue"],
-     "they cost $price"),
+     "a pair costs $price"),
     ("novel", ["The Salt Road", "A Winter Orchard", "The Lighthouse Accounts", "Under the Weir", "Small Hours"],
-     ["the dialogue", "the sense of place", "the first hundred pages", "the minor characters"],
-     ["the ending", "the middle section", "the flashbacks", "the length"],
+     ["the dialogue", "the sense of place", "the opening chapter", "the supporting cast"],
+     ["the ending", "the middle section", "the back story", "the length"],
      "the hardback is $price"),
     ("hotel", ["The $surname Arms", "the Harbour View", "the Old Rectory", "the Railway Inn"],
-     ["the breakfast", "the staff", "the quiet rooms", "the view from the top floor"],
-     ["the plumbing", "the car park", "the thin walls", "the slow wifi"],
+     ["the breakfast", "the welcome at the desk", "the peace and quiet", "the view from the top floor"],
+     ["the plumbing", "the car park", "the soundproofing", "the slow wifi"],
      "a double room was $price a night"),
     ("electric bike", ["the Commuter 500", "the Vale E7", "the Townsend Step-Through", "the Metro Cargo"],
-     ["the battery range", "the brakes", "the upright riding position", "the integrated lights"],
+     ["the battery range", "the braking", "the upright riding position", "the built-in lighting"],
      ["the weight", "the display", "the kickstand", "the charger cable"],
      "it retails at $price"),
     ("kettle", ["the Brisk 1.7", "the Morning Steel", "the Quiet Boil", "the Classic Dome"],
      ["how quickly it boils", "the clear water gauge", "the pouring spout", "the cord storage"],
-     ["the noise", "the stiff lid", "the fingerprints on the steel", "the short cord"],
+     ["the noise", "the stiff lid", "the smeary steel finish", "the short cord"],
      "it costs $price"),
 ]
 
@@ -771,9 +773,14 @@ def whats_on(rng: random.Random) -> tuple[str, list[str]]:
              "miles": str(rng.randint(3, 9)), "stalls": str(rng.randint(12, 60))}
     fill = Filler(rng, facts, V, tidy_en)
     items = []
+    # A real calendar (of a year the listing does not print): "Wednesday 16 October" and "Thursday 16 October"
+    # in one diary contradict each other.
+    year, month_no = rng.randint(2015, 2026), V["month"].index(month) + 1
     for template in rng.sample(EVENTS["item"], rng.randint(6, 9)):
-        fill.facts["Day"] = rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
-        fill.facts["date"] = f"{rng.randint(1, 28)} {month}"
+        day = rng.randint(1, 28)
+        fill.facts["Day"] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[
+            datetime.date(year, month_no, day).weekday()]
+        fill.facts["date"] = f"{day} {month}"
         fill.facts["price"] = f"£{rng.randint(2, 12)}"
         if template in fill.used:
             continue

@@ -115,6 +115,10 @@ _BODY_PLURAL_VERB = re.compile(
     r"\b[Aa] (?:firm|company|contractor|builder)\b(?: (?:based in|from) [A-Z][a-z]+)? (?:were|are|have|say)\b|"
     r"\b[Aa] (?:firm|company|contractor|builder)\b[^.;]*, and (?:say|have promised|were)\b|"
     r"\bTraffic (?:on|in|through) (?:[A-Z][a-z]+ ){1,3}(?:face|are|were|have)\b")
+# a plural thing given a singular verb: "The best thing is the lacing hooks, which is better", "the flashbacks is"
+_PLURAL_THING_IS = re.compile(
+    r"\bthe (?:[a-z]+ ){0,2}(?:scones|seats|stairs|tables|hooks|rooms|walls|brakes|lights|fingerprints|characters|"
+    r"flashbacks|pages)(?: on the steel)?,? (?:which is|and it is|is|was|has|seems|stood|let it down)\b")
 # "who" after a thing: "a sharp wit and a long memory who could name every family"
 _THING_WHO = re.compile(r"\b(?:wit|memory|humour|laugh|temper|voice|smile) who\b")
 _EVERY_PLURAL = re.compile(
@@ -180,6 +184,7 @@ def _en_sentence_issues(sentence: str) -> list[tuple[str, str]]:
     found += [("en-agreement", m.group(0)) for m in _EVERY_PLURAL.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _BODY_PLURAL_VERB.finditer(sentence)]
     found += [("en-relative", m.group(0)) for m in _THING_WHO.finditer(sentence)]
+    found += [("en-agreement", m.group(0)) for m in _PLURAL_THING_IS.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _ONE_OF_SINGULAR.finditer(sentence)]
     found += [("en-missing-subject", m.group(0)) for m in _PREP_YEAR_VERB.finditer(sentence)]
     for pattern in _TENSE:
@@ -243,6 +248,26 @@ def _roster_issues(paragraphs: Sequence[str]) -> list[tuple[str, str]]:
         side = owner.get(m.group("keeper"))
         if side is not None and m.group("team") in sides and side != m.group("team"):
             found.append(("en-roster", f"{m.group(0)} (keeper of {side})"))
+    return found
+
+
+_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_DATED_DAY = re.compile(
+    rf"\b({'|'.join(_WEEKDAYS)}) (\d{{1,2}}) (January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\b")
+
+
+def _calendar_issues(text: str) -> list[tuple[str, str]]:
+    """Weekday-and-date pairs in one document must fit one calendar: "Wednesday 16 October" and "Thursday 16
+    October" (or "Sunday 8 October" with "Wednesday 10 October") cannot both be right."""
+    first: dict[str, tuple[int, str]] = {}
+    found: list[tuple[str, str]] = []
+    for m in _DATED_DAY.finditer(text):
+        offset = (int(m.group(2)) - _WEEKDAYS.index(m.group(1))) % 7
+        if m.group(3) not in first:
+            first[m.group(3)] = (offset, m.group(0))
+        elif first[m.group(3)][0] != offset:
+            found.append(("en-calendar", f"{first[m.group(3)][1]} || {m.group(0)}"))
     return found
 
 
@@ -331,6 +356,7 @@ def lint_document(doc_id: str, title: str, paragraphs: Sequence[str], lang: str)
     if lang != "zh":
         found += _the_before_bare_names("\n".join([title, *paragraphs]))
         found += _roster_issues(paragraphs)
+        found += _calendar_issues("\n".join(paragraphs))
     found += _duplicate_issues(sentences, lang)
     return [Issue(doc_id, kind, text) for kind, text in found]
 
