@@ -117,7 +117,7 @@ _BODY_PLURAL_VERB = re.compile(
     r"\bTraffic (?:on|in|through) (?:[A-Z][a-z]+ ){1,3}(?:face|are|were|have)\b")
 # a plural thing given a singular verb: "The best thing is the lacing hooks, which is better", "the flashbacks is"
 _PLURAL_THING_IS = re.compile(
-    r"\bthe (?:[a-z]+ ){0,2}(?:scones|seats|stairs|tables|hooks|rooms|walls|brakes|lights|fingerprints|characters|"
+    r"\b[Tt]he (?:[a-z]+ ){0,2}(?:scones|seats|stairs|tables|hooks|rooms|walls|brakes|lights|fingerprints|characters|"
     r"flashbacks|pages)(?: on the steel)?,? (?:which is|and it is|is|was|has|seems|stood|let it down)\b")
 # "who" after a thing: "a sharp wit and a long memory who could name every family"
 _THING_WHO = re.compile(r"\b(?:wit|memory|humour|laugh|temper|voice|smile) who\b")
