@@ -79,6 +79,10 @@ def test_documents_from_unused_seeds_have_no_glitches():
      "en-agreement"),
     ("It is not perfect, though. The flashbacks is a real nuisance, and I kept noticing it every time.",
      "en-agreement"),
+    ("Last of all, put everything back the way they came apart, and note anything you would do differently.",
+     "en-agreement"),
+    ("Drivers should know that, parking in the centre is limited on market days; it is a short walk in.",
+     "punctuation"),
     ("Go over the stile into woodland; after 1 kilometres you come out at a water trough by the lane.", "en-number"),
     ("The win lifts Lamworth Town to 3rd in the table, 1 points behind the leaders, and the run goes on.", "en-number"),
 ])

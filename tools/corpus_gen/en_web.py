@@ -218,7 +218,7 @@ HOWTO = parse_banks("""
 {Tighten everything gradually|Go round each fixing in turn}, {a quarter turn at a time|a little at a time}, {until it feels firm but not forced|checking that nothing has moved}.
 {Leave it to settle|Let it rest} {for at least an hour|overnight if you can}; {the temptation to test it straight away is strong|this is the hardest step for impatient people}, {but|and} {it is worth waiting|it pays to resist}.
 {Check your work in daylight|Look at the result again the next morning}, {because|since} {faults you missed the night before|small flaws} {are easier to see then|tend to show up in good light}.
-{Finally|Last of all}, {put everything back|reassemble the parts} {in the reverse order|the way they came apart}, {and|then} {clean your tools before putting them away|note anything you would do differently}.
+{Finally|Last of all}, {put everything back the way it came apart|reassemble the parts in the reverse order|reassemble the parts the way they came apart}, {and|then} {clean your tools before putting them away|note anything you would do differently}.
 
 == mistake
 {The most common mistake|The mistake I see most often} is $mistake. {It seems harmless at the time|It feels like a shortcut}, {but|yet} {it undoes most of the work|you will end up starting again}.
@@ -617,7 +617,7 @@ LIST_INTRO = parse_banks("""
 {None of this costs much|Almost all of it is free or cheap}, {and|and most of it} {can be done in a weekend|is within walking distance of the station}.
 == outro
 {Trains run from|There are trains from} {the county town|the junction} {every hour|twice an hour}, {and|and} {the station is a five-minute walk from the market place|the journey takes about twenty minutes}.
-{If you come by car|Drivers should know that}, {the long-stay car park by the river is cheapest|parking in the centre is limited on market days}; {it is a short walk from there|the short walk in is pleasant anyway}.
+{If you come by car,|Drivers should know that} {the long-stay car park by the river is cheapest|parking in the centre is limited on market days, but the long-stay car park by the river has room}; {it is a short walk from there|the short walk in is pleasant anyway}.
 {Go in late spring or early autumn|The best months are May and September}, {when|as} {the crowds are thinner|the light on the river is at its best} {and|and} {the cafés are still open|the footpaths are dry}.
 """)
 

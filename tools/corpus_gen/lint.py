@@ -119,6 +119,10 @@ _BODY_PLURAL_VERB = re.compile(
 _PLURAL_THING_IS = re.compile(
     r"\b[Tt]he (?:[a-z]+ ){0,2}(?:scones|seats|stairs|tables|hooks|rooms|walls|brakes|lights|fingerprints|characters|"
     r"flashbacks|pages)(?: on the steel)?,? (?:which is|and it is|is|was|has|seems|stood|let it down)\b")
+# "everything ... the way they came apart": "everything" is singular
+_EVERYTHING_THEY = re.compile(r"\beverything\b[^.;,]* the way they\b")
+# "Drivers should know that, parking ...": no comma between "that" and the clause it introduces
+_THAT_COMMA = re.compile(r"\b(?:know|knows|note|remember|say|says|said|agree|agreed) that, ")
 # "who" after a thing: "a sharp wit and a long memory who could name every family"
 _THING_WHO = re.compile(r"\b(?:wit|memory|humour|laugh|temper|voice|smile) who\b")
 _EVERY_PLURAL = re.compile(
@@ -184,6 +188,8 @@ def _en_sentence_issues(sentence: str) -> list[tuple[str, str]]:
     found += [("en-agreement", m.group(0)) for m in _EVERY_PLURAL.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _BODY_PLURAL_VERB.finditer(sentence)]
     found += [("en-relative", m.group(0)) for m in _THING_WHO.finditer(sentence)]
+    found += [("en-agreement", m.group(0)) for m in _EVERYTHING_THEY.finditer(sentence)]
+    found += [("punctuation", m.group(0)) for m in _THAT_COMMA.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _PLURAL_THING_IS.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _ONE_OF_SINGULAR.finditer(sentence)]
     found += [("en-missing-subject", m.group(0)) for m in _PREP_YEAR_VERB.finditer(sentence)]
