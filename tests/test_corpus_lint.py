@@ -53,9 +53,96 @@ def test_documents_from_unused_seeds_have_no_glitches():
     ("Country people once believe that its song foretold rain within three days.", "en-tense"),
     ("Some {leftover|choice} remains in this sentence about the town and river.", "markup"),
     ("The town lies on the river , and the market is held on a Thursday.", "punctuation"),
+    ("Taking place in Saley in 1983, it follows Jade, a widowed schoolteacher and returns home after ten years.",
+     "en-appositive-verb"),
+    ("Over the last year, my partner wants to move to the coast and I do not, and I no longer know what to do.",
+     "en-tense"),
+    ("For about eight months now, my sister borrows money and never pays it back, and I am at my wits' end.",
+     "en-tense"),
+    ("The first step, pick a time when neither of you is rushed for a proper conversation about it.",
+     "en-comma-splice"),
+    ("Penby Bears beat Dunden Foxes by 187 runs to 26, and Will Walhurst winning all three of his games.",
+     "en-verbless-clause"),
+    ("Chances were few for long periods, and Calshaw's long-range effort the only real threat of the half.",
+     "en-verbless-clause"),
+    ("Sian is the heart of the book, and I missed her whenever her is off the page in the middle.",
+     "en-pronoun-case"),
+    ("A firm based in Penstow were appointed in May, ahead of two larger companies, to do the work.",
+     "en-agreement"),
+    ("A firm based in Penstow won the contract in May, and say they expect to keep disruption low.",
+     "en-agreement"),
+    ("Traffic on Fore Street face restrictions on weekdays until the work is done, the council said.",
+     "en-agreement"),
+    ("Those who knew her remember a sharp wit and a long memory who could name every family on the street.",
+     "en-relative"),
+    ("The best thing about the Tarn Lite is the lacing hooks, which is better than it has any right to be.",
+     "en-agreement"),
+    ("It is not perfect, though. The flashbacks is a real nuisance, and I kept noticing it every time.",
+     "en-agreement"),
+    ("Last of all, put everything back the way they came apart, and note anything you would do differently.",
+     "en-agreement"),
+    ("Drivers should know that, parking in the centre is limited on market days; it is a short walk in.",
+     "punctuation"),
+    ("Go over the stile into woodland; after 1 kilometres you come out at a water trough by the lane.", "en-number"),
+    ("The win lifts Lamworth Town to 3rd in the table, 1 points behind the leaders, and the run goes on.", "en-number"),
 ])
 def test_each_english_check_fires(glitch, kind):
     assert kind in kinds(glitch)
+
+
+def test_new_english_checks_stay_quiet_on_the_corrected_forms():
+    text = ("Taking place in Saley in 1983, it follows Jade, a widowed schoolteacher who returns home after ten years.\n"
+            "Over the last year, my partner has been set on moving to the coast while I am not, and I am tired.\n"
+            "For about eight months now, my sister has been borrowing money and never paying it back.\n"
+            "As a first step, pick a time when neither of you is rushed. The first step is to listen to them.\n"
+            "Penby Bears beat Dunden Foxes by 187 runs to 26, with Will Walhurst winning all three of his games.\n"
+            "Sian is the heart of the book, and I missed her whenever she is off the page in the middle.\n"
+            "After 1 kilometre you come out at a water trough; after 2 kilometres the lane ends at 1.5 metres wide.\n"
+            "Sharp secateurs, a pruning saw and gloves cover nearly everything, and a neighbour has the rest.\n"
+            "A firm based in Penstow was appointed in May, and says it expects to keep disruption to a minimum.\n"
+            "Traffic on Fore Street will face restrictions; friends remember a man with a sharp wit, who smiled.")
+    assert kinds(text) == set()
+
+
+def _report(events: str, home: list[str], away: list[str]) -> str:
+    sheet = "{}: {}. Subs: {}, {} ({}, 60)."
+    return "\n".join([events, sheet.format("Lamworth Town", ", ".join(home[:11]), home[11], home[12], home[3]),
+                      sheet.format("Coldby United", ", ".join(away[:11]), away[11], away[12], away[4])])
+
+
+HOME = [f"Home{c}" for c in "abcdefghijklm"]
+AWAY = [f"Away{c}" for c in "abcdefghijklm"]
+
+
+@pytest.mark.parametrize("events", [
+    "Homea kept Lamworth Town in the game, tipping a shot from Awayc over the bar with a fine save.",
+    "Awayd cleared off the line to deny Homee with Homea beaten, and Coldby United survived a nervy spell.",
+    "The referee booked Homef after a clash with Awayg midway through the half, and the game went on.",
+])
+def test_roster_check_passes_a_consistent_match_report(events):
+    assert "en-roster" not in kinds(_report(events, HOME, AWAY))
+
+
+@pytest.mark.parametrize(("events", "away"), [
+    # "Rosgate" on both team sheets
+    ("The referee booked Homef for a late challenge midway through the half, and the game went on.",
+     [*AWAY[:5], "Homeb", *AWAY[6:]]),
+    # the away keeper keeping the home side in the game
+    ("Awaya kept Lamworth Town in the game, tipping a shot from Homec over the bar with a fine save.", AWAY),
+    # a clearance off the line to deny a team-mate, a clash between team-mates
+    ("Homed cleared off the line to deny Homee with Awaya beaten, and Coldby United survived a nervy spell.", AWAY),
+    ("The referee booked Homef after a clash with Homeg midway through the half, and the game went on.", AWAY),
+])
+def test_roster_check_fires_on_a_contradictory_match_report(events, away):
+    assert "en-roster" in kinds(_report(events, HOME, away))
+
+
+def test_weekdays_and_dates_of_one_document_fit_one_calendar():
+    good = ("Open gardens on Wednesday 16 October, teas in the school.\n"
+            "A talk at the library on Thursday 24 October at 7pm. A quiz on Sunday 6 October, and Monday 3 March.")
+    assert "en-calendar" not in kinds(good)
+    assert "en-calendar" in kinds("Open gardens on Wednesday 16 October.\nA choir sings on Thursday 16 October.")
+    assert "en-calendar" in kinds("A quiz on Sunday 8 October.\nA film on Wednesday 10 October at the hall.")
 
 
 def test_article_before_a_place_name_used_bare():

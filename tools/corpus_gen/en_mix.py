@@ -55,6 +55,10 @@ def _distinct(rng: random.Random, make, n: int) -> list:
     return out
 
 
+def _kilometres(n: int) -> str:
+    return f"{n} kilometre" if n == 1 else f"{n} kilometres"
+
+
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -96,13 +100,13 @@ $scorer {was on the scoresheet|found the net} {on $min minutes|in the $nmin minu
 {Substitute $scorer|$scorer, on for only five minutes,} {needed one touch|took one touch} to {make it $tally|score}, {meeting $assist's cross|finishing off a move started by $assist} {in the $nmin minute|on $min minutes}.
 {A mistake at the back let in|A loose pass gifted the ball to} $scorer, {who made no mistake|who finished} {on $min minutes|in the $nmin minute} {to make it $tally|for $tally}.
 == chance
-$keeper {kept $team in the game|was busy all afternoon}, {tipping|pushing} {a shot from $player|$player's header} {over the bar|round the post} {with a fine save|at full stretch}.
+$keeper {kept $other in the game|was busy all afternoon}, {tipping|pushing} {a shot from $player|$player's header} {over the bar|round the post} {with a fine save|at full stretch}.
 $player {hit the post|struck the bar|shot narrowly wide} {for $team|with the goal at his mercy} {soon afterwards|a few minutes later}, {and|while} {$player2 should have done better|$player2 headed over} from {a corner|a free kick}.
-{The referee|Referee $ref} {booked|showed a yellow card to} $player {for a late challenge|after a clash with $player2} {midway through the half|shortly afterwards}.
+{The referee|Referee $ref} {booked|showed a yellow card to} $player {for a late challenge|after a clash with $rivalplayer} {midway through the half|shortly afterwards}.
 $player2 {was replaced by|made way for} $player {soon afterwards|not long after}, {as $team went looking for|with $team pushing for} {another goal|a way back}.
-{Chances were few|Clear chances were scarce} {in a scrappy spell|for long periods}, {with|and} {$player's long-range effort|a volley from $player that flew over} {the only real threat|the nearest thing to a goal}.
+{Chances were few|Clear chances were scarce} {in a scrappy spell|for long periods}, with {$player's long-range effort|a volley from $player that flew over} {the only real threat|the nearest thing to a goal}.
 {Both sides|Both teams} {struggled|found it hard} to {keep the ball|string passes together} {on a bumpy pitch|in a swirling wind}, {and|so} {long balls|set pieces} {were the order of the day|produced most of the chances}.
-$player {cleared off the line|blocked on the line} {from $player2|to deny $player2} {with $keeper beaten|in a goalmouth scramble}, {and|and} {$team survived|the lead held} {a nervy spell|some late pressure}.
+$defender {cleared off the line|blocked on the line} {from $player|to deny $player} {with $keeper beaten|in a goalmouth scramble}, {and|and} {$other survived|$other came through} {a nervy spell|some late pressure}.
 == quote
 "{I thought we were the better side|We deserved that}, {especially after the break|for the effort alone}," said {$team manager $manager|$manager, who manages $team}. "{The lads worked hard|Everyone put a shift in}, and {$scorer's goal was a good one|the clean sheet pleases me most}."
 $manager {said afterwards|admitted afterwards} that {it had not been pretty|$team had ridden their luck}. "{We know we have to improve|There are things to work on}, but {three points is three points|a win is a win at this stage}," {$manager_he said|$manager_he added}.
@@ -125,11 +129,13 @@ def _lineup(rng: random.Random, team: str, surnames: list[str]) -> str:
 
 def match_report(rng: random.Random) -> tuple[str, list[str]]:
     home, away = _distinct(rng, _team, 2)
-    squads = {t: rng.sample(SURNAMES, 13) for t in (home, away)}
+    # One draw for both squads and the officials: a surname on both team sheets (or the referee's) reads as a slip.
+    names = rng.sample(SURNAMES, 29)
+    squads = {home: names[:13], away: names[13:26]}
     g_home, g_away = rng.choice([(1, 0), (2, 1), (3, 1), (2, 0), (0, 1), (1, 2), (1, 1), (2, 2), (3, 2), (4, 1),
                                  (0, 2), (1, 3), (0, 0)])
     winner, loser = (home, away) if g_home > g_away else (away, home)
-    m1, m2 = full_name(rng, "m"), full_name(rng, "m")
+    m1, m2, ref = [(first_name(rng, "m"), sur) for sur in names[26:]]
     facts = {
         "home": home, "away": away, "winner": winner, "loser": loser,
         "score": f"{max(g_home, g_away)}-{min(g_home, g_away)}",
@@ -139,10 +145,10 @@ def match_report(rng: random.Random) -> tuple[str, list[str]]:
             f"{rng.choice(V['street']).split()[0]} Lane", f"{place_name(rng)} Park", "the Recreation Ground",
             f"{rng.choice(SURNAMES)} Field", "the Memorial Ground", f"{place_name(rng)} Road"]),
         "nth": _ordinal(rng.randint(3, 9)), "lastmin": _ordinal(rng.randint(78, 89)),
-        "ref": " ".join(full_name(rng)[:2]),
+        "ref": " ".join(ref),
         "manager": f"{m1[0]} {m1[1]}", "manager_he": "he", "othermanager": f"{m2[0]} {m2[1]}",
         "position": _ordinal(rng.randint(2, 8)), "position2": _ordinal(rng.randint(9, 16)),
-        "gap": str(rng.randint(1, 9)), "rival": _team(rng), "run": str(rng.randint(3, 9)),
+        "gap": str(rng.randint(2, 9)), "rival": _team(rng), "run": str(rng.randint(3, 9)),
         "nextday": rng.choice(WEEKDAYS[:6]), "wins": str(rng.randint(1, 4)), "played": str(rng.randint(9, 18)),
         "points": str(rng.randint(4, 12)),
     }
@@ -168,7 +174,10 @@ def match_report(rng: random.Random) -> tuple[str, list[str]]:
             team = rng.choice([home, away])
             other = away if team == home else home
             p1, p2 = rng.sample(squads[team][1:13], 2)
-            fill.facts.update({"team": team, "player": p1, "player2": p2, "keeper": squads[other][0]})
+            # A clearance or a clash involves a player of the other side; a team's own keeper saves its opponents' shots.
+            d1, d2 = rng.sample(squads[other][1:11], 2)
+            fill.facts.update({"team": team, "other": other, "player": p1, "player2": p2, "keeper": squads[other][0],
+                               "defender": d1, "rivalplayer": d2})
             half.insert(rng.randint(0, len(half)), fill.one(MATCH["chance"]))
     fill.facts.update({"team": winner, "other": loser, "scorer": squads[winner][rng.randint(6, 10)]})
     after = [] if g_home == g_away else [fill.paragraph(MATCH["quote"], rng.randint(1, 2)),
@@ -195,7 +204,7 @@ PATHS = ["track", "green lane", "field edge", "bridleway", "causeway", "towpath"
          "stony track", "holloway", "permissive path", "old railway line"]
 WALK = parse_banks("""
 == step
-{Go through|Pass through|Cross} the $gate {and|then} {bear $dir|turn $dir|keep $dir} {along|on to} the $path, {which|and this} {climbs gently|runs level|drops steadily} for {about $dist|roughly $dist}.
+{Go through|Pass through|Cross} the $gate {and|then} {bear $dir|turn $dir|keep $dir} {along|on to} the $path, which {climbs gently|runs level|drops steadily} for {about $dist|roughly $dist}.
 {After $dist|Some $dist further on|In about $dist}, {look for|watch for|you will see} {A_ $lm1 on your $dir|the $lm1 $side}; {go past it|keep it on your $dir} and {head for|aim for} the $lm2.
 {Keep|Stay} {to the $path|on the $path} {past|beyond} {the $lm1|A_ $lm1}, {ignoring|passing} {a path to the $dir|two turnings on the $dir}, until {it meets|you reach} {a lane|the road} {by A_ $lm2|near A_ $lm2}.
 {At the $lm1|By the $lm1|Beside the $lm1}, {fork $dir|take the $dir fork|turn sharp $dir} {up|along|down} {a narrow $path|the $path} {with|between} {a hedge|a wall|a fence} on {the $dir2|your $dir2}.
@@ -254,7 +263,7 @@ def walk(rng: random.Random) -> tuple[str, list[str]]:
         seen_landmarks.update((lm1, lm2))
         fill.facts.update({"lm1": lm1, "lm2": lm2, "gate": rng.choice(GATES), "path": rng.choice(PATHS), "dir": rng.choice(DIRS),
                            "dir2": rng.choice(DIRS), "side": rng.choice(["ahead", "on the skyline", "below you"]),
-                           "dist": rng.choice([f"{rng.randrange(100, 900, 50)} metres", f"{rng.randint(1, 2)} kilometres",
+                           "dist": rng.choice([f"{rng.randrange(100, 900, 50)} metres", _kilometres(rng.randint(1, 2)),
                                                "half a kilometre", f"{rng.randint(2, 6)}00 metres"]),
                            "n": rng.choice(["two", "three", "four", "five"])})
         got = fill.pick(WALK["step"], 1)
@@ -338,7 +347,7 @@ BOOK_ADJ = ["Quiet", "Last", "Drowned", "Borrowed", "Hollow", "Second", "Norther
             "Painted", "Narrow", "Burning", "Lost", "Winter", "Distant", "Silent"]
 BOOK = parse_banks("""
 == setup
-{Set in|Taking place in} $place {in $year|during the hard winter of $year|in the years after $year}, {it follows|the story follows} $hero, {a $job|a young $job|a widowed $job} {who|and} {returns home after $span years away|inherits a failing $business|takes a job nobody else wants}.
+{Set in|Taking place in} $place {in $year|during the hard winter of $year|in the years after $year}, {it follows|the story follows} $hero, {a $job|a young $job|a widowed $job} who {returns home after $span years away|inherits a failing $business|takes a job nobody else wants}.
 $hero {has not spoken to|has lost touch with|has fallen out with} {$pron2 $relative|$pron2 old friend $side} {for $span years|since the funeral}, {and|but} {a letter from $place2|an unexpected visit} {changes that|brings them back together}.
 {The first chapters|The opening chapters} {introduce|bring in} $side, {a $job2|an old friend of the family}, {whose|and $side's} {debts|old quarrels|plans for the $business} {drive much of the plot|set events moving}.
 == plot
@@ -346,7 +355,7 @@ $hero {has not spoken to|has lost touch with|has fallen out with} {$pron2 $relat
 {Midway through|In the middle section}, {the narrative jumps back|the book goes back} to {$year2|the summer of $year2}, {and|and} {we learn|the reader learns} {why $side left $place|what happened at the $building}.
 $author {handles|manages} {the shifts in time|the two timelines|a large cast} {with confidence|with a light touch|mostly well}, {though|although} {the middle third drags|one or two threads are left hanging}.
 {The best scenes|The strongest passages} {are the quiet ones|come in the kitchen of the $business|are set on the $river}: {$hero and $side|two people} {talking late into the night|mending nets|arguing over the accounts}.
-{$side is|$side becomes} {the most vivid character|the heart of the book}, {and|and} {I missed $sidepron|the book sags} {whenever $sidepron is off the page|in the chapters without $sidepron}.
+{$side is|$side becomes} {the most vivid character|the heart of the book}, {and|and} {I missed $sidepron|the book sags} {whenever $sidehe is off the page|in the chapters without $sidepron}.
 {The ending|The last chapter} {is|feels} {earned|rushed|a little too neat}, {but|and} {it left me|I finished it} {wanting to go back to the start|thinking about $hero for days}.
 == verdict
 {At $pages pages|Running to $pages pages}, {it is|this is} {a long book|not a quick read|a compact novel}, {but|and} {it rarely feels it|the pages turn easily|it repays patience}.
@@ -364,9 +373,11 @@ def book_review(rng: random.Random) -> tuple[str, list[str]]:
     af, asur, _ = full_name(rng)
     hf, hs, hsex = full_name(rng)
     sf, _ss, ssex = full_name(rng)
+    while sf == hf:  # the second character needs a name of its own, and of the sex its pronouns say
+        sf = first_name(rng, ssex)
     year = rng.randint(1890, 1990)
     facts = {"place": place, "place2": place2, "author": f"{af} {asur}", "hero": hf, "side": sf,
-             "pron2": pronouns(hsex)["his"], "sidepron": pronouns(ssex)["him"],
+             "pron2": pronouns(hsex)["his"], "sidepron": pronouns(ssex)["him"], "sidehe": pronouns(ssex)["he"],
              "relative": rng.choice(["mother", "father", "sister", "aunt", "uncle", "grandmother"]),
              "year": str(year), "year2": str(year - rng.randint(8, 30)), "span": rng.choice(["two", "three", "five", "seven", "ten", "twelve"]),
              "job": rng.choice(["schoolteacher", "boatbuilder", "nurse", "printer", "vet", "baker", "solicitor"]),
@@ -374,8 +385,6 @@ def book_review(rng: random.Random) -> tuple[str, list[str]]:
              "business": rng.choice(["boatyard", "bakery", "hotel", "orchard", "printing works", "farm", "pub"]),
              "building": rng.choice(V["building"]), "river": river_name(rng), "pages": str(rng.randint(220, 560)),
              "nth": rng.choice(["second", "third", "fourth", "fifth"])}
-    if facts["hero"] == facts["side"]:
-        facts["side"] = "Agnes" if facts["hero"] != "Agnes" else "Martha"
     fill = Filler(rng, facts, V, tidy_en)
     intro = (f"{book} by {af} {asur} ({rng.choice(['Harrow', 'Meadowbank', 'Lantern', 'Quayside', 'Fell'])} "
              f"{rng.choice(['Press', 'Books'])}, £{rng.randint(9, 22)}.{rng.choice(['99', '50', '00'])}).")
@@ -453,13 +462,13 @@ SPORTS = {
 }
 ROUNDUP = parse_banks("""
 == result
-$teamA {beat|overcame|saw off} $teamB {by $a $unit2 to $b|$a-$b}, {with|and} $star {the pick of their players|in fine form|winning all three of $hisher games}.
+$teamA {beat|overcame|saw off} $teamB {by $a $unit2 to $b|$a-$b}, with $star {the pick of their players|in fine form|winning all three of $hisher games}.
 {In a close match|In a tight contest|In a match that went to the last game}, $teamA {edged|pipped} $teamB $a-$b, {thanks largely to|helped by} {$star|a late run from $star}.
 $teamB {had no answer to|were no match for|struggled against} $teamA, {losing|going down} $a-$b; {$star|only $star} {stood out|won more than $hisher share} for {the visitors|$teamB}.
 {The match between $teamA and $teamB|$teamA against $teamB} {ended|finished} {all square at $a-$a|level at $a each}, with {both captains|$star and $star2} {happy to share the points|saying a draw was fair}.
-{Newcomers|League newcomers} $teamA {recorded|picked up} {their first win|a second straight win} {against $teamB|at the expense of $teamB}, $a-$b, {with|and} $star {top-scoring with $n $unit2|making the difference}.
+{Newcomers|League newcomers} $teamA {recorded|picked up} {their first win|a second straight win} {against $teamB|at the expense of $teamB}, $a-$b, with $star {top-scoring with $n $unit2|making the difference}.
 $star {was in outstanding form|had a night to remember} {for $teamA|as $teamA beat $teamB $a-$b}, {and|and} {$star2 added|$star2 chipped in with} {$n $unit2|a useful contribution}.
-{Bottom side|Struggling} $teamB {gave|put up} {a good account of themselves|stiff resistance} {before losing|but lost} $a-$b to $teamA, {with|and} $star2 {the best of the losers|impressing for $teamB}.
+{Bottom side|Struggling} $teamB {gave|put up} {a good account of themselves|stiff resistance} {before losing|but lost} $a-$b to $teamA, with $star2 {the best of the losers|impressing for $teamB}.
 {There was a shock|It was an upset} {in $division|at $venue}, {where|as} $teamB {beat|knocked over} {leaders|table-toppers} $teamA $a-$b{| in front of a big crowd}.
 == note
 {Congratulations to|Well done to} $star {on|for} {reaching $n years with the club|a first county call-up|winning the singles title}{| last week}.
@@ -489,7 +498,7 @@ def roundup(rng: random.Random) -> tuple[str, list[str]]:
             hi = rng.randint(4, 30) if unit2 not in {"runs", "pins"} else rng.randint(90, 260)
             fill.facts.update({"teamA": t_a, "teamB": t_b, "a": str(hi), "b": str(rng.randint(1, hi - 1)),
                                "unit": unit, "unit2": unit2, "star": star, "star2": star2,
-                               "hisher": pronouns(sex1)["his"], "n": str(rng.randint(1, hi)),
+                               "hisher": pronouns(sex1)["his"], "n": str(rng.randint(max(2, hi // 2), hi)),
                                "division": rng.choice(["the first division", "the second division", "the cup"]),
                                "venue": rng.choice(["Conservative Club", "Legion hall", "sports club", "Red Lion",
                                                     "village hall", "community centre"])})

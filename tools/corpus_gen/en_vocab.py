@@ -46,7 +46,7 @@ _words("flowers", """primroses, bluebells, foxgloves, cowslips, wild garlic, cam
 poppies, oxeye daisies, harebells, marsh marigolds, snowdrops, celandines, anemones""")
 # Buildings that can be saved from demolition and given a new use.
 _words("building", """chapel, corn exchange, tithe barn, coaching inn, grammar school, toll house, watermill,
-railway station, reading room, guildhall, customs house, assembly rooms, malthouse, granary, drill hall""")
+railway station, reading room, guildhall, customs house, assembly hall, malthouse, granary, drill hall""")
 # Dishes: each reads after "a plate of" and in "we ate X and Y".
 _words("food", """bean soup, slow-cooked lamb, soft cheese, grilled fish, dumplings, flatbreads, lentils, olives,
 honey cakes, smoked sausage, pickled vegetables, roasted peppers, rice with herbs, baked apples, river trout,

@@ -10,6 +10,7 @@ reads differently every time, and its banks are large enough that two documents 
 
 from __future__ import annotations
 
+import datetime
 import random
 
 from corpus_gen.en_vocab import V, person, place_name, pronouns, river_name
@@ -83,9 +84,9 @@ $event on $weekday, {the culmination of|after} {a campaign that began in $starty
 {Under the terms agreed|As part of the agreement}, $body {will cover|has promised to pay} {most of the running costs|the cost of maintenance} for {the next five years|at least a decade}, {after which the arrangement will be reviewed|with a review in $reviewyear}.
 {Signs|Notices} {went up on $street|were posted around $town} {on $prevday|at the weekend}, {explaining the changes|giving details of what happens next}, and {a leaflet will go to every household|an open session is planned at the parish hall}.
 
-{Contractors from $town2|A firm based in $town2} {won the contract|were appointed} in $month, {beating|ahead of} {three other bidders|two larger companies}, {and|and they} {have promised|say they expect} to {employ local labour where possible|keep disruption to a minimum}.
+A firm based in $town2 {won the contract|was appointed} in $month, {beating|ahead of} {three other bidders|two larger companies}, and {has promised|says it expects} to {employ local labour where possible|keep disruption to a minimum}.
 {Half the cost|Around half the money} {comes from|is being met by} {a national grant|the lottery}, {with|and} the rest {split between|shared by} $body and {the town council|local fundraising}, {which has already brought in|which has so far raised} $overrun.
-{Traffic on $street|Deliveries to the shops on $street} {will be restricted|face restrictions} {between nine and four|on weekdays} {until the work is done|for about six weeks}, {a point several traders raised at the meeting|which has worried some businesses}.
+{Traffic on $street|Deliveries to the shops on $street} {will be restricted|will face restrictions} {between nine and four|on weekdays} {until the work is done|for about six weeks}, {a point several traders raised at the meeting|which has worried some businesses}.
 {Only|Just} $share {people|residents} {responded to|took part in} {the consultation last spring|last year's survey}, {a figure critics say is far too low|which opponents argue proves nobody was told}.
 {Officers told councillors|A report to the committee said} that {the old arrangements|the existing set-up} {had become|was} "{unsustainable|no longer fit for purpose}" {and that|because} {repair bills had doubled in five years|nothing had been spent on it since $oldyear}.
 {Police|Highways officers} {were called|attended} {twice|on several occasions} {during the works|in the first week}, {mostly because of|largely over} {parking on the verges|complaints about noise early in the morning}.
@@ -217,7 +218,7 @@ HOWTO = parse_banks("""
 {Tighten everything gradually|Go round each fixing in turn}, {a quarter turn at a time|a little at a time}, {until it feels firm but not forced|checking that nothing has moved}.
 {Leave it to settle|Let it rest} {for at least an hour|overnight if you can}; {the temptation to test it straight away is strong|this is the hardest step for impatient people}, {but|and} {it is worth waiting|it pays to resist}.
 {Check your work in daylight|Look at the result again the next morning}, {because|since} {faults you missed the night before|small flaws} {are easier to see then|tend to show up in good light}.
-{Finally|Last of all}, {put everything back|reassemble the parts} {in the reverse order|the way they came apart}, {and|then} {clean your tools before putting them away|note anything you would do differently}.
+{Finally|Last of all}, {put everything back the way it came apart|reassemble the parts in the reverse order|reassemble the parts the way they came apart}, {and|then} {clean your tools before putting them away|note anything you would do differently}.
 
 == mistake
 {The most common mistake|The mistake I see most often} is $mistake. {It seems harmless at the time|It feels like a shortcut}, {but|yet} {it undoes most of the work|you will end up starting again}.
@@ -344,31 +345,32 @@ def forum(rng: random.Random) -> tuple[str, list[str]]:
 
 # ---------------------------------------------------------------------------------------------------- reviews
 
-# kind, name pattern, what it is, good points, bad points, the price phrase
+# kind, name pattern, what it is, good points, bad points, the price phrase. Every point is singular: the
+# templates say "$good1 was obvious", "$bad1 is a real nuisance", and the product is "it" throughout.
 REVIEW_KINDS = [
     ("café", ["The $surname Rooms", "$street Kitchen", "Café $first", "The Copper Pot", "Bread and Salt"],
-     ["the cheese scones", "the soup of the day", "the coffee", "the window seats", "the service"],
-     ["the queue at lunchtime", "the narrow stairs", "the background music", "the tiny tables"],
+     ["the cheese scone", "the soup of the day", "the coffee", "the window table", "the service"],
+     ["the queue at lunchtime", "the narrow staircase", "the background music", "the cramped seating"],
      "lunch for two came to $price"),
     ("walking boot", ["the Ridgeway Mid", "the Fellsman GTX", "the Tarn Lite", "the Scout Two"],
-     ["the grip on wet rock", "the ankle support", "the stiff sole", "the lacing hooks"],
+     ["the grip on wet rock", "the ankle support", "the stiff sole", "the lacing system"],
      ["the weight", "the break-in period", "the narrow toe box", "the squeaky tongue"],
-     "they cost $price"),
+     "a pair costs $price"),
     ("novel", ["The Salt Road", "A Winter Orchard", "The Lighthouse Accounts", "Under the Weir", "Small Hours"],
-     ["the dialogue", "the sense of place", "the first hundred pages", "the minor characters"],
-     ["the ending", "the middle section", "the flashbacks", "the length"],
+     ["the dialogue", "the sense of place", "the opening chapter", "the supporting cast"],
+     ["the ending", "the middle section", "the back story", "the length"],
      "the hardback is $price"),
     ("hotel", ["The $surname Arms", "the Harbour View", "the Old Rectory", "the Railway Inn"],
-     ["the breakfast", "the staff", "the quiet rooms", "the view from the top floor"],
-     ["the plumbing", "the car park", "the thin walls", "the slow wifi"],
+     ["the breakfast", "the welcome at the desk", "the peace and quiet", "the view from the top floor"],
+     ["the plumbing", "the car park", "the soundproofing", "the slow wifi"],
      "a double room was $price a night"),
     ("electric bike", ["the Commuter 500", "the Vale E7", "the Townsend Step-Through", "the Metro Cargo"],
-     ["the battery range", "the brakes", "the upright riding position", "the integrated lights"],
+     ["the battery range", "the braking", "the upright riding position", "the built-in lighting"],
      ["the weight", "the display", "the kickstand", "the charger cable"],
      "it retails at $price"),
     ("kettle", ["the Brisk 1.7", "the Morning Steel", "the Quiet Boil", "the Classic Dome"],
      ["how quickly it boils", "the clear water gauge", "the pouring spout", "the cord storage"],
-     ["the noise", "the stiff lid", "the fingerprints on the steel", "the short cord"],
+     ["the noise", "the stiff lid", "the smeary steel finish", "the short cord"],
      "it costs $price"),
 ]
 
@@ -446,7 +448,7 @@ PROFILE = parse_banks("""
 {In $married|At the age of $marriedage} $he married $spouse, {whom $he had met at a dance in $town2|a teacher at the village school}, {and|and together} they {had $kids children|brought up $kids children in the house on $street}.
 {During the war|In the hard winter of 1963}, $name {served with the local fire service|kept the $workplace open when others closed}, {a time $he rarely spoke about|something $he remained quietly proud of}.
 {Outside work|Away from the $workplace}, $his {great passion was|lasting love was} $hobby, and $he {won prizes at the county show|served as secretary of the club} for {more than twenty years|several decades}.
-{Friends remember|Those who knew $him remember} {a generous, private $person|a sharp wit and a long memory} {who never turned anyone away|who could name every family on $street}.
+{Friends remember|Those who knew $him remember} {a generous, private $person|a $person with a sharp wit and a long memory}, {who never turned anyone away|who could name every family on $street}.
 {$He was a founder member of|$He helped to start} {the local history society, and its archive of photographs owes much to $him|the town's first youth club, and for many years $he organised its summer outings}.
 {In retirement|After $he handed the business on}, $name {took up painting, and $his watercolours of the river hang in half the houses on $street|wrote a short history of $town, which sold out its first printing}.
 {Customers|Regulars} {still tell the story of|still talk about} {the night $he opened the $workplace at midnight for a doctor who needed a part|the year $he refused to raise $his prices}, {and|and it says a good deal about $him that} {$he never mentioned it $himself|nobody can remember $him taking a holiday}.
@@ -615,7 +617,7 @@ LIST_INTRO = parse_banks("""
 {None of this costs much|Almost all of it is free or cheap}, {and|and most of it} {can be done in a weekend|is within walking distance of the station}.
 == outro
 {Trains run from|There are trains from} {the county town|the junction} {every hour|twice an hour}, {and|and} {the station is a five-minute walk from the market place|the journey takes about twenty minutes}.
-{If you come by car|Drivers should know that}, {the long-stay car park by the river is cheapest|parking in the centre is limited on market days}; {it is a short walk from there|the short walk in is pleasant anyway}.
+{If you come by car,|Drivers should know that} {the long-stay car park by the river is cheapest|parking in the centre is limited on market days, but the long-stay car park by the river has room}; {it is a short walk from there|the short walk in is pleasant anyway}.
 {Go in late spring or early autumn|The best months are May and September}, {when|as} {the crowds are thinner|the light on the river is at its best} {and|and} {the cafés are still open|the footpaths are dry}.
 """)
 
@@ -771,9 +773,14 @@ def whats_on(rng: random.Random) -> tuple[str, list[str]]:
              "miles": str(rng.randint(3, 9)), "stalls": str(rng.randint(12, 60))}
     fill = Filler(rng, facts, V, tidy_en)
     items = []
+    # A real calendar (of a year the listing does not print): "Wednesday 16 October" and "Thursday 16 October"
+    # in one diary contradict each other.
+    year, month_no = rng.randint(2015, 2026), V["month"].index(month) + 1
     for template in rng.sample(EVENTS["item"], rng.randint(6, 9)):
-        fill.facts["Day"] = rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
-        fill.facts["date"] = f"{rng.randint(1, 28)} {month}"
+        day = rng.randint(1, 28)
+        fill.facts["Day"] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[
+            datetime.date(year, month_no, day).weekday()]
+        fill.facts["date"] = f"{day} {month}"
         fill.facts["price"] = f"£{rng.randint(2, 12)}"
         if template in fill.used:
             continue
@@ -796,15 +803,23 @@ WHATS_ON = parse_banks("""
 
 # ---------------------------------------------------------------------------------------------------- advice column
 
+# (who, the problem as the title states it, the problem as the letter tells it after "For six months now,"
+# or "Since the spring," (those want a present perfect: "has been borrowing", not "borrows"), the topic)
 ADVICE_PROBLEMS = [
-    ("my sister", "borrows money and never pays it back", "the money"),
-    ("a neighbour", "parks across our drive most mornings", "the parking"),
-    ("my oldest friend", "has stopped returning my calls", "the silence"),
-    ("my son", "wants to leave university after one term", "his decision"),
-    ("a colleague", "takes credit for my work in meetings", "the meetings"),
-    ("my father", "refuses to stop driving at eighty-nine", "the driving"),
-    ("our landlord", "keeps ignoring the damp in our flat", "the damp"),
-    ("my partner", "wants to move to the coast and I do not", "the move"),
+    ("my sister", "borrows money and never pays it back", "has been borrowing money and never paying it back",
+     "the money"),
+    ("a neighbour", "parks across our drive most mornings", "has been parking across our drive most mornings",
+     "the parking"),
+    ("my oldest friend", "has stopped returning my calls", "has not returned a single one of my calls", "the silence"),
+    ("my son", "wants to leave university after one term", "has been talking about leaving university",
+     "his decision"),
+    ("a colleague", "takes credit for my work in meetings", "has been taking credit for my work in meetings",
+     "the meetings"),
+    ("my father", "refuses to stop driving at eighty-nine", "has refused to stop driving, at eighty-nine",
+     "the driving"),
+    ("our landlord", "keeps ignoring the damp in our flat", "has ignored the damp in our flat", "the damp"),
+    ("my partner", "wants to move to the coast and I do not", "has been set on moving to the coast while I am not",
+     "the move"),
 ]
 
 ADVICE = parse_banks("""
@@ -815,7 +830,7 @@ ADVICE = parse_banks("""
 {Am I being unreasonable?|Is there a way through this?|What would you do in my place?|Where do I go from here?} {I would be grateful for any advice|Any thoughts would help}.
 == answer
 {What a wearing situation|This sounds exhausting|I can hear how tired you are|You have my sympathy}, {and|and} {you are right not to simply swallow it|you are not being unreasonable}.
-{Before anything else|First of all|To begin with|The first step}, {choose a calm moment|pick a time when neither of you is rushed} {to talk about $topic|for a proper conversation}, {rather than|not} {in the heat of the moment|straight after another incident}.
+{Before anything else|First of all|To begin with|As a first step}, {choose a calm moment|pick a time when neither of you is rushed} {to talk about $topic|for a proper conversation}, {rather than|not} {in the heat of the moment|straight after another incident}.
 {Be specific|Stick to facts|Describe what happens|Keep it concrete}: {say what has happened and how it affects you|name the last two or three occasions}, {without|and avoid} {dragging up every old grievance|guessing at motives}.
 {It may help to|You might|Consider whether to|Try to} {write down what you want to say beforehand|decide in advance what outcome you would accept}, {so that|because then} {you do not lose your thread|the conversation has somewhere to go}.
 {If talking fails|Should that get nowhere|If nothing changes|Where goodwill runs out}, {there are practical steps|you still have options}: {a letter setting out your position|advice from the citizens' advice bureau|a quiet word with someone both of you trust} {can make a difference|is often enough}.
@@ -826,8 +841,8 @@ ADVICE = parse_banks("""
 
 
 def advice(rng: random.Random) -> tuple[str, list[str]]:
-    who, problem, topic = rng.choice(ADVICE_PROBLEMS)
-    facts = {"who": who, "problem": problem, "topic": topic, "months": rng.choice(["six", "eight", "ten", "eighteen"])}
+    who, problem, ongoing, topic = rng.choice(ADVICE_PROBLEMS)
+    facts = {"who": who, "problem": ongoing, "topic": topic, "months": rng.choice(["six", "eight", "ten", "eighteen"])}
     fill = Filler(rng, facts, V, tidy_en)
     answer = fill.pick(ADVICE["answer"], 7)
     signed = rng.choice(["Worn Out, by email", f"Name withheld, {place_name(rng)}", "Tired of It", "Anxious Reader"])

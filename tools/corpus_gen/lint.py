@@ -109,6 +109,22 @@ _NOT_A_SUBJECT_AFTER = {
     "if", "make", "makes", "let", "lets", "help", "helps", "see", "watch", "hear", "of", "by", "on", "in", "to",
     "at", "for", "from", "with", "near", "beside", "along", "around", "over", "under", "about", "than",
 }
+# a singular body with plural verbs ("A firm based in Penstow were appointed ... and say"), a mass noun with a
+# plural verb ("Traffic on Fore Street face")
+_BODY_PLURAL_VERB = re.compile(
+    r"\b[Aa] (?:firm|company|contractor|builder)\b(?: (?:based in|from) [A-Z][a-z]+)? (?:were|are|have|say)\b|"
+    r"\b[Aa] (?:firm|company|contractor|builder)\b[^.;]*, and (?:say|have promised|were)\b|"
+    r"\bTraffic (?:on|in|through) (?:[A-Z][a-z]+ ){1,3}(?:face|are|were|have)\b")
+# a plural thing given a singular verb: "The best thing is the lacing hooks, which is better", "the flashbacks is"
+_PLURAL_THING_IS = re.compile(
+    r"\b[Tt]he (?:[a-z]+ ){0,2}(?:scones|seats|stairs|tables|hooks|rooms|walls|brakes|lights|fingerprints|characters|"
+    r"flashbacks|pages)(?: on the steel)?,? (?:which is|and it is|is|was|has|seems|stood|let it down)\b")
+# "everything ... the way they came apart": "everything" is singular
+_EVERYTHING_THEY = re.compile(r"\beverything\b[^.;,]* the way they\b")
+# "Drivers should know that, parking ...": no comma between "that" and the clause it introduces
+_THAT_COMMA = re.compile(r"\b(?:know|knows|note|remember|say|says|said|agree|agreed) that, ")
+# "who" after a thing: "a sharp wit and a long memory who could name every family"
+_THING_WHO = re.compile(r"\b(?:wit|memory|humour|laugh|temper|voice|smile) who\b")
 _EVERY_PLURAL = re.compile(
     r"\b(?:every|each) (?!(?:two|three|four|five|six|few|other|several|\d+) )(?:\w+ )?"
     r"(?:Mondays|Tuesdays|Wednesdays|Thursdays|Fridays|Saturdays|Sundays|mornings|evenings|nights|"
@@ -125,6 +141,24 @@ _TENSE = [
     re.compile(r"\b(?:was|were) now (?:a|an|used|home|the)\b"),
     re.compile(r"\b(?:was|were) \w+ (?:are|is) now\b"),
 ]
+# "it follows Jade, a widowed schoolteacher and returns home": an appositive cannot take the verb ("who returns")
+_APPOSITIVE_VERB = re.compile(r"\b[A-Z][a-z]+, an? (?:[a-z]+ ){0,2}[a-z]+ and (?:[a-z]+s) (?:home|a|an|the|after|to|up)\b")
+# "Over the last year, my partner wants ...": a span of time up to now wants a present perfect ("has wanted")
+_SPAN_PRESENT = re.compile(
+    r"^(?:For (?:about |nearly |almost )?\w+ \w+ now|Since the \w+|Over the (?:last|past) \w+|For longer than I care "
+    r"to admit), (?:[a-z]+ ){1,3}(?!(?:has|have|had|is|are|was|were)\b)[a-z]+s\b")
+# "The first step, pick a time": a comma where the sentence needs "is to" (or "As a first step,")
+_STEP_SPLICE = re.compile(r"^The (?:first|next|second|third|last|final) (?:step|thing), (?!is\b|was\b)")
+# "..., and Will Walhurst winning all three of his games": a clause after "and" needs a verb ("with ... winning")
+_VERBLESS_AND = re.compile(
+    r", and (?:(?:[A-Z][a-z]+ ){1,2}(?:the pick|the best|in fine form|winning|top-scoring|impressing|making the)\b|"
+    r"[^,;:.]* (?:the only real threat|the nearest thing to a goal)\b)")
+# "whenever her is off the page": an object pronoun as a subject
+_PRONOUN_CASE = re.compile(r"\b(?:whenever|when|while|if|until|because|once) (?:him|her|them|me|us) (?:is|was|are|were|has|have)\b")
+# "after 1 kilometres", "1 points behind": one of a thing is singular
+_ONE_PLURAL = re.compile(
+    r"(?<![\d.,£$])\b1 (?:kilometres|miles|metres|points|games|years|hours|minutes|days|pages|members|legs|runs|"
+    r"goals|shots|rounds|sets|pins|boards|overs|quarters)\b")
 _MARKUP = re.compile(r"[{}|$@]|\bA_")
 _PUNCT = re.compile(r" [,.;:!?]|[,;:] ?[,.;:!?]|\.\.|\( | \)|^[a-z]|, (?:and|but|or|while),")
 _THE_NAME = re.compile(r"\b[Tt]he ([A-Z][a-z]+)\b(?! [A-Z]| family)")  # not "The Fenwood Mechanics' Institute"
@@ -152,10 +186,21 @@ def _en_sentence_issues(sentence: str) -> list[tuple[str, str]]:
     found += [("en-agreement", m.group(2)) for m in _SINGULAR_PLURAL_VERB.finditer(sentence)
               if (m.group(1) or "").lower() not in _NOT_A_SUBJECT_AFTER]
     found += [("en-agreement", m.group(0)) for m in _EVERY_PLURAL.finditer(sentence)]
+    found += [("en-agreement", m.group(0)) for m in _BODY_PLURAL_VERB.finditer(sentence)]
+    found += [("en-relative", m.group(0)) for m in _THING_WHO.finditer(sentence)]
+    found += [("en-agreement", m.group(0)) for m in _EVERYTHING_THEY.finditer(sentence)]
+    found += [("punctuation", m.group(0)) for m in _THAT_COMMA.finditer(sentence)]
+    found += [("en-agreement", m.group(0)) for m in _PLURAL_THING_IS.finditer(sentence)]
     found += [("en-agreement", m.group(0)) for m in _ONE_OF_SINGULAR.finditer(sentence)]
     found += [("en-missing-subject", m.group(0)) for m in _PREP_YEAR_VERB.finditer(sentence)]
     for pattern in _TENSE:
         found += [("en-tense", m.group(0)) for m in pattern.finditer(sentence)]
+    found += [("en-tense", m.group(0)) for m in _SPAN_PRESENT.finditer(sentence)]
+    found += [("en-appositive-verb", m.group(0)) for m in _APPOSITIVE_VERB.finditer(sentence)]
+    found += [("en-comma-splice", m.group(0)) for m in _STEP_SPLICE.finditer(sentence)]
+    found += [("en-verbless-clause", m.group(0)) for m in _VERBLESS_AND.finditer(sentence)]
+    found += [("en-pronoun-case", m.group(0)) for m in _PRONOUN_CASE.finditer(sentence)]
+    found += [("en-number", m.group(0)) for m in _ONE_PLURAL.finditer(sentence)]
     found += [("markup", m.group(0)) for m in _MARKUP.finditer(sentence)]
     found += [("punctuation", sentence[max(0, m.start() - 15):m.end() + 15]) for m in _PUNCT.finditer(sentence)]
     return found
@@ -172,6 +217,63 @@ def _the_before_bare_names(text: str) -> list[tuple[str, str]]:
                 bare += 1
         if bare >= 2:
             found += [("en-article-name", m.group(0)) for m in re.finditer(rf"\b[Tt]he {name}\b(?! [A-Z]| family)", text)]
+    return found
+
+
+# A team sheet: "Lamworth Town: Halwick, Kirkwood, ..., Oakfield. Subs: Mossgate, Lidwick (Kirkwood, 58)."
+_LINEUP = re.compile(r"^(?P<team>[A-Z][\w' ]+): (?P<xi>(?:[A-Z][\w'-]+, ){10}[A-Z][\w'-]+)\. Subs: (?P<subs>[^(]+?) \(")
+# Events whose two players must be on opposite sides, and a keeper who must be on the side he keeps in the game.
+_OPPONENTS = [re.compile(r"\b(?P<a>[A-Z][a-z]+) (?:cleared|blocked) off the line (?:from|to deny) (?P<b>[A-Z][a-z]+)\b"),
+              re.compile(r"\b(?P<a>[A-Z][a-z]+) after a clash with (?P<b>[A-Z][a-z]+)\b")]
+_KEEPER_FOR = re.compile(r"\b(?P<keeper>[A-Z][a-z]+) kept (?P<team>[A-Z][\w' ]+?) in the game\b")
+
+
+def _roster_issues(paragraphs: Sequence[str]) -> list[tuple[str, str]]:
+    """A match report's team sheets name each player once, and its events put players on the right side."""
+    sides: dict[str, set[str]] = {}
+    for p in paragraphs:
+        m = _LINEUP.match(p)
+        if m:
+            sides[m.group("team")] = {*m.group("xi").split(", "), *m.group("subs").split(", ")}
+    if len(sides) < 2:
+        return []
+    found: list[tuple[str, str]] = []
+    owner: dict[str, str] = {}
+    for team, names in sides.items():
+        for name in sorted(names):
+            if name in owner:
+                found.append(("en-roster", f"{name} plays for both {owner[name]} and {team}"))
+            owner.setdefault(name, team)
+    text = "\n".join(paragraphs)
+    for pattern in _OPPONENTS:
+        for m in pattern.finditer(text):
+            a, b = owner.get(m.group("a")), owner.get(m.group("b"))
+            if a is not None and a == b:
+                found.append(("en-roster", f"{m.group(0)} (both {a})"))
+    for m in _KEEPER_FOR.finditer(text):
+        side = owner.get(m.group("keeper"))
+        if side is not None and m.group("team") in sides and side != m.group("team"):
+            found.append(("en-roster", f"{m.group(0)} (keeper of {side})"))
+    return found
+
+
+_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_DATED_DAY = re.compile(
+    rf"\b({'|'.join(_WEEKDAYS)}) (\d{{1,2}}) (January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\b")
+
+
+def _calendar_issues(text: str) -> list[tuple[str, str]]:
+    """Weekday-and-date pairs in one document must fit one calendar: "Wednesday 16 October" and "Thursday 16
+    October" (or "Sunday 8 October" with "Wednesday 10 October") cannot both be right."""
+    first: dict[str, tuple[int, str]] = {}
+    found: list[tuple[str, str]] = []
+    for m in _DATED_DAY.finditer(text):
+        offset = (int(m.group(2)) - _WEEKDAYS.index(m.group(1))) % 7
+        if m.group(3) not in first:
+            first[m.group(3)] = (offset, m.group(0))
+        elif first[m.group(3)][0] != offset:
+            found.append(("en-calendar", f"{first[m.group(3)][1]} || {m.group(0)}"))
     return found
 
 
@@ -259,6 +361,8 @@ def lint_document(doc_id: str, title: str, paragraphs: Sequence[str], lang: str)
         found += check(s)
     if lang != "zh":
         found += _the_before_bare_names("\n".join([title, *paragraphs]))
+        found += _roster_issues(paragraphs)
+        found += _calendar_issues("\n".join(paragraphs))
     found += _duplicate_issues(sentences, lang)
     return [Issue(doc_id, kind, text) for kind, text in found]
 
