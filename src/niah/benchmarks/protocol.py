@@ -18,6 +18,7 @@ What the shared stages take from a family:
 * ``niah metric``: the family's :class:`~niah.metrics.base.MetricRule` list;
 * ``niah report``: a :class:`ReportSpec` saying which axes to bin, how bins aggregate, which tasks in which order,
   and the published results to show beside the user's rows;
+* ``niah audit``: an :class:`AuditSpec` locating each sample's needles, stating blind chance, adding probes;
 * ``--corpus KIND:PATH`` (every builder, through :func:`niah.corpus.load_corpus`): :class:`CorpusReader` records
   from ``corpora`` for corpus formats the family knows (e.g. its official files read as haystack documents).
 """
@@ -270,6 +271,58 @@ class BaselineAnswers:
 
 
 @dataclass(frozen=True)
+class NeedleSpot:
+    """Where one needle stands in a sample's context, for ``niah audit`` and the runner's delivery check.
+
+    ``kind`` says what the needle is: ``text`` (``text`` is the needle as it stands in the context text),
+    ``image`` (``part`` is the index of its image part in ``sample.context``), or ``video`` (``part`` is the
+    video part; ``frames`` are the needle's frame paths when the video is a frame list, else ``start``/``end``
+    its time span in seconds). A needle counts as delivered when what the runner sends holds it: its text,
+    its image, or at least one of its frames (one frame time inside its span)."""
+
+    kind: str
+    part: int | None = None
+    text: str | None = None
+    frames: tuple[str, ...] = ()
+    start: float | None = None
+    end: float | None = None
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """One audit probe on one task: its ``score`` and the blind ``chance`` level (both 0-100, the family's
+    official score or a probe's own hit rate), ``n`` samples, and ``passed`` when the probe stays within what a
+    model that does not do the task could reach (``detail`` says what it measured and why it passed or not).
+    ``kind`` groups probes in the table: ``no-read``, ``layout``, ``leak``, ``delivery`` or a family's own."""
+
+    probe: str
+    task: str
+    kind: str
+    score: float
+    chance: float
+    n: int
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class AuditSpec:
+    """What a family adds to ``niah audit`` (:mod:`niah.audit`), which otherwise knows no family.
+
+    ``locate(sample)`` lists the sample's needles (default: :func:`niah.audit.default_locate`, reading
+    ``meta.needles`` strings as needle text or image paths and ``meta.needle_times`` for video);
+    ``chance(sample)`` is the expected official score (0-1) of a blind guess at this sample (default: one over
+    the number of choices for multiple choice, else 0); ``probes(samples, options)`` adds the family's own
+    probes (``options``: the audit's settings by name); ``pool(task, samples)`` names a closed answer pool a
+    model could list (default: the distinct golds of open-answer tasks with at most 50 of them)."""
+
+    locate: Callable[[Sample], Sequence[NeedleSpot]] | None = None
+    chance: Callable[[Sample], float] | None = None
+    probes: Callable[[Sequence[Sample], Mapping[str, Any]], Sequence[ProbeResult]] | None = None
+    pool: Callable[[str, Sequence[Sample]], Sequence[str] | None] | None = None
+
+
+@dataclass(frozen=True)
 class Family:
     """Everything a benchmark family offers; see the module docstring. Only ``name``, ``title`` and ``tasks`` are
     required: a family may offer metric rules alone, or a builder without a scorer."""
@@ -288,3 +341,4 @@ class Family:
     report: Callable[[], ReportSpec] | None = None
     baselines: Callable[[], BaselineAnswers] | None = None
     corpora: Callable[[], Sequence[CorpusReader]] | None = None
+    audit: Callable[[], AuditSpec] | None = None
