@@ -101,7 +101,7 @@ def delivered(sample: Sample, spots: Sequence[NeedleSpot], prompt: RenderedPromp
     out: list[bool] = []
     for spot in spots:
         if spot.kind == "text":
-            out.append(bool(spot.text) and spot.text in sent_text)
+            out.append(spot.text is not None and spot.text != "" and spot.text in sent_text)
         elif spot.kind == "image":
             part = sample.context[spot.part] if spot.part is not None and spot.part < len(sample.context) else None
             out.append(isinstance(part, ImagePart) and part.path in images)
