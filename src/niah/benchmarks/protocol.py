@@ -293,7 +293,8 @@ class ProbeResult:
     """One audit probe on one task: its ``score`` and the blind ``chance`` level (both 0-100, the family's
     official score or a probe's own hit rate), ``n`` samples, and ``passed`` when the probe stays within what a
     model that does not do the task could reach (``detail`` says what it measured and why it passed or not).
-    ``kind`` groups probes in the table: ``no-read``, ``layout``, ``leak``, ``delivery`` or a family's own."""
+    ``kind`` groups probes in the table: ``no-read``, ``layout``, ``leak``, ``delivery`` or a family's own.
+    ``noise`` is the sampling-noise allowance the verdict granted beyond the audit's margin."""
 
     probe: str
     task: str
@@ -303,6 +304,8 @@ class ProbeResult:
     n: int
     passed: bool
     detail: str = ""
+    #: Points of sampling noise allowed beyond the margin (a one-sided 99% bound from the per-sample scores).
+    noise: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import Any
 
 from niah.benchmarks.protocol import ReportSpec
 from niah.iox import write_atomic, write_json_atomic
+from niah.report.audit_section import audit_html, audit_markdown, find_audits
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
 from niah.report.distributions import distributions_html, distributions_json, write_distributions
 from niah.report.heatmap import write_heatmap
@@ -241,6 +242,10 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     family_tables = extra_tables_markdown(inputs)
     if family_tables:
         combined += "\n" + family_tables
+    audits = find_audits(inputs)
+    audit_md = audit_markdown(audits)
+    if audit_md:
+        combined += "\n" + audit_md
     incomplete = incomplete_notes(inputs)
     banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
     write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + combined)
@@ -289,7 +294,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
                                    heatmaps=heatmap_links, downloads=downloads, notes=notes,
                                    modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
-                                   + extra_tables_html(inputs) + distributions_html(distribution_plots),
+                                   + extra_tables_html(inputs) + distributions_html(distribution_plots)
+                                   + audit_html(audits),
                                    footnotes=_footnotes(inputs), incomplete=incomplete))
     write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
                                             "distributions": distributions_json(distribution_plots)})

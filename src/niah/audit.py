@@ -1,0 +1,908 @@
+"""``niah audit``: can a dataset be scored without doing its task?
+
+A generated benchmark is only worth its scores if no shortcut reaches them. This module tries the shortcuts a
+careful reviewer (or an over-fitted model) would, on the dataset alone, and says per task whether each stays at
+blind chance. It knows no family: needles come from the family's ``AuditSpec.locate`` (or the shared meta
+conventions, :func:`niah.delivery.default_locate`), chance from ``AuditSpec.chance``, replies are scored with the
+family's own official per-sample score, and families add probes of their own (``AuditSpec.probes``).
+
+Probes (each a :class:`~niah.benchmarks.protocol.ProbeResult`, scores in percent):
+
+``no-read`` (replies written without reading the context, scored by the official rule)
+    ``random``: the family's ``baseline:random`` reply (must sit at chance, within the margin either way);
+    ``question-echo``: the question (and option texts) sent back; ``majority-task``: the most frequent gold of
+    the other samples of the task; ``majority-question``: the most frequent gold of the other samples asking the
+    same question text (the task's when none does); ``constant``: the best single reply for the whole task (a
+    list gold: one value repeated as many times as the gold has items); ``answer-pool``: every distinct gold of
+    an open-answer task listed in one reply; ``reference-table``: the gold a second build (``--reference``,
+    another seed) gives the same question text.
+``layout`` (can whitespace or position alone pick out a needle?)
+    The context is cut into segments (sentences and lines, as whitespace and sentence ends cut it) and images;
+    each gets a layout class (the whitespace before and after it, its paragraph role, whether it stands first,
+    last or next to an image). A finder learns on the other samples which class is most needle-like and, in
+    each sample, picks among the segments (images) of that class: its hit rate is the probe's score, the needle
+    share of segments (images) its chance. ``*-skew`` probes compare the class distributions of needles and
+    haystack directly (total variation distance, against what random placement gives: ``chance`` is the 95th
+    percentile of that distance when needles are a random subset of the same segments).
+``leak``
+    ``gold-in-haystack``: the gold answer text found in the context with the needles taken out.
+``delivery`` (what the model is actually sent, through the runner's own rendering, frame sampling and
+capability fit)
+    ``needles-delivered``: samples whose every needle is in the sent prompt (must be 100%);
+    ``same-prompt``: samples that send exactly the prompt of another sample with a different gold (must be 0).
+
+A probe passes when its score is at most chance + ``margin`` points (``random``: within the margin of chance;
+the delivery probes: exactly 100 and 0). :func:`audit_dataset` returns an :class:`AuditReport`; the CLI prints a
+table per task, writes ``audit.json`` and exits 1 when a probe fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from niah.benchmarks.protocol import UNSCORED, AuditSpec, NeedleSpot, ProbeResult
+from niah.errors import ConfigError, DataError
+from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
+
+AUDIT_FILE = "audit.json"
+#: Points a probe may beat chance by before it fails (the issue's stated margin).
+DEFAULT_MARGIN = 5.0
+#: An open-answer task with at most this many distinct golds has a closed answer pool a model could list.
+POOL_MAX = 50
+#: Gold texts shorter than this, or numbers, are too common to count as leaked when found in the haystack.
+LEAK_MIN_CHARS = 3
+LEAK_MAX_CHARS = 100
+#: The most frequent gold texts of a task whose presence in other samples' haystacks sets the leak base rate.
+LEAK_GOLDS = 300
+#: One-sided 99% normal quantile: the sampling noise a verdict allows beyond the margin.
+NOISE_Z = 2.33
+#: Random-placement draws for the skew probes' chance level.
+SKEW_DRAWS = 200
+
+# Segment boundaries: any whitespace run holding a line break, whitespace after a sentence end, or the point
+# after a CJK sentence end (CJK text has no spaces).
+_BOUNDARY = re.compile(r"[ \t\u3000]*\n\s*|(?<=[.!?;:\"'\u201d\u2019)\]])[ \t\u3000]+|(?<=[\u3002\uff01\uff1f\uff1b])")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f][\"'\u201d\u2019)\]]*$")
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """The audit's settings: what the run would send (frame and image budgets, capability fit) and how strict
+    the verdicts are."""
+
+    margin: float = DEFAULT_MARGIN
+    max_frames: int | None = None
+    video_fps: float | None = None
+    subtitle_mode: str = "frames"
+    max_images: int | None = None
+    max_context: int | None = None
+    over_limit: str = "skip"
+    vision: bool = True
+    native_video: bool = False
+    reference: Path | None = None
+    random_draws: int = 3
+    seed: int = 0
+    media_roots: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        out["reference"] = str(self.reference) if self.reference is not None else None
+        out["media_roots"] = list(self.media_roots)
+        return out
+
+
+@dataclass
+class AuditReport:
+    dataset: str
+    samples: int
+    options: AuditOptions
+    probes: list[ProbeResult]
+    tasks: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(p.passed for p in self.probes)
+
+    @property
+    def failed(self) -> list[ProbeResult]:
+        return [p for p in self.probes if not p.passed]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dataset": self.dataset,
+            "samples": self.samples,
+            "tasks": self.tasks,
+            "options": self.options.to_json(),
+            "passed": self.passed,
+            "failed": len(self.failed),
+            "margin": self.options.margin,
+            "probes": [dataclasses.asdict(p) for p in self.probes],
+            "notes": self.notes,
+        }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# family hooks
+
+
+def _audit_spec(benchmark: str) -> AuditSpec:
+    from niah.benchmarks.registry import find_family
+
+    family = find_family(benchmark)
+    if family is not None and family.audit is not None:
+        spec = family.audit()
+        if not isinstance(spec, AuditSpec):
+            raise ConfigError(f"{benchmark}: Family.audit must return an AuditSpec")
+        return spec
+    return AuditSpec()
+
+
+def default_chance(sample: Sample) -> float:
+    """A blind guess at a multiple-choice sample is right once in as many options; an open answer never."""
+    return 1.0 / len(sample.choices) if sample.choices else 0.0
+
+
+class _Hooks:
+    """The family hooks of every benchmark met, loaded once."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, AuditSpec] = {}
+
+    def spec(self, benchmark: str) -> AuditSpec:
+        if benchmark not in self._specs:
+            self._specs[benchmark] = _audit_spec(benchmark)
+        return self._specs[benchmark]
+
+    def locate(self, sample: Sample) -> list[NeedleSpot]:
+        from niah.delivery import default_locate
+
+        locate = self.spec(sample.benchmark).locate or default_locate
+        return list(locate(sample))
+
+    def chance(self, sample: Sample) -> float:
+        chance = self.spec(sample.benchmark).chance or default_chance
+        return float(chance(sample))
+
+
+def _official(sample: Sample, reply: str | None) -> float | None:
+    """The family's official per-sample score of ``reply`` (0-1), or None when the rule leaves it unscored."""
+    from niah.metrics.base import MetricInputError
+    from niah.scoring import get_scorer
+
+    try:
+        result = get_scorer(sample.benchmark).score(sample, reply)
+    except MetricInputError:
+        return None
+    if result.row.get(UNSCORED):
+        return None
+    value = result.scores.get("official")
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+
+def _reply_for(sample: Sample, gold: Any) -> str:
+    """The reply the oracle would give if ``gold`` were this sample's answer (the family's answer form)."""
+    from niah.models.baselines import oracle_reply
+
+    return oracle_reply(dataclasses.replace(sample, answer=gold))
+
+
+def _random_reply(sample: Sample, seed: int) -> str:
+    from niah.models.base import ModelSpec
+    from niah.models.baselines import RandomBaseline
+
+    return RandomBaseline(ModelSpec("baseline", "random", options={"seed": str(seed)})).answer(sample)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# per-sample facts (one streaming pass; samples are never all held in memory)
+
+
+def _gold_key(answer: Any) -> str:
+    return json.dumps(answer, sort_keys=True, ensure_ascii=False)
+
+
+def _question_key(sample: Sample) -> str:
+    def text(parts: Sequence[Any]) -> str:
+        return "".join(p.text if isinstance(p, TextPart) else f"<{p.type}>" for p in parts)
+
+    choices = [text(c) for c in sample.choices or ()]
+    return text(sample.question) + "\x00" + "\x01".join(choices)
+
+
+def _ws_class(gap: str) -> str:
+    """A whitespace run as a layout class: line breaks counted (3+ as one class), other whitespace by length."""
+    breaks = gap.count("\n")
+    rest = len(gap) - breaks
+    if breaks:
+        return f"{min(breaks, 3)}nl" + (f"+{min(rest, 3)}sp" if rest else "")
+    return "none" if not gap else ("sp" if gap == " " else f"{min(rest, 4)}ws")
+
+
+def _paragraph_edge(cls: str) -> bool:
+    return cls in ("start", "end", "image", "video") or cls.startswith(("2nl", "3nl"))
+
+
+def _text_segments(sample: Sample,
+                   needles: Sequence[str]) -> tuple[list[tuple[str, str, bool, bool]], list[str]]:
+    """(class before, class after, is needle, is a sentence) of every text segment of the context, and the
+    needle texts that were not found in it."""
+    out: list[tuple[str, str, bool, bool]] = []
+    pending = [n for n in needles if n]
+    context = sample.context
+    for index, part in enumerate(context):
+        if not isinstance(part, TextPart):
+            continue
+        text = part.text
+        spans: list[tuple[int, int]] = []
+        still: list[str] = []
+        taken: list[tuple[int, int]] = []
+        for needle in pending:
+            start = 0
+            found = -1
+            while True:
+                pos = text.find(needle, start)
+                if pos < 0:
+                    break
+                if all(pos >= e or pos + len(needle) <= s for s, e in taken):
+                    found = pos
+                    break
+                start = pos + 1
+            if found < 0:
+                still.append(needle)
+            else:
+                taken.append((found, found + len(needle)))
+                spans.append((found, found + len(needle)))
+        pending = still
+        spans.sort()
+        before_edge = "start" if index == 0 else context[index - 1].type
+        after_edge = "end" if index == len(context) - 1 else context[index + 1].type
+        segments: list[tuple[int, int]] = []
+        pos = 0
+        for m in _BOUNDARY.finditer(text):
+            if m.start() > pos:
+                segments.append((pos, m.start()))
+            pos = max(pos, m.end())
+        if pos < len(text):
+            segments.append((pos, len(text)))
+        # leading/trailing whitespace of a part belongs to the gap, not to a segment
+        cleaned: list[tuple[int, int]] = []
+        for s, e in segments:
+            piece = text[s:e]
+            ls = len(piece) - len(piece.lstrip())
+            rs = len(piece) - len(piece.rstrip())
+            if e - rs > s + ls:
+                cleaned.append((s + ls, e - rs))
+        for k, (s, e) in enumerate(cleaned):
+            prev_end = cleaned[k - 1][1] if k else 0
+            next_start = cleaned[k + 1][0] if k + 1 < len(cleaned) else len(text)
+            gap_before = text[prev_end:s]
+            gap_after = text[e:next_start]
+            before = _ws_class(gap_before) if k or gap_before else before_edge
+            after = _ws_class(gap_after) if k + 1 < len(cleaned) or gap_after else after_edge
+            if k == 0 and not gap_before.strip(" \t") and "\n" not in gap_before and before_edge != "start":
+                before = before_edge if not gap_before else f"{before_edge}+{_ws_class(gap_before)}"
+            if k + 1 == len(cleaned) and "\n" not in gap_after and after_edge != "end":
+                after = after_edge if not gap_after else f"{after_edge}+{_ws_class(gap_after)}"
+            is_needle = any(s < ne and ns < e for ns, ne in spans)
+            out.append((before, after, is_needle, _SENTENCE_END.search(text[s:e]) is not None))
+    return out, pending
+
+
+def _image_classes(sample: Sample, needle_parts: set[int]) -> list[tuple[str, bool]]:
+    """(position class, is needle) of every context image: first/last item, next to another image, first/last
+    of the images, and whether a paragraph break stands before and after it."""
+    context = sample.context
+    images = [i for i, p in enumerate(context) if isinstance(p, ImagePart)]
+    out: list[tuple[str, bool]] = []
+    for rank, i in enumerate(images):
+        flags = []
+        if i == 0:
+            flags.append("first-item")
+        if i == len(context) - 1:
+            flags.append("last-item")
+        if i > 0 and isinstance(context[i - 1], ImagePart):
+            flags.append("after-image")
+        if i + 1 < len(context) and isinstance(context[i + 1], ImagePart):
+            flags.append("before-image")
+        if rank == 0:
+            flags.append("first-image")
+        if rank == len(images) - 1:
+            flags.append("last-image")
+        prev = context[i - 1] if i > 0 else None
+        nxt = context[i + 1] if i + 1 < len(context) else None
+        if isinstance(prev, TextPart):
+            flags.append("after-break" if prev.text.endswith("\n\n") else "after-text")
+        if isinstance(nxt, TextPart):
+            flags.append("before-break" if nxt.text.startswith("\n\n") else "before-text")
+        out.append(("|".join(flags) or "middle", i in needle_parts))
+    return out
+
+
+@dataclass
+class _Facts:
+    """What the audit keeps of one sample between its passes."""
+
+    task: str
+    gold: str
+    question: str
+    chance: float
+    random: float | None
+    echo: float | None
+    text_classes: dict[str, Counter[tuple[str, bool]]] = field(default_factory=dict)
+    sentence_classes: dict[str, Counter[tuple[str, bool]]] = field(default_factory=dict)
+    image_classes: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    leak_gold: str | None = None
+    needles: int = 0
+    needles_delivered: int | None = None
+    prompt_hash: str | None = None
+    delivery_error: str | None = None
+
+
+def _leak_text(sample: Sample) -> str | None:
+    """The gold as a text that could stand in a haystack (an option's text for multiple choice), or None when
+    the gold is no such text (numbers, lists, image options, very short or long texts)."""
+    gold = sample.answer
+    if sample.choices is not None and isinstance(gold, int) and 0 <= gold < len(sample.choices):
+        parts = sample.choices[gold]
+        if not all(isinstance(p, TextPart) for p in parts):
+            return None
+        gold = "".join(p.text for p in parts if isinstance(p, TextPart))
+    if not isinstance(gold, str):
+        return None
+    gold = gold.strip().lower()
+    if not (LEAK_MIN_CHARS <= len(gold) <= LEAK_MAX_CHARS) or gold.replace(".", "").isdigit():
+        return None
+    return gold if _WORD.search(gold) else None
+
+
+def _haystack_text(sample: Sample, needles: Sequence[str]) -> str:
+    context = "".join(p.text for p in sample.context if isinstance(p, TextPart))
+    for needle in needles:
+        context = context.replace(needle, " ")
+    return context.lower()
+
+
+class _LeakFinder:
+    """Which of a task's gold texts stand in a haystack, in one regex pass over it."""
+
+    def __init__(self, golds: Counter[str]) -> None:
+        self.counts = golds
+        common = [g for g, _n in golds.most_common(LEAK_GOLDS)]
+        spaced = sorted((g for g in common if all(ord(ch) < 0x3000 for ch in g)), key=len, reverse=True)
+        self.cjk = [g for g in common if g not in spaced]
+        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(
+            r"\W+".join(re.escape(w) for w in _WORD.findall(g)) for g in spaced) + r")(?!\w)") if spaced else None
+        self.normal = {" ".join(_WORD.findall(g)): g for g in spaced}
+
+    def found(self, haystack: str) -> set[str]:
+        hits: set[str] = set()
+        if self.pattern is not None:
+            for m in self.pattern.finditer(haystack):
+                gold = self.normal.get(" ".join(_WORD.findall(m.group(0))))
+                if gold is not None:
+                    hits.add(gold)
+        hits.update(g for g in self.cjk if g in haystack)
+        return hits
+
+    def has(self, gold: str, haystack: str, hits: set[str]) -> bool:
+        if gold in self.normal.values() or gold in self.cjk:
+            return gold in hits
+        if all(ord(ch) < 0x3000 for ch in gold):
+            pattern = r"(?<!\w)" + r"\W+".join(re.escape(w) for w in _WORD.findall(gold)) + r"(?!\w)"
+            return re.search(pattern, haystack) is not None
+        return gold in haystack
+
+
+def _sent_prompt(sample: Sample, media_root: Path, options: AuditOptions) -> Any:
+    from niah.models.base import Capabilities
+    from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+
+    prompt_options = PromptOptions(over_limit=options.over_limit,  # type: ignore[arg-type]
+                                   max_frames=options.max_frames, video_fps=options.video_fps,
+                                   subtitle_mode=options.subtitle_mode)
+    caps = Capabilities(vision=options.vision, max_images=options.max_images,
+                        max_context_tokens=options.max_context, video=options.native_video)
+    prompt = render_prompt(sample, media_root, prompt_options)
+    return fit_to_capabilities(prompt, sample, caps, prompt_options)
+
+
+def _prompt_hash(prompt: Any) -> str:
+    digest = hashlib.sha256()
+    digest.update((prompt.system or "").encode())
+    for part in prompt.parts:
+        if isinstance(part, TextPart):
+            digest.update(b"\x00t" + part.text.encode("utf-8", "surrogatepass"))
+        elif isinstance(part, ImagePart):
+            digest.update(b"\x00i" + part.path.encode("utf-8", "surrogatepass"))
+        elif isinstance(part, VideoPart):
+            digest.update(b"\x00v" + json.dumps(part.to_json(), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOptions) -> _Facts:
+    spots = hooks.locate(sample)
+    random_scores = [_official(sample, _random_reply(sample, options.seed + k)) for k in range(options.random_draws)]
+    known = [s for s in random_scores if s is not None]
+    echo_reply = "\n".join(
+        ["".join(p.text for p in sample.question if isinstance(p, TextPart))]
+        + ["".join(p.text for p in c if isinstance(p, TextPart)) for c in sample.choices or ()])
+    facts = _Facts(task=sample.task, gold=_gold_key(sample.answer), question=_question_key(sample),
+                   chance=hooks.chance(sample), random=sum(known) / len(known) if known else None,
+                   echo=_official(sample, echo_reply), needles=len(spots))
+    texts = [s.text for s in spots if s.kind == "text" and s.text]
+    if texts:
+        segments, _missing = _text_segments(sample, texts)
+        facts.text_classes = {
+            "text-whitespace": Counter((f"{b} / {a}", n) for b, a, n, _s in segments),
+            "text-paragraph-role": Counter((_role(b, a), n) for b, a, n, _s in segments),
+        }
+        # the skew of sentences alone: needles are sentences, so headings and list items are no fair comparison
+        facts.sentence_classes = {
+            "text-whitespace": Counter((f"{b} / {a}", n) for b, a, n, s in segments if s),
+            "text-paragraph-role": Counter((_role(b, a), n) for b, a, n, s in segments if s),
+        }
+    needle_parts = {s.part for s in spots if s.kind == "image" and s.part is not None}
+    if needle_parts:
+        facts.image_classes = Counter(_image_classes(sample, needle_parts))
+    facts.leak_gold = _leak_text(sample)
+    try:
+        fit = _sent_prompt(sample, media_root, options)
+    except (DataError, ConfigError, OSError) as exc:
+        facts.delivery_error = str(exc)
+        return facts
+    if fit.prompt is None:
+        facts.delivery_error = f"not sent: {fit.skip_reason}"
+        facts.needles_delivered = 0
+        return facts
+    from niah.delivery import delivered
+
+    facts.needles_delivered = sum(delivered(sample, spots, fit.prompt))
+    facts.prompt_hash = _prompt_hash(fit.prompt)
+    return facts
+
+
+def _role(before: str, after: str) -> str:
+    opens, closes = _paragraph_edge(before), _paragraph_edge(after)
+    return {(True, True): "alone", (True, False): "opens", (False, True): "closes"}.get((opens, closes), "inside")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# probes over the collected facts
+
+
+def _loo_mode(counts: Counter[str], own: str) -> str | None:
+    """The most frequent key of ``counts`` with one ``own`` taken out (ties: the smaller key)."""
+    best: tuple[int, str] | None = None
+    for key, n in counts.items():
+        n = n - 1 if key == own else n
+        if n <= 0:
+            continue
+        cand = (-n, key)
+        if best is None or cand < best:
+            best = cand
+    return best[1] if best is not None else None
+
+
+class _TopCounts:
+    """Leave-one-out modes without a pass over every distinct key per sample: the two best keys suffice."""
+
+    def __init__(self, counts: Counter[str]) -> None:
+        self.counts = counts
+        self.top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
+
+    def mode_without(self, own: str) -> str | None:
+        if not self.top:
+            return None
+        first = self.top[0]
+        if first[0] != own:
+            return first[0]
+        reduced = first[1] - 1
+        if len(self.top) > 1:
+            second = self.top[1]
+            if second[1] > reduced or (second[1] == reduced and second[0] < first[0]):
+                return second[0]
+        return first[0] if reduced > 0 else None
+
+
+def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]], margin: float,
+                  unit: str, skew_rows: Sequence[Counter[tuple[str, bool]]] | None = None) -> list[ProbeResult]:
+    """The leave-one-out layout finder over per-sample class counts, and the skew probe over ``skew_rows``
+    (default: the same rows)."""
+    rows = [r for r in rows if any(n for (_c, n) in r)]
+    if not rows:
+        return []
+    needles_by: Counter[str] = Counter()
+    total_by: Counter[str] = Counter()
+    for r in rows:
+        for (cls, is_needle), k in r.items():
+            total_by[cls] += k
+            if is_needle:
+                needles_by[cls] += k
+    hits: list[float] = []
+    shares: list[float] = []
+    picked: Counter[str] = Counter()
+    for r in rows:
+        own_total: Counter[str] = Counter()
+        own_needles: Counter[str] = Counter()
+        for (cls, is_needle), k in r.items():
+            own_total[cls] += k
+            if is_needle:
+                own_needles[cls] += k
+        best_cls, best_rate = None, -1.0
+        for cls in sorted(own_total):
+            n_other = needles_by[cls] - own_needles[cls]
+            t_other = total_by[cls] - own_total[cls]
+            rate = (n_other + 0.5) / (t_other + 1.0)
+            if rate > best_rate:
+                best_cls, best_rate = cls, rate
+        assert best_cls is not None
+        picked[best_cls] += 1
+        hits.append(own_needles[best_cls] / own_total[best_cls])
+        shares.append(sum(own_needles.values()) / sum(own_total.values()))
+    top = picked.most_common(1)[0][0]
+    finder = _judge(name, task, "layout", dict(enumerate(hits)), dict(enumerate(shares)), margin,
+                    f"picks {unit} by layout class alone (most picked: {top!r}, needle rate "
+                    f"{needles_by[top]}/{total_by[top]}); chance is the needle share of {unit}") or _never()
+    # skew: needle vs haystack class distributions, against random placement among the same units
+    if skew_rows is not None:
+        needles_by, total_by = Counter(), Counter()
+        for r in skew_rows:
+            for (cls, is_needle), k in r.items():
+                total_by[cls] += k
+                if is_needle:
+                    needles_by[cls] += k
+        unit = "sentences"
+    n_needles = sum(needles_by.values())
+    n_hay = sum(total_by.values()) - n_needles
+    if n_needles == 0 or n_hay == 0:
+        return [finder]
+    classes = sorted(total_by)
+    p_needle = [needles_by[c] / n_needles for c in classes]
+    p_hay = [(total_by[c] - needles_by[c]) / n_hay for c in classes]
+    tv = 50 * sum(abs(a - b) for a, b in zip(p_needle, p_hay, strict=True))
+    null = _null_skew([total_by[c] for c in classes], n_needles)
+    worst = max(classes, key=lambda c: abs(needles_by[c] / n_needles - (total_by[c] - needles_by[c]) / n_hay))
+    skew = ProbeResult(
+        f"{name}-skew", task, "layout", round(tv, 2), round(null, 2), len(rows), tv <= null + margin,
+        f"distance between the {unit}' layout classes of needles and haystack (most different: {worst!r}, "
+        f"{100 * needles_by[worst] / n_needles:.1f}% of needles vs "
+        f"{100 * (total_by[worst] - needles_by[worst]) / n_hay:.1f}% of haystack); chance is the 95th "
+        "percentile under random placement")
+    return [finder, skew]
+
+
+def _judge(name: str, task: str, kind: str, values: Mapping[int, float | None], chances: Mapping[int, float],
+           margin: float, detail: str, *, two_sided: bool = False) -> ProbeResult | None:
+    """A probe's verdict from per-sample scores (0-1) and chances: the mean may beat chance by ``margin`` points
+    plus the sampling noise of that mean (one-sided 99%; ``two_sided``: may also fall short by as much)."""
+    pairs = [(v, chances.get(i, 0.0)) for i, v in values.items() if v is not None]
+    if not pairs:
+        return None
+    n = len(pairs)
+    score = 100 * sum(v for v, _c in pairs) / n
+    chance = 100 * sum(c for _v, c in pairs) / n
+    diffs = [100 * (v - c) for v, c in pairs]
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    noise = NOISE_Z * sd / math.sqrt(n)
+    gap = abs(score - chance) if two_sided else score - chance
+    return ProbeResult(name, task, kind, round(score, 2), round(chance, 2), n, gap <= margin + noise, detail,
+                       noise=round(noise, 2))
+
+
+def _never() -> ProbeResult:
+    raise AssertionError("a probe with samples always has a verdict")
+
+
+def _null_skew(class_totals: Sequence[int], n_needles: int) -> float:
+    """95th percentile of the needle-vs-rest total variation (percent) when ``n_needles`` of the units are
+    drawn at random: what placement that ignores layout shows through sampling noise alone."""
+    import numpy as np
+
+    totals = np.asarray(class_totals, dtype=np.int64)
+    total = int(totals.sum())
+    if total <= n_needles:
+        return 100.0
+    rng = np.random.default_rng(0)
+    draws = rng.multivariate_hypergeometric(totals, n_needles, size=SKEW_DRAWS)
+    rest = totals[None, :] - draws
+    tv = 50 * np.abs(draws / n_needles - rest / (total - n_needles)).sum(axis=1)
+    return float(np.percentile(tv, 95))
+
+
+def _mean(values: Iterable[float | None]) -> tuple[float, int]:
+    known = [v for v in values if v is not None]
+    return (100 * sum(known) / len(known) if known else 0.0), len(known)
+
+
+def _iter(ds: Dataset, progress: Callable[[], None] | None = None) -> Iterable[Sample]:
+    for sample in ds.iter_samples():
+        yield sample
+        if progress is not None:
+            progress()
+
+
+def _reference_table(path: Path, media_roots: tuple[str, ...]) -> dict[tuple[str, str], Counter[str]]:
+    ref = Dataset(path, media_roots=media_roots)
+    ref.validate(check_media=False, media=False)
+    table: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for sample in ref.iter_samples():
+        table[(sample.task, _question_key(sample))][_gold_key(sample.answer)] += 1
+    return table
+
+
+def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
+                  progress: bool = True) -> AuditReport:
+    """Run every probe on ``dataset`` (streamed twice) and return the report; nothing is written."""
+    from niah.console import progress_bar
+
+    options = options or AuditOptions()
+    if options.margin < 0 or not math.isfinite(options.margin):
+        raise ConfigError("--margin must be a finite number of points >= 0")
+    ds = Dataset(dataset, media_roots=options.media_roots)
+    stats = ds.validate(check_media=False)
+    total = stats.samples
+    reference = _reference_table(options.reference, options.media_roots) if options.reference else None
+    hooks = _Hooks()
+    facts: list[_Facts] = []
+    with progress_bar(progress, total, "audit: reading samples") as advance:
+        for sample in _iter(ds, advance):
+            facts.append(_facts(sample, hooks, ds.media_root, options))
+    by_task: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(facts):
+        by_task[f.task].append(i)
+    gold_counts = {t: Counter(facts[i].gold for i in idx) for t, idx in by_task.items()}
+    task_top = {t: _TopCounts(c) for t, c in gold_counts.items()}
+    question_counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for f in facts:
+        question_counts[(f.task, f.question)][f.gold] += 1
+    pools: dict[str, list[str] | None] = {}
+    leak_counts: dict[str, Counter[str]] = {}
+    for t, idx in by_task.items():
+        leak_counts[t] = Counter(g for g in (facts[i].leak_gold for i in idx) if g is not None)
+    leak_finders = {t: _LeakFinder(c) for t, c in leak_counts.items() if c}
+    leaks: dict[int, tuple[float, float]] = {}
+
+    # second pass: replies that depend on the other samples
+    replies: dict[str, dict[int, float | None]] = defaultdict(dict)
+    constants: dict[str, dict[str, list[float | None]]] = defaultdict(lambda: defaultdict(list))
+    with progress_bar(progress, total, "audit: no-read replies") as advance:
+        for i, sample in enumerate(_iter(ds, advance)):
+            f = facts[i]
+            task = f.task
+            own_mode = task_top[task].mode_without(f.gold)
+            if own_mode is not None:
+                replies["majority-task"][i] = _official(sample, _reply_for(sample, json.loads(own_mode)))
+            q_mode = _loo_mode(question_counts[(task, f.question)], f.gold) or own_mode
+            if q_mode is not None:
+                replies["majority-question"][i] = _official(sample, _reply_for(sample, json.loads(q_mode)))
+            if reference is not None:
+                ref = reference.get((task, f.question))
+                if ref:
+                    gold = sorted(ref.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+                    replies["reference-table"][i] = _official(sample, _reply_for(sample, json.loads(gold)))
+                else:
+                    replies["reference-table"][i] = None if own_mode is None else _official(
+                        sample, _reply_for(sample, json.loads(own_mode)))
+            for label, reply in _constant_replies(sample, gold_counts[task]):
+                constants[task][label].append(_official(sample, reply))
+            if task not in pools:
+                pools[task] = _pool(hooks.spec(sample.benchmark), task, gold_counts[task], sample)
+            pool = pools[task]
+            if pool:
+                replies["answer-pool"][i] = _official(sample, ", ".join(pool))
+            finder = leak_finders.get(task)
+            if finder is not None and f.leak_gold is not None:
+                texts = [s.text for s in hooks.locate(sample) if s.kind == "text" and s.text]
+                haystack = _haystack_text(sample, texts)
+                hits = finder.found(haystack)
+                own = finder.has(f.leak_gold, haystack, hits)
+                others = sum(finder.counts[g] for g in hits) - (1 if own and f.leak_gold in hits else 0)
+                eligible = sum(finder.counts.values()) - 1
+                leaks[i] = (float(own), others / eligible if eligible > 0 else float(own))
+
+    probes: list[ProbeResult] = []
+    margin = options.margin
+    notes: list[str] = []
+    for task in sorted(by_task):
+        idx = by_task[task]
+        chances = {i: facts[i].chance for i in idx}
+
+        def add(name: str, kind: str, values: Mapping[int, float | None], detail: str, *,
+                two_sided: bool = False, task: str = task, chances: Mapping[int, float] = chances) -> None:
+            probe = _judge(name, task, kind, values, chances, margin, detail, two_sided=two_sided)
+            if probe is not None:
+                probes.append(probe)
+
+        add("random", "no-read", {i: facts[i].random for i in idx},
+            f"baseline:random ({options.random_draws} seeds) must sit at chance", two_sided=True)
+        add("question-echo", "no-read", {i: facts[i].echo for i in idx}, "the question and option texts sent back")
+        for name, detail in (("majority-task", "most frequent gold of the task's other samples"),
+                             ("majority-question", "most frequent gold of the other samples asking the same "
+                                                   "question (else the task's)"),
+                             ("reference-table", f"gold of the same question in {options.reference}"),
+                             ("answer-pool", f"every distinct gold listed in one reply "
+                                             f"({len(pools.get(task) or [])} answers)")):
+            got = replies.get(name, {})
+            add(name, "no-read", {i: got[i] for i in idx if i in got}, detail)
+        best_label, best = None, -1.0
+        for label, values in sorted(constants[task].items()):
+            score, n = _mean(values)
+            if n and score > best:
+                best_label, best = label, score
+        if best_label is not None:
+            values = constants[task][best_label]
+            add("constant", "no-read", dict(zip(idx, values, strict=True)), f"best constant reply: {best_label}")
+        task_leaks = {i: leaks[i] for i in idx if i in leaks}
+        if task_leaks:
+            probes.append(_judge(
+                "gold-in-haystack", task, "leak", {i: v[0] for i, v in task_leaks.items()},
+                {i: v[1] for i, v in task_leaks.items()}, margin,
+                "the gold text stands in its own haystack (needles taken out); chance: another sample's gold "
+                "in this haystack") or _never())
+        # layout
+        text_names = sorted({name for i in idx for name in facts[i].text_classes})
+        for name in text_names:
+            probes.extend(_layout_probe(name, task, [facts[i].text_classes.get(name, Counter()) for i in idx],
+                                        margin, "text segments",
+                                        [facts[i].sentence_classes.get(name, Counter()) for i in idx]))
+        probes.extend(_layout_probe("image-position", task, [facts[i].image_classes for i in idx], margin,
+                                    "images"))
+        # delivery
+        located = [i for i in idx if facts[i].needles]
+        if not located:
+            notes.append(f"{task}: no needles located; delivery and layout probes not run")
+        else:
+            ok = [i for i in located if facts[i].needles_delivered == facts[i].needles]
+            errors = [facts[i].delivery_error for i in located if facts[i].delivery_error]
+            shown = sum(facts[i].needles_delivered or 0 for i in located)
+            needed = sum(facts[i].needles for i in located)
+            rate = 100 * len(ok) / len(located)
+            detail = f"{shown} of {needed} needles in the sent prompts"
+            if errors:
+                detail += f"; {len(errors)} not rendered (first: {errors[0]})"
+            probes.append(ProbeResult("needles-delivered", task, "delivery", round(rate, 2), 100.0, len(located),
+                                      len(ok) == len(located), detail))
+        hashed = [i for i in idx if facts[i].prompt_hash is not None]
+        if hashed:
+            golds_by_prompt: dict[str, set[str]] = defaultdict(set)
+            for i in hashed:
+                golds_by_prompt[facts[i].prompt_hash or ""].add(facts[i].gold)
+            clash = [i for i in hashed if len(golds_by_prompt[facts[i].prompt_hash or ""]) > 1]
+            rate = 100 * len(clash) / len(hashed)
+            probes.append(ProbeResult("same-prompt", task, "delivery", round(rate, 2), 0.0, len(hashed),
+                                      not clash, "samples sending exactly another sample's prompt with a "
+                                                 "different gold"))
+    for benchmark in sorted(stats.benchmarks):
+        spec = hooks.spec(benchmark)
+        if spec.probes is not None:
+            samples = [s for s in ds.iter_samples() if s.benchmark == benchmark]
+            probes.extend(spec.probes(samples, {**options.to_json(), "margin": margin}))
+    return AuditReport(str(dataset), len(facts), options, probes,
+                       tasks={t: len(idx) for t, idx in sorted(by_task.items())}, notes=notes)
+
+
+def _constant_replies(sample: Sample, golds: Counter[str]) -> list[tuple[str, str]]:
+    """Candidate constant replies: the task's most frequent golds, every count in the task's integer range,
+    and for list golds one value repeated as many times as this gold has items."""
+    out: dict[str, str] = {}
+    values = [json.loads(k) for k, _n in golds.most_common(10)]
+    ints = [v for v in (json.loads(k) for k in golds) if isinstance(v, int) and not isinstance(v, bool)]
+    lists = [v for v in (json.loads(k) for k in golds) if isinstance(v, list)]
+    for value in values:
+        if not isinstance(value, list):
+            out[_gold_key(value)] = _reply_for(sample, value)
+    if ints and sample.choices is None:
+        for k in range(max(min(ints), -1000), min(max(ints), 1000) + 1):
+            out[_gold_key(k)] = _reply_for(sample, k)
+    if lists and isinstance(sample.answer, list):
+        items = [x for v in lists for x in v if isinstance(x, int) and not isinstance(x, bool)]
+        if items:
+            for k in range(max(min(items), -1000), min(max(items), 1000) + 1):
+                out[f"[{k}, {k}, ...]"] = _reply_for(sample, [k] * len(sample.answer))
+    return sorted(out.items())
+
+
+def _pool(spec: AuditSpec, task: str, golds: Counter[str], sample: Sample) -> list[str] | None:
+    """The closed answer pool of an open-answer task, when it has one a reply could list."""
+    if spec.pool is not None:
+        got = spec.pool(task, [sample])
+        return list(got) if got else None
+    if sample.choices is not None:
+        return None
+    values = [json.loads(k) for k in sorted(golds)]
+    if not values or len(values) > POOL_MAX or len(values) < 2 or not all(isinstance(v, str) for v in values):
+        return None
+    return values
+
+
+# ---------------------------------------------------------------------------------------------------------
+# output
+
+
+def write_audit(report: AuditReport, path: Path) -> None:
+    from niah.iox import write_json_atomic
+
+    write_json_atomic(path, report.to_json())
+
+
+def read_audit(path: Path) -> dict[str, Any] | None:
+    """A stored audit.json, or None when there is none (a malformed one is a DataError naming the file)."""
+    from niah.iox import read_json_file
+
+    if not path.is_file():
+        return None
+    data = read_json_file(path)
+    if not isinstance(data, dict) or not isinstance(data.get("probes"), list):
+        raise DataError(f"{path}: not an audit.json (no 'probes' list)")
+    return data
+
+
+def print_report(report: AuditReport, stream: Any = None) -> None:
+    """One table per task: probe, kind, score, chance, n, verdict."""
+    from rich.table import Table
+
+    from niah.console import wide_console
+
+    console = wide_console()
+    if stream is not None:
+        from rich.console import Console
+
+        console = Console(file=stream, width=140)
+    by_task: dict[str, list[ProbeResult]] = defaultdict(list)
+    for p in report.probes:
+        by_task[p.task].append(p)
+    for task, probes in by_task.items():
+        table = Table(title=f"{task} ({report.tasks.get(task, '?')} samples)", title_justify="left")
+        for col in ("probe", "kind", "score", "chance", "n", "verdict"):
+            table.add_column(col, justify="right" if col in ("score", "chance", "n") else "left")
+        for p in probes:
+            verdict = "[green]ok[/green]" if p.passed else "[bold red]SHORTCUT[/bold red]"
+            table.add_row(p.probe, p.kind, f"{p.score:.1f}", f"{p.chance:.1f}", str(p.n), verdict)
+        console.print(table)
+    for note in report.notes:
+        console.print(f"note: {note}")
+    failed = report.failed
+    if failed:
+        console.print(f"[bold red]{len(failed)} probe(s) beat chance by more than {report.options.margin:g} "
+                      "points:[/bold red]")
+        for p in failed:
+            console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs chance {p.chance:.1f} ({p.detail})")
+    else:
+        console.print(f"every probe within chance + {report.options.margin:g} points")
+
+
+def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
+    """The delivery settings of a run (its prompt options and model capabilities) and its dataset folder."""
+    from niah.scoring import read_run_json, resolve_run_dataset
+
+    run = read_run_json(run_dir)
+    prompt_raw, caps_raw = run.get("prompt_options"), run.get("capabilities")
+    prompt: dict[str, Any] = prompt_raw if isinstance(prompt_raw, dict) else {}
+    caps: dict[str, Any] = caps_raw if isinstance(caps_raw, dict) else {}
+    settings: dict[str, Any] = {
+        "max_frames": prompt.get("max_frames"),
+        "video_fps": prompt.get("video_fps"),
+        "subtitle_mode": prompt.get("subtitle_mode", "frames"),
+        "over_limit": prompt.get("over_limit", "skip"),
+        "max_images": caps.get("max_images"),
+        "max_context": caps.get("max_context_tokens"),
+        "vision": caps.get("vision", True),
+        "native_video": caps.get("video", False),
+    }
+    return settings, resolve_run_dataset(run_dir, run)
+
+
+__all__ = ["AUDIT_FILE", "AuditOptions", "AuditReport", "audit_dataset", "default_chance", "options_from_run",
+           "print_report", "read_audit", "write_audit"]

@@ -1,0 +1,77 @@
+"""`niah audit`: shortcut probes on a dataset (no model is asked anything)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from niah.errors import ConfigError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("audit")(audit)
+
+
+def audit(
+    dataset: Annotated[Path | None, typer.Argument(
+        help="Dataset folder to audit (default with --run: the run's dataset).", metavar="DATASET")] = None,
+    run: Annotated[Path | None, typer.Option(
+        "--run", help="A run folder: audit what this run sends (its frame and image budgets, capability fit) "
+                      "and write audit.json into it, where `niah report` shows it.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Where to write audit.json (default: in the run folder with --run, else in the "
+                            "dataset folder).")] = None,
+    reference: Annotated[Path | None, typer.Option(
+        "--reference", help="A second build of the same kind with another seed: its question -> answer table "
+                            "is tried as a reply (a model that memorised another build).")] = None,
+    max_frames: Annotated[int | None, typer.Option(
+        "--max-frames", min=1, help="Frames a video becomes for the model, as `niah run --max-frames`.")] = None,
+    video_fps: Annotated[float | None, typer.Option(
+        "--video-fps", min=0.0, help="Frame rate videos are sampled at, as `niah run --video-fps`.")] = None,
+    max_images: Annotated[int | None, typer.Option(
+        "--max-images", min=0, help="Images per request the model takes, as the run's capability.")] = None,
+    max_context: Annotated[int | None, typer.Option(
+        "--max-context", min=1, help="Context tokens the model takes, as the run's capability.")] = None,
+    over_limit: Annotated[str, typer.Option(
+        "--over-limit", help="Over-limit policy, as `niah run --over-limit` (skip, truncate, downscale, "
+                             "official).")] = "skip",
+    margin: Annotated[float, typer.Option(
+        "--margin", min=0.0, help="Points a probe may beat chance by before it counts as a shortcut.")] = 5.0,
+    media_root: Annotated[list[Path] | None, typer.Option(
+        "--media-root", help="Allow media from this folder outside the dataset; repeatable.")] = None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress on stderr.")] = True,
+) -> None:
+    """Try every shortcut a model could score by without doing the task (no-read replies, layout finders, gold
+    in the haystack, needles missing from what is sent); a table per task, audit.json, exit 1 on a shortcut."""
+    from niah.audit import (
+        AUDIT_FILE,
+        AuditOptions,
+        audit_dataset,
+        options_from_run,
+        print_report,
+        write_audit,
+    )
+
+    settings: dict[str, object] = {}
+    if run is not None:
+        settings, run_dataset = options_from_run(run)
+        dataset = dataset or run_dataset
+    if dataset is None:
+        raise ConfigError("give a DATASET folder or --run RUN")
+    overrides = {"max_frames": max_frames, "video_fps": video_fps, "max_images": max_images,
+                 "max_context": max_context}
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    if over_limit != "skip" or "over_limit" not in settings:
+        settings["over_limit"] = over_limit
+    options = AuditOptions(margin=margin, reference=reference,
+                           media_roots=tuple(str(p) for p in media_root or ()),
+                           **{k: v for k, v in settings.items() if v is not None})  # type: ignore[arg-type]
+    report = audit_dataset(dataset, options, progress=progress)
+    print_report(report)
+    target = out or ((run if run is not None else dataset) / AUDIT_FILE)
+    write_audit(report, target)
+    typer.echo(f"audit:    {target}")
+    if not report.passed:
+        raise typer.Exit(1)
