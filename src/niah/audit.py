@@ -554,31 +554,25 @@ def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]
     finder = _judge(name, task, "layout", dict(enumerate(hits)), dict(enumerate(shares)), margin,
                     f"picks {unit} by layout class alone (most picked: {top!r}, needle rate "
                     f"{needles_by[top]}/{total_by[top]}); chance is the needle share of {unit}") or _never()
-    # skew: needle vs haystack class distributions, against random placement among the same units
+    # skew: the needles' class distribution against the one needles placed uniformly at random among the same
+    # samples' units would have (each sample compared with itself: a sample with fewer units holds a larger
+    # needle share, so pooling all haystack units would be no fair comparison)
+    skew_samples = [r for r in (skew_rows if skew_rows is not None else rows) if any(n for (_c, n) in r)]
     if skew_rows is not None:
-        needles_by, total_by = Counter(), Counter()
-        for r in skew_rows:
-            for (cls, is_needle), k in r.items():
-                total_by[cls] += k
-                if is_needle:
-                    needles_by[cls] += k
         unit = "sentences"
-    n_needles = sum(needles_by.values())
-    n_hay = sum(total_by.values()) - n_needles
-    if n_needles == 0 or n_hay == 0:
+    observed, expected, classes = _skew_counts(skew_samples)
+    n_needles = sum(observed.values())
+    if n_needles == 0 or len(classes) < 2:
         return [finder]
-    classes = sorted(total_by)
-    p_needle = [needles_by[c] / n_needles for c in classes]
-    p_hay = [(total_by[c] - needles_by[c]) / n_hay for c in classes]
-    tv = 50 * sum(abs(a - b) for a, b in zip(p_needle, p_hay, strict=True))
-    null = _null_skew([total_by[c] for c in classes], n_needles)
-    worst = max(classes, key=lambda c: abs(needles_by[c] / n_needles - (total_by[c] - needles_by[c]) / n_hay))
+    tv = 50 * sum(abs(observed[c] - expected[c]) for c in classes) / n_needles
+    null = _null_skew(skew_samples, classes, expected, n_needles)
+    worst = max(classes, key=lambda c: abs(observed[c] - expected[c]))
     skew = ProbeResult(
-        f"{name}-skew", task, "layout", round(tv, 2), round(null, 2), len(rows), tv <= null + margin,
-        f"distance between the {unit}' layout classes of needles and haystack (most different: {worst!r}, "
-        f"{100 * needles_by[worst] / n_needles:.1f}% of needles vs "
-        f"{100 * (total_by[worst] - needles_by[worst]) / n_hay:.1f}% of haystack); chance is the 95th "
-        "percentile under random placement")
+        f"{name}-skew", task, "layout", round(tv, 2), round(null, 2), len(skew_samples), tv <= null + margin,
+        f"distance between the layout classes of needle {unit} and of {unit} drawn at random in the same samples "
+        f"(most different: {worst!r}, {100 * observed[worst] / n_needles:.1f}% of needles vs "
+        f"{100 * expected[worst] / n_needles:.1f}% at random); chance is the 95th percentile of that distance "
+        "under random placement")
     return [finder, skew]
 
 
@@ -605,19 +599,45 @@ def _never() -> ProbeResult:
     raise AssertionError("a probe with samples always has a verdict")
 
 
-def _null_skew(class_totals: Sequence[int], n_needles: int) -> float:
-    """95th percentile of the needle-vs-rest total variation (percent) when ``n_needles`` of the units are
-    drawn at random: what placement that ignores layout shows through sampling noise alone."""
+def _skew_counts(samples: Sequence[Counter[tuple[str, bool]]]) -> tuple[Counter[str], dict[str, float], list[str]]:
+    """Observed needle counts per class, the counts uniform placement within each sample would give, classes."""
+    observed: Counter[str] = Counter()
+    expected: dict[str, float] = defaultdict(float)
+    for r in samples:
+        totals: Counter[str] = Counter()
+        needles = 0
+        for (cls, is_needle), k in r.items():
+            totals[cls] += k
+            if is_needle:
+                observed[cls] += k
+                needles += k
+        units = sum(totals.values())
+        for cls, k in totals.items():
+            expected[cls] += needles * k / units
+    classes = sorted(set(expected) | set(observed))
+    return observed, dict(expected), classes
+
+
+def _null_skew(samples: Sequence[Counter[tuple[str, bool]]], classes: Sequence[str], expected: Mapping[str, float],
+               n_needles: int) -> float:
+    """95th percentile of the skew distance (percent) when each sample's needles are drawn at random among its
+    own units: what placement that ignores layout shows through sampling noise alone."""
     import numpy as np
 
-    totals = np.asarray(class_totals, dtype=np.int64)
-    total = int(totals.sum())
-    if total <= n_needles:
-        return 100.0
+    index = {c: k for k, c in enumerate(classes)}
     rng = np.random.default_rng(0)
-    draws = rng.multivariate_hypergeometric(totals, n_needles, size=SKEW_DRAWS)
-    rest = totals[None, :] - draws
-    tv = 50 * np.abs(draws / n_needles - rest / (total - n_needles)).sum(axis=1)
+    drawn = np.zeros((SKEW_DRAWS, len(classes)), dtype=np.int64)
+    for r in samples:
+        totals = np.zeros(len(classes), dtype=np.int64)
+        needles = 0
+        for (cls, is_needle), k in r.items():
+            totals[index[cls]] += k
+            needles += k if is_needle else 0
+        needles = min(needles, int(totals.sum()))
+        if needles:
+            drawn += rng.multivariate_hypergeometric(totals, needles, size=SKEW_DRAWS)
+    want = np.asarray([expected.get(c, 0.0) for c in classes])
+    tv = 50 * np.abs(drawn - want[None, :]).sum(axis=1) / n_needles
     return float(np.percentile(tv, 95))
 
 

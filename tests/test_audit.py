@@ -1,0 +1,324 @@
+"""`niah audit`: every probe fails on a toy dataset cued for it and passes on a clean one.
+
+A toy family (registered at run time, exact-match scoring) gets datasets written here: a clean one, whose
+golds are drawn per sample from a large pool, needles stand where haystack sentences stand and images are
+shuffled, and one cued variant per shortcut.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from niah.audit import AuditOptions, audit_dataset, default_chance
+from niah.benchmarks.protocol import (
+    OFFICIAL,
+    AuditSpec,
+    BaselineAnswers,
+    Family,
+    NeedleSpot,
+    SampleScore,
+    Scorer,
+)
+from niah.benchmarks.registry import register_family, unregister_family
+from niah.sample import DatasetWriter, ImagePart, Sample, TextPart, VideoPart
+
+BENCH = "toy-audit"
+N = 120
+WORDS = [f"w{a}{b}{c}" for a in "bcdfgh" for b in "aeiou" for c in "klmnp"]  # 150 made-up words
+
+
+def _exact(sample: Sample, response: str | None) -> SampleScore:
+    """Exact match, except open retrieval, scored like MM-NIAH's open-ended rule: the gold word anywhere."""
+    gold = sample.answer
+    want = chr(65 + gold) if sample.choices is not None and isinstance(gold, int) else str(gold)
+    if response is None:
+        return SampleScore({OFFICIAL: 0.0})
+    if sample.task == "find":
+        return SampleScore({OFFICIAL: float(want.lower() in re.findall(r"\w+", response.lower()))})
+    return SampleScore({OFFICIAL: float(response.strip().lower() == want.lower())})
+
+
+def _oracle(sample: Sample) -> str | None:
+    return str(sample.answer) if sample.task == "count" else None
+
+
+def _aggregate(rows: Any, mode: str) -> dict[str, Any]:
+    return {"overall": sum(r["scores"][mode] for r, _ in rows) / max(len(rows), 1)}
+
+
+_CUE: dict[str, Any] = {}
+
+
+def _random(sample: Sample, shape: Any) -> str | None:
+    if _CUE.get("random_empty"):
+        return ""
+    if sample.task == "count":
+        return str(shape.rng.randint(0, 9))
+    return shape.rng.choice(WORDS[:20]) if sample.task == "watch" else None
+
+
+def _locate(sample: Sample) -> list[NeedleSpot]:
+    spots = [NeedleSpot("text", text=t) for t in sample.meta.get("needle_texts", [])]
+    spots += [NeedleSpot("image", part=i) for i in sample.meta.get("needle_parts", [])]
+    for i, part in enumerate(sample.context):
+        if isinstance(part, VideoPart) and part.frames:
+            spots += [NeedleSpot("video", part=i, frames=tuple(part.frames[k] for k in sample.meta["needle_frames"]))]
+    return spots
+
+
+def _chance(sample: Sample) -> float:
+    """Counts are uniform over 0-9, watched words over 20; otherwise the shared default."""
+    return {"count": 0.1, "watch": 0.05}.get(sample.task, default_chance(sample))
+
+
+@pytest.fixture(autouse=True)
+def toy_family() -> Iterator[None]:
+    register_family(Family(
+        name=BENCH, title="toy audit", tasks=("find", "pick", "count", "watch"),
+        scorer=lambda: Scorer(_exact, _aggregate),
+        baselines=lambda: BaselineAnswers(random=_random, oracle=_oracle),
+        audit=lambda: AuditSpec(locate=_locate, chance=_chance),
+    ))
+    _CUE.clear()
+    yield
+    unregister_family(BENCH)
+    from niah import prompts
+
+    prompts._RENDERERS.pop(BENCH, None)
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(4, 9))]
+    return words[0].capitalize() + " " + " ".join(words[1:]) + "."
+
+
+def _paragraphs(rng: random.Random, count: int) -> list[list[str]]:
+    return [[_sentence(rng) for _ in range(rng.randint(1, 5))] for _ in range(count)]
+
+
+def _png(writer: DatasetWriter, name: str, shade: int) -> str:
+    import io
+
+    buf = io.BytesIO()
+    Image.new("RGB", (16, 16), (shade, 90, 200 - shade)).save(buf, "PNG")
+    return writer.write_media(f"media/{name}.png", buf.getvalue())
+
+
+def _find_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWriter) -> Sample:
+    """Open retrieval: one needle sentence among haystack paragraphs, two to four images between them."""
+    gold = "apple" if "majority" in cue else rng.choice(WORDS)
+    question = "What is the code word?"
+    if "question-table" in cue:
+        k = i % 8
+        question, gold = f"What is code word number {k}?", WORDS[k]
+    if "small-pool" in cue:
+        gold = WORDS[i % 5]
+    if "echo" in cue:
+        question = f"Is the code word {gold}? Say the code word."
+    paragraphs = _paragraphs(rng, 14)
+    needle = f"The code word is {gold}."
+    where = rng.randrange(len(paragraphs))
+    if "whitespace" in cue:
+        paragraphs[where].append("\n" + needle)  # a line of its own: haystack sentences never break lines
+    else:
+        paragraphs[where].insert(rng.randint(0, len(paragraphs[where])), needle)
+    if "leak" in cue:
+        paragraphs[(where + 3) % len(paragraphs)].append(f"Nobody mentioned {gold} here.")
+    blocks = [" ".join(p) for p in paragraphs]
+    images = rng.randint(2, 4)
+    needle_image = images - 1 if "image-last" in cue else rng.randrange(images)
+    slots = sorted(rng.sample(range(1, len(blocks) + 1), images))
+    if "image-last" in cue:
+        slots[-1] = len(blocks)
+    context: list[Any] = []
+    needle_parts: list[int] = []
+    text = ""
+    pos = 0
+    for k, slot in enumerate(slots):
+        text += "\n\n".join(blocks[pos:slot]) + "\n\n"
+        pos = slot
+        if text:
+            context.append(TextPart(text))
+            text = ""
+        if k == needle_image:
+            needle_parts.append(len(context))
+        context.append(ImagePart(_png(writer, f"find-{i}-{k}", rng.randrange(200))))
+    rest = "\n\n".join(blocks[pos:])
+    if rest:
+        context.append(TextPart("\n\n" + rest))
+    return Sample(id=f"find/{i:04d}", benchmark=BENCH, task="find", context=context,
+                  question=[TextPart(question)], answer=gold,
+                  meta={"needle_texts": [needle], "needle_parts": needle_parts})
+
+
+def _pick_sample(rng: random.Random, i: int, cue: set[str]) -> Sample:
+    gold = rng.randrange(4)
+    options = rng.sample(WORDS, 4)
+    sentences = [_sentence(rng) for _ in range(30)]
+    sentences.insert(rng.randint(0, 30), f"The colour of the day is {options[gold]}.")
+    text = " ".join(sentences)
+    return Sample(id=f"pick/{i:04d}", benchmark=BENCH, task="pick", context=[TextPart(text)],
+                  question=[TextPart("Which colour of the day?")], answer=gold,
+                  choices=[[TextPart(o)] for o in options],
+                  meta={"needle_texts": [f"The colour of the day is {options[gold]}."]})
+
+
+def _count_sample(rng: random.Random, i: int, cue: set[str]) -> Sample:
+    gold = 0 if "constant" in cue and rng.random() < 0.8 else rng.randint(0, 9)
+    text = " ".join(_sentence(rng) for _ in range(30))
+    return Sample(id=f"count/{i:04d}", benchmark=BENCH, task="count", context=[TextPart(text)],
+                  question=[TextPart("How many?")], answer=gold, meta={})
+
+
+def _watch_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWriter) -> Sample:
+    """A frame list of 40 frames with a two-frame needle; the gold is the needle frame's shade."""
+    gold = rng.choice(WORDS[:20])
+    frames = [_png(writer, f"hay-{k}", k * 5) for k in range(40)]
+    start = rng.randrange(1, 37) if "drop" not in cue else rng.choice([3, 11, 17, 25, 31])
+    needle = [_png(writer, f"needle-{gold}-{j}", 250) for j in range(2)]
+    if "same-prompt" in cue:
+        start, needle = 20, [_png(writer, f"needle-same-{j}", 250) for j in range(2)]
+    frames[start:start + 2] = needle
+    return Sample(id=f"watch/{i:04d}", benchmark=BENCH, task="watch",
+                  context=[VideoPart(frames=tuple(frames), fps=1.0)],
+                  question=[TextPart("Which word did the needle show?")], answer=gold,
+                  meta={"needle_frames": [start, start + 1]})
+
+
+def _build(root: Path, cue: set[str], *, seed: int = 0, tasks: tuple[str, ...] = ("find",)) -> Path:
+    rng = random.Random(seed)
+    with DatasetWriter(root) as writer:
+        counts: dict[str, int] = {}
+        for i in range(N):
+            for task in tasks:
+                if task == "find":
+                    sample = _find_sample(rng, i, cue, writer)
+                elif task == "pick":
+                    sample = _pick_sample(rng, i, cue)
+                elif task == "count":
+                    sample = _count_sample(rng, i, cue)
+                else:
+                    if i >= 40:
+                        continue
+                    sample = _watch_sample(rng, i, cue, writer)
+                writer.write(sample)
+                counts[task] = counts.get(task, 0) + 1
+        writer.finish({"benchmark": BENCH, "tasks": list(tasks), "num_samples": sum(counts.values())})
+    return root
+
+
+@pytest.fixture(scope="module")
+def clean_find(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(tmp_path_factory.mktemp("audit") / "clean", set())
+
+
+def _verdicts(root: Path, **options: Any) -> dict[tuple[str, str], bool]:
+    report = audit_dataset(root, AuditOptions(**options), progress=False)
+    return {(p.task, p.probe): p.passed for p in report.probes}
+
+
+def test_clean_dataset_passes_every_probe(tmp_path: Path) -> None:
+    root = _build(tmp_path / "clean", set(), tasks=("find", "pick", "count", "watch"))
+    reference = _build(tmp_path / "ref", set(), seed=1, tasks=("find", "pick", "count"))
+    report = audit_dataset(root, AuditOptions(reference=reference), progress=False)
+    probes = {(p.task, p.probe) for p in report.probes}
+    for expected in [("find", "random"), ("find", "question-echo"), ("find", "majority-task"),
+                     ("find", "majority-question"), ("find", "reference-table"), ("find", "constant"),
+                     ("find", "text-whitespace"), ("find", "text-whitespace-skew"), ("find", "text-paragraph-role"),
+                     ("find", "image-position"), ("find", "image-position-skew"), ("find", "gold-in-haystack"),
+                     ("find", "needles-delivered"), ("find", "same-prompt"), ("pick", "random"),
+                     ("count", "constant"), ("watch", "needles-delivered"), ("watch", "answer-pool")]:
+        assert expected in probes, expected
+    assert report.passed, [(p.task, p.probe, p.score, p.chance, p.detail) for p in report.failed]
+    pick_random = next(p for p in report.probes if (p.task, p.probe) == ("pick", "random"))
+    assert pick_random.chance == 25.0 and abs(pick_random.score - 25.0) < 10
+
+
+@pytest.mark.parametrize(("cue", "probe"), [
+    ("majority", "majority-task"),
+    ("question-table", "majority-question"),
+    ("small-pool", "answer-pool"),
+    ("echo", "question-echo"),
+    ("whitespace", "text-whitespace"),
+    ("image-last", "image-position"),
+    ("leak", "gold-in-haystack"),
+])
+def test_each_cue_is_caught(tmp_path: Path, clean_find: Path, cue: str, probe: str) -> None:
+    verdicts = _verdicts(_build(tmp_path / cue, {cue}))
+    assert verdicts[("find", probe)] is False
+    clean = _verdicts(clean_find)
+    assert clean.get(("find", probe), True) is True  # a clean build may have no closed pool to list
+
+
+def test_reference_table_catches_fixed_answers_across_builds(tmp_path: Path) -> None:
+    cued = _build(tmp_path / "a", {"question-table"})
+    other = _build(tmp_path / "b", {"question-table"}, seed=7)
+    verdicts = _verdicts(cued, reference=other)
+    assert verdicts[("find", "reference-table")] is False
+
+
+def test_constant_and_random_probes(tmp_path: Path) -> None:
+    verdicts = _verdicts(_build(tmp_path / "c", {"constant"}, tasks=("count",)))
+    assert verdicts[("count", "constant")] is False
+    _CUE["random_empty"] = True  # a random baseline that never answers sits below chance on multiple choice
+    verdicts = _verdicts(_build(tmp_path / "p", set(), tasks=("pick",)))
+    assert verdicts[("pick", "random")] is False
+
+
+def test_delivery_follows_the_runners_frame_sampling(tmp_path: Path) -> None:
+    root = _build(tmp_path / "v", {"drop"}, tasks=("watch",))
+    assert _verdicts(root)[("watch", "needles-delivered")] is True  # every frame sent
+    # 8 frames of 40 sampled uniformly keep frames 0, 6, 11, 17, 22, 28, 33, 39: needles at 3-4, 25-26, 31-32
+    # are dropped
+    report = audit_dataset(root, AuditOptions(max_frames=8), progress=False)
+    delivery = next(p for p in report.probes if p.probe == "needles-delivered")
+    assert not delivery.passed and 0 < delivery.score < 100
+    same = _build(tmp_path / "s", {"same-prompt"}, tasks=("watch",))
+    assert _verdicts(same)[("watch", "same-prompt")] is False
+
+
+def test_cli_writes_audit_json_and_exits_1_on_a_shortcut(tmp_path: Path, clean_find: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    cued = _build(tmp_path / "cued", {"majority"})
+    result = CliRunner().invoke(app, ["audit", str(cued), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert "SHORTCUT" in result.output
+    data = json.loads((cued / "audit.json").read_text())
+    assert data["passed"] is False and any(p["probe"] == "majority-task" and not p["passed"]
+                                           for p in data["probes"])
+    out = tmp_path / "elsewhere.json"
+    result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["passed"] is True
+
+
+def test_report_shows_the_audit_of_a_run(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    root = _build(tmp_path / "cued", {"image-last"})
+    run = tmp_path / "run"
+    runner = CliRunner()
+    assert runner.invoke(app, ["run", str(root), "--model", "baseline:oracle", "--out", str(run),
+                               "--no-progress"]).exit_code == 0
+    assert runner.invoke(app, ["score", str(run)]).exit_code == 0
+    result = runner.invoke(app, ["audit", "--run", str(run), "--no-progress"])
+    assert result.exit_code == 1 and (run / "audit.json").is_file()
+    result = runner.invoke(app, ["report", str(run), "--out", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert '<section id="audit">' in page and "image-position" in page and "audit-fail" in page
+    tables = (tmp_path / "report" / "tables.md").read_text()
+    assert "## Audit" in tables and "SHORTCUT" in tables
