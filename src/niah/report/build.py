@@ -22,8 +22,8 @@ from typing import Any
 
 from niah.benchmarks.protocol import ReportSpec
 from niah.iox import write_atomic, write_json_atomic
-from niah.report.audit_section import audit_html, audit_markdown, find_audits
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
+from niah.report.audit_section import audit_html, audit_markdown, find_audits
 from niah.report.distributions import distributions_html, distributions_json, write_distributions
 from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
