@@ -46,6 +46,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,7 @@ def _question_key(sample: Sample) -> str:
     return text(sample.question) + "\x00" + "\x01".join(choices)
 
 
+@lru_cache(maxsize=4096)
 def _ws_class(gap: str) -> str:
     """A whitespace run as a layout class: line breaks counted (3+ as one class), other whitespace by length."""
     breaks = gap.count("\n")
@@ -283,19 +285,21 @@ def _text_segments(sample: Sample,
             rs = len(piece) - len(piece.rstrip())
             if e - rs > s + ls:
                 cleaned.append((s + ls, e - rs))
+        span_at = 0
+        last = len(cleaned) - 1
         for k, (s, e) in enumerate(cleaned):
-            prev_end = cleaned[k - 1][1] if k else 0
-            next_start = cleaned[k + 1][0] if k + 1 < len(cleaned) else len(text)
-            gap_before = text[prev_end:s]
-            gap_after = text[e:next_start]
+            gap_before = text[cleaned[k - 1][1]:s] if k else text[:s]
+            gap_after = text[e:cleaned[k + 1][0]] if k < last else text[e:]
             before = _ws_class(gap_before) if k or gap_before else before_edge
-            after = _ws_class(gap_after) if k + 1 < len(cleaned) or gap_after else after_edge
-            if k == 0 and not gap_before.strip(" \t") and "\n" not in gap_before and before_edge != "start":
+            after = _ws_class(gap_after) if k < last or gap_after else after_edge
+            if k == 0 and "\n" not in gap_before and before_edge != "start":
                 before = before_edge if not gap_before else f"{before_edge}+{_ws_class(gap_before)}"
-            if k + 1 == len(cleaned) and "\n" not in gap_after and after_edge != "end":
+            if k == last and "\n" not in gap_after and after_edge != "end":
                 after = after_edge if not gap_after else f"{after_edge}+{_ws_class(gap_after)}"
-            is_needle = any(s < ne and ns < e for ns, ne in spans)
-            out.append((before, after, is_needle, _SENTENCE_END.search(text[s:e]) is not None))
+            while span_at < len(spans) and spans[span_at][1] <= s:  # spans and segments are both in order
+                span_at += 1
+            is_needle = span_at < len(spans) and spans[span_at][0] < e
+            out.append((before, after, is_needle, _SENTENCE_END.search(text, s, e) is not None))
     return out, pending
 
 
@@ -472,6 +476,7 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
     return facts
 
 
+@lru_cache(maxsize=4096)
 def _role(before: str, after: str) -> str:
     opens, closes = _paragraph_edge(before), _paragraph_edge(after)
     return {(True, True): "alone", (True, False): "opens", (False, True): "closes"}.get((opens, closes), "inside")
