@@ -693,6 +693,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     for f in facts:
         question_counts[(f.task, f.question)][f.gold] += 1
     pools: dict[str, list[str] | None] = {}
+    declared_pool: dict[str, bool] = {}
     leak_counts: dict[str, Counter[str]] = {}
     for t, idx in by_task.items():
         leak_counts[t] = Counter(g for g in (facts[i].leak_gold for i in idx) if g is not None)
@@ -723,9 +724,12 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             for label, reply in _constant_replies(sample, gold_counts[task]):
                 constants[task][label].append(_official(sample, reply))
             if task not in pools:
+                declared_pool[task] = hooks.spec(sample.benchmark).pool is not None
                 pools[task] = _pool(hooks.spec(sample.benchmark), task, gold_counts[task], sample)
             pool = pools[task]
             if pool:
+                if not declared_pool.get(task):  # learned from the other samples: a unique gold is not in it
+                    pool = [g for g in pool if gold_counts[task][_gold_key(g)] > (1 if _gold_key(g) == f.gold else 0)]
                 replies["answer-pool"][i] = _official(sample, ", ".join(pool))
             finder = leak_finders.get(task)
             if finder is not None and f.leak_gold is not None:
@@ -840,7 +844,9 @@ def _constant_replies(sample: Sample, golds: Counter[str]) -> list[tuple[str, st
 
 
 def _pool(spec: AuditSpec, task: str, golds: Counter[str], sample: Sample) -> list[str] | None:
-    """The closed answer pool of an open-answer task, when it has one a reply could list."""
+    """The closed answer pool of an open-answer task, when it has one a reply could list: the family's, else
+    the task's distinct golds when they are strings, at most ``POOL_MAX`` of them and repeated (fewer distinct
+    golds than half the samples): unique golds such as random passkeys are no pool."""
     if spec.pool is not None:
         got = spec.pool(task, [sample])
         return list(got) if got else None
@@ -848,6 +854,8 @@ def _pool(spec: AuditSpec, task: str, golds: Counter[str], sample: Sample) -> li
         return None
     values = [json.loads(k) for k in sorted(golds)]
     if not values or len(values) > POOL_MAX or len(values) < 2 or not all(isinstance(v, str) for v in values):
+        return None
+    if len(values) > sum(golds.values()) / 2:
         return None
     return values
 

@@ -20,7 +20,7 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
              concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
              tokenizer: str, image_tokens: str, limit: int | None, progress: bool,
              published: bool, benchmark: str | None = None,
-             media_roots: tuple[Path, ...] = ()) -> dict:
+             media_roots: tuple[Path, ...] = (), audit: bool = True) -> dict:
     """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary.
 
     Without ``dataset`` it builds the small grid of ``benchmark``'s first builder (default: the registry's
@@ -52,11 +52,20 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
                                base_urls=base_urls or None, api_key_env=api_key_env, limit=limit,
                                media_roots=media_roots)
     score_summary = score_run(run_dir)
+    audit_report = None
+    if audit:  # what this run sent, checked for shortcuts; the report shows it beside the scores
+        from niah.audit import AUDIT_FILE, AuditOptions, audit_dataset, options_from_run, write_audit
+
+        settings, _ = options_from_run(run_dir)
+        audit_options = AuditOptions(media_roots=tuple(str(p) for p in media_roots),
+                                     **{k: v for k, v in settings.items() if v is not None})
+        audit_report = audit_dataset(dataset, audit_options, progress=progress)
+        write_audit(audit_report, run_dir / AUDIT_FILE)
     report_dir = out / "report"
     result = build_report(load_inputs([run_dir]), report_dir,
                           ReportOptions(published=published, browser=BrowserOptions(media_roots=media_roots)))
     return {"dataset": dataset, "run": run_dir, "report": result.index_html, "summary": summary,
-            "scores": score_summary}
+            "scores": score_summary, "audit": audit_report}
 
 
 def register(app: typer.Typer) -> None:
@@ -83,6 +92,9 @@ def register(app: typer.Typer) -> None:
         no_published: Annotated[bool, typer.Option("--no-published")] = False,
         media_root: Annotated[list[Path] | None, typer.Option(
             "--media-root", help="Allow media from this folder outside DATASET (repeatable).")] = None,
+        audit: Annotated[bool, typer.Option(
+            "--audit/--no-audit", help="Audit the dataset for shortcuts (niah audit, with the run's settings) and "
+                                       "show it in the report.")] = True,
     ) -> None:
         """Build (or load) a dataset, run a model on it, score it officially and write the report."""
         from niah.console import wide_console
@@ -92,13 +104,23 @@ def register(app: typer.Typer) -> None:
                        lengths=split_csv(lengths), per_cell=per_cell, seed=seed,
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
                        progress=not no_progress, published=not no_published, benchmark=benchmark,
-                       media_roots=tuple(media_root or ()))
+                       media_roots=tuple(media_root or ()), audit=audit)
         console = wide_console()
         s = res["summary"]
         console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped; "
                       f"{s.requests} requests sent, {s.resumed} resumed from an earlier run, {s.cached} from "
                       f"cache; {s.wall_s:.1f} s -> {res['run']}")
         _print_scores(console, Path(res["run"]))
+        audited = res["audit"]
+        if audited is not None:
+            if audited.passed:
+                console.print(f"audit: all {len(audited.probes)} shortcut probes within chance + "
+                              f"{audited.options.margin:g} points")
+            else:
+                worst = ", ".join(f"{p.task}/{p.probe}" for p in audited.failed[:4])
+                console.print(f"[bold red]audit: {len(audited.failed)} of {len(audited.probes)} shortcut probes "
+                              f"beat chance[/bold red] ({worst}{', ...' if len(audited.failed) > 4 else ''}); "
+                              f"see the report's Audit section or `niah audit {res['dataset']}`")
         console.print(f"report: {res['report']}")
 
 
