@@ -322,3 +322,30 @@ def test_report_shows_the_audit_of_a_run(tmp_path: Path) -> None:
     assert '<section id="audit">' in page and "image-position" in page and "audit-fail" in page
     tables = (tmp_path / "report" / "tables.md").read_text()
     assert "## Audit" in tables and "SHORTCUT" in tables
+
+
+def test_shape_table_catches_a_query_image_copied_byte_for_byte(tmp_path: Path) -> None:
+    def build(root: Path, copied: bool) -> Path:
+        rng = random.Random(3)
+        with DatasetWriter(root) as writer:
+            for i in range(120):
+                gold = rng.choice(["yes", "no"])
+                images = [_png(writer, f"hay-{i}-{k}", rng.randrange(250)) for k in range(4)]
+                query = _png(writer, f"query-{i}", 251)
+                if gold == "yes":  # the query stands in the haystack: as the same file, or redrawn
+                    images[rng.randrange(4)] = query if copied else _png(writer, f"copy-{i}", 252)
+                writer.write(Sample(
+                    id=f"vh/{i:04d}", benchmark=BENCH, task="pick", context=[ImagePart(p) for p in images],
+                    question=[TextPart("Is this image in the document?"), ImagePart(query)], answer=gold,
+                    meta={}))
+            writer.finish({"benchmark": BENCH, "tasks": ["pick"], "num_samples": 120})
+        return root
+
+    def shape(root: Path) -> Any:
+        report = audit_dataset(root, AuditOptions(), progress=False)
+        return next(p for p in report.probes if p.probe == "shape-table")
+
+    cued = shape(build(tmp_path / "copied", True))
+    assert cued.score > 95 and not cued.passed
+    # redrawn, the copy is another file with the same look; whether to trust pixels is the model's job
+    assert shape(build(tmp_path / "redrawn", False)).score < 70

@@ -350,6 +350,7 @@ class _Facts:
     needles: int = 0
     needles_delivered: int | None = None
     prompt_hash: str | None = None
+    shape: str = ""
     delivery_error: str | None = None
 
 
@@ -434,7 +435,39 @@ def _prompt_hash(prompt: Any) -> str:
     return digest.hexdigest()
 
 
-def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOptions) -> _Facts:
+class _MediaHashes:
+    """Content hashes of image files, each file read once however many samples show it."""
+
+    def __init__(self, media_root: Path) -> None:
+        self.root = media_root
+        self.known: dict[str, str] = {}
+
+    def __call__(self, rel: str) -> str:
+        got = self.known.get(rel)
+        if got is None:
+            from niah.iox import resolve_under
+
+            try:
+                got = hashlib.sha256(resolve_under(self.root, rel).read_bytes()).hexdigest()
+            except (DataError, OSError):
+                got = "unreadable:" + rel
+            self.known[rel] = got
+        return got
+
+
+def _shape(sample: Sample, media: _MediaHashes) -> str:
+    """What a sample looks like without reading it: which question or option images are byte-identical copies
+    of a context image, and how many context images repeat another (a count, not the image count itself, so
+    that samples of different lengths can share a shape)."""
+    context = [media(p.path) for p in sample.context if isinstance(p, ImagePart)]
+    seen = set(context)
+    query = [media(p.path) in seen for p in sample.question if isinstance(p, ImagePart)]
+    options = [any(media(p.path) in seen for p in choice if isinstance(p, ImagePart)) for choice in sample.choices or ()]
+    return json.dumps([query, options, len(context) - len(seen)])
+
+
+def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOptions,
+           media: _MediaHashes | None = None) -> _Facts:
     spots = hooks.locate(sample)
     random_scores = [_official(sample, _random_reply(sample, options.seed + k)) for k in range(options.random_draws)]
     known = [s for s in random_scores if s is not None]
@@ -460,6 +493,8 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
     if needle_parts:
         facts.image_classes = Counter(_image_classes(sample, needle_parts))
     facts.leak_gold = _leak_text(sample)
+    if media is not None:
+        facts.shape = _shape(sample, media)
     try:
         fit = _sent_prompt(sample, media_root, options)
     except (DataError, ConfigError, OSError) as exc:
@@ -680,18 +715,21 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     total = stats.samples
     reference = _reference_table(options.reference, options.media_roots) if options.reference else None
     hooks = _Hooks()
+    media = _MediaHashes(ds.media_root)
     facts: list[_Facts] = []
     with progress_bar(progress, total, "audit: reading samples") as advance:
         for sample in _iter(ds, advance):
-            facts.append(_facts(sample, hooks, ds.media_root, options))
+            facts.append(_facts(sample, hooks, ds.media_root, options, media))
     by_task: dict[str, list[int]] = defaultdict(list)
     for i, f in enumerate(facts):
         by_task[f.task].append(i)
     gold_counts = {t: Counter(facts[i].gold for i in idx) for t, idx in by_task.items()}
     task_top = {t: _TopCounts(c) for t, c in gold_counts.items()}
     question_counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    shape_counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for f in facts:
         question_counts[(f.task, f.question)][f.gold] += 1
+        shape_counts[(f.task, f.shape)][f.gold] += 1
     pools: dict[str, list[str] | None] = {}
     declared_pool: dict[str, bool] = {}
     leak_counts: dict[str, Counter[str]] = {}
@@ -713,6 +751,10 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             q_mode = _loo_mode(question_counts[(task, f.question)], f.gold) or own_mode
             if q_mode is not None:
                 replies["majority-question"][i] = _official(sample, _reply_for(sample, json.loads(q_mode)))
+            if len(shape_counts) > len(by_task):  # samples of some task differ in shape
+                s_mode = _loo_mode(shape_counts[(task, f.shape)], f.gold) or own_mode
+                if s_mode is not None:
+                    replies["shape-table"][i] = _official(sample, _reply_for(sample, json.loads(s_mode)))
             if reference is not None:
                 ref = reference.get((task, f.question))
                 if ref:
@@ -760,6 +802,9 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
         for name, detail in (("majority-task", "most frequent gold of the task's other samples"),
                              ("majority-question", "most frequent gold of the other samples asking the same "
                                                    "question (else the task's)"),
+                             ("shape-table", "most frequent gold of the other samples of the same shape "
+                                             "(question or option images copied byte for byte into the "
+                                             "context, repeated context images)"),
                              ("reference-table", f"gold of the same question in {options.reference}"),
                              ("answer-pool", f"every distinct gold listed in one reply "
                                              f"({len(pools.get(task) or [])} answers)")):
