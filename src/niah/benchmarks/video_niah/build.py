@@ -1,11 +1,13 @@
 """Video needle haystacks: a length x depth grid of needles hidden in long videos.
 
-For each duration the haystack (niah's procedural scenes, or the user's video read where it lies) is sampled
-once at ``fps`` and its frames are written once per build, as JPEGs named by their content hash (so a file
-name tells nothing about what a frame shows). A sample is a frame list: the haystack's frames in order with
-the needle's frames in place of the ones it covers, each needle frame written once too. Its video part has
-the haystack's fps, so every frame's time is its index / fps, and the runner samples frames from it by
-count or fps like any frame folder (``niah run --max-frames / --video-fps``).
+For each duration D the haystack (niah's procedural scenes, or the user's video read where it lies) is sampled
+once, as LongVA's V-NIAH does, at N = ``--frames`` times k x D / N spread evenly over it (``--frames all``: every
+frame at ``--fps``), and its frames are written once per build, as JPEGs named by their content hash (so a file
+name tells nothing about what a frame shows). A sample is a frame list: the haystack's N frames in order with
+the needle's frames in place of the ones it covers, each needle frame written once too. Its video part's fps
+is N / D, so every frame's time is its index / fps (the time it shows), and ``niah run --max-frames N`` sends
+every frame, so every needle; a smaller budget samples them like any frame folder, and the run records which
+samples lost a needle (``needle_shown``).
 
 Needles (``--needle``): ``overlay``, a caption over the scene ("The secret word is ..."); ``frame``, a cartoon
 object shown full-frame; ``clip``, the cartoon moving across the frame for a few frames. Tasks:
@@ -16,8 +18,9 @@ object shown full-frame; ``clip``, the cartoon moving across the frame for a few
   cartoon onto the scene, as MM-NIAH pastes image needles into its documents);
 - ``ordering``: which of two needles came first.
 
-Depth (``--depth-mode``): a needle n frames long starting at frame s of an N-frame haystack has depth
-s / (N - n) (0: it opens the video, 1: it ends on the last frame). The grid's rows are
+Depth (``--depth-mode``): a needle n frames long starting at frame s of the sample's N frames has depth
+s / (N - n) (0: it opens the video, 1: it ends on the last frame), a place among the frames the model is given.
+The grid's rows are
 
 - ``cell`` (default, as MM-NIAH): depth cells ``[lo, hi)`` (the last one closed at 1), five of width 0.2 unless
   ``--depth-cells`` gives a count or edges. The needles' start frames are drawn uniformly at random among all
