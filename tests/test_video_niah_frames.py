@@ -207,3 +207,23 @@ def test_runs_record_needle_shown_and_scores_report_it(default_build: Path, tmp_
     assert f"needles shown in {len(rows) - dropped} of {len(rows)} samples" in out
     scored = [json.loads(line) for line in (cut / "scored.jsonl").read_text().splitlines()]
     assert sum(r["needle_shown"] is False for r in scored) == dropped
+
+
+def test_a_user_video_is_sampled_at_the_frame_times(tmp_path: Path) -> None:
+    """A user's video with --frames N: frame k is the video's frame on screen at k x D / N."""
+    from PIL import Image
+
+    from support.videos import barcode_video, read_barcode
+
+    video = barcode_video(tmp_path / "mine.mp4", seconds=28, fps=4, keyframe_interval=1, width=320, height=240)
+    out = tmp_path / "user"
+    build(out, {"haystack": str(video), "durations": "24s", "frames": 12, "depth_cells": "0,1", "width": 320,
+                "tasks": "retrieval"}, False)
+    (s,) = list(Dataset(out))
+    part = s.context[0]
+    assert isinstance(part, VideoPart) and part.frames is not None and part.fps == 0.5
+    (needle,) = s.meta["needle_first_frames"]
+    for k, rel in enumerate(part.frames):
+        if k != needle:  # the caption needle is drawn over the bottom; the barcode is at the top anyway
+            with Image.open(out / rel) as im:
+                assert read_barcode(im) == 8 * k  # 2 s apart at 4 fps
