@@ -227,3 +227,11 @@ def test_a_user_video_is_sampled_at_the_frame_times(tmp_path: Path) -> None:
         if k != needle:  # the caption needle is drawn over the bottom; the barcode is at the top anyway
             with Image.open(out / rel) as im:
                 assert read_barcode(im) == 8 * k  # 2 s apart at 4 fps
+
+
+def test_same_seed_byte_identical(default_build: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    build(again, SMALL, False)
+    assert (again / "samples.jsonl").read_bytes() == (default_build / "samples.jsonl").read_bytes()
+    assert {p.name: p.read_bytes() for p in (again / "media" / "frames").iterdir()} == {
+        p.name: p.read_bytes() for p in (default_build / "media" / "frames").iterdir()}
