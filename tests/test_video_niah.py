@@ -22,7 +22,7 @@ from niah.video.synth import render_caption
 from support.videos import barcode_video
 
 runner = CliRunner()
-OPTIONS = {"durations": "30s,70s", "width": 160, "height": 96, "seed": 3}  # five depth cells, random placement
+OPTIONS = {"durations": "30s,70s", "width": 160, "height": 96, "seed": 3, "frames": "all"}  # every frame at 1 fps
 EXACT = {**OPTIONS, "depth_mode": "exact", "depths": "0,0.5,1"}  # V-NIAH-style fixed depths
 
 
@@ -160,7 +160,7 @@ def test_user_video_haystack_read_in_place(tmp_path: Path) -> None:
     video = barcode_video(tmp_path / "mine.mp4", seconds=28, fps=4, keyframe_interval=1, width=160, height=96)
     out = tmp_path / "user"
     build(out, {"haystack": str(video), "durations": "26s", "depth_cells": "0.4,0.6", "width": 160,
-                "tasks": "retrieval"}, False)
+                "tasks": "retrieval", "frames": "all"}, False)
     s = next(iter(Dataset(out)))
     assert s.meta["haystack"] == str(video.resolve()) and s.meta["num_frames"] == 26
     assert not any(p.suffix == ".mp4" for p in out.rglob("*"))  # the video itself is never copied
@@ -180,7 +180,7 @@ def test_rules() -> None:
 
 def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     ds = tmp_path / "ds"
-    out = _ok(["build", "video-niah", "--out", str(ds), "--durations", "30s,70s", "--width", "160", "--height", "96",
+    out = _ok(["build", "video-niah", "--out", str(ds), "--durations", "30s,70s", "--frames", "all", "--width", "160", "--height", "96",
                "--no-progress"])
     assert "wrote 40 samples" in out  # 4 tasks x 2 durations x the five default depth cells
     _ok(["run", str(ds), "--model", "baseline:oracle", "--out", str(tmp_path / "oracle"), "--no-progress",

@@ -122,6 +122,10 @@ class RunSummary:
     dry_run: bool = False
     finished: bool = False
     errors: dict[str, int] = field(default_factory=dict)
+    #: over the run's rows (every invocation; a dry run: its prompts): samples whose needles the family locates,
+    #: and those of them sent without all their needles (frame or image sampling, truncation dropped one)
+    needles_checked: int = 0
+    needles_not_shown: int = 0
 
     def counts(self) -> dict[str, Any]:
         return {
@@ -134,6 +138,35 @@ class RunSummary:
         return {"out_dir": str(self.out_dir), "model": self.model, "dataset": self.dataset, **self.counts(),
                 "wall_s": round(self.wall_s, 3), "dry_run": self.dry_run, "finished": self.finished,
                 "errors": self.errors}
+
+
+class _NeedleCheck:
+    """``needle_shown`` of a sent prompt: whether it holds every needle its family locates (None: none located).
+
+    Family-agnostic (:mod:`niah.delivery`), one locator per benchmark, and it never ends a run: a locator that
+    fails on a sample gives None for that sample."""
+
+    def __init__(self) -> None:
+        from niah.delivery import delivered
+
+        self._delivered = delivered
+        self._locators: dict[str, Any] = {}
+
+    def __call__(self, sample: Sample, prompt: RenderedPrompt | None) -> bool | None:
+        try:
+            locate = self._locators.get(sample.benchmark)
+            if locate is None:
+                from niah.delivery import needle_locator
+
+                locate = self._locators[sample.benchmark] = needle_locator(sample.benchmark)
+            spots = locate(sample)
+            if not spots:
+                return None
+            if prompt is None:  # skipped: nothing was sent
+                return False
+            return all(self._delivered(sample, spots, prompt))
+        except Exception:  # a delivery check is a report, never a reason to stop
+            return None
 
 
 def _now() -> str:
@@ -310,6 +343,7 @@ class _Job:
     generation: GenerationSettings
     key: str
     req_key: str
+    needle_shown: bool | None = None
 
 
 def _open_dataset(dataset: Dataset | str | Path, media_roots: tuple[str | Path, ...] = ()) -> Dataset:
@@ -389,11 +423,12 @@ def _check_resume(out_dir: Path, config: dict[str, Any]) -> dict[str, Any] | Non
 
 def _row(sample: Sample, *, response: str | None, error: str | None, usage: dict[str, int] | None,
          latency_s: float, key: str | None, model: str, policy: str | None, status: str, attempts: int,
-         cached: bool, req_key: str | None) -> dict[str, Any]:
+         cached: bool, req_key: str | None, needle_shown: bool | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {
         "id": sample.id, "task": sample.task, "response": None, "error": None, "usage": clean_usage(usage),
         "latency_s": round(latency_s, 4), "cache_key": key, "model": model, "prompt_policy": policy,
         "status": status, "attempts": attempts, "cached": cached, "request_key": req_key,
+        "needle_shown": needle_shown,
     }
     if response is not None:
         text = clean_text(response)
@@ -493,12 +528,16 @@ async def run_dataset(
     if dry_run:
         stream = dry_run_stream or sys.stdout
         caps = spec.capabilities or Capabilities()
+        dry_check = _NeedleCheck()
         for sample in _iter_selected(ds, task_filter, limit):
             prompt = render_prompt(sample, ds.media_root, options)
             fit = fit_to_capabilities(prompt, sample, caps, options)
             gen = (fit.prompt or prompt).generation.merged(user_generation)
             _print_dry_run(stream, sample, fit.prompt, gen, fit.policy, fit.skip_reason, full=dry_run_full)
             summary.total += 1
+            shown = dry_check(sample, fit.prompt)
+            summary.needles_checked += shown is not None
+            summary.needles_not_shown += shown is False
         summary.wall_s = time.monotonic() - started_clock
         return summary
 
@@ -576,6 +615,7 @@ async def run_dataset(
         queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=workers * 2)
         order = order_ref
         model_name = spec.spec_string()
+        needle_check = _NeedleCheck()
 
         def record(row: dict[str, Any]) -> None:
             assert log is not None
@@ -620,6 +660,7 @@ async def run_dataset(
                     record(fail_row(sample, f"data error: {exc}", None))
                     continue
                 done_row = log.finished(sample.id, req_key)
+                shown = needle_check(sample, fit.prompt) if done_row is None else None
                 if done_row is not None:
                     summary.resumed += 1
                     if done_row.get("status") == "skipped":
@@ -634,7 +675,7 @@ async def run_dataset(
                 if fit.prompt is None:
                     record(_row(sample, response=None, error=f"skipped: {fit.skip_reason}", usage=None,
                                 latency_s=0.0, key=None, model=model_name, policy=fit.policy, status="skipped",
-                                attempts=0, cached=False, req_key=req_key))
+                                attempts=0, cached=False, req_key=req_key, needle_shown=shown))
                     continue
                 assert key is not None
                 effective_generation.setdefault(sample.task, gen.to_json())
@@ -643,9 +684,10 @@ async def run_dataset(
                     summary.cached += 1
                     record(_row(sample, response=hit["response"], error=None, usage=hit.get("usage"),
                                 latency_s=float(hit.get("latency_s") or 0.0), key=key, model=model_name,
-                                policy=fit.policy, status="ok", attempts=0, cached=True, req_key=req_key))
+                                policy=fit.policy, status="ok", attempts=0, cached=True, req_key=req_key,
+                                needle_shown=shown))
                     continue
-                await queue.put(_Job(sample, fit.prompt, gen, key, req_key))
+                await queue.put(_Job(sample, fit.prompt, gen, key, req_key, shown))
             for _ in range(workers):
                 await queue.put(None)
 
@@ -660,12 +702,12 @@ async def run_dataset(
             if reply is None:
                 record(_row(job.sample, response=None, error=outcome.error, usage=None, latency_s=latency,
                             key=job.key, model=model_name, policy=job.prompt.policy, status="failed",
-                            attempts=attempts, cached=False, req_key=job.req_key))
+                            attempts=attempts, cached=False, req_key=job.req_key, needle_shown=job.needle_shown))
                 return
             text = reply.text if isinstance(reply.text, str) else str(reply.text)
             row = _row(job.sample, response=text, error=None, usage=reply.usage, latency_s=latency,
                        key=job.key, model=model_name, policy=job.prompt.policy, status="ok",
-                       attempts=attempts, cached=False, req_key=job.req_key)
+                       attempts=attempts, cached=False, req_key=job.req_key, needle_shown=job.needle_shown)
             if caches is not None:
                 finish = reply.finish_reason
                 entry = {"response": row["response"], "usage": row["usage"],
@@ -691,7 +733,7 @@ async def run_dataset(
                     record(_row(job.sample, response=None, error=f"internal error: {type(exc).__name__}: {exc}",
                                 usage=None, latency_s=0.0, key=job.key, model=model_name,
                                 policy=job.prompt.policy, status="failed", attempts=0, cached=False,
-                                req_key=job.req_key))
+                                req_key=job.req_key, needle_shown=job.needle_shown))
 
         worker_tasks = [asyncio.create_task(work()) for _ in range(workers)]
         try:
@@ -727,6 +769,12 @@ async def run_dataset(
             run_json["finished"] = _now() if summary.finished else None
             run_json["complete"] = summary.finished and totals["missing"] == 0
             run_json["counts"] = totals
+            delivery = _needle_delivery(log, summary, order_ref)
+            summary.needles_checked, summary.needles_not_shown = delivery["checked"], delivery["not_shown"]
+            if delivery["checked"]:  # a run of a family that locates its needles says whether they were sent
+                run_json["needle_delivery"] = delivery
+            else:
+                run_json.pop("needle_delivery", None)
             run_json["last_invocation"] = {**summary.counts(), "wall_s": round(summary.wall_s, 3)}
             run_json["wall_s"] = round(summary.wall_s + float((previous or {}).get("wall_s") or 0.0), 3)
             if terminated:
@@ -771,6 +819,16 @@ def _run_totals(log: ResponsesLog, summary: RunSummary, previous: Any, order: li
         "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
         "changed_last_invocation": summary.changed,
     }
+
+
+def _needle_delivery(log: ResponsesLog, summary: RunSummary, order: list[str]) -> dict[str, int]:
+    """Over the run's rows (as :func:`_run_totals` picks them): samples whose needles were located
+    (``needle_shown`` not null), and how many of them were sent without all their needles."""
+    rows = [log.rows[i] for i in order if i in log.rows] if summary.finished else list(log.rows.values())
+    values = [row.get("needle_shown") for row in rows]
+    checked = sum(isinstance(v, bool) for v in values)
+    not_shown = sum(v is False for v in values)
+    return {"checked": checked, "shown": checked - not_shown, "not_shown": not_shown}
 
 
 def run_dataset_sync(*args: Any, **kwargs: Any) -> RunSummary:

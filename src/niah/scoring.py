@@ -15,6 +15,12 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
   when some exist, every scores file also carries ``gold_missing`` (their number), and when no sample has gold,
   scores.json holds only that marker and ``run_status`` (nothing is aggregated) instead of the run failing.
 
+When the run's rows carry ``needle_shown`` (``niah run`` records whether the sent prompt held every needle the
+family locates; :mod:`niah.delivery`), each benchmark's structure in the scores files also holds
+``needle_shown``: the shown rate and the mean per-sample score over all located samples and over those shown,
+per task and overall (:func:`needle_shown_summary`), beside the official aggregation (which stays over every
+sample); scored.jsonl rows carry the flag too.
+
 Judge verdicts a judge verb stored in the run (:mod:`niah.judged`: ``judgments.jsonl``, ``judged.json``) are
 applied through the family's ``Scorer.judged``, so scoring again reproduces the judged numbers; each scores file
 of a judged benchmark then carries ``judged``: ``{"judges", "settings", "verdicts", "failed", "missing"}``
@@ -45,6 +51,9 @@ from niah.sample import Dataset
 RUN_STATUS_KEY = "run_status"
 #: Top-level key of scores*.json present when some samples have no gold answer: how many (they are not scored).
 GOLD_MISSING_KEY = "gold_missing"
+
+#: Top-level key (per benchmark) of scores*.json when rows carry ``needle_shown``: see :func:`needle_shown_summary`.
+NEEDLE_SHOWN_KEY = "needle_shown"
 
 #: The fields of every scored.jsonl row; a family's ``row_fields`` add others.
 _CORE_FIELDS = frozenset({"id", "task", "benchmark", "context_length", "depth", "num_images", "answer", "response",
@@ -82,6 +91,29 @@ class RunScoreSummary:
     judged: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: benchmarks with a recorded judge pass that was not applied (``judged=False``)
     judged_skipped: list[str] = field(default_factory=list)
+    #: benchmark -> :func:`needle_shown_summary` of the official scores (benchmarks whose rows carry the flag)
+    needle_shown: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def needle_shown_summary(rows: list[tuple[str, bool, float]]) -> dict[str, Any]:
+    """``(task, needle_shown, score)`` rows -> the shown rate and the plain mean score over all of them and over
+    the shown ones, overall and per task. A score over shown samples says what the model does with needles it
+    was sent; the official score counts the others too (a needle the sampling dropped is a question unseen)."""
+    def part(items: list[tuple[str, bool, float]]) -> dict[str, Any]:
+        shown = [score for _task, flag, score in items if flag]
+        return {"samples": len(items), "shown": len(shown), "shown_rate": len(shown) / len(items),
+                "score_all": _mean([score for _task, _flag, score in items]), "score_shown": _mean(shown)}
+
+    tasks: dict[str, list[tuple[str, bool, float]]] = defaultdict(list)
+    for item in rows:
+        tasks[item[0]].append(item)
+    return {**part(rows), "tasks": {task: part(items) for task, items in tasks.items()},
+            "note": "samples whose prompt held every needle (needle_shown), and the mean per-sample score over all "
+                    "of them and over the shown ones; the official aggregation counts every sample"}
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -166,6 +198,7 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
     store = VerdictStore(run_dir) if passes and judged else None
     status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
     kept: dict[str, ScoredRows] = defaultdict(list)
+    shown_flags: dict[str, list[tuple[str, bool, dict[str, float]]]] = defaultdict(list)
     refused_rows: list[str] = []  # refusals are rare by nature; kept apart so scored.jsonl rows always hold a score
     out = _AtomicLines(run_dir / "scored.jsonl")
     try:
@@ -227,6 +260,10 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
                 row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
             # e.g. a judge's reason; it may refine a family field (judged or not), never a core one
             row.update({k: v for k, v in result.row.items() if k not in _CORE_FIELDS})
+            shown = response_row.get("needle_shown")
+            if isinstance(shown, bool):
+                row.setdefault(NEEDLE_SHOWN_KEY, shown)
+                shown_flags[sample.benchmark].append((sample.task, shown, dict(result.scores)))
             out.write(dumps_line(row))
             summary.scored += 1
             summary.failed += response is None
@@ -263,6 +300,13 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
                 for benchmark, rows in kept.items()
                 if name in modes_of(benchmark)
             }
+            for benchmark, structure in per_benchmark.items():
+                flags = [(task, flag, scores[name]) for task, flag, scores in shown_flags.get(benchmark, ())
+                         if name in scores]
+                if flags and NEEDLE_SHOWN_KEY not in structure:
+                    structure[NEEDLE_SHOWN_KEY] = needle_shown_summary(flags)
+                    if name == OFFICIAL:
+                        summary.needle_shown[benchmark] = structure[NEEDLE_SHOWN_KEY]
             aggregates[name] = (
                 next(iter(per_benchmark.values())) if len(kept) == 1 else per_benchmark
             )

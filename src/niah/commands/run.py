@@ -126,6 +126,7 @@ def register(app: typer.Typer) -> None:
         )
         if dry_run:
             typer.echo(f"dry run: {summary.total} prompts rendered, nothing sent", err=True)
+            _needle_note(summary, dry_run=True)
             return
         typer.echo(
             f"{summary.answered} answered, {summary.failed} failed, {summary.skipped} skipped "
@@ -133,6 +134,19 @@ def register(app: typer.Typer) -> None:
             f"{summary.wall_s:.1f}s -> {out}",
             err=True,
         )
+        _needle_note(summary, dry_run=False)
         if summary.changed:
             typer.echo(f"{summary.changed} earlier answers were for a different request (the dataset, model, "
                        "settings or capabilities changed) and were asked again", err=True)
+
+
+def _needle_note(summary: Any, *, dry_run: bool) -> None:
+    """Say when prompts leave needles out: a score on questions the model was never shown is no score."""
+    if summary.needles_not_shown:
+        verb = "would be" if dry_run else "were"
+        typer.secho(f"NEEDLES NOT SHOWN: {summary.needles_not_shown} of {summary.needles_checked} samples {verb} sent "
+                    "without all their needles (the frame or image budget, sampling or truncation dropped them)"
+                    + ("" if dry_run else "; needle_shown is false in their responses.jsonl rows and `niah score` "
+                       "reports the score over the samples shown")
+                    + "; raise --max-frames / --max-images to the dataset's frame count to send every needle",
+                    fg=typer.colors.YELLOW, bold=True, err=True)

@@ -50,6 +50,15 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
         f"scored {summary.scored} samples ({summary.failed} failed or skipped requests scored 0, "
         f"{summary.missing} without a response not scored)"
     )
+    for benchmark, shown in summary.needle_shown.items():
+        line = (f"{benchmark}: needles shown in {shown['shown']} of {shown['samples']} samples "
+                f"({100 * shown['shown_rate']:.1f}%)")
+        if shown["shown"] < shown["samples"]:
+            over = shown["score_shown"]
+            line += (f"; mean score {shown['score_all']:.3f} over all, "
+                     + (f"{over:.3f} over the samples shown" if over is not None else "none shown")
+                     + " (scores.json: needle_shown)")
+        typer.echo(line)
     for benchmark, info in summary.judged.items():
         judges = sorted({str((ident or {}).get("model", {}).get("model", "?")) if isinstance(ident, dict) else "?"
                          for ident in info["judges"].values()})

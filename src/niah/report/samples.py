@@ -248,7 +248,8 @@ def video_thumbnails(part: VideoPart, dataset: Dataset | None, thumbs: Thumbnail
         if part.frames:
             _, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=count)
             chosen = [(t, False) for t in times]
-            chosen += [(min(len(part.frames) - 1, max(0, int(t * rate + 1e-9))) / rate, True) for t in needle_times]
+            # the frame on screen at t; recorded times are rounded to 1 us, so t x rate may fall just short of k
+            chosen += [(min(len(part.frames) - 1, max(0, int(t * rate + 1e-5))) / rate, True) for t in needle_times]
             for t, needle in chosen:
                 k = min(len(part.frames) - 1, max(0, round(t * rate)))
                 source = dataset.resolve_media(part.frames[k])

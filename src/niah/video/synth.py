@@ -20,6 +20,7 @@ re-encoded with the needles in place.
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import math
 import sys
@@ -103,25 +104,43 @@ class ProceduralScenes:
 
         return paint(scene.kind, scene.seed, self.width * 3 // 2, self.height)
 
+    def _draw(self, scene: _Scene, pano: Image.Image, k: float) -> Image.Image:
+        """The scene's view ``k`` frames (any real number) after its first: the pan and the objects move on."""
+        extra = pano.width - self.width
+        start = extra if scene.pan < 0 else 0
+        x0 = int(round(min(extra, max(0, start + scene.pan * k))))
+        frame = pano.crop((x0, 0, x0 + self.width, self.height))
+        draw = ImageDraw.Draw(frame)
+        for x, y, vx, vy, r, colour, shape in scene.objects:
+            cx = _bounce(x + vx * k, r, self.width - r)
+            cy = _bounce(y + vy * k, r, self.height - r)
+            box = (cx - r, cy - r, cx + r, cy + r)
+            shade = tuple(max(0, c - 60) for c in colour)
+            if shape == "disc":
+                draw.ellipse(box, fill=colour, outline=shade, width=max(1, r // 8))
+            else:
+                draw.rectangle(box, fill=colour, outline=shade, width=max(1, r // 8))
+        return frame
+
     def frames(self) -> Iterator[Image.Image]:
         for scene in self.scenes:
             pano = self._panorama(scene)
-            extra = pano.width - self.width
-            start = extra if scene.pan < 0 else 0
             for k in range(scene.length):
-                x0 = int(round(min(extra, max(0, start + scene.pan * k))))
-                frame = pano.crop((x0, 0, x0 + self.width, self.height))
-                draw = ImageDraw.Draw(frame)
-                for x, y, vx, vy, r, colour, shape in scene.objects:
-                    cx = _bounce(x + vx * k, r, self.width - r)
-                    cy = _bounce(y + vy * k, r, self.height - r)
-                    box = (cx - r, cy - r, cx + r, cy + r)
-                    shade = tuple(max(0, c - 60) for c in colour)
-                    if shape == "disc":
-                        draw.ellipse(box, fill=colour, outline=shade, width=max(1, r // 8))
-                    else:
-                        draw.rectangle(box, fill=colour, outline=shade, width=max(1, r // 8))
-                yield frame
+                yield self._draw(scene, pano, k)
+
+    def frames_at(self, times: Sequence[float]) -> Iterator[Image.Image]:
+        """The footage at the given times (seconds, increasing): the frames a uniform sampling of the whole
+        video sees, rendered directly (a 1-hour haystack sampled to 64 frames paints at most 64 panoramas,
+        never the 3,600 frames in between). A time on a frame boundary shows that frame exactly."""
+        firsts = [sc.first for sc in self.scenes]
+        cached: tuple[int, Image.Image] | None = None
+        for t in times:
+            position = min(max(0.0, t * self.fps), self.num_frames - 1e-9)
+            index = max(0, bisect.bisect_right(firsts, math.floor(position + 1e-9)) - 1)
+            scene = self.scenes[index]
+            if cached is None or cached[0] != index:
+                cached = (index, self._panorama(scene))
+            yield self._draw(scene, cached[1], position - scene.first)
 
 
 def _bounce(v: float, lo: float, hi: float) -> float:
@@ -151,10 +170,13 @@ class VideoSource:
         self._start = info.start_time
 
     def frames(self) -> Iterator[Image.Image]:
+        yield from self.frames_at([k / self.fps for k in range(self.num_frames)])
+
+    def frames_at(self, times: Sequence[float]) -> Iterator[Image.Image]:
+        """The frames on screen at the given times (seconds from the video's start), at the haystack size."""
         from niah.video.frames import iter_frames_at
 
-        times = [self._start + k / self.fps for k in range(self.num_frames)]
-        for fr in iter_frames_at(self.path, times):
+        for fr in iter_frames_at(self.path, [self._start + t for t in times]):
             assert fr.image is not None
             yield fr.image if fr.image.size == (self.width, self.height) else \
                 fr.image.resize((self.width, self.height), Image.Resampling.BILINEAR)

@@ -1,11 +1,13 @@
 """Video needle haystacks: a length x depth grid of needles hidden in long videos.
 
-For each duration the haystack (niah's procedural scenes, or the user's video read where it lies) is sampled
-once at ``fps`` and its frames are written once per build, as JPEGs named by their content hash (so a file
-name tells nothing about what a frame shows). A sample is a frame list: the haystack's frames in order with
-the needle's frames in place of the ones it covers, each needle frame written once too. Its video part has
-the haystack's fps, so every frame's time is its index / fps, and the runner samples frames from it by
-count or fps like any frame folder (``niah run --max-frames / --video-fps``).
+For each duration D the haystack (niah's procedural scenes, or the user's video read where it lies) is sampled
+once, as LongVA's V-NIAH does, at N = ``--frames`` times k x D / N spread evenly over it (``--frames all``: every
+frame at ``--fps``), and its frames are written once per build, as JPEGs named by their content hash (so a file
+name tells nothing about what a frame shows). A sample is a frame list: the haystack's N frames in order with
+the needle's frames in place of the ones it covers, each needle frame written once too. Its video part's fps
+is N / D, so every frame's time is its index / fps (the time it shows), and ``niah run --max-frames N`` sends
+every frame, so every needle; a smaller budget samples them like any frame folder, and the run records which
+samples lost a needle (``needle_shown``).
 
 Needles (``--needle``): ``overlay``, a caption over the scene ("The secret word is ..."); ``frame``, a cartoon
 object shown full-frame; ``clip``, the cartoon moving across the frame for a few frames. Tasks:
@@ -16,8 +18,9 @@ object shown full-frame; ``clip``, the cartoon moving across the frame for a few
   cartoon onto the scene, as MM-NIAH pastes image needles into its documents);
 - ``ordering``: which of two needles came first.
 
-Depth (``--depth-mode``): a needle n frames long starting at frame s of an N-frame haystack has depth
-s / (N - n) (0: it opens the video, 1: it ends on the last frame). The grid's rows are
+Depth (``--depth-mode``): a needle n frames long starting at frame s of the sample's N frames has depth
+s / (N - n) (0: it opens the video, 1: it ends on the last frame), a place among the frames the model is given.
+The grid's rows are
 
 - ``cell`` (default, as MM-NIAH): depth cells ``[lo, hi)`` (the last one closed at 1), five of width 0.2 unless
   ``--depth-cells`` gives a count or edges. The needles' start frames are drawn uniformly at random among all
@@ -48,6 +51,7 @@ from typing import Any
 
 from PIL import Image
 
+from niah.benchmarks.video_niah.pools import COUNT_RANGE, shows_words
 from niah.errors import ConfigError
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart, VideoPart
 
@@ -63,10 +67,19 @@ FILLER_LINES: tuple[str, ...] = (
     "I wonder what is behind that hill.", "Everything looks different today.", "We should write this down.",
 )
 DEFAULT_DURATIONS = "5m,15m,30m,60m"
+#: Frames per sample: the long video is sampled to this many frames, uniformly over its duration, and the needle
+#: is put among them (LongVA's V-NIAH design), so ``niah run --max-frames 64`` sends every needle.
+DEFAULT_FRAMES = 64
+#: ``--frames all``: every frame of the haystack at ``--fps`` (a runner's frame budget may then drop needles).
+ALL_FRAMES = "all"
+#: Rate at which the procedural footage is planned (scenes, pans) before ``--frames N`` samples it.
+SOURCE_FPS = 1.0
+#: Needle frames per needle with ``--frames N`` (``--needle-frames``): one frame, a clip three.
+DEFAULT_NEEDLE_FRAMES = {"overlay": 1, "frame": 1, "clip": 3, "subtitle": 1}
 DEPTH_MODES: tuple[str, ...] = ("cell", "exact")
 DEFAULT_DEPTH_CELLS = "5"  # five cells of width 0.2, as MM-NIAH's grid
 DEFAULT_DEPTHS = "0,0.25,0.5,0.75,1"  # exact mode: V-NIAH-style fixed depths
-MAX_NEEDLES = {"retrieval": 1, "retrieval-choice": 1, "counting": 4, "ordering": 2}
+MAX_NEEDLES = {"retrieval": 1, "retrieval-choice": 1, "counting": COUNT_RANGE[1], "ordering": 2}
 JPEG_QUALITY = 85
 
 #: Secret words of overlay needles: short, concrete, unambiguous when read off a frame.
@@ -182,12 +195,28 @@ def parse_depth_rows(mode: str, depth_cells: Any, depths: Any) -> tuple[DepthRow
     return tuple(DepthRow(v, v) for v in sorted(values))
 
 
+def parse_frames(value: Any) -> int | None:
+    """``--frames``: a frame count (at least 12) or ``all`` (None: every frame at ``--fps``)."""
+    text = str(DEFAULT_FRAMES if value is None else value).strip().lower()
+    if text == ALL_FRAMES:
+        return None
+    try:
+        count = int(text)
+    except ValueError:
+        raise ConfigError(f"--frames must be a number of frames (e.g. 64) or 'all', got {value!r}") from None
+    if count < 12:
+        raise ConfigError(f"--frames must be at least 12 (a needle among too few frames is no haystack), got {count}")
+    return count
+
+
 @dataclass(frozen=True, slots=True)
 class BuildOptions:
     durations: tuple[float, ...]
     depth_mode: str
     rows: tuple[DepthRow, ...]
     needle: str
+    #: frames per sample (the haystack sampled uniformly over its duration), or None: every frame at ``fps``
+    frames: int | None
     fps: float
     per_cell: int
     seed: int
@@ -197,6 +226,22 @@ class BuildOptions:
     height: int
     needle_seconds: float
     image_rule: str
+    needle_frames: int | None = None  # with ``frames``: needle frames per needle (None: the kind's default)
+
+    def rate(self, duration: float) -> float:
+        """The sample's frame rate: N / duration with ``--frames N`` (frame k is the video at k x duration / N,
+        so every frame keeps its time), else ``--fps``."""
+        return self.frames / duration if self.frames is not None else self.fps
+
+    def span(self, duration: float) -> int:
+        """Frames one needle covers."""
+        if self.frames is not None:
+            return self.needle_frames or DEFAULT_NEEDLE_FRAMES[self.needle]
+        return max(1, round(self.needle_seconds * self.fps))
+
+    def frame_count(self, duration: float) -> int:
+        """Frames of a procedural haystack of ``duration`` (a user video may have a frame less at ``--fps``)."""
+        return self.frames if self.frames is not None else max(1, round(duration * self.fps))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> BuildOptions:
@@ -214,33 +259,52 @@ class BuildOptions:
         unknown = [t for t in tasks if t not in TASKS]
         if unknown or not tasks:
             raise ConfigError(f"unknown task(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(TASKS)}")
-        fps = float(options.get("fps", 1.0))
+        frames = parse_frames(options.get("frames"))
+        raw_fps, raw_seconds, raw_span = options.get("fps"), options.get("needle_seconds"), options.get("needle_frames")
+        if frames is not None and raw_fps is not None:
+            raise ConfigError("--fps is the frame rate of --frames all (every frame of the haystack); with --frames "
+                              f"{frames} the frames are spread evenly over each duration (fps = {frames} / duration)")
+        if frames is not None and raw_seconds is not None and needle != "subtitle":
+            raise ConfigError(f"with --frames {frames} a needle covers --needle-frames frames; --needle-seconds "
+                              "applies to --frames all and to subtitle lines")
+        if frames is None and raw_span is not None:
+            raise ConfigError("--needle-frames applies to --frames N; with --frames all a needle lasts "
+                              "--needle-seconds")
+        fps = SOURCE_FPS if raw_fps is None else float(raw_fps)
         per_cell = int(options.get("per_cell", 1))
         if not fps > 0 or per_cell < 1:
             raise ConfigError("--fps must be positive and --per-cell at least 1")
+        needle_frames = None if raw_span is None else int(raw_span)
+        if needle_frames is not None and needle_frames < 1:
+            raise ConfigError("--needle-frames must be at least 1")
         from niah.tokens.image import get_image_rule
 
         rule = str(options.get("image_rule", "internvl-1tile"))
         get_image_rule(rule)  # an unknown rule fails before any work
-        out = cls(durations=durations, depth_mode=depth_mode, rows=rows, needle=needle, fps=fps,
+        out = cls(durations=durations, depth_mode=depth_mode, rows=rows, needle=needle, frames=frames, fps=fps,
                   per_cell=per_cell, seed=int(options.get("seed", 0)), tasks=tasks,
                   haystack=str(options.get("haystack") or "default"),
                   width=int(options.get("width", 640)), height=int(options.get("height", 360)),
-                  needle_seconds=float(options.get("needle_seconds", 2.0)), image_rule=rule)
-        span = max(1, round(out.needle_seconds * fps))
+                  needle_seconds=float(2.0 if raw_seconds is None else raw_seconds), image_rule=rule,
+                  needle_frames=needle_frames)
+        if not out.needle_seconds > 0:
+            raise ConfigError("--needle-seconds must be positive")
         for d in durations:
-            frames = max(1, round(d * fps))
-            if frames < 12 * span:
-                raise ConfigError(f"a {duration_label(d)} haystack at {fps:g} fps has {frames} frames, too few for "
-                                  f"needles of {span} frames (need at least {12 * span}); use a longer duration")
+            span = out.span(d)
+            n_frames = out.frame_count(d)
+            if n_frames < 12 * span:
+                where = f"{n_frames} frames" if out.frames is not None else f"{n_frames} frames at {fps:g} fps"
+                raise ConfigError(f"a {duration_label(d)} haystack of {where} has too few frames for needles of "
+                                  f"{span} frames (need at least {12 * span}); use a longer duration, more "
+                                  "--frames or shorter needles")
             if depth_mode == "cell":
                 # every cell must hold every needle count a task may draw, before any frame is written
                 counts = sorted({k for t in tasks for k in range(1, MAX_NEEDLES[t] + 1)})
                 for row in rows:
                     for count in counts:
-                        if not placement_feasible(row, count, span, frames):
+                        if not placement_feasible(row, count, span, n_frames):
                             raise ConfigError(
-                                f"depth cell {row.label} of the {duration_label(d)} haystack ({frames} frames) "
+                                f"depth cell {row.label} of the {duration_label(d)} haystack ({n_frames} frames) "
                                 f"cannot hold {count} needle(s) of {span} frames with their mean depth inside it; "
                                 "use fewer, wider depth cells, a longer duration or shorter needles")
         return out
@@ -290,20 +354,35 @@ class Haystack:
     width: int
     height: int
     source: str
+    fps: float  # the frames' rate: frame k shows the video at k / fps seconds
+
+
+def sample_times(duration: float, count: int) -> list[float]:
+    """``count`` times spread uniformly over ``duration`` seconds: k x duration / count, k = 0 .. count - 1, so
+    frame k's time is k / fps for fps = count / duration (the rate the sample's video part records)."""
+    return [k * duration / count for k in range(count)]
 
 
 def _haystack_frames(opts: BuildOptions, duration: float, index: int) -> Iterator[Image.Image]:
     from niah.video.synth import ProceduralScenes, VideoSource
 
     if opts.haystack == "default":
-        yield from ProceduralScenes(duration, fps=opts.fps, width=opts.width, height=opts.height,
-                                    seed=opts.seed * 1000 + index).frames()
+        scenes = ProceduralScenes(duration, fps=opts.fps, width=opts.width, height=opts.height,
+                                  seed=opts.seed * 1000 + index)
+        if opts.frames is None:
+            yield from scenes.frames()
+        else:
+            yield from scenes.frames_at(sample_times(duration, opts.frames))
         return
-    source = VideoSource(opts.haystack, fps=opts.fps, duration=duration, width=opts.width)
+    source = VideoSource(opts.haystack, fps=opts.fps if opts.frames is None else opts.frames / duration,
+                         duration=duration, width=opts.width)
     if source.duration + 1e-6 < duration:
         raise ConfigError(f"{opts.haystack} lasts {source.duration:.1f} s, shorter than the {duration_label(duration)} "
                           "haystack asked for")
-    yield from source.frames()
+    if opts.frames is None:
+        yield from source.frames()
+    else:
+        yield from source.frames_at(sample_times(duration, opts.frames))
 
 
 def build_haystack_frames(opts: BuildOptions, duration: float, index: int, store: FrameStore,
@@ -316,15 +395,17 @@ def build_haystack_frames(opts: BuildOptions, duration: float, index: int, store
         if progress and len(frames) % 600 == 0:
             print(f"  haystack {duration_label(duration)}: {len(frames)} frames", file=sys.stderr)
     return Haystack(duration, duration_label(duration), frames, size[0], size[1],
-                    "procedural" if opts.haystack == "default" else str(Path(opts.haystack).resolve()))
+                    "procedural" if opts.haystack == "default" else str(Path(opts.haystack).resolve()),
+                    opts.rate(duration))
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Needles
 
 
-def _cartoon_tile(kind: str, size: tuple[int, int], offset: float = 0.5) -> Image.Image:
-    """A cartoon on a plain light background, the full frame; ``offset`` moves it left to right (clips)."""
+def _cartoon_tile(kind: str, size: tuple[int, int], offset: float = 0.5, rise: float = 0.5) -> Image.Image:
+    """A cartoon on a plain light background, the full frame; ``offset`` moves it left to right (clips, and
+    frame needles: each at its own place), ``rise`` top to bottom (each clip on its own line)."""
     from niah.benchmarks.mm_niah.needle_images import draw_cartoon
 
     w, h = size
@@ -332,7 +413,7 @@ def _cartoon_tile(kind: str, size: tuple[int, int], offset: float = 0.5) -> Imag
     canvas = Image.new("RGBA", size, (236, 232, 222, 255))
     cartoon = draw_cartoon(kind, side, 0)
     x = round((w - side) * offset)
-    canvas.alpha_composite(cartoon, (x, (h - side) // 2))
+    canvas.alpha_composite(cartoon, (x, round((h - side) * rise)))
     return canvas.convert("RGB")
 
 
@@ -349,6 +430,12 @@ class _Needle:
     label: str  # the word or cartoon kind
     first: int  # its first frame
     frames: int
+    place: float = 0.5  # frame needles: the cartoon's left-right place; clips: its height
+
+
+#: Distinct places of frame and clip needles within a sample: every needle's frames differ from the others' (two
+#: needles of one cartoon never share a frame file, so a frame sampling that keeps one never "shows" the other).
+NEEDLE_PLACES = 16
 
 
 MAX_PLACEMENT_TRIES = 1_000_000
@@ -430,23 +517,26 @@ def _render_needle_frames(kind: str, needle: _Needle, haystack: Haystack, first:
             image, _box = paste_needle(store.load(haystack.frames[first + k]), draw_cartoon(needle.label, 256, 0),
                                        rng=random.Random(where), scale=(0.3, 0.4))
         elif kind == "frame":
-            image = _cartoon_tile(needle.label, size)
+            image = _cartoon_tile(needle.label, size, offset=needle.place)
         else:  # clip: the cartoon crosses the frame
-            image = _cartoon_tile(needle.label, size, offset=(k + 0.5) / needle.frames)
+            image = _cartoon_tile(needle.label, size, offset=(k + 0.5) / needle.frames, rise=needle.place)
         out.append(store.put(image))
     return out
 
 
 def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: Sequence[str], num_frames: int,
-                   fps: float) -> str:
+                   fps: float, line_seconds: float | None = None) -> str:
     """An SRT with the needle lines at their spans and filler talk every 6-12 s elsewhere (never overlapping a
-    needle line, so no cue marks where the needle is by its shape)."""
+    needle line, so no cue marks where the needle is by its shape). ``line_seconds``: a needle line lasts that
+    long from its frame's time (sampled frames lie far apart; a line as long as a frame's span would leave a
+    silence around it that marks it), else it spans its frames."""
     import datetime as dt
 
     import srt  # type: ignore[import-untyped,unused-ignore]
 
     duration = num_frames / fps
-    cues = [(first / fps, (first + span) / fps, line) for first, line in zip(firsts, lines, strict=True)]
+    cues = [(first / fps, first / fps + line_seconds if line_seconds is not None else (first + span) / fps, line)
+            for first, line in zip(firsts, lines, strict=True)]
     t = rng.uniform(1.0, 6.0)
     while t < duration - 1.0:
         length = min(rng.uniform(1.5, 3.0), duration - t)
@@ -466,26 +556,31 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
 
     rng = random.Random(f"video-niah/{opts.seed}/{task}/{haystack.label}/{opts.depth_mode}/{row.label}/{k}")
     n_frames = len(haystack.frames)
-    span = max(1, round(opts.needle_seconds * opts.fps))
+    span = opts.span(haystack.duration)
+    fps = haystack.fps
     kinds = sorted(CARTOON_KINDS)
-    words = opts.needle == "subtitle" or (opts.needle == "overlay" and task != "counting")
+    words = shows_words(opts.needle, task)
     pool = list(WORDS) if words else kinds
-    count = {"counting": rng.randint(1, 4), "ordering": 2}.get(task, 1)
+    count = {"counting": rng.randint(*COUNT_RANGE), "ordering": 2}.get(task, 1)
     labels = [rng.choice(pool)] * count if task == "counting" else rng.sample(pool, count)
     place = place_exact if row.exact else place_in_cell
     firsts = place(rng, row, count, span, n_frames)
     depths = [round(first / (n_frames - span), 6) for first in firsts]
-    needles = [_Needle(label, first, span) for label, first in zip(labels, firsts, strict=True)]
+    places = [(p + 0.5) / NEEDLE_PLACES for p in rng.sample(range(NEEDLE_PLACES), count)]
+    needles = [_Needle(label, first, span, place) for label, first, place in zip(labels, firsts, places, strict=True)]
     frames = list(haystack.frames)
     subtitles: str | None = None
     if opts.needle == "subtitle":
         lines = [f"The secret word is {n.label}." for n in needles]
-        subtitles = store.put_subtitles(_subtitle_file(rng, firsts, span, lines, n_frames, opts.fps))
+        subtitles = store.put_subtitles(_subtitle_file(rng, firsts, span, lines, n_frames, fps,
+                                                       # at most one frame's span: the line stays its frame's
+                                                       None if opts.frames is None
+                                                       else min(opts.needle_seconds, 1 / fps)))
     else:
         for needle, first in zip(needles, firsts, strict=True):
             rendered = _render_needle_frames(opts.needle, needle, haystack, first, store, rng, task == "counting")
             frames[first:first + span] = rendered
-    needle_times = [round((first + (span - 1) // 2) / opts.fps, 6) for first in firsts]
+    needle_times = [round((first + (span - 1) // 2) / fps, 6) for first in firsts]
     text_options = words
 
     def name(label: str) -> str:
@@ -529,17 +624,18 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
     rule = get_image_rule(opts.image_rule)
     frame_tokens = rule.tokens(haystack.width, haystack.height) * n_frames
     meta: dict[str, Any] = {
-        "needle_kind": opts.needle, "duration_s": haystack.duration, "duration": haystack.label, "fps": opts.fps,
-        "num_frames": n_frames, "num_images": n_frames, "image_tokens": frame_tokens, "image_tokens_rule": rule.name,
+        "needle_kind": opts.needle, "duration_s": haystack.duration, "duration": haystack.label, "fps": fps,
+        "frame_sampling": "every" if opts.frames is None else "uniform", "num_frames": n_frames, "num_images": n_frames, "image_tokens": frame_tokens, "image_tokens_rule": rule.name,
         "context_length": frame_tokens, "depth": depths, "depth_mode": opts.depth_mode,
         "depth_cell": row.bounds(), "needle_times": needle_times,
-        "needle_labels": [name(lab) for lab in labels], "needle_frames": span, "haystack": haystack.source,
+        "needle_labels": [name(lab) for lab in labels], "needle_frames": span, "needle_first_frames": firsts,
+        "haystack": haystack.source,
     }
     if option_names is not None:
         meta["options"] = option_names
     sample_id = f"{task}/{haystack.label}/d{row.label}/{k:03d}"
     return Sample(id=sample_id, benchmark=BENCHMARK, task=task,
-                  context=[VideoPart(frames=tuple(frames), fps=opts.fps, subtitles=subtitles)],
+                  context=[VideoPart(frames=tuple(frames), fps=fps, subtitles=subtitles)],
                   question=[TextPart(question)],
                   answer=answer, choices=choices, meta=meta)
 
@@ -554,16 +650,19 @@ def build(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, in
         haystacks = []
         for index, duration in enumerate(opts.durations):
             if progress:
-                print(f"haystack {duration_label(duration)} at {opts.fps:g} fps", file=sys.stderr)
+                how = f"at {opts.fps:g} fps" if opts.frames is None else f"sampled to {opts.frames} frames"
+                print(f"haystack {duration_label(duration)} {how}", file=sys.stderr)
             hay = build_haystack_frames(opts, duration, index, store, progress)
-            haystacks.append({"duration": hay.label, "frames": len(hay.frames), "width": hay.width,
+            haystacks.append({"duration": hay.label, "frames": len(hay.frames), "fps": hay.fps, "width": hay.width,
                               "height": hay.height, "source": hay.source})
             for task in opts.tasks:
                 for row in opts.rows:
                     for k in range(opts.per_cell):
                         writer.write(make_sample(opts, task, hay, row, k, store))
                         counts[task] += 1
-        writer.finish({"benchmark": BENCHMARK, "tasks": list(opts.tasks), "needle": opts.needle, "fps": opts.fps,
+        writer.finish({"benchmark": BENCHMARK, "tasks": list(opts.tasks), "needle": opts.needle,
+                       "frames": opts.frames if opts.frames is not None else ALL_FRAMES,
+                       "fps": opts.fps if opts.frames is None else None,
                        "durations": [duration_label(d) for d in opts.durations], "depth_mode": opts.depth_mode,
                        "depth_cells": [r.bounds() for r in opts.rows],
                        "per_cell": opts.per_cell, "seed": opts.seed, "image_tokens_rule": opts.image_rule,

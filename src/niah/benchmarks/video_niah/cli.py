@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.benchmarks.video_niah.build import DEFAULT_DURATIONS
+from niah.benchmarks.video_niah.build import DEFAULT_DURATIONS, DEFAULT_FRAMES
 
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
@@ -31,7 +31,11 @@ def build_command(
     depths: Annotated[str | None, typer.Option("--depths", help="exact mode: needle depths in [0, 1] (default "
                                                "0,0.25,0.5,0.75,1)")] = None,
     needle: Annotated[str, typer.Option("--needle", help="overlay | frame | clip | subtitle")] = "overlay",
-    fps: Annotated[float, typer.Option("--fps", help="haystack frames per second")] = 1.0,
+    frames: Annotated[str, typer.Option("--frames", help="frames per sample: the haystack sampled to N frames "
+                                        "evenly over its duration, the needle among them (run with --max-frames N "
+                                        "to send every needle); 'all': every frame at --fps")] = str(DEFAULT_FRAMES),
+    fps: Annotated[float | None, typer.Option("--fps", help="--frames all: haystack frames per second (default "
+                                              "1)")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per (task, duration, depth)")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="same seed, byte-identical dataset")] = 0,
     tasks: Annotated[str, typer.Option("--tasks", help="retrieval,retrieval-choice,counting,ordering")]
@@ -39,8 +43,11 @@ def build_command(
     width: Annotated[int, typer.Option("--width", help="frame width (default haystack; user videos scale to "
                                        "it)")] = 640,
     height: Annotated[int, typer.Option("--height", help="frame height (default haystack)")] = 360,
-    needle_seconds: Annotated[float, typer.Option("--needle-seconds", help="how long a needle stays on "
-                                                  "screen")] = 2.0,
+    needle_seconds: Annotated[float | None, typer.Option("--needle-seconds", help="--frames all: how long a "
+                                                         "needle stays on screen (default 2); subtitle needles: "
+                                                         "how long the line lasts")] = None,
+    needle_frames: Annotated[int | None, typer.Option("--needle-frames", help="--frames N: frames a needle "
+                                                      "covers (default 1, clips 3)")] = None,
     image_rule: Annotated[str, typer.Option("--image-rule", help="image token rule for meta.image_tokens "
                                             "(internvl, internvl-1tile, qwen2vl-28px, fixed:N)")] = "internvl-1tile",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress on stderr")] = False,
@@ -48,8 +55,9 @@ def build_command(
     """Video needle haystacks: a duration x depth grid of needles hidden in long videos."""
     counts = build_from_options(out, {
         "haystack": haystack, "durations": durations, "depth_mode": depth_mode,
-        "depth_cells": depth_cells, "depths": depths, "needle": needle, "fps": fps,
+        "depth_cells": depth_cells, "depths": depths, "needle": needle, "frames": frames, "fps": fps,
         "per_cell": per_cell, "seed": seed, "tasks": tasks, "width": width, "height": height,
-        "needle_seconds": needle_seconds, "image_rule": image_rule}, not no_progress)
+        "needle_seconds": needle_seconds, "needle_frames": needle_frames, "image_rule": image_rule},
+        not no_progress)
     typer.echo(f"wrote {sum(counts.values())} samples ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
                f"to {out}")

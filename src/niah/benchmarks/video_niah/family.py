@@ -24,9 +24,9 @@ def _builders() -> Sequence[Builder]:
 
 
 def _baselines() -> BaselineAnswers:
-    from niah.benchmarks.video_niah.score import extractive_answer
+    from niah.benchmarks.video_niah.score import extractive_answer, random_answer
 
-    return BaselineAnswers(extractive=extractive_answer)
+    return BaselineAnswers(random=random_answer, extractive=extractive_answer)
 
 
 FAMILY = Family(
@@ -41,4 +41,5 @@ FAMILY = Family(
     metric_rules=lazy("niah.benchmarks.video_niah.score:RULES"),
     report=lazy("niah.benchmarks.video_niah.report:SPEC"),
     baselines=_baselines,
+    audit=lazy("niah.benchmarks.video_niah.audit:AUDIT"),
 )

@@ -1,6 +1,8 @@
 """video-niah scoring: the needle's word or name (open), the option letter (choices), the count (counting).
 
-- ``retrieval``: 1 when the gold word (or object name) occurs in the reply as whole words, case-insensitive;
+- ``retrieval``: 1 when the gold word (or object name) occurs in the reply as whole words, case-insensitive, and
+  no other word of the closed pool the needles are drawn from does (a reply listing the pool names several
+  answers, which a multiple-choice matcher would judge wrong too: it must not score);
 - ``retrieval-choice`` / ``ordering``: the option the reply names (a letter, ``(B)``, the option's name), by
   the rule matcher InfiniBench uses; a reply naming several options or none scores 0;
 - ``counting``: the first number in the reply (digits or a number word up to twenty) equals the count.
@@ -22,14 +24,29 @@ _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven t
 _FIRST_NUMBER = re.compile(r"\b(\d+|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
 
 
-def contains_words(answer: Any, response: Any) -> float:
+def _says(phrase: str, reply: str) -> bool:
+    """Whether ``phrase`` occurs in ``reply`` (lower case) as whole words, any whitespace between them."""
+    pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.lower().split())) + r"(?!\w)"
+    return re.search(pattern, reply) is not None
+
+
+def contains_words(answer: Any, response: Any, pool: Any = None) -> float:
+    """1 when the gold occurs as whole words and, given the closed answer ``pool``, no other pool entry does
+    (an entry inside a named longer one, "balloon" in "heart balloon", is not counted apart)."""
     reply = require_response(response)
     if not isinstance(answer, str) or not answer.strip():
         raise MetricInputError("must be a non-empty string", field="answer")
+    if pool is not None and (not isinstance(pool, (list, tuple)) or not all(isinstance(w, str) for w in pool)):
+        raise MetricInputError("must be a list of strings", field="pool")
     if reply is None:
         return 0.0
-    pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, answer.lower().split())) + r"(?!\w)"
-    return float(re.search(pattern, reply.lower()) is not None)
+    text = reply.lower()
+    if not _says(answer, text):
+        return 0.0
+    named = [w.lower() for w in pool or () if w.strip() and _says(w, text)]
+    others = {w for w in named if w != answer.lower()
+              and not any(w != v and _says(w, v) for v in [*named, answer.lower()])}
+    return float(not others)
 
 
 def count_match(answer: Any, response: Any) -> float:
@@ -63,7 +80,9 @@ def score_sample(sample: Sample, response: str | None) -> SampleScore:
     if sample.task == "counting":
         value = count_match(sample.answer, response)
     elif sample.task == "retrieval":
-        value = contains_words(sample.answer, response)
+        from niah.benchmarks.video_niah.pools import answer_pool
+
+        value = contains_words(sample.answer, response, answer_pool(sample))
     else:
         value = option_match(sample.answer, response, sample.meta.get("options"))
     return SampleScore({OFFICIAL: value})
@@ -132,6 +151,20 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     }
 
 
+def random_answer(sample: Sample, shape: Any) -> str | None:
+    """``baseline:random``: a count drawn uniformly from the counting task's range, a word of the closed pool
+    for open retrieval (both chance: 1 / the range, 1 / the pool), a random option letter otherwise (None)."""
+    from niah.benchmarks.video_niah.pools import COUNT_RANGE, answer_pool
+
+    rng = shape.rng
+    if sample.task == "counting":
+        return str(rng.randint(*COUNT_RANGE))
+    if sample.task == "retrieval":
+        pool = answer_pool(sample)
+        return rng.choice(pool) if pool else None
+    return None
+
+
 def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence[float]) -> str | None:
     """The rag baseline's model-free reader on the counting task: the first number of each text sentence that
     matches the question (:func:`niah.rag.evidence`), as a JSON list (the scorer reads its first number)."""
@@ -146,7 +179,8 @@ SCORER = Scorer(score_sample, aggregate, (OFFICIAL,), row_fields=row_fields)
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule("video-niah/contains", "video-niah retrieval: the gold word or name occurs in the reply (whole "
-               "words, any case)", contains_words),
+               "words, any case); with 'pool' (the closed answer pool), no other pool entry does",
+               contains_words, optional_fields=("pool",)),
     MetricRule("video-niah/count", "video-niah counting: the reply's first number (digits or words) equals the "
                "count", count_match),
     MetricRule("video-niah/option", "video-niah choices: the option the reply names (letter, (B), name) is the "
