@@ -3,7 +3,8 @@
 A sample is the official visual-haystack prompt (``vh`` template: instruction, one ``<image>`` line per haystack
 image, the question, ``Answer:``) with query image(s) in the question:
 
-* single needle: "Here is a query image: <image> Is this exact image one of the given images?" The answer is
+* single needle: "Here is a query image: <image> Is this picture one of the given images? (A copy may be
+  resized, re-encoded or slightly cropped.)" The answer is
   ``yes`` when a copy of the query stands at a random place in the haystack, ``no`` when it does not.
 * multi needle (``--needles K``): K query images; ``yes`` when all K are in the haystack (each at a random
   place), ``no`` when exactly one of them is missing (the others still present).
@@ -49,8 +50,12 @@ from niah.tokens.image import Qwen2VLRule
 
 BENCHMARK = "mmlongbench"
 PATCH = 28
-SINGLE_QUESTION = "Is this exact image one of the given images?"
-MULTI_QUESTION = "Are all of these exact images among the given images?"
+#: The query is a transformed copy (see the module docstring), and the question says so: a model must not be
+#: asked for byte identity it cannot have.
+SINGLE_QUESTION = ("Is this picture one of the given images? (A copy may be resized, re-encoded or slightly "
+                   "cropped.)")
+MULTI_QUESTION = ("Are all of these pictures among the given images? (A copy may be resized, re-encoded or "
+                  "slightly cropped.)")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 #: Longest side (in 28-pixel patches) of a haystack image before the exact-fit adjustment (~ 12x12 = 144 tokens).
 DEFAULT_MAX_SIDE = 12
