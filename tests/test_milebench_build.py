@@ -63,3 +63,40 @@ def test_same_seed_same_bytes(tmp_path):
     for name in ("a", "b"):
         build_milebench_niah(tmp_path / name, lengths=(1500,), per_length=1, images_per_sample=2, seed=9)
     assert digest(tmp_path / "a") == digest(tmp_path / "b")
+
+
+def _depth_by_position(sample, tok, image_tokens: int) -> float:
+    """The needle's depth recounted from where it stands: context tokens (the text before it in one count,
+    plus ``image_tokens`` per image) before the needle over all context tokens."""
+    needle = sample.meta["needles"][0]
+    text_before, images_before, found = "", 0, False
+    for part in sample.context:
+        if isinstance(part, ImagePart):
+            if part.path == needle:
+                found = True
+                break
+            images_before += 1
+        elif needle in part.text:
+            text_before += part.text[:part.text.index(needle)]
+            found = True
+            break
+        else:
+            text_before += part.text
+    assert found, sample.id
+    total = tok.count(parts_text(sample.context)) + image_tokens * sum(isinstance(p, ImagePart)
+                                                                     for p in sample.context)
+    return (tok.count(text_before) + image_tokens * images_before) / total
+
+
+def test_depth_is_where_the_needle_stands(tmp_path):
+    # image needles used to take the depth of the image drawn at the needle's index in placement order: off by
+    # up to 0.79; six image samples with five images each make a lucky pass of the old code all but impossible
+    out = tmp_path / "ds"
+    build_milebench_niah(out, lengths=(2048,), per_length=6, images_per_sample=5, seed=1, image_tokens=100)
+    tok = get_tokenizer("cl100k_base")
+    samples = list(Dataset(out))
+    assert {s.meta["needle"] for s in samples} == {"text", "image"}
+    for sample in samples:
+        assert abs(sample.meta["depth"] - _depth_by_position(sample, tok, 100)) < 0.005, sample.id
+    depths = sorted(s.meta["depth"] for s in samples if s.meta["needle"] == "image")
+    assert depths[-1] - depths[0] > 0.2  # drawn across the context, not clustered

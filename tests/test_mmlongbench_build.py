@@ -32,6 +32,14 @@ def folder(tmp_path_factory) -> Path:
     return root
 
 
+def _colour(ds: Dataset, path: str) -> tuple[int, ...]:
+    """The mean colour of a flat test picture, rounded past JPEG noise: which picture an image shows."""
+    from PIL import Image, ImageStat
+
+    with Image.open(ds.resolve_media(path)) as im:
+        return tuple(round(v / 10) for v in ImageStat.Stat(im.convert("RGB")).mean)
+
+
 def _images(sample) -> tuple[list[str], list[str]]:
     return ([p.path for p in sample.context if isinstance(p, ImagePart)],
             [p.path for p in sample.question if isinstance(p, ImagePart)])
@@ -47,14 +55,18 @@ def test_every_sample_measures_exactly_its_length(tmp_path, folder, needles):
         assert measure(sample, ds.media_root, "llama2-sp", Qwen2VLRule()) == sample.meta["length_k"] * 1024
         context, queries = _images(sample)
         assert len(queries) == needles
-        present = [q in context for q in queries]
+        # a query is its picture, transformed: the same colour (these pictures are flat) in another file
+        present = [_colour(ds, q) in {_colour(ds, c) for c in context} for q in queries]
+        assert present == sample.meta["query_present"]
         if sample.answer == "yes":
             assert all(present)
         elif needles == 1:
             assert not any(present)
         else:
             assert sum(present) == needles - 1  # exactly one query image is missing
-        assert sample.meta["needle_positions"] == sorted(context.index(q) for q in queries if q in context)
+        shown = {_colour(ds, q) for q, p in zip(queries, present, strict=True) if p}
+        assert sample.meta["needle_positions"] == [i for i, c in enumerate(context) if _colour(ds, c) in shown]
+        assert set(sample.meta["needles"]) == {context[i] for i in sample.meta["needle_positions"]}
     for k in (8, 16):
         assert sorted(s.answer for s in samples if s.meta["length_k"] == k) == ["no", "no", "yes", "yes"]
 
@@ -64,6 +76,34 @@ def test_same_seed_same_bytes_and_other_seed_other_positions(tmp_path, folder):
     build_vh(tmp_path / "b", lengths=(8,), per_length=2, seed=5, images=folder)
     build_vh(tmp_path / "c", lengths=(8,), per_length=2, seed=6, images=folder)
     assert _digest(tmp_path / "a") == _digest(tmp_path / "b") != _digest(tmp_path / "c")
+
+
+@pytest.mark.parametrize("needles", [1, 2])
+def test_neither_counting_pictures_nor_comparing_files_answers(tmp_path, folder, needles):
+    # the old builder showed one more distinct picture in every yes sample than in every no sample, and its
+    # query was a byte copy of the haystack image (the same file, even)
+    import numpy as np
+    from PIL import Image
+
+    build_vh(tmp_path / "ds", lengths=(8, 16), per_length=4, needles=needles, seed=2, images=folder)
+    ds = Dataset(tmp_path / "ds")
+    samples = list(ds)
+    for k in (8, 16):
+        counts = {s.answer: len({_colour(ds, c) for c in _images(s)[0]}) for s in samples if s.meta["length_k"] == k}
+        assert set(counts) == {"yes", "no"} and counts["yes"] == counts["no"] == 8 - needles, counts
+    transforms = set()
+    for sample in samples:
+        context, queries = _images(sample)
+        files = {ds.resolve_media(c).read_bytes() for c in context}
+        for query, shown in zip(queries, sample.meta["query_present"], strict=True):
+            assert query not in context and ds.resolve_media(query).read_bytes() not in files
+            with Image.open(ds.resolve_media(query)) as im:
+                pixels = np.asarray(im.convert("RGB"))
+            if shown:  # same picture, never the same pixels: another size than any copy of it in the haystack
+                twins = [c for c in context if _colour(ds, c) == _colour(ds, query)]
+                assert twins and all(Image.open(ds.resolve_media(c)).size != pixels.shape[1::-1] for c in twins)
+        transforms.update(repr(t) for t in sample.meta["query_transforms"])
+    assert len(transforms) == sum(len(_images(s)[1]) for s in samples)  # drawn per query, from the seed
 
 
 def test_pixel_limits_are_parameters(tmp_path, folder):

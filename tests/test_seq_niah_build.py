@@ -7,6 +7,7 @@ import pytest
 
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.build import (
+    BREAKS,
     DOC_PREFIXES,
     LENGTH_BINS,
     QUESTION_PREFIXES,
@@ -50,7 +51,16 @@ def test_needles_on_their_own_line_after_a_sentence_end(built):
         for n in needles:
             at = n["offset"]
             assert ctx[at:at + len(n["text"])] == n["text"]
-            assert ctx[at - 2:at] == period + "\n" and ctx[at + len(n["text"])] == "\n"
+            # a line of its own right after a sentence end, between breaks drawn like every other break
+            before, after = n["before"], n["after"]
+            assert before in BREAKS and ctx[at - len(before):at] == before
+            assert ctx[at - len(before) - 1] == period
+            end = at + len(n["text"])
+            if after:  # mid-paragraph: the break took the place of the space between two sentences
+                assert after in BREAKS and ctx[end:end + len(after)] == after and not ctx[end + len(after)].isspace()
+                assert n["replaced"] == (" " if lang_spaced(s) else "")
+            else:  # at a paragraph end: the paragraph's own break follows
+                assert ctx[end] == "\n" and n["replaced"] == ""
             assert ctx.count(n["text"]) == 1
         # gold order kept beside the inserted order; every needle once
         assert sorted(n["gold_index"] for n in needles) == list(range(len(needles)))
@@ -60,6 +70,10 @@ def test_needles_on_their_own_line_after_a_sentence_end(built):
         raw = raw_text_of(s)
         assert not any(n["text"] in raw for n in needles)
         assert len(re.findall(re.escape(period), raw)) >= 81
+
+
+def lang_spaced(sample) -> bool:
+    return sample.meta["lang"] != "zh"
 
 
 def test_prompt_and_answer_templates(built):

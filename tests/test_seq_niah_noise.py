@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from niah.benchmarks.seq_niah.build import build_seq_niah, raw_text_of
+from niah.benchmarks.seq_niah.build import BREAKS, _cut_positions, build_seq_niah, raw_text_of
 from niah.benchmarks.seq_niah.judge import judge
 from niah.benchmarks.seq_niah.noise import consistency, gold_unchanged, make_variants, noise_samples
 from niah.benchmarks.seq_niah.official import read_official
@@ -24,7 +24,7 @@ def base(tmp_path_factory):
 
 
 def _periods(text):
-    return [m.end() for m in re.finditer(r"\.", text)]
+    return _cut_positions(text, "en")  # the builder's sentence ends
 
 
 def _raw_cuts(sample):
@@ -32,16 +32,20 @@ def _raw_cuts(sample):
     shift = len(sample.meta["doc_prefix"])
     out, removed = [], 0
     for n in sorted(sample.meta["needles"], key=lambda n: n["offset"]):
-        out.append(n["offset"] - shift - 1 - removed)
-        removed += len(n["text"]) + 2
+        out.append(n["offset"] - shift - len(n["before"]) - removed)
+        removed += len(n["before"]) + len(n["text"]) + len(n["after"]) - len(n["replaced"])
     return out
 
 
 def _check_layout(v):
+    """Each needle a line of its own after a sentence end, between breaks of the builder's kind."""
     ctx = v.context[0].text
     for n in v.meta["needles"]:
-        at = n["offset"]
-        assert ctx[at:at + len(n["text"])] == n["text"] and ctx[at - 1] == "\n" and ctx[at + len(n["text"])] == "\n"
+        at, end = n["offset"], n["offset"] + len(n["text"])
+        assert ctx[at:end] == n["text"] and n["before"] in BREAKS and ctx[at - len(n["before"]):at] == n["before"]
+        assert ctx[at - len(n["before"]) - 1] == "."
+        assert ctx[end:end + len(n["after"])] == n["after"] and ctx[end + len(n["after"])] != " "
+        assert ctx[end] == "\n"
 
 
 def test_tiny_move_stays_within_three_sentence_ends_in_order(base):
@@ -83,8 +87,9 @@ def test_semantic_noise_look_alikes_gold_unchanged(base):
         assert gold_unchanged(base, v)
         assert v.meta["length"] > base.meta["length"] == v.meta["base_length"]
         for sentence in v.meta["noise_sentences"]:
-            at = ctx.index("\n" + sentence + "\n")
-            assert ctx[at - 1] == "."
+            at = ctx.index(sentence)  # a line of its own after a sentence end, like the needles
+            assert ctx[at - 1] == "\n" and ctx[:at].rstrip("\n").endswith(".")
+            assert ctx[at + len(sentence)] == "\n"
     first = variants[0].meta["noise_sentences"][0]
     other = re.search(r"of (\w+ \w+)", first).group(1)
     assert other != name and other.split()[-1] == name.split()[-1]

@@ -74,6 +74,31 @@ def official_length(sample: Sample, tokenizer: TextTokenizer, image_tokens: int)
     return tokenizer.count(instruction_of(sample)) + sum(tokenizer.count(f) for f in fragments) + images * image_tokens
 
 
+def needle_depth(parts: Sequence[Part], needle_path: str | None, needle_text: str, tokenizer: TextTokenizer,
+                 image_tokens: int) -> float:
+    """The needle's depth as the README's Design section defines it: the fraction of the context's tokens
+    (text + ``image_tokens`` per image) before it, each text fragment between images counted on its own as
+    the official measure counts them. ``needle_path``: the needle image's part path; else the needle is
+    ``needle_text`` inside a text part.
+
+    Computed from the finished parts, not taken from the layout: the layout's image depths are in placement
+    order, so indexing them by the needle's draw index gave another image's depth."""
+    before: int | None = None
+    total = 0
+    for part in parts:
+        if isinstance(part, ImagePart):
+            if before is None and part.path == needle_path:
+                before = total
+            total += image_tokens
+        elif isinstance(part, TextPart):
+            if before is None and needle_path is None and needle_text in part.text:
+                before = total + tokenizer.count(part.text[:part.text.index(needle_text)])
+            total += tokenizer.count(part.text)
+    if before is None:
+        raise ValueError("the needle is not in the context")
+    return before / total if total else 0.0
+
+
 def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), per_length: int = 4,
                          tasks: Sequence[str] = TASKS, images_per_sample: int = 4, seed: int = 0,
                          corpus: str = "default", tokenizer: str = "cl100k_base",
@@ -151,11 +176,12 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
         needles = [] if needle_image is not None else [needle_spec(make_unit(NEEDLE.format(key=key), "en"), depth)]
         layout = assemble(pool, context_target, np_rng, images=specs, needles=needles)
         parts: list[Part] = []
+        needle_rel = ""
         for item in layout.items:
             if item.kind == "image":
                 i = item.payload.payload
                 if i == needle_image:
-                    rel = writer.write_media(f"needles/{sample_id.replace('/', '_')}.jpg",
+                    rel = needle_rel = writer.write_media(f"needles/{sample_id.replace('/', '_')}.jpg",
                                              _jpeg(passkey_image(pictures[chosen[i]].load(), key)))
                 else:
                     rel = haystack_image(chosen[i])
@@ -169,7 +195,9 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
         if len(parts) >= 2 and isinstance(parts[-2], TextPart):
             parts[-2:] = [TextPart(parts[-2].text + QUESTION)]
         num_images = sum(isinstance(p, ImagePart) for p in parts)
-        depth_realized = (layout.image_depths[needle_image] if needle_image is not None else layout.needle_depths[0])
+        needle_path = needle_rel if needle_image is not None else None
+        needle_text = NEEDLE.format(key=key)
+        depth_realized = needle_depth(parts, needle_path, needle_text, tok, image_tokens)
         from niah.benchmarks.milebench.official import image_count_bucket
 
         sample = Sample(id=sample_id, benchmark=BENCHMARK, task=task, context=parts, question=[], answer=key, meta={
@@ -178,6 +206,7 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
             "image_quantity_level": image_count_bucket(num_images), "choice_labels": None,
             "context_length": target, "depth": depth_realized, "tokenizer": tok.name,
             "milebench_image_tokens": image_tokens, "needle": "image" if needle_image is not None else "text",
+            "needles": [needle_path if needle_path is not None else needle_text],
             "generator": "milebench-niah"})
         diff = official_length(sample, tok, image_tokens) - target
         if diff == 0:

@@ -40,4 +40,5 @@ FAMILY = Family(
     score_formats=_score_formats,
     metric_rules=lazy("niah.benchmarks.milebench.score:RULES"),
     report=lazy("niah.benchmarks.milebench.report:SPEC"),
+    audit=lazy("niah.benchmarks.milebench.audit:SPEC"),
 )

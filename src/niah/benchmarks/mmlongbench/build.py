@@ -3,14 +3,25 @@
 A sample is the official visual-haystack prompt (``vh`` template: instruction, one ``<image>`` line per haystack
 image, the question, ``Answer:``) with query image(s) in the question:
 
-* single needle: "Here is a query image: <image> Is this exact image one of the given images?" The answer is
+* single needle: "Here is a query image: <image> Is this picture one of the given images? (A copy may be
+  resized, re-encoded or slightly cropped.)" The answer is
   ``yes`` when a copy of the query stands at a random place in the haystack, ``no`` when it does not.
 * multi needle (``--needles K``): K query images; ``yes`` when all K are in the haystack (each at a random
   place), ``no`` when exactly one of them is missing (the others still present).
 
 Answers alternate yes/no over a shuffled order, so half of the samples of each length are ``yes``. Haystack
-images are drawn from any image folder (default: niah's embedded photos and procedural images); an image is
-repeated only when the pool is smaller than the haystack, and the query images are never used as distractors.
+images are drawn from any image folder (default: niah's embedded photos and procedural images).
+
+Nothing but the pictures answers the question:
+
+* every sample of a build shows the same number of distinct pictures in its haystack (the pool less one per
+  query, when the haystack is long enough to show them all; otherwise as many as it holds), ``yes`` or ``no``:
+  a ``no`` sample's set is the queries' place taken by other pictures. When the haystack holds more images
+  than the set, it repeats the whole set (needles included, each round in a fresh random order), so how often a
+  picture appears says nothing either;
+* a query is a transformed copy of its picture, decided per sample from the seed: cropped by a few percent
+  on each side, resized to another patch grid, re-encoded at another JPEG quality. Neither its bytes, its pixels
+  nor its file (each query has its own) match a haystack image, while a person still sees the same picture.
 
 Length is exact under the stated rules: the text of the whole user turn (``prompt.text()``: instruction, the
 newlines between images, question, prefix line) counted with the text tokenizer (default ``llama2-sp``), plus
@@ -39,8 +50,12 @@ from niah.tokens.image import Qwen2VLRule
 
 BENCHMARK = "mmlongbench"
 PATCH = 28
-SINGLE_QUESTION = "Is this exact image one of the given images?"
-MULTI_QUESTION = "Are all of these exact images among the given images?"
+#: The query is a transformed copy (see the module docstring), and the question says so: a model must not be
+#: asked for byte identity it cannot have.
+SINGLE_QUESTION = ("Is this picture one of the given images? (A copy may be resized, re-encoded or slightly "
+                   "cropped.)")
+MULTI_QUESTION = ("Are all of these pictures among the given images? (A copy may be resized, re-encoded or "
+                  "slightly cropped.)")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 #: Longest side (in 28-pixel patches) of a haystack image before the exact-fit adjustment (~ 12x12 = 144 tokens).
 DEFAULT_MAX_SIDE = 12
@@ -131,6 +146,34 @@ def _exact_grids(aspects: Sequence[float], left: int, rule: Qwen2VLRule) -> list
     return None
 
 
+#: Largest crop of a query image per side (fraction of its width or height), and the JPEG qualities a query is
+#: re-encoded at (haystack images are written at 90).
+QUERY_MAX_CROP = 0.06
+QUERY_QUALITIES = (70, 75, 80, 85, 95)
+
+
+@dataclass(frozen=True)
+class QueryTransform:
+    """How one query image differs from its picture: the crop box (fractions of each side), the longest side
+    of its patch grid and its JPEG quality."""
+
+    crop: tuple[float, float, float, float]  # left, top, right, bottom
+    max_side: int
+    quality: int
+
+    @classmethod
+    def draw(cls, rng: random.Random, max_side: int) -> QueryTransform:
+        crop = tuple(rng.uniform(0.01, QUERY_MAX_CROP) for _ in range(4))
+        low = max(2, (2 * max_side) // 3)
+        side = rng.choice([s for s in range(low, max_side + 2) if s != max_side] or [max_side + 1])
+        return cls((crop[0], crop[1], crop[2], crop[3]), side, rng.choice(QUERY_QUALITIES))
+
+    def cropped(self, image: Any) -> Any:
+        w, h = image.size
+        left, top, right, bottom = self.crop
+        return image.crop((round(w * left), round(h * top), w - round(w * right), h - round(h * bottom)))
+
+
 @dataclass
 class _Slot:
     image: PoolImage
@@ -173,6 +216,20 @@ def _question(query_paths: Sequence[str]) -> list[Part]:
     return parts + [TextPart("\n" + MULTI_QUESTION)]
 
 
+def _other_grid(grid: tuple[int, int], avoid: tuple[int, int], rule: Qwen2VLRule) -> tuple[int, int]:
+    """``grid``, or a neighbour of it when it equals ``avoid`` (the haystack copy's grid), so that a query never
+    has its picture's haystack size (a flat picture would otherwise come out pixel for pixel the same)."""
+    if grid != avoid:
+        return grid
+    cols, rows = grid
+    fewest = -(-rule.min_pixels // (PATCH * PATCH))
+    most = rule.max_pixels // (PATCH * PATCH)
+    for option in ((cols - 1, rows), (cols, rows - 1), (cols + 1, rows), (cols, rows + 1)):
+        if min(option) >= 1 and fewest <= option[0] * option[1] <= most:
+            return option
+    return grid
+
+
 def _aspect(image: Any) -> float:
     return image.width / max(1, image.height)
 
@@ -209,14 +266,20 @@ def build_vh(out: str | Path, *, lengths: Sequence[int] = LENGTHS_K, per_length:
     count = 0
     with DatasetWriter(out) as writer:
         written: dict[tuple[str, tuple[int, int]], str] = {}
+        files = [0]  # media files written: one numbering for haystack and query images alike
 
-        def media(image: PoolImage, grid: tuple[int, int]) -> str:
+        def save(image: Any, quality: int) -> str:
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=quality)
+            files[0] += 1
+            return writer.write_media(f"vh/{files[0] - 1:05d}.jpg", buffer.getvalue())
+
+        def media(image: PoolImage, grid: tuple[int, int], query: QueryTransform | None = None) -> str:
+            if query is not None:  # a query: its own file, never shared with a haystack image or another query
+                return save(query.cropped(get(image)).resize((grid[0] * PATCH, grid[1] * PATCH)), query.quality)
             key = (image.id, grid)
             if key not in written:
-                buffer = io.BytesIO()
-                get(image).resize((grid[0] * PATCH, grid[1] * PATCH)).save(buffer, format="JPEG", quality=90)
-                name = f"vh/{len(written):05d}.jpg"
-                written[key] = writer.write_media(name, buffer.getvalue())
+                written[key] = save(get(image).resize((grid[0] * PATCH, grid[1] * PATCH)), 90)
             return written[key]
 
         for k in lengths:
@@ -245,23 +308,40 @@ def _one(target: int, answer: str, needles: int, pool: list[PoolImage], rng: ran
     queries = [pool[i] for i in chosen]
     distractors = [p for i, p in enumerate(pool) if i not in set(chosen)]
     present = list(queries) if answer == "yes" else [q for q in queries if q is not queries[-1]]
+    # the haystack's pictures: the same number for yes and no (the pool less one per query), so that counting
+    # distinct pictures does not answer; a no sample's missing query is replaced by one more distractor
+    shown = present + rng.sample(distractors, len(pool) - needles - len(present))
+    present_ids = {q.id for q in present}
 
     def slot(image: PoolImage, role: str) -> _Slot:
         im = get(image)
         return _Slot(image, aspects[image.id], natural_grid(im.width, im.height, rule, max_side), role)
 
-    query_slots = [slot(q, "query") for q in queries]
+    def role_of(image: PoolImage) -> str:
+        return "needle" if image.id in present_ids else "distractor"
+
+    transforms = [QueryTransform.draw(rng, max_side) for _ in queries]
+    query_slots = []
+    for q, tf in zip(queries, transforms, strict=True):
+        w, h = tf.cropped(get(q)).size
+        grid = _other_grid(natural_grid(w, h, rule, tf.max_side), slot(q, "needle").grid, rule)
+        query_slots.append(_Slot(q, w / max(1, h), grid, "query"))
     query_tokens = sum(s.tokens for s in query_slots)
     question_shell = _question(["q"] * needles)
+    # fill order: the needles, then the other pictures in a random order (a short haystack shows a random
+    # subset that always holds the needles), then the whole set again in fresh random orders
     context: list[_Slot] = [slot(q, "needle") for q in present]
-    order = rng.sample(distractors, len(distractors))
+    rest = shown[len(present):]
+    order = rng.sample(rest, len(rest))
     # text grows by the same newline tokens per image: estimate it while filling, count it exactly at the end
     base = _prompt_text_tokens(tok, 1, question_shell)
     step = _prompt_text_tokens(tok, 2, question_shell) - base
     cursor = 0
     used = sum(s.tokens for s in context) + query_tokens
     while True:
-        nxt = slot(order[cursor % len(order)], "distractor")
+        if cursor == len(order):
+            order, cursor = rng.sample(shown, len(shown)), 0
+        nxt = slot(order[cursor], role_of(order[cursor]))
         if used + nxt.tokens + base + step * len(context) > target:
             break
         context.append(nxt)
@@ -280,20 +360,20 @@ def _one(target: int, answer: str, needles: int, pool: list[PoolImage], rng: ran
             break
     else:
         raise ConfigError(f"cannot fill {target} tokens exactly with these images (too few or too large)")
-    # needles at random places among the haystack images (distractor order is already random)
-    needle_slots = [s for s in context if s.role == "needle"]
-    others = [s for s in context if s.role != "needle"]
-    for s in needle_slots:
-        others.insert(rng.randrange(len(others) + 1), s)
-    context = others
+    # every image to a random place (the needles, filled first, and every repeat alike)
+    context = rng.sample(context, len(context))
     context_paths = [media(s.image, s.grid) for s in context]
-    query_paths = [media(s.image, s.grid) for s in query_slots]
+    query_paths = [media(s.image, s.grid, tf) for s, tf in zip(query_slots, transforms, strict=True)]
     positions = [i for i, s in enumerate(context) if s.role == "needle"]
     sample = Sample(id=sample_id, benchmark=BENCHMARK, task=task, context=_context_parts(context_paths),
                     question=_question(query_paths), answer=answer, meta={
                         "dataset": task, "category": "niah", "length_k": length_k, "input_max_length": target,
                         "metric": "binary_acc", "prompt": "vh", "max_new_tokens": 128,
                         "num_images": len(context) + len(query_slots), "needle_positions": positions,
+                        "needles": sorted({context_paths[i] for i in positions}),
+                        "query_present": [q.id in present_ids for q in queries],
+                        "query_transforms": [{"crop": [round(c, 4) for c in tf.crop], "max_side": tf.max_side,
+                                              "quality": tf.quality} for tf in transforms],
                         "depth": [p / max(1, len(context) - 1) for p in positions] or None,
                         "context_length": target, "tokenizer": tok.name, "image_tokens_rule": rule.name,
                         "image_tokens": sum(s.tokens for s in context) + query_tokens, "text_tokens": text_tokens,

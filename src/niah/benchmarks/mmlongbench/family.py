@@ -44,7 +44,9 @@ def _oracle(sample: Sample) -> str | None:
 
 
 def _baselines() -> BaselineAnswers:
-    return BaselineAnswers(oracle=_oracle)
+    from niah.benchmarks.mmlongbench.audit import random_answer
+
+    return BaselineAnswers(oracle=_oracle, random=random_answer)
 
 
 FAMILY = Family(
@@ -60,4 +62,5 @@ FAMILY = Family(
     metric_rules=lazy("niah.benchmarks.mmlongbench.score:RULES"),
     report=lazy("niah.benchmarks.mmlongbench.report:SPEC"),
     baselines=_baselines,
+    audit=lazy("niah.benchmarks.mmlongbench.audit:SPEC"),
 )

@@ -4,7 +4,10 @@ Insertion is the official algorithm (``Sequential_NIAH_building_PPL.py``): the c
 positions of ``.`` (EN) or ``。`` (ZH) in the long text -- every occurrence, as the official regex finds them;
 a text with 80 or fewer is rejected (and counted); ``k`` of them are drawn without replacement and sorted;
 the text is split into ``k + 1`` shards, each keeping its period; the needles, shuffled, go between them as
-``shard_1 + "\\n" + needle_1 + "\\n" + shard_2 + ... + shard_{k+1}``. The prompt is a document prefix (one of
+``shard_1 + B_1 + needle_1 + A_1 + shard_2 + ... + shard_{k+1}``. Two deviations keep the layout from giving
+the needles away: cut points are sentence ends only (not every period), and the breaks ``B``/``A`` around a
+needle are drawn like every line break of the long text (:data:`BREAKS`, :func:`frame_needle`) instead of the
+official single newlines, which no other line of a text has. The prompt is a document prefix (one of
 ``Document: ``, ``Document: \\n``, ``Document:``, ``Document:\\n``, empty; ZH ``文档：`` ... with full-width or
 ASCII colon), the text with needles, a blank line, a question prefix (``Question: `` ... or
 ``Please answer the question:\\n``; ZH ``问题：`` ... or ``回答以下问题：\\n``) and the question; the document
@@ -16,7 +19,8 @@ document prefix, text with needles, the blank line, question prefix and question
 uniformly inside its bin (bins are ``8k-16k`` = [8000, 16000) tokens, and so on).
 
 How the length is made exact without re-tokenizing a growing context: the long text is whole paragraphs of
-corpus documents (each paragraph followed by ``"\\n\\n"``, documents in a random order) plus a tail cut from
+corpus documents (:func:`render_units`: headings, list marker, paragraph and a line break; documents in a
+random order) plus a tail cut from
 the next paragraph at a word boundary (any character in Chinese). Each paragraph is tokenized once when the
 corpus is pooled. For OpenAI BPE encodings a position right after a newline and before a non-space character
 always starts a new pre-token, so the count of the text is the sum of the counts of its paragraphs; only the
@@ -90,9 +94,57 @@ def parse_needles(spec: str) -> tuple[int, int]:
 
 # --- the long-text pool ------------------------------------------------------------------------------------
 
+#: The line breaks of the long text, each drawn uniformly and independently: after every title, heading,
+#: paragraph, list item and document, on each side of every needle. Real long texts mix both (the official
+#: Chinese texts use either between paragraphs, the English ones a single newline after a heading), and with
+#: one draw for every break, haystack lines and needle lines stand between breaks of one distribution: the
+#: whitespace around a line says nothing about whether it is a needle.
+BREAKS = ("\n", "\n\n")
+#: Closing marks that may follow a sentence's period (a cut after the period would orphan them).
+_CLOSERS = "\"'”’)]」』）"
+
+
+def _layout_rng(doc_id: str, lang: str) -> random.Random:
+    """The draws of a document's line breaks and list numbering: a function of the document, so that a
+    document looks the same in every sample that shows it."""
+    return random.Random(f"seq-niah-layout/{lang}/{doc_id}")
+
+
+def render_units(doc: Any, banned: Sequence[str] = ()) -> list[str]:
+    """A corpus document as the long text prints it, one unit per paragraph: the lines above it (title,
+    section headings), its list marker (``- ``, ``1. ``), the paragraph and its line break. Paragraphs holding
+    an excluded string are dropped (their headings pass to the next paragraph)."""
+    rng = _layout_rng(doc.id, doc.lang)
+    heads: dict[int, list[str]] = {}
+    if getattr(doc, "title_in_text", False) and doc.title:
+        heads.setdefault(0, []).append(doc.title)
+    for i, text in getattr(doc, "headings", ()):
+        heads.setdefault(i, []).append(text)
+    kinds = getattr(doc, "kinds", ()) or ("p",) * len(doc.paragraphs)
+    units: list[str] = []
+    pending: list[str] = []
+    number = 0
+    prev_kind = ""
+    for i, (para, kind) in enumerate(zip(doc.paragraphs, kinds, strict=True)):
+        para = " ".join(para.split())
+        lines = [h for h in heads.get(i, []) if h.strip() and not any(b in h.lower() for b in banned)]
+        if not para or any(b in para.lower() for b in banned):
+            pending += lines
+            continue
+        lines = pending + lines
+        pending = []
+        number = number + 1 if kind == "ol" and prev_kind == "ol" and not lines else 1
+        prev_kind = kind
+        marker = {"li": "- ", "ol": f"{number}. "}.get(kind, "")
+        lead = "".join(" ".join(h.split()) + rng.choice(BREAKS) for h in lines)
+        units.append(lead + marker + para + rng.choice(BREAKS))
+    return units
+
+
 @dataclass
 class LongTextPool:
-    """Paragraph units (paragraph + ``"\\n\\n"``) of a corpus, each tokenized once, grouped by document."""
+    """Paragraph units of a corpus (:func:`render_units`: headings, list marker, paragraph, line break), each
+    tokenized once, grouped by document."""
 
     tokenizer: TextTokenizer
     lang: str
@@ -108,10 +160,10 @@ class LongTextPool:
         starts = [0]
         ids: list[str] = []
         for doc in corpus.documents():
-            paras = [p.strip() for p in doc.paragraphs if p.strip() and not any(b in p.lower() for b in banned)]
-            if not paras:
+            rendered = render_units(doc, banned)
+            if not rendered:
                 continue
-            units.extend(p + "\n\n" for p in paras)
+            units.extend(rendered)
             starts.append(len(units))
             ids.append(doc.id)
         if not units:
@@ -136,6 +188,7 @@ class Inserted:
     needle_depths: list[float]  # tokens of the input before each needle / length
     doc_ids: list[str]
     cut_points: int  # candidate cut points the text offered
+    frames: list[tuple[str, str, str]]  # per needle: break before, break after, text it replaced (a space or "")
 
 
 class _Redraw(Exception):
@@ -143,8 +196,33 @@ class _Redraw(Exception):
 
 
 def _cut_positions(text: str, lang: str) -> list[int]:
-    """Offsets just after each period of ``text`` (the official candidates, every occurrence)."""
-    return [m.end() for m in re.finditer(re.escape(PERIOD[lang]), text)]
+    """Offsets just after each sentence-ending period of ``text``: the official candidates (``.`` EN, ``。``
+    ZH) where a sentence ends, i.e. not followed by a closing mark, nor in English by anything but whitespace.
+    (The official regex takes every period; a cut inside ``3.5`` or ``e.g.`` would start the line after a
+    needle in the middle of a sentence, which no other line does.)"""
+    period = PERIOD[lang]
+    out: list[int] = []
+    for m in re.finditer(re.escape(period), text):
+        nxt = text[m.end():m.end() + 1]
+        if nxt and nxt in _CLOSERS:
+            continue
+        if lang != "zh" and nxt not in ("", " ", "\n"):
+            continue
+        out.append(m.end())
+    return out
+
+
+def frame_needle(text: str, cut: int, rng: random.Random) -> tuple[str, str, int]:
+    """How a needle stands at the sentence end ``cut`` of ``text``: (line break before it, line break after it,
+    characters of ``text`` it replaces). The needle is a line of its own like every other line: a break drawn
+    from :data:`BREAKS` before it; after it, the text's own break where the paragraph ends there, else a
+    drawn one that takes the place of the space between the two sentences (so the next line starts at a
+    word, as lines do)."""
+    before = rng.choice(BREAKS)
+    nxt = text[cut:cut + 1]
+    if nxt == "\n" or nxt == "":
+        return before, "", 0
+    return before, rng.choice(BREAKS), 1 if nxt == " " else 0
 
 
 def _word_cuts(text: str, lang: str) -> list[int]:
@@ -181,7 +259,7 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
     lang = pool.lang
     k = len(needles)
     suffix = JOINER + question_prefix + question
-    needle_cost = sum(tok.count(n) for n in needles) + 2 * k
+    needle_cost = sum(tok.count(n) for n in needles) + 2 * k  # a break is one token, either run
     fixed = tok.count(doc_prefix) + tok.count(suffix) + needle_cost
     margin = 24 + 2 * k
     budget = target - fixed - margin
@@ -227,7 +305,10 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         cuts_by_unit.setdefault(pos, []).append(off)
     pieces: list[str] = [doc_prefix]
     total = 0
+    chars = len(doc_prefix)
     needle_tokens_before: list[int] = []
+    offsets: list[int] = []
+    frames: list[tuple[str, str, str]] = []
     ni = 0
     for pos, u in enumerate(body):
         unit = pool.units[u]
@@ -236,12 +317,15 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
             parts: list[str] = []
             prev = 0
             for off in cuts_by_unit[pos]:
-                parts.append(unit[prev:off])
+                before, after, replaced = frame_needle(unit, off, py_rng)
+                parts.append(unit[prev:off] + before)
                 # tokens before the needle line (small count: this paragraph only)
-                needle_tokens_before.append(total + tok.count(lead + "".join(parts) + "\n"))
-                parts.append("\n" + needles[ni] + "\n")
+                needle_tokens_before.append(total + tok.count(lead + "".join(parts)))
+                offsets.append(chars + sum(len(p) for p in parts))
+                frames.append((before, after, unit[off:off + replaced]))
+                parts.append(needles[ni] + after)
                 ni += 1
-                prev = off
+                prev = off + replaced
             parts.append(unit[prev:])
             new_unit = "".join(parts)
             total += tok.count(lead + new_unit)
@@ -249,6 +333,7 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
             new_unit = unit
             total += tok.count(lead + unit) if pos == 0 else int(pool.unit_tokens[u])
         pieces.append(new_unit)
+        chars += len(new_unit)
     # the tail: whole paragraphs, then a word-boundary prefix of one more, counted with the question
     want = target - total
     tail = ""
@@ -263,14 +348,10 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         if attempt == 3:
             raise ConfigError(f"could not reach exactly {target} tokens with {tok.name}")
     text_with_needles = text[len(doc_prefix):]
-    offsets: list[int] = []
-    search_from = 0
-    for n in needles:
-        at = text.index("\n" + n + "\n", search_from) + 1
-        offsets.append(at)
-        search_from = at + len(n)
+    if any(text[at:at + len(n)] != n for at, n in zip(offsets, needles, strict=True)):
+        raise AssertionError("needle offsets do not match the text")  # a bug, never a data problem
     return Inserted(doc_prefix, text_with_needles, question_prefix, target, offsets,
-                    [t / target for t in needle_tokens_before], docs_used, len(cands))
+                    [t / target for t in needle_tokens_before], docs_used, len(cands), frames)
 
 
 def _make_tail(pool: LongTextPool, candidates: list[int], suffix: str, want: int) -> str:
@@ -324,9 +405,10 @@ def make_sample(qa: dict[str, Any], pipeline: str, pool: LongTextPool, target: i
         raise ConfigError(f"could not build a {target}-token sample from this corpus (texts too short or no exact tail)")
     context_text = ins.doc_prefix + ins.text_with_needles
     full_input = context_text + JOINER + ins.question_prefix + qa["question"]
-    needles_meta = [{"text": n, "gold_index": g, "inserted_index": i, "offset": off, "depth": round(d, 6)}
-                    for i, (n, g, off, d) in enumerate(zip(needles, order, ins.needle_offsets, ins.needle_depths,
-                                                           strict=True))]
+    needles_meta = [{"text": n, "gold_index": g, "inserted_index": i, "offset": off, "depth": round(d, 6),
+                     "before": fr[0], "after": fr[1], "replaced": fr[2]}
+                    for i, (n, g, off, d, fr) in enumerate(zip(needles, order, ins.needle_offsets, ins.needle_depths,
+                                                               ins.frames, strict=True))]
     meta: dict[str, Any] = {
         "lang": lang, "pipeline": pipeline, "ppl": PPL[pipeline], "source": qa["meta"].get("source", PPL[pipeline]),
         "length": ins.length, "length_bin": length_bin(ins.length), "num_needles": len(needles),
@@ -354,7 +436,9 @@ def prompt_text(sample: Sample) -> str:
 
 
 def raw_text_of(sample: Sample) -> str:
-    """The long text without needles (the official ``meta_text.raw_text``), from the recorded offsets."""
+    """The long text without needles (the official ``meta_text.raw_text``), from the recorded offsets: each
+    needle's own breaks (``before``/``after``) taken out and the text it replaced (``replaced``) put back; a
+    needle without them (imported official samples) stands between single newlines."""
     context = "".join(p.text for p in sample.context if isinstance(p, TextPart))
     text = context[len(sample.meta.get("doc_prefix", "")):]
     shift = len(sample.meta.get("doc_prefix", ""))
@@ -362,8 +446,9 @@ def raw_text_of(sample: Sample) -> str:
     prev = 0
     for nd in sorted(sample.meta["needles"], key=lambda n: n["offset"]):
         at = nd["offset"] - shift
-        out.append(text[prev:at - 1])
-        prev = at + len(nd["text"]) + 1
+        before, after = nd.get("before", "\n"), nd.get("after", "\n")
+        out.append(text[prev:at - len(before)] + nd.get("replaced", ""))
+        prev = at + len(nd["text"]) + len(after)
     out.append(text[prev:])
     return "".join(out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, ReportSpec, Scorer
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, ReportSpec, Scorer, lazy
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
@@ -79,4 +79,5 @@ FAMILY = Family(
     metric_rules=_metric_rules,
     report=_report,
     baselines=_baselines,
+    audit=lazy("niah.benchmarks.seq_niah.audit:SPEC"),
 )

@@ -3,7 +3,10 @@
 Works on any text-needle sample whose ``meta.needles`` records each needle's ``text`` and character
 ``offset`` in the (single) text context part -- Sequential-NIAH samples, built or imported, and any family
 that records positions the same way. A needle standing on its own line (``"\\n" + needle + "\\n"``, the
-Sequential-NIAH layout) keeps that wrapping when it moves.
+Sequential-NIAH layout of imported files) keeps that wrapping when it moves; a needle that records its own breaks
+(``before``/``after``/``replaced``: niah-built Sequential-NIAH samples) moves the way the builder places one, with
+breaks drawn afresh (:func:`niah.benchmarks.seq_niah.build.frame_needle`), and so do the look-alike sentences
+of semantic noise; its cut points are then the builder's sentence ends.
 
 Kinds (official names in ``meta.noise_type``):
 
@@ -53,6 +56,7 @@ class _Layout:
     needles: list[dict[str, Any]]  # meta entries in inserted order
     wrap: str
     tail: str  # context text after the haystack (empty for seq-niah)
+    framed: bool = False  # needles record their own breaks (niah-built): re-placed with fresh ones
 
 
 def _context(sample: Sample) -> str:
@@ -70,7 +74,9 @@ def _take_apart(sample: Sample) -> _Layout:
     ctx = _context(sample)
     order = sorted(needles, key=lambda n: n["offset"])
     first = order[0]
-    wrap = "\n" if all(ctx[n["offset"] - 1:n["offset"]] == "\n" and
+    framed = all(isinstance(n.get("before"), str) and isinstance(n.get("after"), str)
+                 and isinstance(n.get("replaced"), str) for n in order)
+    wrap = "" if framed else "\n" if all(ctx[n["offset"] - 1:n["offset"]] == "\n" and
                        ctx[n["offset"] + len(n["text"]):n["offset"] + len(n["text"]) + 1] == "\n"
                        for n in order) else ""
     for n in order:
@@ -84,17 +90,25 @@ def _take_apart(sample: Sample) -> _Layout:
     prev = head_len
     raw_len = 0
     for n in order:
-        start = n["offset"] - len(wrap)
+        before = n["before"] if framed else wrap
+        start = n["offset"] - len(before)
         pieces.append(ctx[prev:start])
         raw_len += start - prev
         cuts.append(raw_len)
-        prev = n["offset"] + len(n["text"]) + len(wrap)
+        if framed:  # the text the needle's break replaced (a space between two sentences) goes back
+            pieces.append(n["replaced"])
+            raw_len += len(n["replaced"])
+        prev = n["offset"] + len(n["text"]) + len(n["after"] if framed else wrap)
     pieces.append(ctx[prev:])
-    return _Layout(head, "".join(pieces), cuts, order, wrap, "")
+    return _Layout(head, "".join(pieces), cuts, order, wrap, "", framed)
 
 
-def _periods(text: str, lang: str) -> list[int]:
-    """Offsets just after each official cut character of ``text``."""
+def _periods(text: str, lang: str, framed: bool = False) -> list[int]:
+    """Offsets just after each official cut character of ``text`` (the builder's sentence ends when framed)."""
+    if framed:
+        from niah.benchmarks.seq_niah.build import _cut_positions
+
+        return _cut_positions(text, lang)
     return [m.end() for m in re.finditer("。" if lang == "zh" else r"\.", text)]
 
 
@@ -108,22 +122,37 @@ def _assemble(sample: Sample, lay: _Layout, cuts: Sequence[int], needles: Sequen
     prev = 0
     new_meta: list[dict[str, Any]] = []
     pos = len(lay.head)
+    frame_rng = random.Random(f"seq-niah-noise-frame/{sample.id}/{kind}/{suffix}")
+    last_cut, last_after = -1, ""
     for c, is_extra, idx, text in events:
-        out.append(lay.raw[prev:c])
-        pos += c - prev
-        wrap = lay.wrap or ("\n" if is_extra else "")
-        out.append(wrap)
-        pos += len(wrap)
+        if c > prev:
+            out.append(lay.raw[prev:c])
+            pos += c - prev
+        if lay.framed:
+            from niah.benchmarks.seq_niah.build import frame_needle
+
+            before, after, replaced = frame_needle(lay.raw, c, frame_rng)
+            if c == last_cut:  # a second line at the same sentence end: the first one's break separates them
+                before, replaced = ("" if last_after else before), 0
+            frame = {"before": before, "after": after, "replaced": lay.raw[c:c + replaced]}
+        else:
+            wrap = lay.wrap or ("\n" if is_extra else "")
+            before, after, replaced = wrap, wrap, 0
+            frame = {}
+        out.append(before)
+        pos += len(before)
         if not is_extra:
             m = dict(needles[idx])
+            m.update(frame)
             m["offset"] = pos
             m["inserted_index"] = idx
             new_meta.append(m)
         out.append(text)
         pos += len(text)
-        out.append(wrap)
-        pos += len(wrap)
-        prev = c
+        out.append(after)
+        pos += len(after)
+        prev = max(prev, c + replaced)
+        last_cut, last_after = c, after
     out.append(lay.raw[prev:])
     ctx = "".join(out)
     meta = dict(sample.meta)
@@ -224,7 +253,7 @@ def make_variants(sample: Sample, kind: str, *, variants: int = 3, seed: int = 0
         raise ValueError(f"unknown noise kind {kind!r}; choose from {', '.join(KINDS)}")
     lay = _take_apart(sample)
     lang = sample.meta.get("lang", "en")
-    periods = _periods(lay.raw, lang)
+    periods = _periods(lay.raw, lang, lay.framed)
     k = len(lay.needles)
     if len(periods) < k:
         raise DataError(f"the text has {len(periods)} cut points, fewer than its {k} needles")

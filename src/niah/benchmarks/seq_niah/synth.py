@@ -39,10 +39,28 @@ EN_TITLES = ("Diary of {name}", "Record of {name}", "Daily summary of {name}")
 ZH_TITLES = ("{name}记事", "{name}的日记", "{name}日记")
 
 #: Between title and date, and between date and event, as the official needles write them.
-EN_TITLE_SEPS = ("\n\n", "\n", "-", " :", ":", " ", "   ")
-EN_DATE_SEPS = (":", "\n", "\n\n", ", ", "   ", " :")
-ZH_TITLE_SEPS = ("\n\n", "\n", "-", " ：", "：", " ")
-ZH_DATE_SEPS = ("，", "：", " ：", "\n", "\n\n")
+#: Whitespace inside a needle is only what the haystack also has (one space between words; line breaks, which the
+#: haystack's layout draws from the same two runs): the official three-space separator is left out in English,
+#: and Chinese needles take no space at all (the Chinese haystack has almost none), so neither their separators
+#: nor their date formats put one in.
+EN_TITLE_SEPS = ("\n\n", "\n", "-", " :", ":", " ")
+EN_DATE_SEPS = (":", "\n", "\n\n", ", ", " :")
+ZH_TITLE_SEPS = ("\n\n", "\n", "-", "：")
+ZH_DATE_SEPS = ("，", "：", "\n", "\n\n")
+#: Date formats of Chinese needles: the official ones without a space (``2010-11-06``, ``2010/11/06``,
+#: ``November-06-2010``, ``2006年02月04日``).
+ZH_DATE_STYLES = ("iso", "slash", "month-dash", "zh")
+#: How often a separator is a line break (blank line or newline, evenly), per language. A broken needle puts a
+#: line without a sentence end (its title, its date) in the text; at these rates such lines are as common among
+#: needle lines as headings and titles are among the embedded corpus's lines (about 1 in 2 English, 1 in 2.6
+#: Chinese, per sentence-ending line), so that a line lacking a full stop says nothing about being a needle.
+LINE_BREAK_SHARE = {"en": 0.25, "zh": 0.2}
+
+
+def _separator(rng: random.Random, options: tuple[str, ...], lang: str) -> str:
+    breaks = [o for o in options if "\n" in o]
+    inline = [o for o in options if "\n" not in o]
+    return rng.choice(breaks if rng.random() < LINE_BREAK_SHARE[lang] else inline)
 
 _DISHES = ("Japanese sushi", "a new Chinese dish", "homemade Italian pasta", "Mexican tacos", "an Indian curry",
            "French crepes", "Korean bibimbap", "a Thai green curry", "a Spanish paella", "Greek moussaka")
@@ -189,12 +207,13 @@ def random_event(rng: random.Random, lang: str, template: str) -> str:
 def render_needle(rng: random.Random, title: str, day: date, event: str, lang: str) -> tuple[str, str]:
     """(needle text, date as written): title, a separator, the date in a random official format, a
     separator, the event."""
-    # ZH needles use every official format (English ones included); EN needles never the Chinese one
-    style = rng.choice(DATE_STYLES if lang == "zh" else tuple(s for s in DATE_STYLES if s != "zh"))
+    # ZH needles use the official formats without a space (English ones included); EN never the Chinese one
+    style = rng.choice(ZH_DATE_STYLES if lang == "zh" else tuple(s for s in DATE_STYLES if s != "zh"))
     written = format_date(day, style)
     if lang == "zh":
-        return title + rng.choice(ZH_TITLE_SEPS) + written + rng.choice(ZH_DATE_SEPS) + event, written
-    return title + rng.choice(EN_TITLE_SEPS) + written + rng.choice(EN_DATE_SEPS) + event, written
+        return (title + _separator(rng, ZH_TITLE_SEPS, lang) + written + _separator(rng, ZH_DATE_SEPS, lang)
+                + event, written)
+    return title + _separator(rng, EN_TITLE_SEPS, lang) + written + _separator(rng, EN_DATE_SEPS, lang) + event, written
 
 
 def question_text(title: str, lang: str) -> str:

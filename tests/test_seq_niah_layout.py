@@ -1,0 +1,95 @@
+"""Sequential-NIAH layout: whitespace says nothing about where the needles are.
+
+The old builder printed the haystack with blank lines only and each needle between single newlines, so a
+regex on whitespace found nearly every needle. Here a whitespace-only finder (per sample, the lines of the
+whitespace class most needle-like over the other samples) must do no better than the needles' share of lines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections import Counter, defaultdict
+
+import pytest
+
+from niah.benchmarks.registry import find_family
+from niah.benchmarks.seq_niah.build import BREAKS, build_seq_niah
+from niah.sample import Dataset
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    out = tmp_path_factory.mktemp("layout") / "ds"
+    build_seq_niah(out, langs=("en", "zh"), lengths=("8k-16k",), needles="3-15", per_cell=2, seed=11, progress=False)
+    return list(Dataset(out))
+
+
+def _lines(sample):
+    """(whitespace class, holds a needle) per line: the newline runs before and after it, and whether it starts
+    or ends with a space."""
+    text = sample.context[0].text
+    spans = [(n["offset"], n["offset"] + len(n["text"])) for n in sample.meta["needles"]]
+    out = []
+    for m in re.finditer(r"[^\n]+", text):
+        s, e = m.span()
+        before = len(text[:s]) - len(text[:s].rstrip("\n"))
+        after = len(text[e:]) - len(text[e:].lstrip("\n"))
+        cls = (before, m.group()[:1] == " ", after, m.group()[-1:] == " ")
+        out.append((cls, any(s < b and a < e for a, b in spans)))
+    return out
+
+
+def test_a_whitespace_finder_scores_at_chance(samples):
+    per_sample = [_lines(s) for s in samples]
+    totals: dict[tuple, Counter] = defaultdict(Counter)
+    for lines in per_sample:
+        for cls, needle in lines:
+            totals[cls][needle] += 1
+    hits, shares = [], []
+    for lines in per_sample:
+        own: dict[tuple, Counter] = defaultdict(Counter)
+        for cls, needle in lines:
+            own[cls][needle] += 1
+        rate = {c: (totals[c][True] - own[c][True]) / max(1, sum(totals[c].values()) - sum(own[c].values()))
+                for c in own}
+        best = max(rate.values())
+        picked = [needle for cls, needle in lines if rate[cls] == best]
+        hits.append(sum(picked) / len(picked))
+        shares.append(sum(needle for _, needle in lines) / len(lines))
+    hit, share = 100 * sum(hits) / len(hits), 100 * sum(shares) / len(shares)
+    assert hit <= share + 5, (hit, share)  # the old layout: 100 against a share of about 6
+
+
+def test_breaks_around_needles_are_the_haystack_breaks(samples):
+    needle_runs: Counter = Counter()
+    for s in samples:
+        text = s.context[0].text
+        assert "\n\n\n" not in text and "\n " not in text  # no run or line start that only a needle makes
+        for n in s.meta["needles"]:
+            needle_runs[n["before"]] += 1
+            if n["after"]:
+                needle_runs[n["after"]] += 1
+            inner = n["text"]
+            # a needle's own whitespace is what the haystack has: single spaces, and in Chinese none at all
+            assert "  " not in inner and "\n\n\n" not in inner
+            assert s.meta["lang"] == "en" or " " not in inner
+    assert set(needle_runs) <= set(BREAKS)
+    assert 0.35 < needle_runs["\n"] / sum(needle_runs.values()) < 0.65  # drawn evenly, as every haystack break
+
+
+def test_audit_locates_every_needle_as_it_stands(samples):
+    family = find_family("seq-niah")
+    assert family is not None and family.audit is not None
+    spec = family.audit()
+    assert spec.locate is not None and spec.chance is not None
+    for s in samples:
+        spots = spec.locate(s)
+        assert [spot.text for spot in spots] == [n["text"] for n in s.meta["needles"]]
+        assert all(spot.kind == "text" and spot.text in s.context[0].text for spot in spots)
+        assert spec.chance(s) == 0.0
+    # files that carry meta.needles as a JSON string are read too
+    first = samples[0]
+    as_string = dataclasses.replace(first, meta={**first.meta, "needles": json.dumps(first.meta["needles"])})
+    assert len(spec.locate(as_string)) == first.meta["num_needles"]
