@@ -113,11 +113,15 @@ class AuditReport:
 
     @property
     def passed(self) -> bool:
-        return all(p.passed for p in self.probes)
+        return all(p.passed for p in self.probes if not p.advisory)
 
     @property
     def failed(self) -> list[ProbeResult]:
-        return [p for p in self.probes if not p.passed]
+        return [p for p in self.probes if not p.passed and not p.advisory]
+
+    @property
+    def skewed(self) -> list[ProbeResult]:
+        return [p for p in self.probes if not p.passed and p.advisory]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +131,7 @@ class AuditReport:
             "options": self.options.to_json(),
             "passed": self.passed,
             "failed": len(self.failed),
+            "skewed": len(self.skewed),
             "margin": self.options.margin,
             "probes": [dataclasses.asdict(p) for p in self.probes],
             "notes": self.notes,
@@ -612,7 +617,7 @@ def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]
         f"distance between the layout classes of needle {unit} and of {unit} drawn at random in the same samples "
         f"(most different: {worst!r}, {100 * observed[worst] / n_needles:.1f}% of needles vs "
         f"{100 * expected[worst] / n_needles:.1f}% at random); chance is the 95th percentile of that distance "
-        "under random placement")
+        "under random placement", advisory=True)
     return [finder, skew]
 
 
@@ -946,7 +951,8 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
         for col in ("probe", "kind", "score", "chance", "n", "verdict"):
             table.add_column(col, justify="right" if col in ("score", "chance", "n") else "left")
         for p in probes:
-            verdict = "[green]ok[/green]" if p.passed else "[bold red]SHORTCUT[/bold red]"
+            verdict = ("[green]ok[/green]" if p.passed else "[yellow]skewed[/yellow]" if p.advisory
+                       else "[bold red]SHORTCUT[/bold red]")
             table.add_row(p.probe, p.kind, f"{p.score:.1f}", f"{p.chance:.1f}", str(p.n), verdict)
         console.print(table)
     for note in report.notes:
@@ -959,6 +965,9 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
             console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs chance {p.chance:.1f} ({p.detail})")
     else:
         console.print(f"every probe within chance + {report.options.margin:g} points")
+    for p in report.skewed:
+        console.print(f"[yellow]skewed (a diagnostic, not a shortcut by itself):[/yellow] {p.task} / {p.probe}: "
+                      f"{p.score:.1f} vs {p.chance:.1f} ({p.detail})")
 
 
 def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:

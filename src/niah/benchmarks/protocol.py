@@ -306,6 +306,8 @@ class ProbeResult:
     detail: str = ""
     #: Points of sampling noise allowed beyond the margin (a one-sided 99% bound from the per-sample scores).
     noise: float = 0.0
+    #: A diagnostic: reported with its verdict, but not a shortcut by itself (the audit's exit status ignores it).
+    advisory: bool = False
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
 tbody.published tr.section th { text-align: left; font-style: italic; font-weight: 600; background: #f4f4f6; }
 tr.published { color: #444; font-style: italic; }
 table.audit td:nth-child(-n+3) { text-align: left; } tr.audit-fail td { color: var(--bad); font-weight: 600; }
+tr.audit-skew td { color: #9a7b00; }
 ul.table-notes, p.note, .notes { color: var(--muted); font-size: .9em; }
 figure.heatmap { margin: .5rem 0 1.2rem; } figure.heatmap img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 figcaption { color: var(--muted); font-size: .9em; }

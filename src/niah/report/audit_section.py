@@ -28,7 +28,7 @@ class InputAudit:
 
     @property
     def failed(self) -> list[dict[str, Any]]:
-        return [p for p in self.probes if not p.get("passed")]
+        return [p for p in self.probes if not p.get("passed") and not p.get("advisory")]
 
 
 def find_audits(inputs: Sequence[ReportInput]) -> list[InputAudit]:
@@ -52,8 +52,14 @@ def _number(value: Any) -> str:
 
 def _rows(audit: InputAudit) -> list[tuple[str, ...]]:
     return [(str(p.get("task", "")), str(p.get("probe", "")), str(p.get("kind", "")), _number(p.get("score")),
-             _number(p.get("chance")), str(p.get("n", "")), "ok" if p.get("passed") else "SHORTCUT")
+             _number(p.get("chance")), str(p.get("n", "")), _verdict(p))
             for p in audit.probes]
+
+
+def _verdict(probe: dict[str, Any]) -> str:
+    if probe.get("passed"):
+        return "ok"
+    return "skewed" if probe.get("advisory") else "SHORTCUT"
 
 
 HEADER = ("task", "probe", "kind", "score", "chance", "n", "verdict")
@@ -91,7 +97,8 @@ def audit_html(audits: Sequence[InputAudit]) -> str:
         head = "".join(f"<th>{esc(h)}</th>" for h in HEADER)
         body = []
         for row, probe in zip(_rows(audit), audit.probes, strict=True):
-            css = "" if probe.get("passed") else ' class="audit-fail"'
+            css = ("" if probe.get("passed") else ' class="audit-skew"' if probe.get("advisory")
+                   else ' class="audit-fail"')
             title = esc(str(probe.get("detail", "")))
             body.append(f'<tr{css} title="{title}">' + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
         parts.append(f'<p class="table-notes">{esc(_summary(audit))}</p>'
