@@ -32,6 +32,9 @@ from niah.errors import DataError
 
 #: Smallest and largest count a counting statement may carry (inclusive).
 COUNT_RANGE: tuple[int, int] = (1, 10)
+#: Smallest and largest number of cartoons pasted into one counting-image document image (inclusive); each
+#: image's count is uniform on this range, so no constant count beats a blind guess.
+IMAGE_COUNT_RANGE: tuple[int, int] = (0, 3)
 
 #: Inference types used by the reasoning pool (``ReasoningTriple.kind``).
 REASONING_KINDS: tuple[str, ...] = ("comparison", "family", "spatial", "arithmetic", "schedule", "logic")
