@@ -128,6 +128,15 @@ def depth_window(depth: float) -> tuple[int, float, float]:
     return cell, lo, min(lo + bins.DEPTH_STEP, 1.0)
 
 
+def _in_cell(cell: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Vectorized test 'official depth_cell(d) == cell' (keeps the float quirks of the official binning)."""
+
+    def test(d: np.ndarray) -> np.ndarray:
+        return bins.depth_cells(d) == cell
+
+    return test
+
+
 @dataclass
 class _HaystackImage:
     """A corpus image at a chosen size variant; written once per dataset however many samples use it."""
@@ -421,7 +430,8 @@ def max_needle_images(costs: Sequence[int], target: int, cell: int) -> int:
 
 
 def _haystack_specs(images: Sequence[_HaystackImage], rng: random.Random) -> list[ImageSpec]:
-    """Haystack images, each pinned to its own uniform depth in [0, 1] (the nearest paragraph boundary there).
+    """Haystack images of an image-needle task, each pinned to its own uniform depth in [0, 1] (the nearest
+    paragraph boundary there).
 
     A needle image's depth is uniform in its cell, and the cells are requested evenly, so over a build needle
     depths are uniform too; drawn by the same rule, haystack images stand first, last or beside another image
@@ -607,10 +617,14 @@ class MMNIAHBuilder:
         reserve = sum(self.ctx.pool.tokenizer.unit_count(n.text) for n in needle_specs)
         # every document of the paper's data holds images (about one per 2K text tokens, at least one)
         images = _choose_images(self.ctx, plan, min_images=1 if self.cfg.images else 0, reserve_tokens=reserve)
-        specs = _haystack_specs(images, plan.rng)
-        # the window is the needle's cell; the official float binning is checked on the result (a needle on a
-        # cell's exact upper edge is drawn again), since an in_window test would also confine the images
-        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs)
+        # no image is a needle here, so where an image stands tells nothing and the images keep the even spread
+        # (measured: at uniform depths, as in the image tasks, needles opened paragraphs about half as often as
+        # a random position does, 15 of 139 against 28 at seed 7; the cause is somewhere in the haystack's slot
+        # choice and was not found)
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        in_window = _in_cell(plan.cell) if k == 1 else None
+        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs,
+                          in_window=in_window)
         if gold_text is not None:
             from niah.benchmarks.mm_niah.templates import mentions
 
@@ -661,7 +675,7 @@ class MMNIAHBuilder:
         is the count as an open-ended string, scored by the official word match ("3" matches "three"). Every
         document holds at least one image (a multimodal document, as in the paper's data)."""
         images = _choose_images(self.ctx, plan, min_images=1, reserve_tokens=0)
-        specs = _haystack_specs(images, plan.rng)
+        specs = [ImageSpec(im.tokens, payload=im) for im in images]
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs)
         paths = self._store_layout_images(layout)
         return self._finish_sample(plan, layout, [], question=[TextPart(IMAGE_COUNT_QUESTION)],
