@@ -36,8 +36,9 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Sample], list
     most of a small build's time, so the tests share these two)."""
     root = tmp_path_factory.mktemp("shortcuts")
     first = _build(root / "s0", seed=0, tasks=[*TEXT_TASKS, "counting-text", "retrieval-image", "counting-image"],
-                   lengths=["1k-2k", "8k-12k"], per_cell=2)
-    second = _build(root / "s1", seed=1, tasks=TEXT_TASKS, lengths=["1k-2k", "8k-12k"], per_cell=2)
+                   lengths=["1k-2k", "4k-8k"], depths=[0.0, 0.4, 0.8], per_cell=2)
+    second = _build(root / "s1", seed=1, tasks=TEXT_TASKS, lengths=["1k-2k", "4k-8k"], depths=[0.0, 0.4, 0.8],
+                    per_cell=1)
     return first, second
 
 
@@ -88,7 +89,7 @@ def test_answers_are_only_in_the_needles_and_the_oracle_scores(text_builds) -> N
 def test_every_template_draws_many_answers() -> None:
     rng = random.Random(0)
     for t in (*templates.load_retrieval_templates(), *templates.load_reasoning_templates()):
-        answers = {templates.fill(t, rng).answer for _ in range(300)}
+        answers = {templates.fill(t, rng).answer for _ in range(120)}
         assert len(answers) >= templates.MIN_ANSWERS * 0.8, t.id
 
 
@@ -149,7 +150,7 @@ def test_counting_image_counts_are_uniform_so_zero_is_no_better_than_chance(imag
                and len(s.answer) == s.meta["num_images"] for s in rows)
     for v in range(4):
         score = sum(_score(s, json.dumps([v] * 40)) for s in rows) / len(rows)
-        assert score <= 0.25 + 0.15, v  # 30 samples: a generous bound around 1/4, far below the old 70%
+        assert score <= 0.25 + 0.2, v  # 12 short samples: a loose bound around 1/4, far below the old 70%
 
 
 def test_haystack_images_stand_first_last_and_side_by_side_too(builds) -> None:
@@ -187,8 +188,9 @@ def test_random_baseline_is_at_chance_and_audit_spec(image_build, text_builds) -
     for s in image_build + text_builds[0]:
         by_task.setdefault(s.task, []).append(_score(s, rb.answer(s)) - chance(s))
         assert len(default_locate(s)) == len(s.meta["needles"]), s.id  # the default locator finds each needle
-    for task, gaps in by_task.items():
-        assert abs(sum(gaps) / len(gaps)) <= 0.12, task
+    for task, gaps in by_task.items():  # 12 samples a task: a loose bound (the old counting-image guess, 0..10
+        # per image, sat 15 points under chance; the counts' ranges are checked exactly above)
+        assert abs(sum(gaps) / len(gaps)) <= 0.2, task
     results = probes(image_build, {})
     assert {(r.task, r.probe) for r in results} == {("counting-image", "constant-count"),
                                                     ("counting-text", "constant-count"),
