@@ -291,7 +291,8 @@ def test_needles_are_never_pinned_to_the_start(grid: Path) -> None:
     long = [s for s in multi if s.meta["context_length"] >= 8000]
     assert len(long) >= 60
     assert sum(min(s.meta["depth"]) < 0.001 for s in long) / len(long) <= 0.02
-    first = [s for s in multi if s.meta["depth_cell"] == 0]
+    # a text needle never opens the context; an image may (haystack images stand first as often as needle images)
+    first = [s for s in multi if s.meta["depth_cell"] == 0 and s.task.endswith("-text")]
     assert first and all(min(s.meta["depth"]) > 0 for s in first)
 
 
@@ -361,19 +362,20 @@ def test_reasoning_text_is_open_ended_by_default(grid: Path, tmp_path: Path) -> 
 
 
 def test_counting_image_follows_the_papers_distribution(grid: Path) -> None:
-    """Several images even in short documents; at most 5 pasted, and most images hold 0 ("0 for most")."""
-    from niah.benchmarks.mm_niah.build import counting_needle_max
+    """Several images even in short documents, at most 5 of them with cartoons (the paper), and no count more
+    frequent than another, so that a constant reply scores what a blind guess does."""
+    from niah.benchmarks.mm_niah.build import COUNTING_MAX_IMAGES, max_needle_images
 
     samples = [s for s in Dataset(grid) if s.task == "counting-image"]
-    by_bin: dict[str, list[tuple[int, int]]] = {}
+    values: list[int] = []
     for s in samples:
         n, pasted = len(s.answer), sum(1 for a in s.answer if a > 0)
         assert n == s.meta["num_images"] >= 2, s.id
-        assert 1 <= pasted <= counting_needle_max(n) <= 5, s.id
-        by_bin.setdefault(s.meta["length_bin"], []).append((n, pasted))
-    for label, rows in by_bin.items():
-        assert sum(p for _, p in rows) / sum(n for n, _ in rows) < 0.5, label
-    assert [counting_needle_max(n) for n in (1, 2, 3, 4, 5, 9, 10, 11, 36)] == [1, 1, 1, 2, 2, 4, 5, 5, 5]
+        assert 1 <= pasted <= min(n, COUNTING_MAX_IMAGES) <= 5 and set(s.answer) <= {0, 1, 2, 3}, s.id
+        values.extend(s.answer)
+    assert max(values.count(v) for v in range(4)) / len(values) < 0.34
+    # a short context cannot put many needle images in its last cell (the images themselves cost tokens)
+    assert max_needle_images([256] * 3, 1600, 4) == 1 and max_needle_images([256] * 3, 30000, 4) == 3
 
 
 def test_no_images_builds_text_only_grids(tmp_path: Path) -> None:

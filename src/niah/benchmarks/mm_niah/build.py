@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from niah.benchmarks.mm_niah import bins
+from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
 from niah.errors import ConfigError
 from niah.haystack import (
     DEFAULT_DOC_SEPARATOR,
@@ -319,13 +320,13 @@ def plan_grid(cfg: BuildConfig) -> list[_Plan]:
 
 
 def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_tokens: int,
-                   extra_tokens: int = 0, exclude: int | None = None, want_images: int = 0
-                   ) -> list[_HaystackImage]:
+                   extra_tokens: int = 0, exclude: int | None = None, want_images: int = 0,
+                   limit: int | None = None) -> list[_HaystackImage]:
     """About one image per ``text_tokens_per_image`` text tokens, each cheap enough for the target length.
 
     ``reserve_tokens`` is kept for needles/puzzles; images are drawn without replacement. ``want_images``
     more are added where the text keeps at least ``WANT_TEXT_SHARE`` of the context (counting-image needs
-    several images even in a short document).
+    several images even in a short document); ``limit`` caps the count below ``max_images``.
     """
     cfg = ctx.cfg
     target = plan.target
@@ -338,7 +339,7 @@ def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_token
     for idx in order:
         if idx == exclude:
             continue
-        if len(chosen) >= cfg.max_images:
+        if len(chosen) >= (cfg.max_images if limit is None else min(limit, cfg.max_images)):
             break
         im = ctx.haystack_image(int(idx), cap)
         text_left = target - reserve_tokens - spent - im.tokens
@@ -390,13 +391,53 @@ def draw_depths(rng: random.Random, k: int, cell: int) -> list[float]:
 #: counting-image documents hold at least this many images where the text keeps WANT_TEXT_SHARE of the
 #: context, so that answers are lists, not single numbers, even at 1K-2K
 COUNTING_MIN_IMAGES = 3
-COUNTING_MAX_NEEDLE_IMAGES = 5  # paper: "at most 5 images can be pasted with cartoon-style images"
+#: counting-image documents hold at most this many images: at most 5 get cartoons (the paper), and with every
+#: image's count drawn uniformly from 0..COUNTING_MAX_PER_IMAGE no count is more frequent than another, so a
+#: constant reply ([0, 0, ...]) scores what a blind guess does (1 in 4)
+COUNTING_MAX_IMAGES = 5
+COUNTING_MAX_PER_IMAGE = IMAGE_COUNT_RANGE[1]
 
 
-def counting_needle_max(num_images: int) -> int:
-    """Most images of a counting-image document that get cartoons: at most 5 (the paper) and at most half
-    of the document's images, so that most images hold 0 (the official data: "0 for most")."""
-    return max(1, min(COUNTING_MAX_NEEDLE_IMAGES, num_images // 2))
+def draw_image_counts(rng: random.Random, num_images: int, most: int | None = None) -> list[int]:
+    """Cartoons pasted into each of a counting-image document's images: independent and uniform on
+    0..COUNTING_MAX_PER_IMAGE, drawn again when no image gets any (a sample needs a needle) or more than
+    ``most`` images get some (a short document cannot hold many needle images in a late or early cell)."""
+    if not 1 <= num_images <= COUNTING_MAX_IMAGES:
+        raise ValueError(f"a counting-image document holds 1..{COUNTING_MAX_IMAGES} images, not {num_images}")
+    most = num_images if most is None else max(1, most)
+    while True:
+        counts = [rng.randint(0, COUNTING_MAX_PER_IMAGE) for _ in range(num_images)]
+        if 1 <= sum(1 for c in counts if c) <= most:
+            return counts
+
+
+def max_needle_images(costs: Sequence[int], target: int, cell: int) -> int:
+    """How many of these images can be needles whose mean depth reaches ``cell``: packed at the far end of the
+    context (the cheapest first), their mean depth must still lie a margin inside the cell. Only short
+    contexts limit it (at 1.6K tokens one 256-token image fits in the last cell, two do not)."""
+    lo = cell * bins.DEPTH_STEP
+    hi = min(lo + bins.DEPTH_STEP, 1.0)
+    margin = 2 * DEPTH_MARGIN
+    cheap = sorted(costs)
+    best = 1
+    for c in range(1, len(cheap) + 1):
+        ahead = np.cumsum(cheap[:c])  # tokens of the needle images packed before (or after) each one
+        late = 1.0 - float(ahead.sum()) / (c * target)  # packed at the end: the latest mean possible
+        early = float((ahead - np.asarray(cheap[:c])).sum()) / (c * target)  # packed at the start
+        if late >= lo + margin and early <= hi - margin:
+            best = c
+    return best
+
+
+def _haystack_specs(images: Sequence[_HaystackImage], rng: random.Random) -> list[ImageSpec]:
+    """Haystack images of an image-needle task, each pinned to its own uniform depth in [0, 1] (the nearest
+    paragraph boundary there).
+
+    A needle image's depth is uniform in its cell, and the cells are requested evenly, so over a build needle
+    depths are uniform too; drawn by the same rule, haystack images stand first, last or beside another image
+    as often as needle images do (spread evenly instead, they never stood at either end or side by side, and
+    any image there was the needle)."""
+    return [ImageSpec(im.tokens, payload=im, target_depth=rng.random(), window=(0.0, 1.0)) for im in images]
 
 
 def _context_parts(layout: Layout, image_paths: dict[int, str]) -> list[Part]:
@@ -416,6 +457,7 @@ class MMNIAHBuilder:
 
     def __init__(self, cfg: BuildConfig, write_media: Callable[[str, bytes], str]) -> None:
         from niah.benchmarks.mm_niah import needles as needle_pool
+        from niah.benchmarks.mm_niah import templates
         from niah.corpus import load_corpus
 
         cfg.validate()
@@ -435,10 +477,12 @@ class MMNIAHBuilder:
         if needs_images and not images:
             raise ConfigError(f"corpus {cfg.corpus!r} has no images; image-needle tasks need them")
         self.ctx = _Context(cfg, pool, rule, images, [im.size() for im in images], write_media)
-        self.retrieval = needle_pool.load_retrieval_needles()
+        # retrieval and reasoning needles are templates whose slots every sample fills, so that no question
+        # fixes its answer (niah.benchmarks.mm_niah.templates)
+        self.retrieval = templates.load_retrieval_templates()
+        self.reasoning = templates.load_reasoning_templates()
+        self.pools = templates.load_pools()
         self.counting = needle_pool.load_counting_variants()
-        self.reasoning = (needle_pool.load_reasoning_triples() if cfg.reasoning_choices
-                          else needle_pool.open_ended_triples())
         self.word_cut_endings = 0  # contexts whose exact length needed a cut inside the last sentence
         self.images_off_boundary = 0  # needle images whose depth window held no paragraph boundary
         self.num_built = 0
@@ -560,26 +604,45 @@ class MMNIAHBuilder:
 
     # ------------------------------------------------------------------ text-needle tasks
     def _text_needle_sample(self, plan: _Plan, statements: list[str], *, question: list[Part], answer: Any,
-                            choices: list[list[Part]] | None) -> Sample | None:
+                            choices: list[list[Part]] | None, gold_text: str | None = None,
+                            extra_meta: dict[str, Any] | None = None) -> Sample | None:
+        """Text needles at drawn depths among haystack images; ``gold_text`` (an open answer, or the correct
+        option's text) must not occur in the haystack itself, else the sample is drawn again: the answer is
+        then found only in the needles."""
         k = len(statements)
         targets = draw_depths(plan.rng, k, plan.cell)
         windows = [(plan.depth_lo, plan.depth_hi)] if k == 1 else [(0.0, 1.0)] * k
         needle_specs = [NeedleSpec(make_unit(s, self.cfg.lang), t, w) for s, t, w in
                         zip(statements, targets, windows, strict=True)]
         reserve = sum(self.ctx.pool.tokenizer.unit_count(n.text) for n in needle_specs)
-        images = _choose_images(self.ctx, plan, min_images=0, reserve_tokens=reserve)
+        # every document of the paper's data holds images (about one per 2K text tokens, at least one)
+        images = _choose_images(self.ctx, plan, min_images=1 if self.cfg.images else 0, reserve_tokens=reserve)
+        # no image is a needle here, so where an image stands tells nothing and the images keep the even spread
+        # (measured: at uniform depths, as in the image tasks, needles opened paragraphs about half as often as
+        # a random position does, 15 of 139 against 28 at seed 7; the cause is somewhere in the haystack's slot
+        # choice and was not found)
         specs = [ImageSpec(im.tokens, payload=im) for im in images]
         in_window = _in_cell(plan.cell) if k == 1 else None
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs,
                           in_window=in_window)
+        if gold_text is not None:
+            from niah.benchmarks.mm_niah.templates import mentions
+
+            haystack = "".join(it.text for it in layout.items if it.kind == "text")
+            if mentions(haystack, gold_text):
+                return None  # the haystack names the answer itself: another draw
         paths = self._store_layout_images(layout)
         return self._finish_sample(plan, layout, layout.needle_depths, question=question, answer=answer,
-                                   choices=choices, needles_meta=list(statements), image_paths=paths)
+                                   choices=choices, needles_meta=list(statements), image_paths=paths,
+                                   extra_meta=extra_meta)
 
     def _retrieval_text(self, plan: _Plan) -> Sample | None:
-        needle = plan.rng.choice(self.retrieval)
-        return self._text_needle_sample(plan, [needle.needle], question=[TextPart(needle.question)],
-                                        answer=needle.answer, choices=None)
+        from niah.benchmarks.mm_niah.templates import fill
+
+        filled = fill(plan.rng.choice(self.retrieval), plan.rng, self.pools)
+        return self._text_needle_sample(plan, list(filled.needles), question=[TextPart(filled.question)],
+                                        answer=filled.answer, choices=None, gold_text=filled.answer,
+                                        extra_meta={"needle_template": filled.template.id})
 
     def _counting_text(self, plan: _Plan) -> Sample | None:
         from niah.benchmarks.mm_niah.needles import COUNT_RANGE
@@ -591,15 +654,20 @@ class MMNIAHBuilder:
                                         question=[TextPart(variant.question)], answer=counts, choices=None)
 
     def _reasoning_text(self, plan: _Plan) -> Sample | None:
-        """Open-ended as in the paper (Table 1); multiple choice only with ``reasoning_choices``."""
-        triple = plan.rng.choice(self.reasoning)
-        if self.cfg.reasoning_choices and triple.choices is not None:
-            choices: list[list[Part]] | None = [[TextPart(c)] for c in triple.choices]
-            answer: Any = triple.answer
-        else:
-            choices, answer = None, triple.answer_text
-        return self._text_needle_sample(plan, list(triple.needles), question=[TextPart(triple.question)],
-                                        answer=answer, choices=choices)
+        """Open-ended as in the paper (Table 1); multiple choice with ``reasoning_choices`` (four options in a
+        random order, so neither the question nor the position tells the answer)."""
+        from niah.benchmarks.mm_niah.templates import choice_values, fill
+
+        filled = fill(plan.rng.choice(self.reasoning), plan.rng, self.pools)
+        choices: list[list[Part]] | None = None
+        answer: Any = filled.answer
+        if self.cfg.reasoning_choices:
+            options, answer = choice_values(filled, plan.rng, self.pools)
+            choices = [[TextPart(c)] for c in options]
+        return self._text_needle_sample(plan, list(filled.needles), question=[TextPart(filled.question)],
+                                        answer=answer, choices=choices, gold_text=filled.answer,
+                                        extra_meta={"needle_template": filled.template.id,
+                                                    "reasoning_kind": filled.template.kind})
 
     def _image_count(self, plan: _Plan) -> Sample | None:
         """The paper's Fig. 4 probe: a haystack as the other tasks have (about one image per 2K text tokens,
@@ -617,12 +685,13 @@ class MMNIAHBuilder:
     # ------------------------------------------------------------------ image-needle tasks
     def _pinned_layout(self, plan: _Plan, specs: list[ImageSpec], pinned: dict[int, float],
                        single: bool) -> tuple[Layout, dict[int, float]]:
-        """Lay out images with the needle images pinned near target depths; returns depth per image index."""
+        """Lay out images with the needle images pinned near target depths (the others at the uniform depths
+        ``_haystack_specs`` gave them); returns depth per image index. The official cell of the result is
+        checked by the caller (no in_window test: it would confine the haystack images to the cell too)."""
         window = (plan.depth_lo, plan.depth_hi) if single else (0.0, 1.0)
         for k, t in pinned.items():
             specs[k].target_depth, specs[k].window = t, window
-        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs,
-                          in_window=_in_cell(plan.cell) if single else None)
+        layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs)
         by_id = {id(s): k for k, s in enumerate(specs)}
         image_items = [item for item in layout.items if item.kind == "image"]
         depth_of = {by_id[id(item.payload)]: d for item, d in zip(image_items, layout.image_depths, strict=True)}
@@ -636,7 +705,7 @@ class MMNIAHBuilder:
         images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0)
         k = plan.rng.randrange(len(images))
         target = draw_depths(plan.rng, 1, plan.cell)[0]
-        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        specs = _haystack_specs(images, plan.rng)
         layout, depth_of = self._pinned_layout(plan, specs, {k: target}, single=True)
         depths = [depth_of[k]]
         if bins.depth_cell(depths) != plan.cell:
@@ -659,12 +728,14 @@ class MMNIAHBuilder:
 
         ctx = self.ctx
         kind = plan.rng.choice(ni.CARTOON_KINDS)
-        images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0, want_images=COUNTING_MIN_IMAGES)
-        c = plan.rng.randint(1, counting_needle_max(len(images)))
-        needle_idx = sorted(plan.rng.sample(range(len(images)), c))
-        targets = draw_depths(plan.rng, c, plan.cell)
-        pinned = dict(zip(needle_idx, targets, strict=True))
-        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        images = _choose_images(ctx, plan, min_images=1, reserve_tokens=0, want_images=COUNTING_MIN_IMAGES,
+                                limit=COUNTING_MAX_IMAGES)
+        costs = [im.tokens for im in images]
+        draw = draw_image_counts(plan.rng, len(images), most=max_needle_images(costs, plan.target, plan.cell))
+        needle_idx = [k for k, m in enumerate(draw) if m > 0]
+        c = len(needle_idx)
+        pinned = dict(zip(needle_idx, draw_depths(plan.rng, c, plan.cell), strict=True))
+        specs = _haystack_specs(images, plan.rng)
         layout, depth_of = self._pinned_layout(plan, specs, pinned, single=(c == 1))
         depths = [depth_of[k] for k in sorted(needle_idx, key=lambda k: depth_of[k])]
         if bins.depth_cell(depths) != plan.cell:
@@ -674,7 +745,7 @@ class MMNIAHBuilder:
         needle_paths: list[str] = []
         cartoon = ni.draw_cartoon(kind, 256, plan.rng.randrange(CARTOON_LOOKS))
         for n, k in enumerate(needle_idx):
-            m = plan.rng.randint(1, 3)
+            m = draw[k]
             pasted, _boxes = ni.paste_many(ctx.load_variant(images[k]), [cartoon] * m, plan.rng)
             path = ctx.store(f"{plan.task}/{plan.index:06d}-needle{n}.jpg", pasted)
             override[id(specs[k])] = path
@@ -712,7 +783,7 @@ class MMNIAHBuilder:
         # the source picture itself must not also appear in the document (it would give the piece away)
         images = _choose_images(ctx, plan, min_images=0, reserve_tokens=0, extra_tokens=sum(costs),
                                 exclude=src_idx)
-        specs = [ImageSpec(im.tokens, payload=im) for im in images]
+        specs = _haystack_specs(images, plan.rng)
         n = len(puzzle.needle_images)
         needle_specs = [ImageSpec(c, payload=("needle", i)) for i, c in enumerate(costs)]
         insert_at = [plan.rng.randint(0, len(specs)) for _ in range(n)]

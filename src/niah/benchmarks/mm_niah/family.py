@@ -84,4 +84,5 @@ FAMILY = Family(
     report=lazy("niah.benchmarks.mm_niah.report:SPEC"),
     baselines=_baselines,
     corpora=_corpora,
+    audit=lazy("niah.benchmarks.mm_niah.audit:SPEC"),
 )

@@ -1,5 +1,9 @@
 """MM-NIAH text needle pools (retrieval, counting, reasoning), shipped as package data.
 
+The builder takes its counting statements from here; retrieval-text and reasoning-text are built from the
+templates of :mod:`niah.benchmarks.mm_niah.templates` (answers drawn per sample), and the fixed retrieval and
+reasoning pools below are kept loadable for callers that want them.
+
 The official release never published its needles, so niah ships its own, written by hand in
 ``niah/benchmarks/mm_niah/data/needles/*.json``. This module loads them into frozen dataclasses and validates every entry at
 load time, so that a bad edit to the JSON fails loudly (naming file and field) instead of producing
@@ -32,6 +36,9 @@ from niah.errors import DataError
 
 #: Smallest and largest count a counting statement may carry (inclusive).
 COUNT_RANGE: tuple[int, int] = (1, 10)
+#: Smallest and largest number of cartoons pasted into one counting-image document image (inclusive); each
+#: image's count is uniform on this range, so no constant count beats a blind guess.
+IMAGE_COUNT_RANGE: tuple[int, int] = (0, 3)
 
 #: Inference types used by the reasoning pool (``ReasoningTriple.kind``).
 REASONING_KINDS: tuple[str, ...] = ("comparison", "family", "spatial", "arithmetic", "schedule", "logic")

@@ -79,13 +79,18 @@ def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence
 
 
 def random_answer(sample: Sample, shape: Any) -> str | None:
-    """The random baseline's reply to a counting task: a JSON list the official scorer parses (one random count
-    per context image for counting-image; 1..count_items random counts for counting-text). Other tasks take the
-    default (a random option letter, or a random context word)."""
+    """The random baseline's reply to a counting task: a JSON list the official scorer parses, guessed in the
+    range the builder draws from, so that it scores the chance level (``niah.benchmarks.mm_niah.audit``): one
+    count in 0..3 per context image for counting-image, ``count_items`` (3, the most statements a sample has)
+    counts in 1..``count_max`` (10) for counting-text (extra items cost nothing, missing ones do). Other tasks
+    take the default (a random option letter, or a random context word)."""
+    from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
+
     if sample.choices is not None or not sample.task.startswith("counting"):
         return None
     rng = shape.rng
     if sample.task.endswith("image"):
         n = sum(1 for p in sample.context if isinstance(p, ImagePart))
-        return json.dumps([rng.randint(0, shape.count_max) for _ in range(n)])
-    return json.dumps([rng.randint(1, shape.count_max) for _ in range(rng.randint(1, shape.count_items))])
+        low, high = IMAGE_COUNT_RANGE
+        return json.dumps([rng.randint(low, min(high, shape.count_max)) for _ in range(n)])
+    return json.dumps([rng.randint(1, shape.count_max) for _ in range(shape.count_items)])
