@@ -596,7 +596,7 @@ def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]
         hits.append(own_needles[best_cls] / own_total[best_cls])
         shares.append(sum(own_needles.values()) / sum(own_total.values()))
     top = picked.most_common(1)[0][0]
-    finder = _judge(name, task, "layout", dict(enumerate(hits)), dict(enumerate(shares)), margin,
+    finder = judge_probe(name, task, "layout", dict(enumerate(hits)), dict(enumerate(shares)), margin,
                     f"picks {unit} by layout class alone (most picked: {top!r}, needle rate "
                     f"{needles_by[top]}/{total_by[top]}); chance is the needle share of {unit}") or _never()
     # skew: the needles' class distribution against the one needles placed uniformly at random among the same
@@ -621,7 +621,7 @@ def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]
     return [finder, skew]
 
 
-def _judge(name: str, task: str, kind: str, values: Mapping[int, float | None], chances: Mapping[int, float],
+def judge_probe(name: str, task: str, kind: str, values: Mapping[int, float | None], chances: Mapping[int, float],
            margin: float, detail: str, *, two_sided: bool = False) -> ProbeResult | None:
     """A probe's verdict from per-sample scores (0-1) and chances: the mean may beat chance by ``margin`` points
     plus the sampling noise of that mean (one-sided 99%; ``two_sided``: may also fall short by as much)."""
@@ -797,7 +797,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
 
         def add(name: str, kind: str, values: Mapping[int, float | None], detail: str, *,
                 two_sided: bool = False, task: str = task, chances: Mapping[int, float] = chances) -> None:
-            probe = _judge(name, task, kind, values, chances, margin, detail, two_sided=two_sided)
+            probe = judge_probe(name, task, kind, values, chances, margin, detail, two_sided=two_sided)
             if probe is not None:
                 probes.append(probe)
 
@@ -825,7 +825,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             add("constant", "no-read", dict(zip(idx, values, strict=True)), f"best constant reply: {best_label}")
         task_leaks = {i: leaks[i] for i in idx if i in leaks}
         if task_leaks:
-            probes.append(_judge(
+            probes.append(judge_probe(
                 "gold-in-haystack", task, "leak", {i: v[0] for i, v in task_leaks.items()},
                 {i: v[1] for i, v in task_leaks.items()}, margin,
                 "the gold text stands in its own haystack (needles taken out); chance: another sample's gold "
@@ -991,5 +991,5 @@ def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     return settings, resolve_run_dataset(run_dir, run)
 
 
-__all__ = ["AUDIT_FILE", "AuditOptions", "AuditReport", "audit_dataset", "default_chance", "options_from_run",
-           "print_report", "read_audit", "write_audit"]
+__all__ = ["AUDIT_FILE", "AuditOptions", "AuditReport", "audit_dataset", "default_chance", "judge_probe",
+           "options_from_run", "print_report", "read_audit", "write_audit"]

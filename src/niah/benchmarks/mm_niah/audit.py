@@ -52,42 +52,46 @@ def chance(sample: Sample) -> float:
     return 0.0
 
 
-def _loo_constant(shares: Sequence[Mapping[Any, float]]) -> tuple[float, Any]:
+def _loo_constant(shares: Sequence[Mapping[Any, float]]) -> tuple[list[float], Any]:
     """Leave-one-out score of the best constant reply: for each sample, the value that scores best on all the
     other samples, scored on this one (the maximum over values on the same samples would count its own noise
-    as a shortcut); returns (mean score 0-1, the value chosen on all samples)."""
+    as a shortcut); returns (each sample's score 0-1, the value chosen on all samples)."""
     totals: Counter[Any] = Counter()
     for row in shares:
         totals.update(row)
-    score = 0.0
+    scores: list[float] = []
     for row in shares:
         rest = {v: t - row.get(v, 0.0) for v, t in totals.items()}
         pick = max(sorted(rest, key=repr), key=lambda v: rest[v])
-        score += row.get(pick, 0.0)
+        scores.append(row.get(pick, 0.0))
     overall = max(sorted(totals, key=repr), key=lambda v: totals[v])
-    return score / len(shares), overall
+    return scores, overall
+
+
+def _verdict(name: str, task: str, samples: Sequence[Sample], scores: Sequence[float], detail: str) -> ProbeResult:
+    """The shared verdict (chance + margin + the sampling noise of the mean)."""
+    from niah.audit import judge_probe
+
+    probe = judge_probe(name, task, "gold", dict(enumerate(scores)),
+                        {i: chance(s) for i, s in enumerate(samples)}, MARGIN, detail)
+    assert probe is not None
+    return probe
 
 
 def _counting_probe(task: str, samples: Sequence[Sample]) -> ProbeResult:
     """A constant count learned from the other samples (the reply ``[v, v, v, ...]``, which the official soft
     accuracy gives the share of ``v`` in the gold list), against the mean chance."""
     shares = [{v: n / len(s.answer) for v, n in Counter(s.answer).items()} for s in samples]
-    score, value = _loo_constant(shares)
-    base = sum(chance(s) for s in samples) / len(samples)
-    return ProbeResult("constant-count", task, "gold", round(100 * score, 2), round(100 * base, 2), len(samples),
-                       100 * score <= 100 * base + MARGIN,
-                       f"a constant reply like [{value}, {value}, ...], chosen on the other samples, scores "
-                       f"{100 * score:.1f} (chance {100 * base:.1f})")
+    scores, value = _loo_constant(shares)
+    return _verdict("constant-count", task, samples, scores,
+                    f"a constant reply like [{value}, {value}, ...], chosen on the other samples")
 
 
 def _position_probe(task: str, samples: Sequence[Sample]) -> ProbeResult:
     """A constant option letter learned from the other samples, against the mean chance of the options."""
-    score, index = _loo_constant([{s.answer: 1.0} for s in samples])
-    base = sum(chance(s) for s in samples) / len(samples)
-    return ProbeResult("constant-option", task, "gold", round(100 * score, 2), round(100 * base, 2), len(samples),
-                       100 * score <= 100 * base + MARGIN,
-                       f"a constant option (most often {chr(65 + int(index))}), chosen on the other samples, "
-                       f"scores {100 * score:.1f} (chance {100 * base:.1f})")
+    scores, index = _loo_constant([{s.answer: 1.0} for s in samples])
+    return _verdict("constant-option", task, samples, scores,
+                    f"a constant option (most often {chr(65 + int(index))}), chosen on the other samples")
 
 
 def probes(samples: Sequence[Sample], options: Mapping[str, Any]) -> list[ProbeResult]:
