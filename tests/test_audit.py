@@ -349,3 +349,14 @@ def test_shape_table_catches_a_query_image_copied_byte_for_byte(tmp_path: Path) 
     assert cued.score > 95 and not cued.passed
     # redrawn, the copy is another file with the same look; whether to trust pixels is the model's job
     assert shape(build(tmp_path / "redrawn", False)).score < 70
+
+
+def test_bad_settings_are_refused_before_any_work(tmp_path: Path, clean_find: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    out = tmp_path / "audit.json"
+    for bad in (["--over-limit", "bogus"], ["--video-fps", "0"]):
+        result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(out), *bad])
+        assert result.exit_code == 2 and not out.exists(), result.output

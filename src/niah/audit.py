@@ -715,6 +715,12 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     options = options or AuditOptions()
     if options.margin < 0 or not math.isfinite(options.margin):
         raise ConfigError("--margin must be a finite number of points >= 0")
+    from niah.prompts import OVER_LIMIT_POLICIES
+
+    if options.over_limit not in OVER_LIMIT_POLICIES:
+        raise ConfigError(f"unknown --over-limit {options.over_limit!r} (choose from {', '.join(OVER_LIMIT_POLICIES)})")
+    if options.video_fps is not None and not (math.isfinite(options.video_fps) and options.video_fps > 0):
+        raise ConfigError("--video-fps must be a positive number of frames per second")
     ds = Dataset(dataset, media_roots=options.media_roots)
     stats = ds.validate(check_media=False)
     total = stats.samples
