@@ -41,6 +41,12 @@ def build(family: str, verb: str, options: list[str], out: Path, seed: int) -> N
         raise SystemExit(f"{family}: build failed:\n{done.stderr[-2000:]}")
 
 
+def verdict(probe: dict[str, object]) -> str:
+    if probe["passed"]:
+        return "ok"
+    return "skewed" if probe.get("advisory") else "SHORTCUT"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="", help="comma-separated families (default: all)")
@@ -69,7 +75,7 @@ def main() -> None:
                            f"{report['failed']} of {len(report['probes'])} probes failed")
             for p in report["probes"]:
                 rows.append(f"| {family} | {grid} | {p['task']} | {p['probe']} | {p['score']:.1f} | "
-                            f"{p['chance']:.1f} | {'ok' if p['passed'] else 'SHORTCUT'} |")
+                            f"{p['chance']:.1f} | {verdict(p)} |")
             print(timings[-1], file=sys.stderr, flush=True)
     print("\n".join(rows))
     print()

@@ -100,3 +100,17 @@ def test_depth_is_where_the_needle_stands(tmp_path):
         assert abs(sample.meta["depth"] - _depth_by_position(sample, tok, 100)) < 0.005, sample.id
     depths = sorted(s.meta["depth"] for s in samples if s.meta["needle"] == "image")
     assert depths[-1] - depths[0] > 0.2  # drawn across the context, not clustered
+
+
+def test_needle_image_position_tells_nothing(tmp_path):
+    """Every image at its own random depth: the passkey image stands first, last and in between about as
+    often as any image does (before, the evenly spread haystack images left it never first)."""
+    from collections import Counter
+
+    build_milebench_niah(tmp_path, lengths=[4096], per_length=40, tasks=["ImageNeedleInAHaystack"], seed=3)
+    rank: Counter[str] = Counter()
+    for s in Dataset(tmp_path):
+        images = [p.path for p in s.context if isinstance(p, ImagePart)]
+        k = images.index(s.meta["needles"][0])
+        rank["first" if k == 0 else "last" if k == len(images) - 1 else "middle"] += 1
+    assert rank["first"] >= 4 and rank["last"] >= 4 and rank["middle"] >= 10, rank

@@ -167,11 +167,17 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
     """Assemble until the official measure is exact (a merge at a fragment's edge can shift a count; the
     haystack target is corrected by the difference and assembled again)."""
     adjust = 0
+    # Image-needle samples: every image at its own uniformly drawn depth, the needle's included, so that no
+    # position (first, last, next to another image) tells which image holds the passkey; evenly spread
+    # haystack images beside one uniformly placed needle made "not the first image" a cue.
+    depths = ([depth if i == needle_image else float(np_rng.random()) for i in range(len(chosen))]
+              if needle_image is not None else [None] * len(chosen))
     for _ in range(8):
         context_target = target - instruction_tokens - tok.count(QUESTION) + adjust
         if context_target <= len(chosen) * image_tokens:
             raise ConfigError(f"{target} tokens cannot hold {len(chosen)} images of {image_tokens} tokens and text")
-        specs = [image_spec(image_tokens, payload=i, target_depth=depth if i == needle_image else None)
+        specs = [image_spec(image_tokens, payload=i, target_depth=depths[i],
+                            **({"window": (0.0, 1.0)} if needle_image is not None else {}))
                  for i in range(len(chosen))]
         needles = [] if needle_image is not None else [needle_spec(make_unit(NEEDLE.format(key=key), "en"), depth)]
         layout = assemble(pool, context_target, np_rng, images=specs, needles=needles)
