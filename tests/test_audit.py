@@ -126,7 +126,10 @@ def _find_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWrite
     paragraphs = _paragraphs(rng, 14)
     needle = f"The code word is {gold}."
     where = rng.randrange(len(paragraphs))
-    if "whitespace" in cue:
+    if "own-paragraph" in cue:  # a paragraph of its own, where every haystack paragraph has several sentences
+        paragraphs = [p + [_sentence(rng)] if len(p) == 1 else p for p in paragraphs]
+        paragraphs.insert(where, [needle])
+    elif "whitespace" in cue:
         paragraphs[where].append("\n" + needle)  # a line of its own: haystack sentences never break lines
     else:
         paragraphs[where].insert(rng.randint(0, len(paragraphs[where])), needle)
@@ -248,6 +251,7 @@ def test_clean_dataset_passes_every_probe(tmp_path: Path) -> None:
     ("small-pool", "answer-pool"),
     ("echo", "question-echo"),
     ("whitespace", "text-whitespace"),
+    ("own-paragraph", "text-paragraph-role"),
     ("image-last", "image-position"),
     ("leak", "gold-in-haystack"),
 ])
@@ -360,3 +364,9 @@ def test_bad_settings_are_refused_before_any_work(tmp_path: Path, clean_find: Pa
     for bad in (["--over-limit", "bogus"], ["--video-fps", "0"]):
         result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(out), *bad])
         assert result.exit_code == 2 and not out.exists(), result.output
+
+
+def test_skew_is_a_diagnostic_beside_the_finders(tmp_path: Path) -> None:
+    report = audit_dataset(_build(tmp_path / "para", {"own-paragraph"}), AuditOptions(), progress=False)
+    skew = next(p for p in report.probes if p.probe == "text-paragraph-role-skew")
+    assert skew.advisory and not skew.passed and skew in report.skewed and skew not in report.failed
