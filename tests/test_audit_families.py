@@ -16,7 +16,7 @@ from niah.audit import AuditOptions, audit_dataset
 from niah.cli import app
 
 BUILDS = {
-    "mm-niah": ["mm-niah", "--per-cell", "1", "--lengths", "1k-2k,2k-4k,4k-8k"],
+    "mm-niah": ["mm-niah", "--per-cell", "1", "--lengths", "1k-2k,4k-8k"],
     "seq-niah": ["seq-niah", "--per-cell", "2", "--lengths", "8k-16k"],
     "mmlongbench-vh": ["mmlongbench-vh", "--lengths", "8", "--per-length", "24"],
     "milebench-niah": ["milebench-niah", "--per-length", "8"],
