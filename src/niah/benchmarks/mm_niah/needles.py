@@ -129,16 +129,22 @@ def _contains_words(haystack: str, phrase: str) -> bool:
     return any(hay[i:i + len(needle)] == needle for i in range(len(hay) - len(needle) + 1))
 
 
-def _read_items(filename: str) -> tuple[str, list[dict[str, Any]]]:
-    """Load ``{"items": [...]}`` from the package data file; returns (display path, items)."""
+def read_data_json(filename: str, what: str) -> tuple[str, Any]:
+    """Load a JSON file of the family's needle data (``what`` names it in errors); returns (display path,
+    document). Shared by the needle pools here and the slot templates (``templates.py``)."""
     resource = resources.files(_DATA_PACKAGE).joinpath(*_DATA_PARTS, filename)
     display = "/".join((*_DATA_PACKAGE.split("."), *_DATA_PARTS, filename))
     try:
-        doc = json.loads(resource.read_text(encoding="utf-8"))
+        return display, json.loads(resource.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
-        raise DataError("needle pool file is missing from the package", file=display) from exc
+        raise DataError(f"{what} file is missing from the package", file=display) from exc
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg}", file=display, line=exc.lineno) from exc
+
+
+def _read_items(filename: str) -> tuple[str, list[dict[str, Any]]]:
+    """Load ``{"items": [...]}`` from the package data file; returns (display path, items)."""
+    display, doc = read_data_json(filename, "needle pool")
     items = doc.get("items") if isinstance(doc, dict) else None
     if not isinstance(items, list) or not items:
         raise DataError("expected an object with a non-empty 'items' list", file=display, field="items")

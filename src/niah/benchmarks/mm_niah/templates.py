@@ -25,15 +25,14 @@ value is drawn again; whether the answer also occurs in the haystack is checked 
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import string
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from niah.benchmarks.mm_niah.needles import read_data_json
 from niah.errors import DataError
 from niah.metrics.vqa import has_word, normalize_vqa
 
@@ -44,8 +43,6 @@ ANSWER_SLOT = "answer"
 #: Kinds of reasoning templates (each needs all three statements to reach the answer).
 REASONING_KINDS: tuple[str, ...] = ("family", "spatial", "logic", "comparison")
 
-_DATA_PACKAGE = "niah.benchmarks.mm_niah"
-_DATA_PARTS = ("data", "needles")
 _FILES = {"values": "slot_values.json", "retrieval": "retrieval_templates.json",
           "reasoning": "reasoning_templates.json"}
 _FILL_TRIES = 200
@@ -111,15 +108,7 @@ def mentions(text: str, value: str) -> bool:
 
 
 def _read(key: str) -> tuple[str, dict[str, Any]]:
-    filename = _FILES[key]
-    resource = resources.files(_DATA_PACKAGE).joinpath(*_DATA_PARTS, filename)
-    display = "/".join((*_DATA_PACKAGE.split("."), *_DATA_PARTS, filename))
-    try:
-        doc = json.loads(resource.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise DataError("needle template file is missing from the package", file=display) from exc
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", file=display, line=exc.lineno) from exc
+    display, doc = read_data_json(_FILES[key], "needle template")
     if not isinstance(doc, dict):
         raise DataError("expected a JSON object", file=display)
     return display, doc
