@@ -352,6 +352,7 @@ class _Facts:
     sentence_classes: dict[str, Counter[tuple[str, bool]]] = field(default_factory=dict)
     image_classes: Counter[tuple[str, bool]] = field(default_factory=Counter)
     leak_gold: str | None = None
+    needle_texts: tuple[str, ...] = ()
     needles: int = 0
     needles_delivered: int | None = None
     prompt_hash: str | None = None
@@ -483,6 +484,7 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
                    chance=hooks.chance(sample), random=sum(known) / len(known) if known else None,
                    echo=_official(sample, echo_reply), needles=len(spots))
     texts = [s.text for s in spots if s.kind == "text" and s.text]
+    facts.needle_texts = tuple(texts)
     if texts:
         segments, _missing = _text_segments(sample, texts)
         facts.text_classes = {
@@ -526,21 +528,9 @@ def _role(before: str, after: str) -> str:
 # probes over the collected facts
 
 
-def _loo_mode(counts: Counter[str], own: str) -> str | None:
-    """The most frequent key of ``counts`` with one ``own`` taken out (ties: the smaller key)."""
-    best: tuple[int, str] | None = None
-    for key, n in counts.items():
-        n = n - 1 if key == own else n
-        if n <= 0:
-            continue
-        cand = (-n, key)
-        if best is None or cand < best:
-            best = cand
-    return best[1] if best is not None else None
-
-
 class _TopCounts:
-    """Leave-one-out modes without a pass over every distinct key per sample: the two best keys suffice."""
+    """Leave-one-out modes (the most frequent key with one ``own`` taken out; ties: the smaller key) without a
+    pass over every distinct key per sample: the two best keys suffice."""
 
     def __init__(self, counts: Counter[str]) -> None:
         self.counts = counts
@@ -728,19 +718,25 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     hooks = _Hooks()
     media = _MediaHashes(ds.media_root)
     facts: list[_Facts] = []
+    probe_samples: dict[str, list[Sample]] = defaultdict(list)  # for family probes: samples without context
     with progress_bar(progress, total, "audit: reading samples") as advance:
         for sample in _iter(ds, advance):
             facts.append(_facts(sample, hooks, ds.media_root, options, media))
+            if hooks.spec(sample.benchmark).probes is not None:
+                probe_samples[sample.benchmark].append(dataclasses.replace(sample, context=[]))
     by_task: dict[str, list[int]] = defaultdict(list)
     for i, f in enumerate(facts):
         by_task[f.task].append(i)
     gold_counts = {t: Counter(facts[i].gold for i in idx) for t, idx in by_task.items()}
     task_top = {t: _TopCounts(c) for t, c in gold_counts.items()}
-    question_counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    shape_counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    candidates = {t: _ConstantCandidates.of(c) for t, c in gold_counts.items()}
+    question_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    shape_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for f in facts:
-        question_counts[(f.task, f.question)][f.gold] += 1
-        shape_counts[(f.task, f.shape)][f.gold] += 1
+        question_golds[(f.task, f.question)][f.gold] += 1
+        shape_golds[(f.task, f.shape)][f.gold] += 1
+    question_top = {k: _TopCounts(c) for k, c in question_golds.items()}
+    shape_top = {k: _TopCounts(c) for k, c in shape_golds.items()}
     pools: dict[str, list[str] | None] = {}
     declared_pool: dict[str, bool] = {}
     leak_counts: dict[str, Counter[str]] = {}
@@ -759,11 +755,11 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             own_mode = task_top[task].mode_without(f.gold)
             if own_mode is not None:
                 replies["majority-task"][i] = _official(sample, _reply_for(sample, json.loads(own_mode)))
-            q_mode = _loo_mode(question_counts[(task, f.question)], f.gold) or own_mode
+            q_mode = question_top[(task, f.question)].mode_without(f.gold) or own_mode
             if q_mode is not None:
                 replies["majority-question"][i] = _official(sample, _reply_for(sample, json.loads(q_mode)))
-            if len(shape_counts) > len(by_task):  # samples of some task differ in shape
-                s_mode = _loo_mode(shape_counts[(task, f.shape)], f.gold) or own_mode
+            if len(shape_top) > len(by_task):  # samples of some task differ in shape
+                s_mode = shape_top[(task, f.shape)].mode_without(f.gold) or own_mode
                 if s_mode is not None:
                     replies["shape-table"][i] = _official(sample, _reply_for(sample, json.loads(s_mode)))
             if reference is not None:
@@ -774,7 +770,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                 else:
                     replies["reference-table"][i] = None if own_mode is None else _official(
                         sample, _reply_for(sample, json.loads(own_mode)))
-            for label, reply in _constant_replies(sample, gold_counts[task]):
+            for label, reply in candidates[task].replies(sample):
                 constants[task][label].append(_official(sample, reply))
             if task not in pools:
                 declared_pool[task] = hooks.spec(sample.benchmark).pool is not None
@@ -786,8 +782,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                 replies["answer-pool"][i] = _official(sample, ", ".join(pool))
             finder = leak_finders.get(task)
             if finder is not None and f.leak_gold is not None:
-                texts = [s.text for s in hooks.locate(sample) if s.kind == "text" and s.text]
-                haystack = _haystack_text(sample, texts)
+                haystack = _haystack_text(sample, f.needle_texts)
                 hits = finder.found(haystack)
                 own = finder.has(f.leak_gold, haystack, hits)
                 others = sum(finder.counts[g] for g in hits) - (1 if own and f.leak_gold in hits else 0)
@@ -869,34 +864,43 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             probes.append(ProbeResult("same-prompt", task, "delivery", round(rate, 2), 0.0, len(hashed),
                                       not clash, "samples sending exactly another sample's prompt with a "
                                                  "different gold"))
-    for benchmark in sorted(stats.benchmarks):
-        spec = hooks.spec(benchmark)
-        if spec.probes is not None:
-            samples = [s for s in ds.iter_samples() if s.benchmark == benchmark]
-            probes.extend(spec.probes(samples, {**options.to_json(), "margin": margin}))
+    for benchmark, samples in sorted(probe_samples.items()):
+        family_probes = hooks.spec(benchmark).probes
+        assert family_probes is not None
+        probes.extend(family_probes(samples, {**options.to_json(), "margin": margin}))
     return AuditReport(str(dataset), len(facts), options, probes,
                        tasks={t: len(idx) for t, idx in sorted(by_task.items())}, notes=notes)
 
 
-def _constant_replies(sample: Sample, golds: Counter[str]) -> list[tuple[str, str]]:
-    """Candidate constant replies: the task's most frequent golds, every count in the task's integer range,
-    and for list golds one value repeated as many times as this gold has items."""
-    out: dict[str, str] = {}
-    values = [json.loads(k) for k, _n in golds.most_common(10)]
-    ints = [v for v in (json.loads(k) for k in golds) if isinstance(v, int) and not isinstance(v, bool)]
-    lists = [v for v in (json.loads(k) for k in golds) if isinstance(v, list)]
-    for value in values:
-        if not isinstance(value, list):
-            out[_gold_key(value)] = _reply_for(sample, value)
-    if ints and sample.choices is None:
-        for k in range(max(min(ints), -1000), min(max(ints), 1000) + 1):
-            out[_gold_key(k)] = _reply_for(sample, k)
-    if lists and isinstance(sample.answer, list):
-        items = [x for v in lists for x in v if isinstance(x, int) and not isinstance(x, bool)]
-        if items:
-            for k in range(max(min(items), -1000), min(max(items), 1000) + 1):
-                out[f"[{k}, {k}, ...]"] = _reply_for(sample, [k] * len(sample.answer))
-    return sorted(out.items())
+@dataclass(frozen=True)
+class _ConstantCandidates:
+    """A task's candidate constant replies, as gold values: its most frequent golds, every count in its
+    integer range, and (for list golds) the range of their items, each repeated as many times as a sample's
+    gold has items."""
+
+    values: tuple[Any, ...]
+    counts: tuple[int, ...]
+    items: tuple[int, ...]
+
+    @classmethod
+    def of(cls, golds: Counter[str]) -> _ConstantCandidates:
+        decoded = [json.loads(k) for k in golds]
+        ints = [v for v in decoded if isinstance(v, int) and not isinstance(v, bool)]
+        items = [x for v in decoded if isinstance(v, list) for x in v if isinstance(x, int) and not isinstance(x, bool)]
+
+        def span(xs: list[int]) -> tuple[int, ...]:
+            return tuple(range(max(min(xs), -1000), min(max(xs), 1000) + 1)) if xs else ()
+
+        values = tuple(v for v in (json.loads(k) for k, _n in golds.most_common(10)) if not isinstance(v, list))
+        return cls(values, span(ints), span(items))
+
+    def replies(self, sample: Sample) -> list[tuple[str, str]]:
+        out = {_gold_key(v): _reply_for(sample, v) for v in self.values}
+        if sample.choices is None:
+            out.update({_gold_key(k): _reply_for(sample, k) for k in self.counts})
+        if isinstance(sample.answer, list):
+            out.update({f"[{k}, {k}, ...]": _reply_for(sample, [k] * len(sample.answer)) for k in self.items})
+        return sorted(out.items())
 
 
 def _pool(spec: AuditSpec, task: str, golds: Counter[str], sample: Sample) -> list[str] | None:

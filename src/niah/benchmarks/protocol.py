@@ -318,8 +318,10 @@ class AuditSpec:
     ``meta.needles`` strings as needle text or image paths and ``meta.needle_times`` for video);
     ``chance(sample)`` is the expected official score (0-1) of a blind guess at this sample (default: one over
     the number of choices for multiple choice, else 0); ``probes(samples, options)`` adds the family's own
-    probes (``options``: the audit's settings by name); ``pool(task, samples)`` names a closed answer pool a
-    model could list (default: the distinct golds of open-answer tasks with at most 50 of them)."""
+    probes (``samples``: the family's samples without their context, so that the audit never holds a
+    dataset's haystacks in memory; ``options``: the audit's settings by name); ``pool(task, samples)`` names a
+    closed answer pool a model could list (default: the distinct golds of open-answer tasks with at most 50 of
+    them)."""
 
     locate: Callable[[Sample], Sequence[NeedleSpot]] | None = None
     chance: Callable[[Sample], float] | None = None
