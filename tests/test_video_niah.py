@@ -213,9 +213,17 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     assert isinstance(part, VideoPart) and part.frames is not None
     _indices, sampled = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=8)
     needle = [t for t in video["thumbs"] if t["needle"]]
-    assert video["frames"] == 70 and [t["t"] for t in needle] == sample.meta["needle_times"]
-    # the 8 sampled frames, plus the needle frame when the sampling missed it
-    assert sorted({t["t"] for t in video["thumbs"]}) == sorted(set(sampled) | set(sample.meta["needle_times"]))
+    # every frame the needle is on screen is marked (it spans meta.needle_frames frames), not only the middle one
+    (span,) = sample.meta["needle_spans"]
+    span_times = [k / part.fps for k in range(round(span[0] * part.fps), round(span[1] * part.fps) + 1)]
+    assert len(span_times) == sample.meta["needle_frames"] and sample.meta["needle_times"][0] in span_times
+    assert video["frames"] == 70 and [t["t"] for t in needle] == span_times
+    assert video["name"] == "frame folder"  # frame files are content hashes: never shown as the video's name
+    assert record["context_label"] == "Context preview (a video of 70 frames, needle frames marked)"
+    assert "a video of 70 frames" in record["meta_line"] and not any("image" in m for m in record["meta_line"])
+    assert "haystack duration <=5m" in record["meta_line"]
+    # the 8 sampled frames, plus the needle frames the sampling missed
+    assert sorted({t["t"] for t in video["thumbs"]}) == sorted(set(sampled) | set(span_times))
     assert all((tmp_path / "rep" / t["src"]).is_file() for t in video["thumbs"])
     assert [t["t"] for t in video["thumbs"]] == sorted(t["t"] for t in video["thumbs"])
 

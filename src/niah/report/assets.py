@@ -211,13 +211,8 @@ SAMPLES_JS = """\
     var head = el("header");
     head.appendChild(el("span", "sid", rec.id));
     head.appendChild(el("span", "badge " + rec.status, rec.status));
-    var meta = [rec.task];
-    // imported sets may carry no token count (some bin by their file's nominal length): never print "null"
-    var known = rec.context_length !== null && rec.context_length !== undefined;
-    if (rec.bin) { meta.push("length " + rec.bin + (known ? " (" + rec.context_length + " tokens)" : "")); }
-    else { meta.push(known ? "length " + rec.context_length + " (not binned)" : "no length"); }
-    meta.push(rec.depth !== null && rec.depth !== undefined ? "depth " + (+rec.depth).toFixed(3) : "no depth");
-    if (rec.num_images !== null && rec.num_images !== undefined) { meta.push(rec.num_images + (rec.num_images === 1 ? " image" : " images")); }
+    // written by the report (task, column bin named by its axis, tokens, depth, media); never "null"
+    var meta = rec.meta_line || [rec.task];
     head.appendChild(el("span", "meta", meta.join(" \\u00b7 ")));
     head.appendChild(el("span", "score", scoreText(rec)));
     c.appendChild(head);
@@ -235,9 +230,7 @@ SAMPLES_JS = """\
     if (rec.context) {
       var det = el("details", "context");
       det.open = state.ctx === "1";
-      var label = "Context preview (" + rec.context_chars + " characters of text";
-      if (rec.has_needles) { label += rec.needles_found ? ", needles highlighted" : ", needle text not found verbatim"; }
-      det.appendChild(el("summary", null, label + ")"));
+      det.appendChild(el("summary", null, rec.context_label || "Context preview"));
       det.appendChild(segs(rec.context));
       c.appendChild(det);
     }

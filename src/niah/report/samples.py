@@ -219,9 +219,8 @@ def preview_parts(parts: Sequence[Part], needles: Sequence[str],
             if video_ref is not None:
                 out.append(["v", video_ref(part)])
                 continue
-            first = part.path or (part.frames[0] if part.frames else "")
-            ref = image_ref(part.frames[0], False) if part.frames else {"src": None, "name": PurePosixPath(first).name}
-            ref = dict(ref, video=True, frames=len(part.frames) if part.frames else None)
+            ref = image_ref(part.frames[0], False) if part.frames else {"src": None}
+            ref = dict(ref, name=video_name(part), video=True, frames=len(part.frames) if part.frames else None)
             out.append(["v", ref])
     return out
 
@@ -230,26 +229,52 @@ def preview_parts(parts: Sequence[Part], needles: Sequence[str],
 VIDEO_THUMBS = 8
 
 
+#: Frames shown per needle span at most (a needle on screen for many frames is marked on this many).
+SPAN_THUMBS = 6
+
+
+def video_name(part: VideoPart) -> str:
+    """What a reader calls the video: its file name, or "frame folder" (frame files are content hashes)."""
+    if part.path:
+        return PurePosixPath(part.path).name
+    return "frame folder"
+
+
+def _span_frame_indices(span: tuple[float, float], rate: float, n_frames: int) -> list[int]:
+    """Indices of the frames on screen during ``span`` (seconds), at most SPAN_THUMBS spread evenly; recorded
+    times are rounded to 1 us, so t x rate may fall just short of a frame index."""
+    lo = max(0, min(n_frames - 1, int(span[0] * rate + 1e-5)))
+    hi = max(lo, min(n_frames - 1, int(span[1] * rate + 1e-5)))
+    count = hi - lo + 1
+    if count <= SPAN_THUMBS:
+        return list(range(lo, hi + 1))
+    return sorted({lo + round(i * (count - 1) / (SPAN_THUMBS - 1)) for i in range(SPAN_THUMBS)})
+
+
 def video_thumbnails(part: VideoPart, dataset: Dataset | None, thumbs: ThumbnailWriter | None,
-                     needle_times: Sequence[float] = (), count: int = VIDEO_THUMBS) -> dict[str, Any]:
-    """A video's reference for the browser: ``count`` frames sampled uniformly plus the frames on screen at
-    ``needle_times`` (the shared ``meta.needle_times``), each ``{"src", "t", "needle"}`` in time order. Frame
-    folders are read by index (time = index / fps); video files are decoded at those times (cached frames)."""
+                     needle_times: Sequence[float] = (), count: int = VIDEO_THUMBS,
+                     needle_spans: Sequence[tuple[float, float]] = ()) -> dict[str, Any]:
+    """A video's reference for the browser: ``count`` frames sampled uniformly plus the needle frames, each
+    ``{"src", "t", "needle"}`` in time order. Needle frames are every frame on screen during each of
+    ``needle_spans`` (the shared ``meta.needle_spans``: [start, end] seconds per needle, so a needle shown on
+    several frames is marked on all of them, up to SPAN_THUMBS each), else the frame at each of ``needle_times``
+    (``meta.needle_times``). Frame folders are read by index (time = index / fps); video files are decoded at
+    those times (cached frames)."""
     from niah.video.expand import pick_folder_frames, sample_video_frames
 
-    name = PurePosixPath(part.path or (part.frames[0] if part.frames else "frames")).name
-    ref: dict[str, Any] = {"src": None, "name": name, "video": True,
+    ref: dict[str, Any] = {"src": None, "name": video_name(part), "video": True,
                            "frames": len(part.frames) if part.frames else None, "thumbs": []}
     if dataset is None or thumbs is None:
         return ref
     rate = part.fps or 1.0
+    spans = list(needle_spans) or [(t, t) for t in needle_times]
     picks: dict[float, tuple[Path, bool]] = {}
     try:
         if part.frames:
             _, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=None, cap=count)
             chosen = [(t, False) for t in times]
-            # the frame on screen at t; recorded times are rounded to 1 us, so t x rate may fall just short of k
-            chosen += [(min(len(part.frames) - 1, max(0, int(t * rate + 1e-5))) / rate, True) for t in needle_times]
+            chosen += [(k / rate, True) for span in spans
+                       for k in _span_frame_indices(span, rate, len(part.frames))]
             for t, needle in chosen:
                 k = min(len(part.frames) - 1, max(0, round(t * rate)))
                 source = dataset.resolve_media(part.frames[k])
@@ -260,8 +285,10 @@ def video_thumbnails(part: VideoPart, dataset: Dataset | None, thumbs: Thumbnail
             uniform = sample_video_frames(video, count=count, fps=None, max_frames=None)
             for path, t in zip(uniform.paths, uniform.times, strict=True):
                 picks[t] = (path, False)
-            if needle_times:
-                at = sample_video_frames(video, count=None, fps=None, max_frames=None, times=list(needle_times))
+            at_times = sorted({round(t, 6) for lo, hi in spans
+                               for t in ((lo, hi) if hi - lo > 1e-6 else (lo,)) + ((lo + hi) / 2,)})
+            if at_times:
+                at = sample_video_frames(video, count=None, fps=None, max_frames=None, times=at_times)
                 for path, t in zip(at.paths, at.times, strict=True):
                     picks[t] = (path, True)
     except (NiahError, OSError, ValueError) as exc:
@@ -291,7 +318,7 @@ def _capped_text_segments(parts: Sequence[Part], image_ref: Callable[[str, bool]
         elif isinstance(part, ImagePart):
             out.append(["i", image_ref(part.path, False)])
         elif isinstance(part, VideoPart):
-            out.append(["v", {"src": None, "name": PurePosixPath(part.path or "frames").name, "video": True}])
+            out.append(["v", {"src": None, "name": video_name(part), "video": True}])
     return out
 
 
@@ -490,16 +517,100 @@ def _sample_record(row: ScoredRow, sample: Sample | None, dataset: Dataset | Non
         record["question"] = _capped_text_segments(sample.question, refs, MAX_QUESTION_CHARS)
         record["options"] = ([_capped_text_segments(c, refs, MAX_OPTION_CHARS) for c in sample.choices]
                              if sample.choices is not None else None)
-        times = sample.meta.get("needle_times")
-        needle_times = [float(t) for t in times if isinstance(t, (int, float)) and not isinstance(t, bool)] \
-            if isinstance(times, list) else []
+        needle_times = _numbers(sample.meta.get("needle_times"))
+        needle_spans = _spans(sample.meta.get("needle_spans"))
         record["context"] = preview_parts(
             sample.context, needles, refs,
-            video_ref=lambda part: video_thumbnails(part, dataset, thumbs, needle_times))
+            video_ref=lambda part: video_thumbnails(part, dataset, thumbs, needle_times,
+                                                    needle_spans=needle_spans))
         record["context_chars"] = sum(len(p.text) for p in sample.context if isinstance(p, TextPart))
         record["needles_found"] = any(seg[0] == "n" for seg in record["context"])
         record["has_needles"] = bool(needles)
+        record["context_label"] = context_label(sample, record["context"], needles)
+    record["meta_line"] = meta_line(row, record["bin"], columns, sample)
     return record
+
+
+def _numbers(value: Any) -> list[float]:
+    if not isinstance(value, list):
+        return []
+    return [float(t) for t in value if isinstance(t, (int, float)) and not isinstance(t, bool)]
+
+
+def _spans(value: Any) -> list[tuple[float, float]]:
+    if not isinstance(value, list):
+        return []
+    out = []
+    for item in value:
+        pair = _numbers(item)
+        if len(pair) == 2 and pair[0] <= pair[1]:
+            out.append((pair[0], pair[1]))
+    return out
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+#: Column axes that measure the context in tokens (the card says "length <bin> (<n> tokens)").
+LENGTH_FIELDS = frozenset({"context_length", "length_k", "length_bin"})
+
+
+def media_summary(parts: Sequence[Part]) -> list[str]:
+    """What media a part list holds, as a reader counts it: "3 images", "a video of 64 frames", "a video"."""
+    images = sum(1 for p in parts if isinstance(p, ImagePart))
+    out = [plural(images, "image")] if images else []
+    for part in parts:
+        if isinstance(part, VideoPart):
+            out.append(f"a video of {plural(len(part.frames), 'frame')}" if part.frames
+                       else f"a video ({video_name(part)})")
+    return out
+
+
+def meta_line(row: ScoredRow, bin_label: str | None, columns: Axis | None, sample: Sample | None) -> list[str]:
+    """The card header's facts: task, the column bin named by its own axis (a length, a duration, a format),
+    the token count, the depth, and the media (images, or a video's frames, never frames called images)."""
+    known = row.context_length is not None
+    tokens = (int(row.context_length) if isinstance(row.context_length, float) and row.context_length.is_integer()
+              else row.context_length)
+    out = [row.task]
+    if columns is None or columns.field in LENGTH_FIELDS:
+        if bin_label:
+            out.append(f"length {bin_label}" + (f" ({tokens} tokens)" if known else ""))
+        else:
+            out.append(f"length {tokens} (not binned)" if known else "no length")
+    else:
+        out.append(f"{columns.title.lower()} {bin_label}" if bin_label else f"{columns.title.lower()}: not binned")
+        if known:
+            out.append(f"{tokens} tokens")
+    out.append(f"depth {row.depth:.3f}" if isinstance(row.depth, (int, float)) else "no depth")
+    if sample is not None:
+        out.extend(media_summary(sample.context))
+    elif row.num_images is not None:
+        out.append(plural(row.num_images, "image"))
+    return out
+
+
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp")
+
+
+def context_label(sample: Sample, context: list[list[Any]], needles: Sequence[str]) -> str:
+    """The context preview's summary: what it holds per part type and how its needles are shown."""
+    chars = sum(len(p.text) for p in sample.context if isinstance(p, TextPart))
+    holds = ([f"{chars} characters of text"] if chars or not sample.context else []) + media_summary(sample.context)
+    image_paths = [p.path for p in sample.context if isinstance(p, ImagePart)]
+    text_needles = [n for n in needles if not n.lower().endswith(_IMAGE_SUFFIXES)
+                    and not any(_image_is_needle(path, [n]) for path in image_paths)]
+    marks: list[str] = []
+    if any(seg[0] == "n" for seg in context):
+        marks.append("needle text highlighted")
+    elif text_needles and chars:
+        marks.append("needle text not found verbatim")
+    if any(seg[0] == "i" and seg[1].get("needle") for seg in context):
+        marks.append("needle images marked")
+    if any(seg[0] == "v" and any(t.get("needle") for t in seg[1].get("thumbs", ())) for seg in context):
+        marks.append("needle frames marked")
+    return "Context preview (" + ", ".join(holds + marks) + ")"
 
 
 def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: BrowserOptions,

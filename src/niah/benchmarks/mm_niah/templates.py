@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from niah.benchmarks.mm_niah.needles import read_data_json
+from niah.english import format_with_articles
 from niah.errors import DataError
 from niah.metrics.vqa import has_word, normalize_vqa
 
@@ -250,11 +251,11 @@ def fill(template: Template, rng: random.Random, pools: dict[str, tuple[str, ...
             for slot, value in zip(slots, rng.sample(pools[pool], len(slots)), strict=True):
                 values[slot] = value
         answer = values[ANSWER_SLOT]
-        question = template.question.format(**values)
+        question = format_with_articles(template.question, values)
         if contains(question, answer) or any(contains(v, answer) or contains(answer, v)
                                              for s, v in values.items() if s != ANSWER_SLOT):
             continue
-        needles = tuple(n.format(**values) for n in template.needles)
+        needles = tuple(format_with_articles(n, values) for n in template.needles)
         return Filled(template, needles, question, answer, values)
     raise DataError(f"{template.id}: no draw keeps the answer out of the question", field="slots")
 

@@ -52,6 +52,7 @@ from typing import Any
 from PIL import Image
 
 from niah.benchmarks.video_niah.pools import COUNT_RANGE, shows_words
+from niah.english import with_article
 from niah.errors import ConfigError
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart, VideoPart
 
@@ -581,6 +582,8 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
             rendered = _render_needle_frames(opts.needle, needle, haystack, first, store, rng, task == "counting")
             frames[first:first + span] = rendered
     needle_times = [round((first + (span - 1) // 2) / fps, 6) for first in firsts]
+    # every frame a needle is on screen: [first, last] presentation times (the browser marks them all)
+    needle_spans = [[round(first / fps, 6), round((first + span - 1) / fps, 6)] for first in firsts]
     text_options = words
 
     def name(label: str) -> str:
@@ -608,7 +611,7 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
         choices = ([[TextPart(n)] for n in option_names] if text_options
                    else [[ImagePart(store.put(_option_image(lab)))] for lab in option_labels])
     elif task == "counting":
-        question = (f"How many times does a {name(labels[0])} appear in the video? "
+        question = (f"How many times does {with_article(name(labels[0]))} appear in the video? "
                     "Answer with a number only.")
         answer = str(count)
         option_names = None
@@ -627,7 +630,7 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
         "needle_kind": opts.needle, "duration_s": haystack.duration, "duration": haystack.label, "fps": fps,
         "frame_sampling": "every" if opts.frames is None else "uniform", "num_frames": n_frames, "num_images": n_frames, "image_tokens": frame_tokens, "image_tokens_rule": rule.name,
         "context_length": frame_tokens, "depth": depths, "depth_mode": opts.depth_mode,
-        "depth_cell": row.bounds(), "needle_times": needle_times,
+        "depth_cell": row.bounds(), "needle_times": needle_times, "needle_spans": needle_spans,
         "needle_labels": [name(lab) for lab in labels], "needle_frames": span, "needle_first_frames": firsts,
         "haystack": haystack.source,
     }
