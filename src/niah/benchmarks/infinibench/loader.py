@@ -281,10 +281,74 @@ def build_dataset(files: Iterable[str | Path], out: str | Path, *, videos_root: 
                 raise DataError(f"two QA files give sample {s.id!r}", file=f)
             seen.add(s.id)
             samples.append(s)
+    report = _subtitles_past_end(samples, root, probe_files=check_media)
+    rates: dict[str, int] = {}
+    for s in samples:
+        if "frame_fps" in s.meta:
+            rates[f"{s.meta['frame_fps']:g}"] = rates.get(f"{s.meta['frame_fps']:g}", 0) + 1
     with DatasetWriter(out) as writer:
         for s in samples:
             writer.write(s)
         writer.finish({"benchmark": BENCHMARK, "version": version, "media_root": str(root),
                        "video_preference": prefer, "official_files": layouts,
+                       "import_report": {"frame_fps": rates, **report},
                        "skills": sorted({s.task for s in samples})})
     return len(samples)
+
+
+def _subtitles_past_end(samples: list[Sample], root: Path, *, probe_files: bool) -> dict[str, Any]:
+    """Count, per sample, the subtitle cues starting at or after its video's end (``meta.subtitles_past_end``;
+    the official 1 fps MovieNet videos are shorter than the cuts their subtitles were timed on). The video
+    stage keeps such cues apart instead of piling them onto the last frame. A frame folder lasts its frames
+    over its rate; a video file's length is read from its header when ``probe_files``."""
+    from niah.video.frames import probe
+    from niah.video.subtitles import load_subtitles
+
+    lengths: dict[str, float | None] = {}
+    starts: dict[str, list[float]] = {}
+    records = cues = 0
+    for s in samples:
+        video = s.context[0] if s.context and isinstance(s.context[0], VideoPart) else None
+        if video is None or video.subtitles is None:
+            continue
+        if video.frames:
+            length: float | None = len(video.frames) / (video.fps or 1.0)
+        elif video.path is not None and probe_files:
+            if video.path not in lengths:
+                try:
+                    lengths[video.path] = probe(root / video.path).duration or None
+                except (DataError, OSError, ValueError):
+                    lengths[video.path] = None
+            length = lengths[video.path]
+        else:
+            length = None
+        if length is None:
+            continue
+        if video.subtitles not in starts:
+            try:
+                starts[video.subtitles] = [c.start for c in load_subtitles(root / video.subtitles)]
+            except (DataError, OSError):
+                starts[video.subtitles] = []
+        past = sum(t >= length for t in starts[video.subtitles])
+        s.meta["video_seconds"] = round(length, 3)
+        if past:
+            s.meta["subtitles_past_end"] = past
+            records += 1
+            cues += past
+    return {"subtitles_past_end": {"records": records, "cues": cues}}
+
+
+def import_notes(dataset: str | Path) -> list[str]:
+    """What the import tells the user: the frame folders' rates and the subtitle cues past a video's end."""
+    manifest = read_json_file(Path(dataset) / "manifest.json", what="manifest")
+    report = manifest.get("import_report") or {}
+    notes = []
+    rates = report.get("frame_fps") or {}
+    if rates:
+        told = ", ".join(f"{n} at {rate} fps" for rate, n in sorted(rates.items()))
+        notes.append(f"frame folders timed by their rate: {told} (TVQA frames are 3 fps; --frame-fps sets it)")
+    past = report.get("subtitles_past_end") or {}
+    if past.get("cues"):
+        notes.append(f"{past['cues']} subtitle cue(s) in {past['records']} record(s) start after their video's "
+                     "end: kept apart (shown after the frames, not on the last frame); see meta.subtitles_past_end")
+    return notes

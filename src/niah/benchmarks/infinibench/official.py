@@ -168,3 +168,48 @@ def sample_to_record(sample: Any) -> dict[str, Any]:
     record = {k: values[k] for k in order if k in values}
     record.update({k: v for k, v in values.items() if k not in record})
     return record
+
+
+def export_dataset(dataset: str | Path, out: str | Path) -> dict[str, int]:
+    """Write a dataset's samples as official QA files under ``out``: an imported file under its own name,
+    container (list, object by id, object by skill) and layout, so the bytes match the file imported; other
+    samples as one ``{skill}.json`` list per skill (``indent=4``, as the generator scripts write). Returns
+    {file name: records}."""
+    from niah.iox import write_atomic
+    from niah.sample import Dataset
+
+    ds = Dataset(Path(dataset))
+    layouts: dict[str, Any] = dict(ds.manifest.get("official_files") or {})
+    groups: dict[str, list[Any]] = {}
+    for sample in ds:
+        if sample.benchmark != "infinibench":
+            raise DataError(f"sample {sample.id!r} is benchmark {sample.benchmark!r}, not infinibench",
+                            file=Path(dataset) / "samples.jsonl")
+        name = sample.meta.get("source_file")
+        if not isinstance(name, str) or name not in layouts:
+            name = f"{sample.task}.json"
+        groups.setdefault(name, []).append(sample)
+    if not groups:
+        raise DataError("the dataset holds no InfiniBench samples", file=dataset)
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    written: dict[str, int] = {}
+    for name, samples in groups.items():
+        layout = layouts.get(name) or {"container": "list", "indent": 4, "ensure_ascii": True, "newline": False}
+        container = layout.get("container", "list")
+        doc: Any
+        if container == "by-id":
+            doc = {}
+            for s in samples:
+                key = (s.meta.get("official") or {}).get("key") or s.id.split("/", 1)[-1]
+                doc[str(key)] = sample_to_record(s)
+        elif container == "by-skill":
+            doc = {}
+            for s in samples:
+                group = (s.meta.get("official") or {}).get("group") or s.task
+                doc.setdefault(str(group), []).append(sample_to_record(s))
+        else:
+            doc = [sample_to_record(s) for s in samples]
+        write_atomic(target / name, dump(doc, layout))
+        written[name] = len(samples)
+    return written
