@@ -194,3 +194,10 @@ def test_open_ended_character_actions_do_not_change_the_paper_average() -> None:
     assert round(r["overall"]["score"], 2) == 3.22 and r["overall"]["score_skills"] == 4
     assert r["skills"]["character_actions"]["open"]["score"] == 1.0  # still reported
     assert round((sum(paper.values()) + 1.0) / 5, 2) == 2.78  # what averaging it in would have read
+
+
+def test_published_open_ended_rows_are_named() -> None:
+    from niah.benchmarks.infinibench.report import published
+
+    note = published().model_notes["GPT-4o"]
+    assert "Summarization (f) 2.96" in note and "Linking Multiple Events (i) 3.66" in note
