@@ -98,9 +98,18 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     verdicts = [json.loads(line) for line in (run / "judgments.jsonl").read_text().splitlines()]
     assert {v["kind"] for v in verdicts} == {"open"} and all(v["score"] == 1.0 for v in verdicts)
 
-    with OpenAIServer(responder=judge_reply) as srv:
+    bodies: list[dict] = []
+
+    def v2_judge(body: dict) -> str:
+        bodies.append(body)
+        return judge_reply(body)
+
+    with OpenAIServer(responder=v2_judge) as srv:
         _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
              "--protocol", "v2"])
+    # the official v2 request: JSON response mode, temperature 0.1, 500 tokens
+    assert bodies and all(b.get("response_format") == {"type": "json_object"} and b.get("temperature") == 0.1
+                          and b.get("max_tokens") == 500 for b in bodies)
     v2 = json.loads((run / "scores.json").read_text())
     assert v2["protocol"] == "v2" and v2["score_scale"] == 10 and v2["overall"]["score"] == 3.0
     # MCQ accuracy is the rules' under both protocols here (no undecided reply), never mixed with scores

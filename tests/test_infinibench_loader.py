@@ -123,13 +123,16 @@ def test_hostile_files(tmp_path: Path) -> None:
     with pytest.raises(DataError) as err:
         list(iter_qa_file(bad_json))
     assert err.value.file == str(bad_json) and err.value.line == 3
-    with pytest.raises(DataError, match="JSON list"):
+    with pytest.raises(DataError, match="must map keys to records"):
         list(iter_qa_file(_write(tmp_path, "summarization.json", {"a": 1})))
+    with pytest.raises(DataError, match="JSON list"):
+        list(iter_qa_file(_write(tmp_path, "summarization.json", "text")))
     with pytest.raises(DataError, match="cannot tell the skill"):
         list(iter_qa_file(_write(tmp_path, "mystery.json", [])))
-    # an open-ended record in an MCQ-only skill, and an MCQ record in an open-only skill
+    # an open-ended record in an MCQ-only skill (global appearance has open-ended files, the temporal skill
+    # has none), and an MCQ record in an open-only skill
     with pytest.raises(DataError, match="only multiple-choice"):
-        list(iter_qa_file(_write(tmp_path, "global_appearance.json",
+        list(iter_qa_file(_write(tmp_path, "tvqa_temporal_events.json",
                                  [{"question": "Q", "answer": "x", "video_path": "/v.mp4"}])))
     with pytest.raises(DataError, match="no multiple-choice"):
         list(iter_qa_file(_write(tmp_path, "spoiler_questions.json",

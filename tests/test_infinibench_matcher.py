@@ -62,7 +62,7 @@ def test_decided(response: str, expected: tuple[int, str]) -> None:
     ("B/C", "ambiguous"),
     ("(A) and (B) are both plausible", "ambiguous"),
     ("Option 1 or option 3, hard to say", "ambiguous"),
-    ("I don't know, but probably (B)", "ambiguous"),
+    ("I don't know, but probably (B)", "hedged"),
     ("It is not (B).", "negated"),
     ("Definitely isn't option C", "negated"),
     ("H", "out-of-range"),

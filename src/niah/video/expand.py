@@ -111,18 +111,24 @@ def pick_folder_frames(frames: tuple[str, ...], *, folder_fps: float | None, fps
     return indices, [i / rate for i in indices]
 
 
-def subtitle_texts(subtitles: Path, times: list[float], mode: str) -> tuple[list[str], str]:
-    """(one text per frame, transcript) of a subtitle file for frames at ``times`` under ``mode``."""
+def subtitle_texts(subtitles: Path, times: list[float], mode: str, *,
+                   end: float | None = None) -> tuple[list[str], str, list[str]]:
+    """(one text per frame, transcript, cues past the end) of a subtitle file for frames at ``times`` under
+    ``mode``. With ``end`` (the video's length, s), cues starting at or after it are returned apart instead
+    of piling onto the last frame (subtitles timed on a longer cut than the video)."""
     from niah.video.subtitles import align_to_frames, load_subtitles, transcript
 
     if mode not in SUBTITLE_MODES:
         raise DataError(f"unknown subtitle mode {mode!r} (frames, transcript or none)")
     if mode == "none":
-        return [""] * len(times), ""
+        return [""] * len(times), "", []
     cues = load_subtitles(subtitles)
+    past = [c for c in cues if end is not None and c.start >= end]
+    if past:
+        cues = [c for c in cues if c not in past]
     if mode == "transcript":
-        return [""] * len(times), transcript(cues)
-    return ["\n".join(lines) for lines in align_to_frames(cues, times)], ""
+        return [""] * len(times), transcript(cues), [c.text for c in past]
+    return ["\n".join(lines) for lines in align_to_frames(cues, times)], "", [c.text for c in past]
 
 
 def frame_label(time: float, lines: str) -> str:
@@ -131,6 +137,7 @@ def frame_label(time: float, lines: str) -> str:
 
 
 TRANSCRIPT_HEAD = "\nSubtitles:\n"
+PAST_END_HEAD = "\nSubtitles after the video's end:\n"
 
 
 def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames: int | None,
@@ -149,13 +156,15 @@ def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames:
         out: list[Any] = [part]
         native_note: str | None = None
         if subs is not None and subtitle_mode != "none":
-            _, text = subtitle_texts(subs, [], "transcript")
+            _, text, _ = subtitle_texts(subs, [], "transcript")
             if text:
                 out.append(TextPart(TRANSCRIPT_HEAD + text + "\n"))
                 native_note = "video: sent as video, its subtitles as a transcript"
         return out, derived, native_note
+    end: float | None = None
     if part.frames:
         indices, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=fps, cap=max_frames)
+        end = len(part.frames) / (part.fps or 1.0)
         rels = [part.frames[i] for i in indices]
         note: str | None = (f"video: {len(rels)} of {len(part.frames)} frames sampled uniformly"
                             if len(rels) != len(part.frames) else None)
@@ -169,6 +178,8 @@ def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames:
         sampled = sample_video_frames(resolve(part.path), count=count, fps=fps,
                                       max_frames=cap if fps is not None else None, cache=cache)
         times = sampled.times
+        duration = sampled.plan.get("duration")
+        end = float(duration) if isinstance(duration, (int, float)) and duration > 0 else None
         rels = []
         for path, t in zip(sampled.paths, times, strict=True):
             rel = f"{part.path}#t={t:.3f}"
@@ -177,8 +188,8 @@ def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames:
         how = f"at {fps:g} fps" if fps is not None else "uniformly"
         budget = f", at most {cap}" if cap is not None else ""
         note = f"video: {len(rels)} frames sampled {how}{budget}"
-    texts, transcript_text = (subtitle_texts(subs, times, subtitle_mode) if subs is not None
-                              else ([""] * len(times), ""))
+    texts, transcript_text, past_end = (subtitle_texts(subs, times, subtitle_mode, end=end) if subs is not None
+                                        else ([""] * len(times), "", []))
     out = []
     for rel, t, lines in zip(rels, times, texts, strict=True):
         label = frame_label(t, lines)
@@ -187,6 +198,10 @@ def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames:
         out.append(ImagePart(rel))
     if transcript_text:
         out.append(TextPart(TRANSCRIPT_HEAD + transcript_text + "\n"))
+    if past_end:
+        out.append(TextPart(PAST_END_HEAD + "\n".join(past_end) + "\n"))
     if subs is not None and subtitle_mode != "none":
         note = (note or "video: all frames") + f", subtitles {'per frame' if subtitle_mode == 'frames' else 'as a transcript'}"
+        if past_end:
+            note += f", {len(past_end)} subtitle cue(s) past the video's end kept apart"
     return out, derived, note

@@ -7,6 +7,9 @@
   separately, the scores of its skills that have open-ended items.
 - Overall: the unweighted mean of skill accuracies and, separately, of skill scores (the paper's "AVG
   Accuracy" and "AVG Score"); the two are never mixed.
+- Open-ended items of skills the paper scores by MCQ only (character actions, global appearance, scene
+  transitions: the generator scripts write open-ended files for them) are reported per skill but enter neither
+  a question type's score nor the overall score (``open.averaged`` is false; ``overall.open_apart`` lists them).
 """
 
 from __future__ import annotations
@@ -73,8 +76,16 @@ def aggregate(items: Iterable[ItemScore], *, protocol: str) -> dict[str, Any]:
             row["mcq"] = None
         if not o["n"]:
             row["open"] = None
+    apart = []
+    for k, r in per.items():
+        if r["open"] is not None:
+            found = skill_by_name(k)
+            r["open"]["averaged"] = found is not None and found.counts("open")
+            if not r["open"]["averaged"]:
+                apart.append(k)
     accuracies = {k: r["mcq"]["accuracy"] for k, r in per.items() if r["mcq"] and r["mcq"]["accuracy"] is not None}
-    scores = {k: r["open"]["score"] for k, r in per.items() if r["open"] and r["open"]["score"] is not None}
+    scores = {k: r["open"]["score"] for k, r in per.items()
+              if r["open"] and r["open"]["score"] is not None and r["open"]["averaged"]}
     types = {}
     for qt, title in QUESTION_TYPES.items():
         members = [k for k, r in per.items() if r["question_type"] == qt]
@@ -95,5 +106,6 @@ def aggregate(items: Iterable[ItemScore], *, protocol: str) -> dict[str, Any]:
             "score_skills": len(scores),
             "excluded_mcq": sum(r["mcq"]["excluded"] for r in per.values() if r["mcq"]),
             "excluded_open": sum(r["open"]["excluded"] for r in per.values() if r["open"]),
+            "open_apart": sorted(apart),
         },
     }

@@ -19,19 +19,33 @@ def import_command(
     version: Annotated[str, typer.Option("--version", help="v1 (nine skills) or v2 (eight)")] = "v1",
     prefer: Annotated[str, typer.Option("--prefer", help="mp4 | frames: a record's video file or its frame "
                                         "folder, when it has both")] = "mp4",
+    skill: Annotated[str | None, typer.Option("--skill", help="the skill every given file holds (default: a "
+                                              "record's skill_name, else the file name)")] = None,
+    frame_fps: Annotated[float | None, typer.Option("--frame-fps", help="frames per second of the frame "
+                                                    "folders (default: known per source, TVQA 3; else 1)")] = None,
 ) -> None:
     """Official InfiniBench QA files -> a niah dataset reading the videos in place (run with --media-root)."""
     from niah.benchmarks.infinibench.loader import build_dataset
+    from niah.benchmarks.infinibench.skills import skill_by_name
 
     if prefer not in ("mp4", "frames"):
         raise ConfigError(f"--prefer must be mp4 or frames, not {prefer!r}")
+    if skill is not None and skill_by_name(skill) is None:
+        raise ConfigError(f"--skill {skill!r} is not an InfiniBench skill")
+    if frame_fps is not None and not frame_fps > 0:
+        raise ConfigError(f"--frame-fps must be positive, not {frame_fps}")
     files: list[Path] = []
     for path in qa_files:
         files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
     if not files:
         raise ConfigError("no QA files given (folders are searched for *.json)")
-    count = build_dataset(files, out, videos_root=videos, version=version, prefer=prefer)  # type: ignore[arg-type]
+    count = build_dataset(files, out, videos_root=videos, version=version, prefer=prefer,  # type: ignore[arg-type]
+                          skill=skill, frame_fps=frame_fps)
     root = videos.resolve()
+    from niah.benchmarks.infinibench.loader import import_notes
+
+    for note in import_notes(out):
+        typer.echo(note, err=True)
     typer.echo(f"wrote {count} samples to {out} (videos and subtitles read in place from {root}; niah reads "
                f"outside a dataset only when told: pass --media-root {root} to run and report)", err=True)
 
@@ -63,3 +77,16 @@ def judge_command(
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
                f"({summary.unparsed} unparsed; {summary.reused} verdicts reused, {summary.requested} asked); "
                f"accuracy {overall.get('accuracy')}, score {overall.get('score')} -> {run_dir / 'scores.json'}")
+
+
+def export_command(
+    dataset: Annotated[Path, typer.Argument(help="a niah InfiniBench dataset (as niah import infinibench wrote it)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the official QA files")],
+) -> None:
+    """A dataset -> the official QA files: each imported file back under its own name, container and layout
+    (import -> export is byte-identical); samples built otherwise as one JSON list per skill."""
+    from niah.benchmarks.infinibench.official import export_dataset
+
+    written = export_dataset(dataset, out)
+    for name, n in written.items():
+        typer.echo(f"{out / name}: {n} records", err=True)

@@ -14,14 +14,15 @@ def _commands() -> Sequence[Command]:
     from niah.benchmarks.infinibench import cli
 
     return (Command("import", "infinibench", cli.import_command),
-            Command("judge", "infinibench", cli.judge_command))
+            Command("judge", "infinibench", cli.judge_command),
+            Command("export", "infinibench", cli.export_command))
 
 
 FAMILY = Family(
     name="infinibench",
     title="InfiniBench",
     tasks=TASKS,
-    description="hour-long TV episodes and movies with subtitles: MCQ and open-ended skills (import, judge v1/v2)",
+    description="hour-long TV episodes and movies with subtitles: MCQ and open-ended skills (import, judge v1/v2, export)",
     commands=_commands,
     renderer=lazy("niah.benchmarks.infinibench.prompt:render"),
     scorer=lazy("niah.benchmarks.infinibench.score:SCORER"),

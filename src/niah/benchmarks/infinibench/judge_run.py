@@ -11,8 +11,8 @@ from niah.benchmarks.infinibench.judging import (
     V1_JUDGE_GENERATION,
     V1_MCQ_TEMPLATE,
     V1_OPEN_TEMPLATE,
+    V2_JUDGE_ATTEMPTS,
     V2_JUDGE_GENERATION,
-    V2_JUDGE_RETRIES,
     V2_OPEN_TEMPLATE,
     options_listing,
     parse_v1_decision,
@@ -86,7 +86,7 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
     else:
         judges = {"open": Judge(judge_model, template=V2_OPEN_TEMPLATE, parser=parse_v2_score,
                                 generation=V2_JUDGE_GENERATION,
-                                **{**common, **reach.judge_kwargs(RetryPolicy(max_attempts=V2_JUDGE_RETRIES))})}
+                                **{**common, **reach.judge_kwargs(RetryPolicy(max_attempts=V2_JUDGE_ATTEMPTS))})}
     stats = judge_items(run_path, items, judges, concurrency=concurrency, retry_failed=retry_failed,
                         progress=progress)
     summary.unparsed, summary.reused, summary.requested = stats.failed, stats.reused, stats.asked

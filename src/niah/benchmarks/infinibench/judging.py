@@ -6,16 +6,19 @@ v1 (the paper, GPT-4o judge):
 - open-ended: the judge scores 0-5 and replies ``{'score': n}``; the integer part (``int(n)``) is used and the
   skill score is the mean over parsed items; unparseable replies are excluded and counted.
   Reply reading follows the official code: code fences, the word ``python`` and newlines are removed, then
-  the text is read as a Python literal (so ``{'score': 4}`` and ``{"score": 4}`` both parse). As there,
-  ``int()`` is applied without a range check (``{'score': 7}`` counts as 7) and a string that is not an
-  integer (``{'score': '3.5'}``) does not parse. Booleans are refused (not numbers here).
+  the text is read as a Python literal (so ``{'score': 4}`` and ``{"score": 4}`` both parse), and the value
+  is read with Python's ``int()`` as there: no range check (``{'score': 7}`` counts as 7, a negative decision
+  is an option no answer has, so wrong, not excluded), booleans are 1 and 0, the string ``'3'`` is 3 and
+  ``'3.5'`` does not parse.
 
-v2 (gpt-4o-mini judge, temperature 0.1, up to 3 retries with backoff):
+v2 (gpt-4o-mini judge, JSON response mode, temperature 0.1, 500 tokens; 3 retries after the first request,
+4 attempts, on transport errors only):
 - MCQ: no judge; the prediction's option index must equal answer_idx exactly; a missing prediction is wrong
   (denominator = all items).
 - open-ended: the judge replies a JSON object with ``score`` (an integer 0-10) and ``justification``; the reply
-  is read as a Python literal like the official code (so JSON ``null``/``true`` make it fail); a missing field,
-  a non-integer or an out-of-range score is a failure; failures are excluded from the mean and counted.
+  is read as a Python literal exactly as written, like the official code (no fence removal: a reply in a code
+  fence fails; JSON ``null``/``true`` make it fail, Python ``True`` is the integer 1); a missing field, a
+  non-integer or an out-of-range score is a failure; failures are excluded from the mean and counted.
 
 Under both, :func:`niah.benchmarks.infinibench.matcher.match_option` decides MCQ replies first; v1 calls the
 judge only for what it leaves undecided.
@@ -33,8 +36,12 @@ from niah.judges import JudgeParseError, JudgeTemplate
 from niah.models.base import GenerationSettings
 
 V1_JUDGE_GENERATION = GenerationSettings(temperature=0.0, max_tokens=32)
-V2_JUDGE_GENERATION = GenerationSettings(temperature=0.1, max_tokens=500)
+#: The official v2 request asks for a JSON object (``response_format``).
+V2_JUDGE_GENERATION = GenerationSettings(temperature=0.1, max_tokens=500,
+                                         extra=(("response_format", {"type": "json_object"}),))
 V2_JUDGE_RETRIES = 3
+#: The official v2 loop makes the first request and up to 3 retries.
+V2_JUDGE_ATTEMPTS = V2_JUDGE_RETRIES + 1
 #: Official v1 reads each reply once; v2 retries transport errors only. Neither re-asks on a bad reply.
 PARSE_ATTEMPTS = 1
 
@@ -101,23 +108,20 @@ def _literal(text: str) -> Any:
 
 
 def _int_value(obj: Any, key: str, text: str) -> int:
+    """``int(obj[key])`` as the official scripts compute it (any failure there skips the item)."""
     if not isinstance(obj, dict) or key not in obj:
         raise JudgeParseError(f"expected a dictionary with {key!r}, got {text[:80]!r}")
     value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise JudgeParseError(f"{key} {value!r} is not a number")
     try:
         return int(value)
-    except (ValueError, OverflowError):
+    except (TypeError, ValueError, OverflowError):
         raise JudgeParseError(f"{key} {value!r} is not an integer") from None
 
 
 def parse_v1_decision(text: str) -> float:
-    """``{'decision': n}`` -> n (an option index; not range-checked here, n == answer_idx decides)."""
-    n = _int_value(_literal(text), "decision", text)
-    if n < 0:
-        raise JudgeParseError(f"decision {n} is negative")
-    return float(n)
+    """``{'decision': n}`` -> int(n) (an option index; not range-checked: n == answer_idx decides, so a
+    negative or too large decision is a wrong answer, as officially)."""
+    return float(_int_value(_literal(text), "decision", text))
 
 
 def parse_v1_score(text: str) -> float:
@@ -126,14 +130,18 @@ def parse_v1_score(text: str) -> float:
 
 
 def parse_v2_score(text: str) -> float:
-    """``{"score": 0-10 int, "justification": ...}`` -> score; anything else is a failure."""
-    obj = _literal(text)
+    """``{"score": 0-10 int, "justification": ...}`` -> score; anything else is a failure. The reply is read
+    as written (the official v2 code strips no fence), and ``True`` / ``False`` are integers there."""
+    try:
+        obj = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise JudgeParseError(f"not a Python literal: {text[:80]!r}") from None
     if not isinstance(obj, dict) or "score" not in obj or "justification" not in obj:
         raise JudgeParseError(f"expected 'score' and 'justification', got {text[:80]!r}")
     score = obj["score"]
-    if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 10:
+    if not isinstance(score, int) or not 0 <= score <= 10:
         raise JudgeParseError(f"score {score!r} is not an integer from 0 to 10")
-    return float(score)
+    return float(int(score))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -39,6 +39,21 @@ _PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
 # A negation just before a mention (at most two words between): "not (B)", "isn't option B", "except C".
 _NEGATION = re.compile(r"\b(?:not|never|nor|except|wrong|rather than|instead of|"
                        r"(?:is|are|was|were|do|does|did|ca|could|would|should|has|have|wo)n'?t)\W+(?:\w+\W+){0,2}$")
+# A negation just after a mention: "B is wrong", "Leonard never appears", "option C isn't right" (matched on the
+# lower-cased text with apostrophes dropped; "no, it doesn't" is not one: a comma stands between).
+_NEGATION_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|was|are|were|does|did|do|can|could|would|should)\s+)?"
+                             r"(?:not|never|isnt|wasnt|arent|werent|doesnt|didnt|dont|cant|cannot|wont|"
+                             r"wrong|incorrect|false|unlikely)\b")
+# Hedges: a reply naming an option but saying it is unsure is left to the judge ("I would say B, but I'm not
+# sure", "Probably C", "Maybe Penny?"). "I think" and "I believe" commit; they are not hedges.
+_HEDGE = re.compile(r"\b(?:probably|maybe|perhaps|possibly|likely|guess|guessing|unsure|uncertain|"
+                    r"(?:could|might|may)\s+be|not\s+(?:\w+\s+)?(?:sure|certain)|can'?t\s+be\s+(?:sure|certain)|"
+                    r"cannot\s+be\s+(?:sure|certain)|(?:don'?t|do\s+not)\s+know\s+for\s+(?:sure|certain)|"
+                    r"hard\s+to\s+(?:say|tell))\b", re.I)
+# "None of them", "neither ...": the reply rejects the options; with an option named it goes to the judge,
+# alone it is the "I don't know" choice (the official judge prompt maps a reply choosing none to it).
+_NONE_OF = re.compile(r"\b(?:none\s+of\s+(?:them|these|those|the\s+(?:above|options|choices|answers))|"
+                      r"neither|no\s+(?:option|choice)\s+(?:is|fits|matches))\b", re.I)
 _IDK_PHRASES = (
     "i don't know", "i do not know", "i dont know", "don't know", "not sure", "i'm not sure", "i am not sure",
     "unsure", "cannot be determined", "can't be determined", "cannot determine", "can't determine",
@@ -54,10 +69,19 @@ _LONE_NUMBER = re.compile(
     r"[\(\[]?(\d{1,3})[\)\]]?[.:)]?$", re.I)
 _FINAL = re.compile(
     r"final\s+(?:answer|choice|decision)\s*(?:is|will\s+be|would\s+be|:|-)?\s*:?\s*"
-    r"(?:(?:option|choice)\s*)?(?:[\(\[]([A-Za-z])[\)\]]|((?-i:[A-Z]))(?![A-Za-z])|[\(\[]?(\d{1,3})(?!\d))", re.I)
+    r"(?:(?:option|choice)\s*)?(?:[\(\[]([A-Za-z])[\)\]]|((?-i:[A-Z]))(?![A-Za-z])|[\(\[]?(\d{1,3})(?!\d)|"
+    r"((?-i:[a-z]))(?=\s*[.)\]]?\s*$))", re.I)
 _MARK_PAREN = re.compile(r"[\(\[]([A-Za-z])[\)\]]")
-_MARK_OPTION_LETTER = re.compile(r"\b(?:option|choice)\s*[\(\[]?([A-Za-z])(?![A-Za-z])", re.I)
-_MARK_ANSWER_LETTER = re.compile(r"\banswer\s*(?:is|:)\s*[\(\[]?([A-Z])(?![A-Za-z])")
+_MARK_OPTION_LETTER = re.compile(r"\b(?:option|choice)\b\s*[\(\[]?([A-Za-z])(?![A-Za-z])", re.I)
+# "answer is B", "Answer: E, ..."; a lower-case letter only when nothing follows it ("the answer is a visit"
+# names no option).
+_MARK_ANSWER_LETTER = re.compile(r"\b(?i:answer|guess|choice)\s*(?:(?i:is)|:)\s*[\(\[]?"
+                                 r"(?:([A-Z])(?![A-Za-z])|([a-z])(?=\s*[\)\].]?\s*$))")
+# A capital letter after a verb of choosing: "I would say B", "I'd go with C", "I pick D".
+_MARK_CHOSEN_LETTER = re.compile(r"\b(?i:say|pick|choose|select|go\s+with|opt\s+for|guess)\s+[\(\[]?([A-Z])(?![A-Za-z'])")
+# A capital letter after a hedge or a conjunction: "Probably C", "Likely A", "B, maybe C", "Both B and D".
+_MARK_HEDGED_LETTER = re.compile(r"(?:^|\b(?i:probably|maybe|perhaps|possibly|likely|both|and|or))\s*,?\s*"
+                                 r"[\(\[]?([A-Z])(?![A-Za-z'])(?!\s+(?!and\b|or\b)[a-z])")
 _MARK_OPENING_LETTER = re.compile(r"^[\(\[]?([A-Za-z])\s*[.:)\]]\s+")
 # A reply that is only letters and connectors: "A or B", "B/C", "(A), (D)".
 _LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&)\s*)+[\(\[]?[A-Z][\)\]]?$")
@@ -120,35 +144,42 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         k = int(m.group(1)) - index_base
         return (k, "index") if 0 <= k < n else (None, "out-of-range")
 
-    finals = {(_LETTERS.index((a or b).upper()) if (a or b) else int(d) - index_base)
-              for a, b, d in _FINAL.findall(text)}
-    if len(finals) == 1:
-        k = finals.pop()
-        return (k, "final-answer") if 0 <= k < n else (None, "out-of-range")
+    finals = {(_LETTERS.index((a or b or c).upper()) if (a or b or c) else int(d) - index_base)
+              for a, b, d, c in _FINAL.findall(text)}
     if len(finals) > 1:
         return None, "ambiguous"
+    hedged = bool(_HEDGE.search(text))
+    if len(finals) == 1:
+        k = finals.pop()
+        if not 0 <= k < n:
+            return None, "out-of-range"
+        return (None, "hedged") if hedged else (k, "final-answer")
 
     named: set[int] = set()
     out_of_range = False
     negated = False
 
-    def name(k: int, start: int) -> None:
+    low = text.casefold().replace("'", "")
+
+    def name(k: int, start: int, end: int) -> None:
         nonlocal out_of_range, negated
         if not 0 <= k < n:
             out_of_range = True
             return
-        if _NEGATION.search(text[max(0, start - 40):start].casefold()):
+        if _NEGATION.search(text[max(0, start - 40):start].casefold()) or _NEGATION_AFTER.match(low[end:end + 30]):
             negated = True
         named.add(k)
 
     if _LETTER_LIST.match(text):
         for m in re.finditer(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", text):
-            name(_LETTERS.index(m.group(1)), m.start())
-    for pattern in (_MARK_PAREN, _MARK_OPTION_LETTER, _MARK_ANSWER_LETTER, _MARK_OPENING_LETTER):
+            name(_LETTERS.index(m.group(1)), m.start(), m.end())
+    for pattern in (_MARK_PAREN, _MARK_OPTION_LETTER, _MARK_ANSWER_LETTER, _MARK_OPENING_LETTER,
+                    _MARK_CHOSEN_LETTER, _MARK_HEDGED_LETTER):
         for m in pattern.finditer(text):
-            name(_LETTERS.index(m.group(1).upper()), m.start())
+            letter = next(g for g in m.groups() if g)
+            name(_LETTERS.index(letter.upper()), m.start(), m.end())
     for m in _MARK_NUMBER.finditer(text):
-        name(int(m.group(1)) - index_base, m.start())
+        name(int(m.group(1)) - index_base, m.start(), m.end())
     # Option texts as whole words of the normalized reply (a shorter option inside a longer named one is the
     # longer one's words, not a second mention).
     spans: list[tuple[int, int, int]] = []
@@ -164,10 +195,17 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         if i == idk_index(options) and len({j for _, _, j in spans}) > 1:
             named.add(i)  # "I don't know, but maybe B": a hedge plus an option is ambiguous
             continue
-        if _NEGATION.search(norm[max(0, s - 40):s]):
+        yes_no = normalize(options[i]) in ("yes", "no")  # "No, not before": the comma is gone in norm
+        if _NEGATION.search(norm[max(0, s - 40):s]) or (not yes_no and _NEGATION_AFTER.match(norm[e:e + 30])):
             negated = True
         named.add(i)
 
+    none_of = bool(_NONE_OF.search(text))
+    if named and none_of:
+        return None, "none-of-them"
+    idk = idk_index(options)
+    if hedged and len(named - {idk}) == 1:  # "Probably C, though I don't know for sure"
+        return None, "hedged"
     if len(named) > 1:
         return None, "ambiguous"
     if negated:
@@ -176,7 +214,6 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         return named.pop(), "mention"
     if out_of_range:
         return None, "out-of-range"
-    if _says_idk(text):
-        idk = idk_index(options)
+    if _says_idk(text) or none_of:
         return (idk, "idk") if idk is not None else (None, "idk-without-option")
     return None, "no-match"

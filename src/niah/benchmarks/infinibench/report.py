@@ -54,8 +54,15 @@ def published() -> PublishedResults:
     overall_rows = tuple(TableRow(model=name, values=(acc,), overall=acc) for name, m in models.items()
                          if (acc := (m.get("overall") or {}).get("accuracy")) is not None)
     tables["overall"] = PublishedTable(table=2, task="overall", caption="Table 2 (j)", rows=overall_rows)
-    notes = {name: f"paper average score {m['overall']['score']} (0-5, GPT-4o judge)"
-             for name, m in models.items() if (m.get("overall") or {}).get("score") is not None}
+    letters = {skill: letter for letter, skill in ((doc.get("source") or {}).get("tables") or {}).items()}
+    notes = {}
+    for name, m in models.items():
+        if (m.get("overall") or {}).get("score") is None:
+            continue
+        opened = [f"{TITLES[k]} ({letters.get(k, '?')}) {v['score']}" for k, v in (m.get("skills") or {}).items()
+                  if k in TITLES and isinstance(v, dict) and v.get("score") is not None]
+        notes[name] = (f"paper average score {m['overall']['score']} (0-5, GPT-4o judge)"
+                       + (f": {', '.join(opened)}" if opened else ""))
     protocol = {**(doc.get("protocol") or {}), "scoring": "official"}
     return PublishedResults(protocol=protocol, source=dict(doc.get("source") or {}), model_notes=notes,
                             tables=tables, source_label="InfiniBench paper (v1)")
