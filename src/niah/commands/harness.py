@@ -1,5 +1,6 @@
-"""`niah export hf DATASET --out DIR` and `niah import hf DIR --out DATASET`: Hugging Face datasets (Parquet
-shards and a dataset card) out and back in, for any benchmark's dataset."""
+"""Other harnesses' formats, for any benchmark's dataset: `niah export hf DATASET --out DIR` and `niah import hf
+DIR --out DATASET` (Hugging Face datasets: Parquet shards and a dataset card, out and back in), and
+`niah export inspect DATASET --out task.py` (an inspect_ai task scored by niah's official rule)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,27 @@ def import_command(
     typer.echo(f"wrote {summary.samples} samples and {summary.media_files} media files to {out}", err=True)
 
 
+def export_inspect_command(
+    dataset: Path = typer.Argument(..., help="Dataset directory (manifest.json, samples.jsonl, media/)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The task file to write (task.py)."),
+    name: str = typer.Option("niah", "--name", help="The task's name (a Python identifier)."),
+    max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (as niah run's "
+                                   "--max-frames; default 32 for a video file)."),
+    question_first: bool = typer.Option(False, "--question-first", help="The question before the context "
+                                        "(where a family offers it)."),
+    media_root: list[Path] = typer.Option(None, "--media-root", help="Allow reading media from this folder "
+                                          "outside the dataset."),
+) -> None:
+    """A niah dataset as an inspect_ai task file: the family's rendered prompts as chat samples, a scorer that
+    calls niah's official rule. Run it with `inspect eval task.py --model PROVIDER/MODEL`."""
+    from niah.inspect_task import write_task_file
+
+    write_task_file(dataset, out, media_roots=tuple(media_root or ()), max_frames=max_frames,
+                    question_first=question_first, name=name)
+    typer.echo(f"wrote {out}: inspect eval {out} --model PROVIDER/MODEL (needs pip install inspect_ai)", err=True)
+
+
 def commands() -> list[Command]:
     """The shared (family-agnostic) commands of the import and export verbs."""
-    return [Command("import", "hf", import_command), Command("export", "hf", export_command)]
+    return [Command("import", "hf", import_command), Command("export", "hf", export_command),
+            Command("export", "inspect", export_inspect_command)]
