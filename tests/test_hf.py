@@ -198,3 +198,25 @@ def test_cli_export_and_import(tmp_path: Path, offline: None) -> None:
     assert res.exit_code == 2 and "error:" in res.output and "no .parquet files" in res.output
     res = runner.invoke(app, ["export", "hf", str(source), "--out", str(tmp_path / "y"), "--max-shard-size", "big"])
     assert res.exit_code == 2 and "is not a size" in res.output
+
+
+def test_a_dataset_reading_media_in_place_exports_with_media_root_and_imports_self_contained(tmp_path: Path) -> None:
+    images = tmp_path / "official-images"
+    images.mkdir()
+    (images / "a.png").write_bytes(png_bytes(3))
+    source = tmp_path / "ds"
+    with DatasetWriter(source) as writer:
+        writer.write(Sample("s/0", "mm-niah", "retrieval-image", [ImagePart("a.png"), TextPart("x")],
+                            [TextPart("which?")], answer=0, choices=[[ImagePart("a.png")]]))
+        writer.finish({"benchmark": "mm-niah", "media_root": "../official-images"})
+    with pytest.raises(DataError, match="--media-root"):
+        export_hf(source, tmp_path / "hf")
+    export_hf(source, tmp_path / "hf", media_roots=(images,))
+    back = tmp_path / "back"
+    import_hf(tmp_path / "hf", back)
+    from niah.sample import Dataset
+
+    assert (back / "a.png").read_bytes() == (images / "a.png").read_bytes()
+    assert "media_root" not in json.loads((back / "manifest.json").read_text())
+    assert (back / "samples.jsonl").read_bytes() == (source / "samples.jsonl").read_bytes()
+    assert Dataset(back).validate().samples == 1
