@@ -95,7 +95,8 @@ def test_empty_heatmap_cells_are_grey_not_crimson() -> None:
 def test_help_lists_commands_in_pipeline_order() -> None:
     out = _cli("--help").stdout
     names = [m.group(1) for line in out.splitlines() if (m := re.match(r"│ ([a-z][a-z-]*) ", line))]
-    assert names[:10] == ["list", "build", "import", "audit", "run", "score", "metric", "report", "export", "eval"]
+    assert names[:11] == ["list", "build", "import", "audit", "run", "merge", "score", "metric", "report", "export",
+                          "eval"]
 
 
 def test_build_progress_goes_to_stderr(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from niah.errors import NiahError
 from niah.redact import redact
 
 #: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
-PIPELINE_ORDER = ("list", "build", "import", "audit", "run", "score", "metric", "report", "export", "eval")
+PIPELINE_ORDER = ("list", "build", "import", "audit", "run", "merge", "score", "metric", "report", "export", "eval")
 
 
 class _PipelineOrder(TyperGroup):
@@ -58,17 +58,17 @@ def _wrap_all(t: typer.Typer) -> None:
 
 def _register() -> None:
     """Commands in pipeline order (``niah --help`` lists them so); family commands come from the registry."""
-    from niah.commands import audit, families, listing, metric, report, run, score
+    from niah.commands import audit, families, harness, listing, merge, metric, report, run, score
     from niah.commands import eval as eval_cmd
 
     by_verb: dict[str, list] = {}
-    for command in families.family_commands():
+    for command in [*families.family_commands(), *harness.commands()]:
         if command.verb is not None:
             by_verb.setdefault(command.verb, []).append(command)
     listing.register(app)
     for verb in ("build", "import"):
         families.register_verb(app, verb, by_verb.pop(verb, []))
-    for module in (audit, run, score, metric, report):
+    for module in (audit, run, merge, score, metric, report):
         module.register(app)
     families.register_verb(app, "export", by_verb.pop("export", []))
     eval_cmd.register(app)

@@ -70,6 +70,7 @@ from niah.models.registry import load_backend, parse_model_spec
 from niah.prompts import PromptOptions, RenderedPrompt, fit_to_capabilities, has_official_fit, render_prompt
 from niah.redact import redact
 from niah.sample import Dataset, DatasetStats, Sample
+from niah.shards import Shard
 
 
 class RunInterrupted(NiahError):
@@ -350,7 +351,8 @@ def _open_dataset(dataset: Dataset | str | Path, media_roots: tuple[str | Path, 
     return dataset if isinstance(dataset, Dataset) else Dataset(dataset, media_roots=media_roots)
 
 
-def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> Iterator[Sample]:
+def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None,
+                   shard: Shard | None = None) -> Iterator[Sample]:
     n = 0
     for sample in ds:
         if tasks is not None and sample.task not in tasks:
@@ -358,12 +360,15 @@ def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None) -> It
         if limit is not None and n >= limit:
             return
         n += 1
-        yield sample
+        if shard is None or shard.holds(n - 1):  # the shard of the selection, after --tasks and --limit
+            yield sample
 
 
-def _count_selected(stats: DatasetStats, tasks: set[str] | None, limit: int | None) -> int:
+def _count_selected(stats: DatasetStats, tasks: set[str] | None, limit: int | None,
+                    shard: Shard | None = None) -> int:
     total = stats.samples if tasks is None else sum(n for t, n in stats.tasks.items() if t in tasks)
-    return min(total, limit) if limit is not None else total
+    total = min(total, limit) if limit is not None else total
+    return shard.size(total) if shard is not None else total
 
 
 def _as_spec(model: str | ModelSpec, *, base_urls: list[str] | tuple[str, ...] | None, api_key_env: str | None,
@@ -483,6 +488,7 @@ async def run_dataset(
     dry_run_full: bool = False,
     media_roots: tuple[str | Path, ...] = (),
     check_media: bool = True,
+    shard: Shard | None = None,
 ) -> RunSummary:
     """Run ``model`` on every sample of ``dataset`` and write RUN_DIR (run.json, responses.jsonl, cache/).
 
@@ -492,6 +498,8 @@ async def run_dataset(
     value). ``concurrency`` is the number of requests in flight per endpoint. ``dry_run`` prints one line per
     sample (``dry_run_full``: and its prompt) to ``dry_run_stream`` (stdout) and calls nothing.
     ``media_roots`` are folders outside the dataset the user allows media to be read from (``--media-root``).
+    ``shard`` runs only that part of the selected samples (``--shard I/N``; :mod:`niah.shards`), for
+    ``niah merge`` to join.
 
     Before anything is sent or written, the whole dataset is validated in one streaming pass
     (:meth:`Dataset.validate`): a bad dataset raises :class:`~niah.sample.DatasetInvalid` listing every
@@ -529,7 +537,7 @@ async def run_dataset(
         stream = dry_run_stream or sys.stdout
         caps = spec.capabilities or Capabilities()
         dry_check = _NeedleCheck()
-        for sample in _iter_selected(ds, task_filter, limit):
+        for sample in _iter_selected(ds, task_filter, limit, shard):
             prompt = render_prompt(sample, ds.media_root, options)
             fit = fit_to_capabilities(prompt, sample, caps, options)
             gen = (fit.prompt or prompt).generation.merged(user_generation)
@@ -572,6 +580,9 @@ async def run_dataset(
         sample_material = getattr(backend, "sample_key_material", None)
         caps = backend.capabilities
         config = _run_config(ds, spec, identity, user_generation, options)
+        if shard is not None:  # a rerun resumes only the same shard; niah merge compares the rest
+            config["shard"] = {**shard.to_json(), "tasks": sorted(task_filter) if task_filter else None,
+                               "limit": limit}
         lock_fd = _claim_run_dir(out_path, overwrite)
         previous = _check_resume(out_path, config)
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -607,7 +618,7 @@ async def run_dataset(
         }
         write_json_atomic(out_path / RUN_JSON, run_json)
 
-        total = _count_selected(stats, task_filter, limit)
+        total = _count_selected(stats, task_filter, limit, shard)
         summary.total = total
         workers = max(1, backend.max_in_flight(concurrency))
         bar = _Progress(total, progress, spec.spec_string())
@@ -640,7 +651,7 @@ async def run_dataset(
 
         async def produce() -> None:
             assert log is not None
-            for sample in _iter_selected(ds, task_filter, limit):
+            for sample in _iter_selected(ds, task_filter, limit, shard):
                 order.append(sample.id)
                 try:
                     prompt = render_prompt(sample, ds.media_root, options)

@@ -12,8 +12,8 @@ from niah.benchmarks.protocol import Command
 
 VERB_HELP: dict[str, str] = {
     "build": "Generate benchmark samples.",
-    "import": "Read a benchmark's official files as a niah dataset.",
-    "export": "Write niah datasets or runs as a benchmark's official files.",
+    "import": "Read a benchmark's official files (or a Hugging Face export: import hf) as a niah dataset.",
+    "export": "Write niah datasets or runs as a benchmark's official files (or a Hugging Face dataset: export hf).",
     "derive": "Write a new dataset derived from a benchmark dataset (e.g. its text-only version).",
 }
 

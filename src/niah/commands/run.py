@@ -72,6 +72,8 @@ def register(app: typer.Typer) -> None:
                                       "subtitles as each frame's lines, or as one transcript after the frames."),
         tasks: list[str] = typer.Option(None, "--tasks", help="Only these tasks (comma-separated; repeatable)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N (selected) samples."),
+        shard: str = typer.Option(None, "--shard", help="I/N: only shard I (0..N-1) of the selected samples, "
+                                  "every N-th from the I-th; join the N run directories with niah merge."),
         cache_dir: Path = typer.Option(None, "--cache-dir", help="Shared response cache (in addition to RUN_DIR's)."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the response cache."),
         overwrite: bool = typer.Option(False, "--overwrite", help="Discard RUN_DIR's responses and cache first."),
@@ -91,6 +93,7 @@ def register(app: typer.Typer) -> None:
         from niah.models.registry import parse_model_spec
         from niah.prompts import PromptOptions
         from niah.run import RetryPolicy, run_dataset_sync
+        from niah.shards import Shard
 
         options = parse_model_options(model_option)
         if timeout is not None:
@@ -123,6 +126,7 @@ def register(app: typer.Typer) -> None:
             retry=RetryPolicy(max_attempts=max(1, retries), initial_delay=retry_delay),
             tasks=split_csv(tasks) or None, limit=limit, overwrite=overwrite, dry_run=dry_run,
             dry_run_full=show_prompts, media_roots=tuple(media_root or ()),
+            shard=Shard.parse(shard) if shard is not None else None,
         )
         if dry_run:
             typer.echo(f"dry run: {summary.total} prompts rendered, nothing sent", err=True)

@@ -1,0 +1,170 @@
+"""inspect_ai: a niah dataset as an inspect Task, scored by niah's official rule.
+
+``niah export inspect DATASET --out task.py`` writes a small task file naming the dataset; ``inspect eval task.py
+--model PROVIDER/MODEL`` then runs it. The task is built here (:func:`niah_task`), so the file stays valid as
+niah changes:
+
+* the dataset: one inspect sample per niah sample (same id), its input the family's rendered prompt (what
+  ``niah run`` sends: the official prompt, system message and part order; images as files; a video's frames
+  sampled as ``niah run`` samples them for models without native video, ``max_frames``), its target the gold
+  answer as a reply, its metadata the task, benchmark and the sample's generation settings;
+* the solver: one ``generate`` with the family's per-task decoding (max tokens, temperature, top-p, stop);
+* the scorer: niah's family scorer on the completion: the ``official`` score as the value, every named mode in
+  the score's metadata; the mean and its standard error as metrics. A sample the official rule refuses, or one
+  without gold, scores 0 with the reason in the explanation (``niah score`` leaves those out).
+
+Needs the inspect_ai package (``pip install inspect_ai``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from niah.errors import ConfigError
+from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
+
+TASK_TEMPLATE = '''"""inspect_ai task for a niah dataset, written by `niah export inspect` (niah {version}).
+
+Run: inspect eval {file} --model PROVIDER/MODEL   (task options: -T max_frames=64)
+Scores: niah's official rule for each sample (score metadata holds every named mode).
+"""
+
+from inspect_ai import Task, task
+
+from niah.inspect_task import niah_task
+
+DATASET = {dataset!r}
+MEDIA_ROOTS = {media_roots!r}
+
+
+@task
+def {name}(max_frames: int | None = {max_frames!r}, question_first: bool = {question_first!r}) -> Task:
+    return niah_task(DATASET, media_roots=MEDIA_ROOTS, max_frames=max_frames, question_first=question_first)
+'''
+
+
+def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[str | Path, ...] = (),
+                    max_frames: int | None = None, question_first: bool = False, name: str = "niah") -> Path:
+    """Write the task file for ``dataset`` (checked to open) at ``out``; returns ``out``."""
+    from niah import __version__
+    from niah.iox import write_atomic
+
+    if not name.isidentifier():
+        raise ConfigError(f"--name {name!r} must be a Python identifier (the task's name)")
+    ds = Dataset(dataset, media_roots=media_roots)
+    ds.validate(check_media=False)
+    out = Path(out)
+    if out.suffix != ".py":
+        raise ConfigError(f"--out {out} must be a .py file (inspect eval reads a task file)")
+    text = TASK_TEMPLATE.format(version=__version__, file=out.name, dataset=str(ds.root.resolve()),
+                                media_roots=[str(Path(r).resolve()) for r in media_roots], name=name,
+                                max_frames=max_frames, question_first=question_first)
+    write_atomic(out, text)
+    return out
+
+
+def _content(prompt: Any) -> list[Any]:
+    from inspect_ai.model import ContentImage, ContentText, ContentVideo
+
+    content: list[Any] = []
+    for part in prompt.parts:
+        if isinstance(part, TextPart):
+            content.append(ContentText(text=part.text))
+        elif isinstance(part, ImagePart):
+            content.append(ContentImage(image=str(prompt.resolve(part.path))))
+        elif isinstance(part, VideoPart):
+            if part.path is not None:
+                content.append(ContentVideo(video=str(prompt.resolve(part.path)), format="mp4"))
+            for frame in part.frames or ():
+                content.append(ContentImage(image=str(prompt.resolve(frame))))
+    return content
+
+
+def _inspect_sample(sample: Sample, ds: Dataset, options: Any) -> Any:
+    from inspect_ai.dataset import Sample as InspectSample
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+    from niah.models.base import Capabilities
+    from niah.models.baselines import format_gold
+    from niah.prompts import fit_to_capabilities, render_prompt
+
+    prompt = render_prompt(sample, ds.media_root, options)
+    fit = fit_to_capabilities(prompt, sample, Capabilities(), options)  # a video's frames, as niah run sends them
+    sent = fit.prompt or prompt
+    messages: list[Any] = []
+    if sent.system:
+        messages.append(ChatMessageSystem(content=sent.system))
+    messages.append(ChatMessageUser(content=_content(sent)))
+    return InspectSample(id=sample.id, input=messages, target="" if sample.answer is None else format_gold(sample.answer),
+                         metadata={"task": sample.task, "benchmark": sample.benchmark,
+                                   "generation": sent.generation.to_json()})
+
+
+def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] = (), max_frames: int | None = None,
+              question_first: bool = False) -> Any:
+    """The inspect Task of ``dataset`` (see the module docstring)."""
+    try:
+        from inspect_ai import Task
+        from inspect_ai.dataset import MemoryDataset
+    except ImportError:
+        raise ConfigError("the inspect task needs the inspect_ai package: pip install inspect_ai") from None
+    from niah.prompts import PromptOptions
+
+    ds = Dataset(dataset, media_roots=tuple(media_roots))
+    options = PromptOptions(question_first=question_first, max_frames=max_frames)
+    samples: dict[str, Sample] = {}
+    items = []
+    for sample in ds:
+        samples[sample.id] = sample
+        items.append(_inspect_sample(sample, ds, options))
+    return Task(dataset=MemoryDataset(items, name=ds.root.name), solver=_niah_generate(),
+                scorer=_niah_rule(samples), name=f"niah-{ds.root.name}")
+
+
+def _niah_generate() -> Any:
+    from inspect_ai.solver import Generate, TaskState, solver
+
+    @solver
+    def niah_generate() -> Any:
+        async def solve(state: TaskState, generate: Generate) -> TaskState:
+            gen = (state.metadata or {}).get("generation") or {}
+            config: dict[str, Any] = {}
+            for ours, theirs in (("max_tokens", "max_tokens"), ("temperature", "temperature"), ("top_p", "top_p"),
+                                 ("seed", "seed"), ("stop", "stop_seqs")):
+                if gen.get(ours) is not None:
+                    config[theirs] = list(gen[ours]) if ours == "stop" else gen[ours]
+            return await generate(state, **config)
+
+        return solve
+
+    return niah_generate()
+
+
+def _niah_rule(samples: dict[str, Sample]) -> Any:
+    from inspect_ai.scorer import Score, Target, mean, scorer, stderr
+    from inspect_ai.solver import TaskState
+
+    from niah.benchmarks.protocol import OFFICIAL
+    from niah.metrics.base import MetricInputError
+    from niah.scoring import get_scorer
+
+    @scorer(metrics=[mean(), stderr()])
+    def niah_rule() -> Any:
+        async def score(state: TaskState, target: Target) -> Score:
+            sample = samples[str(state.sample_id)]
+            response = state.output.completion if state.output is not None else None
+            if sample.answer is None:
+                return Score(value=0, answer=response, explanation="no gold answer (niah score leaves it out)")
+            try:
+                result = get_scorer(sample.benchmark).score(sample, response)
+            except MetricInputError as exc:
+                return Score(value=0, answer=response,
+                             explanation=f"refused by the official rule ({exc.message}; niah score leaves it out)")
+            return Score(value=result.scores[OFFICIAL], answer=response,
+                         metadata={"scores": json.loads(json.dumps(result.scores))})
+
+        return score
+
+    return niah_rule()
