@@ -184,8 +184,8 @@ def _llm_responder(body: dict) -> str:
         user = "".join(p.get("text", "") for p in user)
     if "could not be read" not in user and "Diary" not in user and "日记" not in user and "记事" not in user:
         return "I think it is fine."  # not JSON: the strict parser refuses it and the judge asks again
-    gold = _section(user, "must contain):\n", "\n\nResponse to check:")
-    response = _section(user, "Response to check:\n", "\n\nRules:")
+    gold = _section(user, "must contain):\n", "\n\nRules:")
+    response = _section(user, "\n<response-to-check>\n", "\n</response-to-check>")
     if gold == response:
         return '{"verdict": "correct", "failure_modes": [], "reason": "same items"}'
     return '{"verdict": "incorrect", "failure_modes": ["other"], "reason": "different"}'

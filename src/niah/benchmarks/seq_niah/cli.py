@@ -382,7 +382,7 @@ def judge_command(
         rule = _ORDER_RULE_YES if ordered else _ORDER_RULE_NO
         template = JudgeTemplate(name=f"{base.name}-{'ordered' if ordered else 'unordered'}",
                                  system=LLM_JUDGE_SYSTEM, user=LLM_JUDGE_PROMPT.replace("{order_rule}", rule),
-                                 reminder=base.reminder)
+                                 reminder=base.reminder, fence_tag=base.fence_tag)
         return Judge(judge, template=template, parser=parse_reply, **reach)
 
     result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)
