@@ -148,10 +148,16 @@ def _split_dates(text: str) -> list[str]:
         if cur.days == prev.days:
             continue
         gap = text[prev.end:cur.start]
+        breaks = list(re.finditer(r"[;；。]|\.\s|,\s*and\s+(?=on\b|in\b)|,\s*(?=on\b)|\band\s+(?=on\b)|，", gap,
+                                  flags=re.I))
         best = None
-        for m in re.finditer(r"[;；。]|\.\s|,\s*and\s+(?=on\b|in\b)|，(?=\s*(?:并且|而且|并|又)?\s*$)|,\s*(?=on\b)|"
-                             r"\band\s+(?=on\b)|，", gap, flags=re.I):
-            best = m.end()
+        if breaks:
+            # "event (date); event (date)": the break right after a date closes its item; otherwise the last
+            # break before the next date opens the next one ("...; On {date}, ...")
+            first = breaks[0]
+            best = first.end() if not re.sub(r"[)）\]】\s.。]", "", gap[:first.start()]) and \
+                prev.start > 0 and re.search(r"\w", text[:prev.start]) and \
+                not re.search(r"(?:\bon|在|于)\s*$", text[:prev.start], flags=re.I) else breaks[-1].end()
         if best is None:
             lead = re.search(r"(?:\b(?:and\s+)?on\s+(?:the\s+)?|在|于)$", gap, flags=re.I)
             best = lead.start() if lead else len(gap)
@@ -844,19 +850,27 @@ def _names_en(text: str) -> list[tuple[int, str]]:
 
 
 def timeline_entities(question: str, gold_items: list[str]) -> list[str]:
-    """The entities of a relation timeline: names (English capitalised words; Chinese strings of 2-4
+    """The entities of a relation timeline: names (English capitalised words; Chinese strings of 2-6
     characters) that the question names and at least half of the gold items repeat. Empty for diaries and
     procedures (their items do not repeat names of the question)."""
     if len(gold_items) < 2:
         return []
     need = max(2, (len(gold_items) + 1) // 2)
     if _is_zh(" ".join(gold_items)):
-        spans = {question[i:i + n] for n in (4, 3, 2) for i in range(len(question) - n + 1)
-                 if all(_CJK.match(c) for c in question[i:i + n])}
-        kept = [s for s in spans if sum(s in g for g in gold_items) >= need]
-        kept = [s for s in kept if not any(s != t and s in t and sum(s in g for g in gold_items) ==
-                                           sum(t in g for g in gold_items) for t in kept)]
-        return sorted(kept, key=lambda s: (question.find(s), s))
+        spans = [(i, i + n) for n in (6, 5, 4, 3, 2) for i in range(len(question) - n + 1)
+                 if all(_CJK.match(c) for c in question[i:i + n])]
+        support = {sp: sum(question[sp[0]:sp[1]] in g for g in gold_items) for sp in spans}
+        # the most repeated, longest strings first; a string overlapping a kept one is part of it or of a
+        # phrase joining two names ("与土耳其"), not a name
+        kept: list[tuple[int, int]] = []
+        for sp in sorted(spans, key=lambda x: (-support[x], x[0] - x[1], x[0])):
+            if support[sp] >= need and not any(sp[0] < k[1] and k[0] < sp[1] for k in kept):
+                kept.append(sp)
+        names = []
+        for a, b in sorted(kept):
+            if question[a:b] not in names:
+                names.append(question[a:b])
+        return names
     q_names = {n for _p, n in _names_en(question)}
     counts: dict[str, int] = {}
     for g in gold_items:
@@ -922,7 +936,7 @@ def _third_name(resp_text: str, gold_text: str, absent: str, entities: list[str]
     right = gold_text[pos + len(absent):pos + len(absent) + 2]
     if not right:
         return None
-    m = re.search(rf"{re.escape(left)}([\u3400-\u9fff]{{2,4}}?){re.escape(right)}", resp_text)
+    m = re.search(rf"{re.escape(left)}([\u3400-\u9fff]{{2,6}}?){re.escape(right)}", resp_text)
     if m and m.group(1) not in entities and not re.fullmatch(r"[其它他她们对方该国两国双方]+", m.group(1)):
         return m.group(1)
     return None
