@@ -155,6 +155,8 @@ def test_judge_test_cli_meets_the_target() -> None:
     n, acc = total.split()[-2:]
     assert int(n) == 2000 and float(acc) >= 99.9
     assert "Table 7 layout" in out and "By language: EN" in out
+    hand = out.split("Hand-written answers", 1)[1]
+    assert "swapped" in hand and "table" in hand and hand.split("Total", 1)[1].split()[1] == "100.0"
 
 
 def test_metric_rule(tmp_path: Path) -> None:
