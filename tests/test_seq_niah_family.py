@@ -221,6 +221,28 @@ def test_llm_judge_verb(built: Path) -> None:
     assert "| from-scores | 100.0 | - | - | - | 100.0 |" in md  # read back from scores.json
 
 
+def _fooled(body: dict) -> str:
+    """A gullible judge: an answer that claims to be correct is graded correct (the deterministic judge is not
+    fooled, so the two disagree)."""
+    return '{"verdict": "correct", "failure_modes": [], "reason": "the answer says so"}'
+
+
+def test_report_flags_samples_where_the_judges_disagree(built: Path, tmp_path: Path) -> None:
+    run = tmp_path / "random-copy"
+    _cli("run", str(built / "ds"), "--model", "baseline:random", "--out", str(run), "--no-progress")
+    _cli("score", str(run))
+    with OpenAIServer(responder=_fooled) as srv:
+        _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+    rows = [json.loads(line) for line in (run / "scored.jsonl").read_text().splitlines()]
+    flagged = [r for r in rows if r.get("judges_disagree")]
+    assert flagged and len(flagged) == sum(r["scores"][OFFICIAL] == 0.0 for r in rows)
+    assert flagged[0]["judges_disagree"].startswith("deterministic judge 0, LLM judge 1 (")
+    _cli("report", str(run), "--out", str(tmp_path / "rep"))
+    assets = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "rep").rglob("*.js"))
+    assert f"{len(flagged)} sample(s) where the LLM judge and the rule judge disagree" in assets
+    assert "judges disagree: deterministic judge 0, LLM judge 1" in assets
+
+
 def test_eval_benchmark_seq_niah(tmp_path: Path) -> None:
     out = _cli("eval", "--benchmark", "seq-niah", "--model", "baseline:oracle", "--out", str(tmp_path / "ev"),
                "--no-progress")
