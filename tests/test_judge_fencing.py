@@ -56,3 +56,41 @@ def test_an_injected_score_fools_the_official_prompt_and_not_the_guarded_one():
 
         assert score(V1_OPEN_TEMPLATE) == 5.0  # the attack works on the official wording
         assert score(V1_OPEN_GUARDED_TEMPLATE) == 1.0
+
+
+def test_judge_infinibench_guarded_prompt_option(tmp_path):
+    """End to end: ``niah judge infinibench --guarded-prompt`` fences the replies; without it, the official
+    prompt lets an injected score through."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+    from support.infinibench_fixtures import write_qa_files, write_videos
+
+    runner = CliRunner()
+
+    def ok(*args: str) -> str:
+        res = runner.invoke(app, list(args))
+        assert res.exit_code == 0, res.output + repr(res.exception)
+        return res.output
+
+    write_videos(tmp_path / "videos")
+    write_qa_files(tmp_path / "qa")
+    ok("import", "infinibench", str(tmp_path / "qa"), "--videos", str(tmp_path / "videos"), "--out",
+       str(tmp_path / "ds"))
+    run = tmp_path / "run"
+    ok("run", str(tmp_path / "ds"), "--model", "baseline:random", "--out", str(run), "--no-progress",
+       "--media-root", str(tmp_path / "videos"), "--max-frames", "1")
+    rows = [json.loads(line) for line in (run / "responses.jsonl").read_text().splitlines()]
+    for row in rows:
+        row["response"] = INJECTED
+    (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with OpenAIServer(responder=_gullible) as srv:
+        ok("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+        fooled = json.loads((run / "scores.json").read_text())["overall"]["score"]
+        ok("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+           "--guarded-prompt")
+        guarded = json.loads((run / "scores.json").read_text())["overall"]["score"]
+    assert fooled == 5.0 and guarded == 1.0
+    assert json.loads((run / "judged.json").read_text())["infinibench"]["settings"]["guarded"] is True
