@@ -34,17 +34,25 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from niah.benchmarks.seq_niah.dates import MONTH_NAMES, find_dates, same_date
+from niah.benchmarks.seq_niah.dates import MONTH_NAMES, DateMention, same_date
+from niah.benchmarks.seq_niah.dates import find_dates as _find_dates
 from niah.errors import DataError
 from niah.iox import bounded_lines, dumps_line, open_input, too_long_message, write_atomic
 from niah.judges import JudgeParseError, JudgeTemplate, defuse_fence
 
 FAILURE_MODES = ("missing", "redundant", "incorrect", "wrong-order", "other")
+
+
+@lru_cache(maxsize=8192)
+def find_dates(text: str) -> tuple[DateMention, ...]:
+    """:func:`.dates.find_dates`, remembered: an item's text is read for dates several times per judgement."""
+    return tuple(_find_dates(text))
 
 # --- items -----------------------------------------------------------------------------------------------
 
