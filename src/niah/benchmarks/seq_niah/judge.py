@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
