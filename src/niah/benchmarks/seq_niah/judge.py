@@ -26,6 +26,14 @@ How a judgement is made:
    when order is asked for), ``other`` (no items at all: empty, refusal, irrelevant text). A response may have
    several modes at once (paper Table 8 counts each); the score is 1 only with none.
 
+Reading answers as a person does (docs/seq-niah.md, "The judge"): markdown table rows are items and their
+header row is not; notes and asides (``Note: ...``) are dropped; indented sub-bullets stay with their item;
+closing sentences and prose commentary are *soft* items that count only when they say a gold item; two dated
+items on one line are cut apart; merged and split items are matched to the gold items they say; a reworded
+item alone between two matched neighbours is paired by position; an answer in the other language is matched
+by its dates; and in relation timelines an item whose two sides are swapped, or one side replaced by a third
+name, is wrong (:func:`_role_problem`), so the entities every item shares still count.
+
 Whether order is asked for: always for logical (dateless) gold items; for dated items when the question says
 so (``in order``, ``chronological``, ``sequence``, ``timeline``, ``按日期``, ``按时间``, ``顺序``, ``依次`` ...).
 """
