@@ -47,8 +47,8 @@ def _edit_response(run: Path, sample_id: str, text: str) -> None:
 
 def _seq_responder(body: dict) -> str:
     user = body["messages"][-1]["content"]
-    gold = user.split("must contain):\n", 1)[1].split("\n\nResponse to check:", 1)[0].strip()
-    response = user.split("Response to check:\n", 1)[1].split("\n\nRules:", 1)[0].strip()
+    gold = user.split("must contain):\n", 1)[1].split("\n\nRules:", 1)[0].strip()
+    response = user.split("\n<response-to-check>\n", 1)[1].split("\n</response-to-check>", 1)[0].strip()
     if "UNPARSEABLE" in response:
         return "no JSON here; my key is sk-ABCDEFGHIJKLMNOPQRST123"
     if gold == response:

@@ -155,6 +155,8 @@ def test_judge_test_cli_meets_the_target() -> None:
     n, acc = total.split()[-2:]
     assert int(n) == 2000 and float(acc) >= 99.9
     assert "Table 7 layout" in out and "By language: EN" in out
+    hand = out.split("Hand-written answers", 1)[1]
+    assert "swapped" in hand and "table" in hand and hand.split("Total", 1)[1].split()[1] == "100.0"
 
 
 def test_metric_rule(tmp_path: Path) -> None:
@@ -184,8 +186,8 @@ def _llm_responder(body: dict) -> str:
         user = "".join(p.get("text", "") for p in user)
     if "could not be read" not in user and "Diary" not in user and "日记" not in user and "记事" not in user:
         return "I think it is fine."  # not JSON: the strict parser refuses it and the judge asks again
-    gold = _section(user, "must contain):\n", "\n\nResponse to check:")
-    response = _section(user, "Response to check:\n", "\n\nRules:")
+    gold = _section(user, "must contain):\n", "\n\nRules:")
+    response = _section(user, "\n<response-to-check>\n", "\n</response-to-check>")
     if gold == response:
         return '{"verdict": "correct", "failure_modes": [], "reason": "same items"}'
     return '{"verdict": "incorrect", "failure_modes": ["other"], "reason": "different"}'
@@ -217,6 +219,28 @@ def test_llm_judge_verb(built: Path) -> None:
     md = (built / "rep-llm" / "tables.md").read_text()
     assert "| judged | synthetic-temporal | llm | 100.0 | 100.0 | 0 |" in md  # the LLM judge as a scoring mode
     assert "| from-scores | 100.0 | - | - | - | 100.0 |" in md  # read back from scores.json
+
+
+def _fooled(body: dict) -> str:
+    """A gullible judge: an answer that claims to be correct is graded correct (the deterministic judge is not
+    fooled, so the two disagree)."""
+    return '{"verdict": "correct", "failure_modes": [], "reason": "the answer says so"}'
+
+
+def test_report_flags_samples_where_the_judges_disagree(built: Path, tmp_path: Path) -> None:
+    run = tmp_path / "random-copy"
+    _cli("run", str(built / "ds"), "--model", "baseline:random", "--out", str(run), "--no-progress")
+    _cli("score", str(run))
+    with OpenAIServer(responder=_fooled) as srv:
+        _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+    rows = [json.loads(line) for line in (run / "scored.jsonl").read_text().splitlines()]
+    flagged = [r for r in rows if r.get("judges_disagree")]
+    assert flagged and len(flagged) == sum(r["scores"][OFFICIAL] == 0.0 for r in rows)
+    assert flagged[0]["judges_disagree"].startswith("deterministic judge 0, LLM judge 1 (")
+    _cli("report", str(run), "--out", str(tmp_path / "rep"))
+    assets = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "rep").rglob("*.js"))
+    assert f"{len(flagged)} sample(s) where the LLM judge and the rule judge disagree" in assets
+    assert "judges disagree: deterministic judge 0, LLM judge 1" in assets
 
 
 def test_eval_benchmark_seq_niah(tmp_path: Path) -> None:

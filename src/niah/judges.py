@@ -68,13 +68,30 @@ class JudgeTemplate:
     system: str | None = None
     #: Appended to the user turn when the previous reply did not parse.
     reminder: str = "Your previous reply could not be read. Reply with the required format only."
+    #: When set, ``user`` fences ``{prediction}`` between ``<TAG>`` and ``</TAG>`` lines and the prediction's own
+    #: copies of those tags are defused before it is pasted, so an answer cannot close the fence and write
+    #: text the judge would read as its instructions.
+    fence_tag: str | None = None
 
     def render(self, question: str, gold: str, prediction: str, *, retry: bool = False) -> RenderedPrompt:
+        if self.fence_tag is not None:
+            prediction = defuse_fence(prediction, self.fence_tag)
         text = self.user.format(question=question, gold=gold, prediction=prediction)
         if retry:
             text += "\n" + self.reminder
         return RenderedPrompt(parts=[TextPart(text)], roles=["question"], media_root=Path("."),
                               generation=JUDGE_GENERATION, system=self.system)
+
+
+def defuse_fence(text: str, tag: str) -> str:
+    """``text`` with every opening or closing ``tag`` marker (any case, inner spaces) made inert: the judge sees
+    ``[tag]`` where the answer wrote ``</tag>``, so the fence the prompt puts around it stays whole."""
+    return re.sub(rf"<\s*/?\s*{re.escape(tag)}\s*>", f"[{tag}]", text, flags=re.I)
+
+
+def fenced(tag: str, placeholder: str = "{prediction}") -> str:
+    """The fenced block a template puts around untrusted text (see :attr:`JudgeTemplate.fence_tag`)."""
+    return f"<{tag}>\n{placeholder}\n</{tag}>"
 
 
 BINARY_JSON_TEMPLATE = JudgeTemplate(

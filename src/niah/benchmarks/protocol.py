@@ -82,6 +82,10 @@ JUDGE_MISSING = "judge_missing"
 #: parsed): the sample browser shows the sample as "unscored", never as wrong.
 UNSCORED = "unscored"
 
+#: ``SampleScore.row`` field a family sets, with a short text, when a judge verb's verdict and the family's own
+#: rule judge disagree on the sample (the report marks such samples and counts them).
+JUDGES_DISAGREE = "judges_disagree"
+
 
 @dataclass(frozen=True)
 class JudgedScoring:

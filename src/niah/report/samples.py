@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from niah.benchmarks.protocol import UNSCORED, Axis
+from niah.benchmarks.protocol import JUDGES_DISAGREE, UNSCORED, Axis
 from niah.errors import DataError, NiahError
 from niah.iox import write_atomic
 from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
@@ -509,6 +509,9 @@ def _sample_record(row: ScoredRow, sample: Sample | None, dataset: Dataset | Non
     answer = row.answer if row.answer is not None or sample is None else sample.answer
     num_choices = len(sample.choices) if sample is not None and sample.choices is not None else None
     record["gold"] = gold_text(answer, num_choices)
+    disagree = row.extra.get(JUDGES_DISAGREE)
+    if disagree:
+        note = "; ".join(x for x in (note, f"judges disagree: {disagree}") if x)
     if note:
         record["note"] = note
     if sample is not None:
@@ -655,8 +658,10 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
 
     columns = inp.spec.columns if inp.spec is not None else None
     rows_axis = inp.rows_axis if inp.rows_axis is not None else (inp.spec.rows if inp.spec is not None else None)
+    disagreements = 0
     for row in iter_scored_rows(inp.scored_path):
         summary.total_rows += 1
+        disagreements += bool(row.extra.get(JUDGES_DISAGREE))
         bin_index = _axis_bin(columns, row)
         cell = _axis_bin(rows_axis, row)
         key = (row.task, bin_index, cell)
@@ -686,6 +691,9 @@ def write_sample_browser(inp: ReportInput, out_root: Path, slug: str, options: B
             flush()
     flush()
     summary.thumbnails = thumbs.written - before_thumbs
+    if disagreements:
+        summary.notes.append(f"{disagreements} sample(s) where the LLM judge and the rule judge disagree (marked "
+                             f"'judges disagree' in the sample list)")
     if options.samples_per_cell and summary.shown < summary.total_rows:
         summary.notes.append(f"showing the first {options.samples_per_cell} samples of each (task, length, depth)"
                              f" cell: {summary.shown} of {summary.total_rows}")

@@ -64,6 +64,9 @@ def judge_command(
     timeout: jo.Timeout = None,
     max_attempts: jo.MaxAttempts = None,
     retry_delay: jo.RetryDelay = None,
+    guarded_prompt: Annotated[bool, typer.Option("--guarded-prompt", help="the official judge prompts with the "
+                                                 "prediction fenced as untrusted data (a reply cannot write its "
+                                                 "own score); off by default: the official prompts")] = False,
 ) -> None:
     """Judge what the rule matcher leaves undecided (v1: undecided MCQ and open-ended replies; v2: open-ended),
     then score the run under that protocol (scored.jsonl, scores.json). Verdicts are stored in the run
@@ -71,7 +74,7 @@ def judge_command(
     from niah.benchmarks.infinibench.judge_run import judge_run
 
     summary = judge_run(run_dir, judge, protocol=protocol, concurrency=concurrency, dataset=dataset,
-                        retry_failed=retry_failed,
+                        retry_failed=retry_failed, guarded=guarded_prompt,
                         transport=jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay))
     overall = summary.scores.get("overall", {})
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "

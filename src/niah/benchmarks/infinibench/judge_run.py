@@ -9,10 +9,13 @@ from typing import Any
 from niah.benchmarks.infinibench.judging import (
     PARSE_ATTEMPTS,
     V1_JUDGE_GENERATION,
+    V1_MCQ_GUARDED_TEMPLATE,
     V1_MCQ_TEMPLATE,
+    V1_OPEN_GUARDED_TEMPLATE,
     V1_OPEN_TEMPLATE,
     V2_JUDGE_ATTEMPTS,
     V2_JUDGE_GENERATION,
+    V2_OPEN_GUARDED_TEMPLATE,
     V2_OPEN_TEMPLATE,
     options_listing,
     parse_v1_decision,
@@ -44,10 +47,11 @@ def _question(sample: Sample) -> str:
 def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", base_urls: tuple[str, ...] = (),
               api_key_env: str | None = None, concurrency: int = 8, dataset: str | Path | None = None,
               progress: bool = True, retry_failed: bool = False, transport: JudgeTransport | None = None,
-              ) -> JudgeSummary:
+              guarded: bool = False) -> JudgeSummary:
     """Judge what the rules leave undecided in ``run_dir`` under ``protocol``, storing the verdicts in the run
     (:mod:`niah.judged`; stored ones are reused, failed ones asked again only with ``retry_failed``), and score
-    the run again with them (scored.jsonl, scores.json)."""
+    the run again with them (scored.jsonl, scores.json). ``guarded`` uses the official prompts with the
+    prediction fenced as untrusted data (opt-in: the official templates are the default)."""
     from niah.judged import STORE_NAME, JudgeItem, judge_items, record_pass, response_key
     from niah.judges import Judge
     from niah.run import RetryPolicy
@@ -78,20 +82,24 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
     reach = transport or JudgeTransport(tuple(base_urls), api_key_env)
     common: dict[str, Any] = {**reach.judge_kwargs(), "max_parse_attempts": PARSE_ATTEMPTS}
     judges: dict[str, Judge]
+    mcq_t, open_t = (V1_MCQ_GUARDED_TEMPLATE, V1_OPEN_GUARDED_TEMPLATE) if guarded else (V1_MCQ_TEMPLATE,
+                                                                                      V1_OPEN_TEMPLATE)
     if protocol == "v1":
-        judges = {"mcq": Judge(judge_model, template=V1_MCQ_TEMPLATE, parser=parse_v1_decision,
+        judges = {"mcq": Judge(judge_model, template=mcq_t, parser=parse_v1_decision,
                                generation=V1_JUDGE_GENERATION, **common),
-                  "open": Judge(judge_model, template=V1_OPEN_TEMPLATE, parser=parse_v1_score,
+                  "open": Judge(judge_model, template=open_t, parser=parse_v1_score,
                                 generation=V1_JUDGE_GENERATION, **common)}
     else:
-        judges = {"open": Judge(judge_model, template=V2_OPEN_TEMPLATE, parser=parse_v2_score,
+        judges = {"open": Judge(judge_model, template=V2_OPEN_GUARDED_TEMPLATE if guarded else V2_OPEN_TEMPLATE,
+                                parser=parse_v2_score,
                                 generation=V2_JUDGE_GENERATION,
                                 **{**common, **reach.judge_kwargs(RetryPolicy(max_attempts=V2_JUDGE_ATTEMPTS))})}
     stats = judge_items(run_path, items, judges, concurrency=concurrency, retry_failed=retry_failed,
                         progress=progress)
     summary.unparsed, summary.reused, summary.requested = stats.failed, stats.reused, stats.asked
     summary.judgments = run_path / STORE_NAME
-    record_pass(run_path, BENCHMARK, judges, {"protocol": protocol, "judge": judge_model})
+    record_pass(run_path, BENCHMARK, judges, {"protocol": protocol, "judge": judge_model,
+                                               **({"guarded": True} if guarded else {})})
     scored = score_run(run_path, dataset=dataset)
     summary.scores = scored.scores
     return summary

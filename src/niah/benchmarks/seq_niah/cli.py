@@ -178,19 +178,37 @@ def judge_test_command(
     n: Annotated[int, typer.Option("--n", help="number of judgements")] = 2000,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="also write the numbers as JSON here")] = None,
+    official: Annotated[Path | None, typer.Option("--official", help="a checkout of the official Sequential-NIAH "
+                                                  "repository: also judge its labelled model outputs")] = None,
 ) -> None:
     """The paper's judge test (Tables 4 and 7) for niah's deterministic judge: GT, shuffled GT, missing, redundant
-    and incorrect answers, with and without an order requirement, EN and ZH."""
-    from niah.benchmarks.seq_niah.judge_test import render_tables, run_judge_test
+    and incorrect answers, with and without an order requirement, EN and ZH; then the hand-written answer set
+    (paraphrases, tables, notes, prose, merged and split items, swapped or replaced relation sides ...) with its
+    agreement per answer kind, and with --official the labelled official model outputs."""
+    from niah.benchmarks.seq_niah.judge_test import (
+        hand_written_cases,
+        official_cases,
+        render_answer_set,
+        render_tables,
+        run_answer_set,
+        run_judge_test,
+    )
 
     if n < 1:
         raise ConfigError("--n must be at least 1")
     result = run_judge_test(n, seed=seed)
     typer.echo(render_tables(result))
+    written = run_answer_set(hand_written_cases())
+    typer.echo("\n" + render_answer_set(written, "Hand-written answers: agreement with the labels per answer kind"))
+    numbers: dict[str, Any] = {**result.to_json(), "hand_written": written.to_json()}
+    if official is not None:
+        outputs = run_answer_set(official_cases(official))
+        typer.echo("\n" + render_answer_set(outputs, "Official model outputs: agreement with the labels"))
+        numbers["official_outputs"] = outputs.to_json()
     if json_out is not None:
         from niah.iox import write_json_atomic
 
-        write_json_atomic(json_out, result.to_json(), indent=1)
+        write_json_atomic(json_out, numbers, indent=1)
 
 
 def _needle_dicts(sample: Sample) -> Sample:
@@ -382,7 +400,7 @@ def judge_command(
         rule = _ORDER_RULE_YES if ordered else _ORDER_RULE_NO
         template = JudgeTemplate(name=f"{base.name}-{'ordered' if ordered else 'unordered'}",
                                  system=LLM_JUDGE_SYSTEM, user=LLM_JUDGE_PROMPT.replace("{order_rule}", rule),
-                                 reminder=base.reminder)
+                                 reminder=base.reminder, fence_tag=base.fence_tag)
         return Judge(judge, template=template, parser=parse_reply, **reach)
 
     result = judge_run(run_dir, make, concurrency=concurrency, dataset=dataset, retry_failed=retry_failed)

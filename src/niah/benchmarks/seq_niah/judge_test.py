@@ -494,3 +494,147 @@ def render_tables(result: JudgeTestResult) -> str:
     lines += ["", "By language: " + ", ".join(f"{k.upper()} {v:.2f}%" for k, v in sorted(langs.items())),
               f"Misjudged: {len(result.failures)} of {len(result.cases)}"]
     return "\n".join(lines)
+
+
+# --- hand-written answers and official model outputs -------------------------------------------------------
+
+#: answer kinds of the hand-written set that a correct answer may take, then the kinds of wrong answers
+CASE_KINDS = ("paraphrase-one", "paraphrase-all", "table", "note", "prose", "steps-paragraph", "merged", "split",
+              "two-per-line", "other-language", "swapped", "replaced-counterpart", "missing", "wrong-order",
+              "extra-item")
+
+
+@dataclass(slots=True)
+class LabelledAnswer:
+    """One labelled answer: where it comes from, its kind, the expected verdict and the labeller's reason."""
+
+    id: str
+    kind: str
+    question: str
+    gold: str
+    response: str
+    expected: int
+    why: str
+
+
+def _data_path(name: str) -> Any:
+    from importlib.resources import files
+
+    return files("niah.benchmarks.seq_niah").joinpath("data", name)
+
+
+def hand_written_cases() -> list[LabelledAnswer]:
+    """The hand-written answer set (``data/judge_cases.json``): answers written for six questions (diaries,
+    relation timelines and procedures, EN and ZH) in the layouts models use, labelled by the paper's rule."""
+    import json
+
+    doc = json.loads(_data_path("judge_cases.json").read_text(encoding="utf-8"))
+    questions = doc["questions"]
+    return [LabelledAnswer(c["id"], c["kind"], questions[c["question"]]["question"], questions[c["question"]]["answer"],
+                           c["response"], int(c["expected"]), c["why"]) for c in doc["cases"]]
+
+
+def official_cases(repo: Any) -> list[LabelledAnswer]:
+    """The official model outputs labelled in ``data/judge_official_labels.json``, read from a checkout of the
+    official repository at ``repo`` (the outputs are not shipped with niah). Kind: ``official-{model}``."""
+    import json
+    from pathlib import Path
+
+    from niah.errors import DataError
+
+    doc = json.loads(_data_path("judge_official_labels.json").read_text(encoding="utf-8"))
+    root = Path(repo)
+
+    def rows(rel: str) -> list[tuple[int, dict[str, Any]]]:
+        path = root / rel
+        if not path.is_file():
+            raise DataError("not found: a checkout of the official Sequential-NIAH repository is needed",
+                            file=path)
+        out = []
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                try:
+                    out.append((lineno, json.loads(line)))
+                except json.JSONDecodeError as exc:
+                    raise DataError(f"invalid JSON: {exc.msg}", file=path, line=lineno) from None
+        return out
+
+    gold: dict[str, tuple[str, str]] = {}
+    for lineno, row in rows(doc["gold_file"]):
+        try:
+            gold.setdefault(str(row["md5"]).split("_")[0], (str(row["raw_question"]), str(row["ref_answer"])))
+        except KeyError as exc:
+            raise DataError("missing", file=root / doc["gold_file"], line=lineno, field=exc.args[0]) from None
+    answers: dict[tuple[str, str], str] = {}
+    for model in sorted({lab["model"] for lab in doc["labels"]}):
+        for kind, pattern in doc["result_files"].items():
+            rel = pattern.format(model=model)
+            key = "answer" if kind == "base" else model
+            for lineno, row in rows(rel):
+                if key not in row or "md5" not in row:
+                    raise DataError("missing", file=root / rel, line=lineno, field=key if key not in row else "md5")
+                answers[(model, str(row["md5"]))] = str(row[key])
+    out = []
+    for lab in doc["labels"]:
+        question, answer = gold[lab["md5"].split("_")[0]]
+        response = answers.get((lab["model"], lab["md5"]))
+        if response is None:
+            raise DataError(f"no output of {lab['model']} for md5 {lab['md5']}", file=root)
+        out.append(LabelledAnswer(f"{lab['model']}/{lab['md5']}", f"official-{lab['model']}", question, answer,
+                                  response, int(lab["expected"]), lab["why"]))
+    return out
+
+
+@dataclass(slots=True)
+class AnswerSetResult:
+    """Agreement of a judge with the labels, per answer kind and overall."""
+
+    cases: list[LabelledAnswer]
+    verdicts: list[int]
+    reasons: list[str]
+
+    @property
+    def agreement(self) -> float:
+        return sum(int(v == c.expected) for c, v in zip(self.cases, self.verdicts, strict=True)) / len(self.cases)
+
+    def by_kind(self) -> dict[str, tuple[int, int]]:
+        """kind -> (agreeing, total), in :data:`CASE_KINDS` order, then any other kinds."""
+        out: dict[str, list[int]] = {}
+        for c, v in zip(self.cases, self.verdicts, strict=True):
+            out.setdefault(c.kind, [0, 0])
+            out[c.kind][0] += int(v == c.expected)
+            out[c.kind][1] += 1
+        order = [k for k in CASE_KINDS if k in out] + sorted(k for k in out if k not in CASE_KINDS)
+        return {k: (out[k][0], out[k][1]) for k in order}
+
+    def disagreements(self) -> list[tuple[LabelledAnswer, int, str]]:
+        return [(c, v, r) for c, v, r in zip(self.cases, self.verdicts, self.reasons, strict=True) if v != c.expected]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": len(self.cases), "agreement": 100.0 * self.agreement,
+                "by_kind": [{"kind": k, "n": n, "agreement": 100.0 * a / n} for k, (a, n) in self.by_kind().items()],
+                "disagreements": [{"id": c.id, "kind": c.kind, "expected": c.expected, "verdict": v, "reason": r,
+                                   "why": c.why} for c, v, r in self.disagreements()]}
+
+
+def run_answer_set(cases: list[LabelledAnswer],
+                   judge_fn: Callable[[str, str, str], tuple[int, str]] | None = None) -> AnswerSetResult:
+    """Judge every labelled answer (the deterministic judge unless ``judge_fn`` gives ``(score, reason)``)."""
+    fn = judge_fn or judge
+    verdicts, reasons = [], []
+    for c in cases:
+        score, reason = fn(c.question, c.gold, c.response)
+        verdicts.append(score)
+        reasons.append(reason)
+    return AnswerSetResult(cases, verdicts, reasons)
+
+
+def render_answer_set(result: AnswerSetResult, title: str) -> str:
+    """Agreement per answer kind as a text table, then the disagreements."""
+    lines = [title, "", f"{'Answer kind':<28}{'No.':>6}{'Agree (%)':>11}"]
+    for kind, (agree, n) in result.by_kind().items():
+        lines.append(f"{kind:<28}{n:>6}{100.0 * agree / n:>11.1f}")
+    lines.append(f"{'Total':<28}{len(result.cases):>6}{100.0 * result.agreement:>11.1f}")
+    for c, v, r in result.disagreements():
+        lines.append(f"  disagrees: {c.id} ({c.kind}) labelled {c.expected}, judged {v}: {r}")
+    return "\n".join(lines)

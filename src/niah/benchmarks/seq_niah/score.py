@@ -12,6 +12,7 @@ from typing import Any
 
 from niah.benchmarks.protocol import (
     JUDGE_MISSING,
+    JUDGES_DISAGREE,
     OFFICIAL,
     BaselineAnswers,
     JudgedScoring,
@@ -156,8 +157,13 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
         return SampleScore(rule.scores, {**rule.info, JUDGE_MISSING: True}, rule.row)
     if verdict.score is None:
         return SampleScore(rule.scores, rule.info, {**rule.row, "llm_judge": {"error": verdict.error}})
-    return SampleScore({**rule.scores, LLM_MODE: float(verdict.score)}, rule.info,
-                       {**rule.row, "llm_judge": {"raw": verdict.raw}})
+    row: dict[str, Any] = {**rule.row, "llm_judge": {"raw": verdict.raw}}
+    official = rule.scores.get(OFFICIAL)
+    if official is not None and float(official) != float(verdict.score):
+        # two judges, two verdicts: a reader should look (a judge fooled by the answer, or a rule misread)
+        row[JUDGES_DISAGREE] = (f"deterministic judge {float(official):g}, LLM judge {float(verdict.score):g} "
+                                f"({rule.row.get('reason') or 'no reason'})")
+    return SampleScore({**rule.scores, LLM_MODE: float(verdict.score)}, rule.info, row)
 
 
 SCORER = Scorer(score_sample, aggregate, row_fields=row_fields,
