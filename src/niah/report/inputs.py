@@ -272,6 +272,10 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
                 total, n = sums.get(label, (0.0, 0))
                 sums[label] = (total + row.score, n + 1)
         bucket = per_task.setdefault(row.task, [])
+        if isinstance(row.value("variant_of"), str):
+            # a noise variant (niah noise, official noise files): in its breakdown and the noise tables, not
+            # pooled into the per-bin accuracy with the ordinary samples
+            continue
         column = _bin(spec.columns, row) if spec is not None else None
         cell_row = _bin(rows_axis, row) if spec is not None else None
         if column is None or cell_row is None:

@@ -79,9 +79,14 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     """scores.json: accuracies in percent (overall, per length bin, needle group, pipeline, language and per
     task and length bin), failure-mode counts (paper Table 8: a sample may show several) and, for noise
     datasets, accuracy and consistency per noise kind (Table 5)."""
+    all_rows = rows
+    # noise variants are scored as noise (below), not pooled into accuracy as ordinary samples
+    rows = [(row, info) for row, info in rows if not isinstance(row.get("variant_of"), str)]
     values = [float(row["scores"][mode]) for row, _ in rows]
     out: dict[str, Any] = {"benchmark": "seq-niah", "scoring": mode, "n": len(values),
-                           "accuracy": _accuracy(values)}
+                           "accuracy": _accuracy(values) if values else None}
+    if len(rows) < len(all_rows):
+        out["noise_variants"] = len(all_rows) - len(rows)
     for name in ("length_bin", "needle_group", "pipeline", "lang"):
         out[f"by_{name}"] = _by(rows, mode, name)
     tasks: dict[str, dict[str, list[float]]] = {}
@@ -98,7 +103,7 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
                 wrong += 1
                 counts.update(info.get("failure_modes") or ["other"])
         out["failure_modes"] = {**{m: counts.get(m, 0) for m in FAILURE_MODES}, "incorrect_samples": wrong}
-    noise = noise_aggregate(rows, mode)
+    noise = noise_aggregate(all_rows, mode)
     if noise:
         out["noise"] = noise
     return out
@@ -127,7 +132,7 @@ def noise_aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     if not variants:
         return {}
     result = consistency(base, variants, variant_of, kind_of)
-    return {"base_accuracy": _accuracy(list(base.values())), "bases": len(base),
+    return {"base_accuracy": _accuracy(list(base.values())) if base else None, "bases": len(base),
             "kinds": {k: v.to_json() for k, v in result.items()}}
 
 
