@@ -92,8 +92,13 @@ def test_prompt_and_answer_templates(built):
             assert question.startswith("按日期罗列") and question.endswith("的内容")
             assert lines[0].endswith("的内容如下：")
             assert all(re.match(r"- \d{4}年\d{2}月\d{2}日：", x) for x in lines[1:])
-        days = [r[3] for r in s.meta["extrainfo_diary"]]
+        days = [(r[4], r[5], r[6]) for r in s.meta["extrainfo_diary"]]
         assert days == sorted(days) and len(set(days)) == len(days)  # chronological, distinct
+        # the canonical date in the record's language (official: November 6, 2010 / 2006年02月04日); the
+        # year-month-day sort key above replaces the canonical strings, which sort as dates only in Chinese
+        canonical = [r[3] for r in s.meta["extrainfo_diary"]]
+        pattern = r"\d{4}年\d{2}月\d{2}日" if s.meta["lang"] == "zh" else r"[A-Z][a-z]+ \d{1,2}, \d{4}"
+        assert all(re.fullmatch(pattern, c) for c in canonical), canonical
         assert len(lines) - 1 == s.meta["num_needles"]
         # the gold answer judges itself correct
         assert judge(question, s.answer, s.answer)[0] == 1
