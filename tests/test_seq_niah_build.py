@@ -158,6 +158,30 @@ def test_sources_validate_hostile_input(tmp_path):
     assert info.value.line == 1
 
 
+def test_source_checked_against_its_pipeline(tmp_path):
+    """An official diary QA file given as the real-temporal source is refused, naming the record's ppl; an
+    official benchmark file given as a source is refused too (before: it became real-temporal samples)."""
+    import random
+
+    diary = synth.synthetic_temporal_qa(random.Random(3), "en", 4)
+    f = tmp_path / "QA_en.jsonl"
+    f.write_text(json.dumps(diary) + "\n", encoding="utf-8")
+    for pipeline in ("real-temporal", "real-logical"):
+        with pytest.raises(DataError, match="'syn' .synthetic-temporal record.*takes") as info:
+            load_source(f, pipeline)
+        assert info.value.line == 1 and info.value.field == "meta.ppl"
+    logical = {"question": "How?", "answer": "1. a\n2. b", "needles": ["a", "b"],
+               "meta": {"source": "x", "ppl": "open", "lang": "en"}}
+    f.write_text(json.dumps(logical) + "\n", encoding="utf-8")
+    assert load_source(f, "real-logical")[0]["meta"]["ppl"] == "open"
+    with pytest.raises(DataError, match="'open'.*real-temporal"):
+        load_source(f, "real-temporal")
+    f.write_text(json.dumps({"md5": "x", "input": "i", "output": "o", "text_with_needles": "t"}) + "\n",
+                 encoding="utf-8")
+    with pytest.raises(DataError, match="niah import seq-niah"):
+        load_source(f, "real-temporal")
+
+
 def test_real_temporal_relations_grouped_in_date_order(tmp_path):
     f = tmp_path / "rel.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in [
