@@ -99,6 +99,10 @@ def test_consistency_on_an_imported_noise_run(tmp_path: Path) -> None:
     assert scores["n"] == 1 and scores["noise_variants"] == 3
     out = _cli("noise", "consistency", str(tmp_path / "run"))
     assert "semantic   accuracy 100.00" in out and "tiny-move  accuracy 100.00" in out
+    assert scores["noise"]["by_needle_group"]["3-5"]["consistency"] == 100.0  # Figure 7's groups
+    _cli("report", str(tmp_path / "run"), "--out", str(tmp_path / "rep"))
+    md = (tmp_path / "rep" / "tables.md").read_text(encoding="utf-8")
+    assert "Figure 7 layout" in md and "| baseline:oracle | needles 3-5 | 100.0 | 100.0 | 0.0 | 1 |" in md
     _cli("export", "seq-niah", str(tmp_path / "run"), "--out", str(tmp_path / "back"), "--result-key", "ModelX")
     back = [json.loads(x) for x in (tmp_path / "back" / "infer_noise_result.jsonl").read_text().splitlines()]
     assert [r["md5"] for r in back] == [json.loads(x)["md5"] for x in noise.read_text().splitlines()]

@@ -171,6 +171,25 @@ def extra_tables(inputs: Sequence[ReportInput]) -> list[ExtraTable]:
             tuple(noise_rows),
             "Consistency: share of base samples judged the same on the base and on every variant of the kind "
             "(all: every variant of every kind), split into consistently correct and consistently wrong."))
+    fig7 = []
+    for name, scores in docs:
+        noise = (scores or {}).get("noise")
+        if not isinstance(noise, dict):
+            continue
+        for field, title, order in (("length_bin", "length", LENGTH_LABELS), ("needle_group", "needles",
+                                                                              GROUP_LABELS)):
+            by = noise.get(f"by_{field}") or {}
+            for value in [v for v in order if v in by] + sorted(set(by) - set(order)):
+                k = by[value]
+                fig7.append((name, f"{title} {value}", format_pct(k["consistency"]),
+                             format_pct(k["consistently_correct"]), format_pct(k["consistently_wrong"]),
+                             str(k["bases"])))
+    if fig7:
+        tables.append(ExtraTable(
+            "Noise consistency by length and needle count (Figure 7 layout), all noise kinds together",
+            ("Model", "Group", "Consistency", "Consistently correct", "Consistently wrong", "Bases"), tuple(fig7),
+            "A group holds the base samples of that length bin or needle group; consistency: judged the same on "
+            "the base and on every variant."))
     return tables
 
 
