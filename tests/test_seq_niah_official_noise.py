@@ -150,3 +150,25 @@ def test_built_noise_export_has_official_md5s_and_kinds(tmp_path: Path) -> None:
     _cli("export", "seq-niah", str(tmp_path / "ds2"), "--out", str(tmp_path / "off2"))
     for name in ("NIAH_en.jsonl", "NIAH_en_noise.jsonl"):
         assert (tmp_path / "off2" / name).read_bytes() == (tmp_path / "off" / name).read_bytes(), name
+
+
+def test_semantic_kinds_follow_the_pipeline_of_imported_records(tmp_path: Path) -> None:
+    from niah.benchmarks.seq_niah.noise import make_variants
+    from niah.benchmarks.seq_niah.official import read_official
+
+    recs = []
+    for seed, ppl in ((21, "tkg"), (22, "open")):
+        rec = official_record(seed)
+        rec["meta_QA"]["ppl"] = ppl
+        recs.append(rec)
+    path = tmp_path / "NIAH_en.jsonl"
+    path.write_text(_lines(recs), encoding="utf-8")
+    tkg, logical = read_official([path])
+    relation = make_variants(tkg, "semantic", variants=3)
+    assert [v.meta["noise_type"] for v in relation] == ["tkg_1", "tkg_2", "tkg_1+2"]
+    assert all(s.startswith("On ") and "Ann Lee" in s for v in relation for s in v.meta["noise_sentences"])
+    steps = make_variants(logical, "semantic", variants=3)
+    assert [v.meta["noise_type"] for v in steps] == ["open_1", "open_2", "open_3"]
+    sentences = [v.meta["noise_sentences"] for v in steps]
+    assert all(len(s) == 1 for s in sentences) and len({s[0] for s in sentences}) == 3  # three distinct remarks
+    assert len({v.meta["md5"] for v in relation + steps}) == 6

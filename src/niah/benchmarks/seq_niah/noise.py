@@ -272,11 +272,13 @@ def _semantic_sentences(rng: random.Random, sample: Sample) -> list[str]:
 
 def semantic_names(sample: Sample) -> tuple[str, str, str]:
     """The official ``noise_type`` names of a sample's three semantic variants, by its pipeline (``ppl``)."""
-    ppl = sample.meta.get("ppl")
-    if ppl == "open" or (ppl != "syn" and not sample.meta.get("extrainfo_diary") and not
-                         (sample.meta.get("entity_A") and sample.meta.get("entity_B"))):
-        return ("open_1", "open_2", "open_3")
-    return ("tkg_1", "tkg_2", "tkg_1+2") if ppl == "tkg" else ("syn_1", "syn_2", "syn_1+2")
+    m = sample.meta
+    ppl = m.get("ppl")
+    if ppl == "tkg" or (ppl is None and m.get("entity_A") and m.get("entity_B")):
+        return ("tkg_1", "tkg_2", "tkg_1+2")
+    if ppl == "syn" or (ppl is None and m.get("extrainfo_diary")):
+        return ("syn_1", "syn_2", "syn_1+2")
+    return ("open_1", "open_2", "open_3")
 
 
 def make_variants(sample: Sample, kind: str, *, variants: int = 3, seed: int = 0, tokenizer: Any = None,
