@@ -92,8 +92,13 @@ def test_prompt_and_answer_templates(built):
             assert question.startswith("按日期罗列") and question.endswith("的内容")
             assert lines[0].endswith("的内容如下：")
             assert all(re.match(r"- \d{4}年\d{2}月\d{2}日：", x) for x in lines[1:])
-        days = [r[3] for r in s.meta["extrainfo_diary"]]
+        days = [(r[4], r[5], r[6]) for r in s.meta["extrainfo_diary"]]
         assert days == sorted(days) and len(set(days)) == len(days)  # chronological, distinct
+        # the canonical date in the record's language (official: November 6, 2010 / 2006年02月04日); the
+        # year-month-day sort key above replaces the canonical strings, which sort as dates only in Chinese
+        canonical = [r[3] for r in s.meta["extrainfo_diary"]]
+        pattern = r"\d{4}年\d{2}月\d{2}日" if s.meta["lang"] == "zh" else r"[A-Z][a-z]+ \d{1,2}, \d{4}"
+        assert all(re.fullmatch(pattern, c) for c in canonical), canonical
         assert len(lines) - 1 == s.meta["num_needles"]
         # the gold answer judges itself correct
         assert judge(question, s.answer, s.answer)[0] == 1
@@ -153,6 +158,30 @@ def test_sources_validate_hostile_input(tmp_path):
     assert info.value.line == 1
 
 
+def test_source_checked_against_its_pipeline(tmp_path):
+    """An official diary QA file given as the real-temporal source is refused, naming the record's ppl; an
+    official benchmark file given as a source is refused too (before: it became real-temporal samples)."""
+    import random
+
+    diary = synth.synthetic_temporal_qa(random.Random(3), "en", 4)
+    f = tmp_path / "QA_en.jsonl"
+    f.write_text(json.dumps(diary) + "\n", encoding="utf-8")
+    for pipeline in ("real-temporal", "real-logical"):
+        with pytest.raises(DataError, match="'syn' .synthetic-temporal record.*takes") as info:
+            load_source(f, pipeline)
+        assert info.value.line == 1 and info.value.field == "meta.ppl"
+    logical = {"question": "How?", "answer": "1. a\n2. b", "needles": ["a", "b"],
+               "meta": {"source": "x", "ppl": "open", "lang": "en"}}
+    f.write_text(json.dumps(logical) + "\n", encoding="utf-8")
+    assert load_source(f, "real-logical")[0]["meta"]["ppl"] == "open"
+    with pytest.raises(DataError, match="'open'.*real-temporal"):
+        load_source(f, "real-temporal")
+    f.write_text(json.dumps({"md5": "x", "input": "i", "output": "o", "text_with_needles": "t"}) + "\n",
+                 encoding="utf-8")
+    with pytest.raises(DataError, match="niah import seq-niah"):
+        load_source(f, "real-temporal")
+
+
 def test_real_temporal_relations_grouped_in_date_order(tmp_path):
     f = tmp_path / "rel.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in [
@@ -207,3 +236,19 @@ def test_bytes_do_not_depend_on_the_hash_seed(tmp_path):
         subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env)
         outs.append((out / "samples.jsonl").read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_llama2_sp_pool_counts_add_up_to_the_text():
+    """SentencePiece adds a word-start piece to a text of its own: the pool counts each paragraph after a line
+    break, so the counts of consecutive paragraphs add up to the whole text (before: each counted alone, the sum
+    drifted a token per paragraph and 64K-128K llama2-sp builds aborted with no exact tail)."""
+    from niah.benchmarks.seq_niah.build import LongTextPool
+    from niah.corpus import load_corpus
+    from niah.tokens import get_tokenizer
+
+    tok = get_tokenizer("llama2-sp")
+    for lang in ("en", "zh"):
+        pool = LongTextPool.build(load_corpus("default", lang=lang, seed=0), tok, lang)
+        units = pool.units[1:200]
+        assert int(pool.unit_tokens[1:200].sum()) == tok.count(pool.units[0] + "".join(units)) - tok.count(
+            pool.units[0]), lang

@@ -191,6 +191,8 @@ class ScoresFile:
     scoring: str
     #: Samples per column bin of each task, when the file records them (empty bins then print as -).
     bin_counts: dict[str, list[int]] | None = None
+    #: Per column bin of the overall, 0 where it is undefined (printed as -); None: summed from ``bin_counts``.
+    overall_counts: list[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,13 @@ class ReportSpec:
     #: With ``weighted_overall``: a bin weighs its heatmap cells that have samples instead of its samples, so
     #: Overall is the mean over the filled cells when each bin's value is the mean of its filled cells.
     weigh_bins_by_cells: bool = False
+    #: When set, used for runs instead of ``overall``, with the samples per bin of each task: returns the overall
+    #: per bin and, per bin, a count that is 0 where the overall is undefined (printed as -, never as 0).
+    overall_counted: Callable[[Mapping[str, Sequence[float]], Mapping[str, Sequence[int]]],
+                              tuple[list[float], list[int]] | None] | None = None
+    #: The official rule counts an empty bin as 0 in a row's Overall (MM-NIAH): tables then show that figure,
+    #: labelled, beside the Overall over the bins with samples. Otherwise an Overall over an empty bin is missing.
+    empty_bins_count_zero: bool = False
     #: Tables the family computes from its inputs (this family's only), shown after the breakdowns.
     extra_tables: Callable[[Sequence[ReportInput]], Sequence[ExtraTable]] | None = None
 

@@ -145,7 +145,8 @@ def _print_scores(console: Any, run_dir: Path) -> None:
     table = Table(title="official scores (accuracy x100; empty bins shown as -; overall = share of correct samples)"
                   if inp.spec.weighted_overall else
                   "official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
-                  "official code does)")
+                  "official code does)" if inp.spec.empty_bins_count_zero else
+                  "official scores (accuracy x100; empty bins and an overall over them shown as -)")
     table.add_column("task")
     for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
@@ -153,5 +154,8 @@ def _print_scores(console: Any, run_dir: Path) -> None:
         row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task),
                                   weighted=inp.spec.weighted_overall)
         filled = row.overall if row.filled is None else row.filled
-        table.add_row(task, *row.cells(), format_pct(filled))
+        cells = row.cells()
+        if row.filled is not None and not inp.spec.empty_bins_count_zero:
+            cells[-1] = format_pct(None)  # an overall over an empty bin is missing, never a 0 counted in
+        table.add_row(task, *cells, format_pct(filled))
     console.print(table)

@@ -109,19 +109,22 @@ def build_tables(inputs: Sequence[ReportInput],
         if overall_rows:
             tables.append(ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
                                       published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
-                                      prefix=spec.table_prefix))
+                                      prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero))
         for task in tasks:
             rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns), inp.bin_counts.get(task),
                                         weighted=weighted)
                     for inp in members if task in inp.task_scores]
             tables.append(ResultTable(key=task, title=task_title(spec, task), rows=rows,
                                       published=paper.section(task) if paper else None, columns=columns,
-                                      prefix=spec.table_prefix))
+                                      prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero))
     return tables
 
 
 def overall_counts(inp: ReportInput) -> list[int] | None:
-    """Samples per bin over all tasks (a bin of the overall is empty when it is empty in every task)."""
+    """Samples per bin over all tasks (a bin of the overall is empty when it is empty in every task), or the
+    family's own counts (0 where its overall is undefined)."""
+    if inp.overall_counts is not None:
+        return list(inp.overall_counts)
     if not inp.bin_counts or set(inp.bin_counts) != set(inp.task_scores):
         return None
     return [sum(col) for col in zip(*inp.bin_counts.values(), strict=True)]

@@ -63,6 +63,8 @@ class ReportInput:
     breakdowns: dict[str, dict[str, tuple[float, int]]] = field(default_factory=dict)
     # the row axis this input is binned on: the spec's, or the one its ``from_values`` built from the rows
     rows_axis: Axis | None = None
+    # per column bin of the overall, 0 where it is undefined; None: the sum of bin_counts over the tasks
+    overall_counts: list[int] | None = None
 
     def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
         return self.breakdowns.get(title, {})
@@ -270,6 +272,10 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
                 total, n = sums.get(label, (0.0, 0))
                 sums[label] = (total + row.score, n + 1)
         bucket = per_task.setdefault(row.task, [])
+        if isinstance(row.value("variant_of"), str):
+            # a noise variant (niah noise, official noise files): in its breakdown and the noise tables, not
+            # pooled into the per-bin accuracy with the ordinary samples
+            continue
         column = _bin(spec.columns, row) if spec is not None else None
         cell_row = _bin(rows_axis, row) if spec is not None else None
         if column is None or cell_row is None:
@@ -296,6 +302,14 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     by_cells = spec is not None and spec.weigh_bins_by_cells
     bin_counts = {task: [sum(bool(n) if by_cells else n for n in column) for column in zip(*c.counts, strict=True)]
                   for task, c in cells.items()}
+    overall: list[float] | None = None
+    overall_counts: list[int] | None = None
+    if spec is not None and spec.overall_counted is not None:
+        counted = spec.overall_counted(task_scores, bin_counts)
+        if counted is not None:
+            overall, overall_counts = counted
+    elif spec is not None:
+        overall = spec.overall(task_scores)
     model = run_model_name(meta)
     dataset_path = dataset if dataset is not None else _dataset_path(meta.get("dataset"), run_dir)
     return ReportInput(
@@ -303,7 +317,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         path=run_dir, kind="run", benchmark=benchmark,
         scoring=str(meta.get("scoring") or OFFICIAL_SCORING),
         split=meta.get("split") if isinstance(meta.get("split"), str) else _dataset_split(dataset_path),
-        task_scores=task_scores, overall=spec.overall(task_scores) if spec is not None else None, cells=cells,
+        task_scores=task_scores, overall=overall, overall_counts=overall_counts, cells=cells,
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
         run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
@@ -340,7 +354,7 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     return ReportInput(
         name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
         scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
-        run_status=_run_status(path), bin_counts=dict(read.bin_counts or {}),
+        run_status=_run_status(path), bin_counts=dict(read.bin_counts or {}), overall_counts=read.overall_counts,
     )
 
 

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 OVERALL_KEY = "overall"
 MISSING = "-"
+OVERALL_OFFICIAL_LABEL = "Overall (official: empty bins 0)"
+OVERALL_COVERED_LABEL = "Overall (bins with samples)"
 
 
 def format_pct(value: float | None) -> str:
@@ -65,14 +67,35 @@ class ResultTable:
     published: PublishedSection | None = None
     columns: tuple[str, ...] = ()   # bin labels, as the family's report names them
     prefix: str = ""                # file-name prefix of the family's tables
+    empty_bins_zero: bool = False   # the official Overall counts an empty bin as 0 (shown beside the covered one)
 
     @property
     def slug(self) -> str:
         return self.prefix + self.key.replace("-", "_")
 
     @property
+    def covered(self) -> bool:
+        """Some row has empty bins: the table adds the Overall over the bins with samples."""
+        return any(row.filled is not None for row in self.rows)
+
+    @property
     def header(self) -> tuple[str, ...]:
-        return ("Model", *(column_label(label) for label in self.columns), "Overall")
+        bins = tuple(column_label(label) for label in self.columns)
+        if not self.covered:
+            return ("Model", *bins, "Overall")
+        official = OVERALL_OFFICIAL_LABEL if self.empty_bins_zero else "Overall"
+        return ("Model", *bins, official, OVERALL_COVERED_LABEL)
+
+    def cells(self, row: TableRow) -> list[str]:
+        """A row's printed cells under :attr:`header`: an Overall over an empty bin is missing (``-``) unless
+        the official rule counts empty bins as 0, and then the Overall over the covered bins stands beside it."""
+        values = [format_pct(v) for v in row.values]
+        if not self.covered:
+            return [*values, format_pct(row.overall)]
+        complete = all(v is not None for v in row.values)
+        official = row.overall if (self.empty_bins_zero or row.filled is None) else None
+        covered = row.filled if row.filled is not None else (row.overall if complete else None)
+        return [*values, format_pct(official), format_pct(covered)]
 
 
 def column_label(label: str) -> str:
@@ -135,12 +158,12 @@ def to_markdown(table: ResultTable) -> str:
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" + "---:|" * (len(header) - 1))
     for row in table.rows:
-        lines.append("| " + " | ".join([_md_text(row.model), *row.cells()]) + " |")
+        lines.append("| " + " | ".join([_md_text(row.model), *table.cells(row)]) + " |")
     if table.published is not None and table.published.rows:
         blank = " |" * (len(header) - 1)
         lines.append(f"| *{_md_text(table.published.label)}* |{blank}")
         for row in table.published.rows:
-            lines.append("| " + " | ".join([f"*{_md_text(row.model)}*", *row.cells()]) + " |")
+            lines.append("| " + " | ".join([f"*{_md_text(row.model)}*", *table.cells(row)]) + " |")
     # Notes only after the last row: a paragraph inside the table would end it and leave the published rows
     # as loose text.
     for model, mean, bins in filled_note(table):
@@ -167,10 +190,10 @@ def to_csv(table: ResultTable) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["section", *table.header, "source"])
     for row in table.rows:
-        writer.writerow(["this report", _csv_text(row.model), *row.cells(), ""])
+        writer.writerow(["this report", _csv_text(row.model), *table.cells(row), ""])
     if table.published is not None:
         for row in table.published.rows:
-            writer.writerow(["published", _csv_text(row.model), *row.cells(), _csv_text(table.published.label)])
+            writer.writerow(["published", _csv_text(row.model), *table.cells(row), _csv_text(table.published.label)])
     return buf.getvalue()
 
 
@@ -199,17 +222,22 @@ def to_latex(table: ResultTable) -> str:
         r"\midrule",
     ]
     for row in table.rows:
-        lines.append(" & ".join([latex_escape(row.model), *row.cells()]) + r" \\")
+        lines.append(" & ".join([latex_escape(row.model), *table.cells(row)]) + r" \\")
     if table.published is not None and table.published.rows:
         lines.append(r"\midrule")
         lines.append(rf"\multicolumn{{{ncols}}}{{l}}{{\textit{{{latex_escape(table.published.label)}}}}} \\")
         for row in table.published.rows:
-            lines.append(" & ".join([latex_escape(row.model), *row.cells()]) + r" \\")
+            lines.append(" & ".join([latex_escape(row.model), *table.cells(row)]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------------- HTML
+
+def _td(cell: str) -> str:
+    """A table cell; a missing value is grey (class ``missing``), never a number."""
+    return '<td class="missing">' + MISSING + "</td>" if cell == MISSING else f"<td>{html.escape(cell)}</td>"
+
 
 def to_html(table: ResultTable) -> str:
     """An HTML <table>; every piece of text is escaped (model names come from run files)."""
@@ -220,7 +248,7 @@ def to_html(table: ResultTable) -> str:
            "<tbody>"]
     for row in table.rows:
         out.append('<tr class="ours"><th scope="row">' + esc(row.model) + "</th>"
-                   + "".join(f"<td>{esc(c)}</td>" for c in row.cells()) + "</tr>")
+                   + "".join(_td(c) for c in table.cells(row)) + "</tr>")
     out.append("</tbody>")
     if table.published is not None and table.published.rows:
         out.append('<tbody class="published">')
@@ -230,7 +258,7 @@ def to_html(table: ResultTable) -> str:
             title = f' title="{esc(note)}"' if note else ""
             out.append(f'<tr class="published"><th scope="row"{title}>' + esc(row.model)
                        + ("*" if note else "") + "</th>"
-                       + "".join(f"<td>{esc(c)}</td>" for c in row.cells()) + "</tr>")
+                       + "".join(_td(c) for c in table.cells(row)) + "</tr>")
         out.append("</tbody>")
     out.append("</table>")
     for model, mean, bins in filled_note(table):
@@ -339,7 +367,7 @@ def breakdowns_html(inputs: Sequence[ReportInput]) -> str:
     parts = []
     for title, labels, rows in breakdown_tables(inputs):
         head = "".join(f"<th>{esc(b)}</th>" for b in labels)
-        body = "".join(f'<tr><th scope="row">{esc(model)}</th>' + "".join(f"<td>{esc(c)}</td>" for c in cells)
+        body = "".join(f'<tr><th scope="row">{esc(model)}</th>' + "".join(_td(c) for c in cells)
                        + "</tr>" for model, cells in rows)
         parts.append(f'<table class="results breakdown"><caption>{esc(title)} (accuracy x100, samples)</caption>'
                      f"<thead><tr><th>Model</th>{head}</tr></thead><tbody>{body}</tbody></table>")
@@ -378,7 +406,7 @@ def extra_tables_html(inputs: Sequence[ReportInput]) -> str:
     parts = []
     for table in extra_tables(inputs):
         head = "".join(f"<th>{esc(h)}</th>" for h in table.header)
-        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+        body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in table.rows)
         note = f'<p class="table-notes">{esc(table.note)}</p>' if table.note else ""
         parts.append(f'<table class="results extra"><caption>{esc(table.title)}</caption><thead><tr>{head}</tr>'
                      f"</thead><tbody>{body}</tbody></table>{note}")

@@ -165,6 +165,7 @@ SPEC = ReportSpec(
     task_order=TASKS,
     task_titles=TASK_TITLES,
     overall_title=OVERALL_TITLE,
+    empty_bins_count_zero=True,
     table_prefix="mm_niah_",
     read_scores=read_scores,
     published=load_paper,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from niah.benchmarks.mmlongbench.aggregate import category_scores, dataset_score
 from niah.benchmarks.mmlongbench.datasets import (
@@ -54,6 +54,20 @@ def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
     return out
 
 
+def overall_counted(task_scores: Mapping[str, Sequence[float]],
+                    counts: Mapping[str, Sequence[int]]) -> tuple[list[float], list[int]] | None:
+    """:func:`overall` at the lengths where every data set has samples; elsewhere it is null (count 0, printed
+    as -), as the official aggregation leaves it, never 0."""
+    whole = overall(task_scores)
+    if whole is None:
+        return None
+    defined = [int(all((counts.get(name) or [0] * len(LENGTHS_K))[i] > 0 for name in DATASETS))
+               for i in range(len(LENGTHS_K))]
+    if not any(defined):
+        return None
+    return [v if ok else 0.0 for v, ok in zip(whole, defined, strict=True)], defined
+
+
 def read_scores(doc: Any, path: Path) -> ScoresFile:
     """An MMLongBench ``scores.json`` (datasets, categories, overall per length; null = undefined)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
@@ -79,11 +93,14 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
         if found is not None:
             task_scores[key] = [0.0 if v is None else v for v in found]
             bin_counts[key] = [0 if v is None else 1 for v in found]
-    total = row(doc.get("overall") or {}, "overall", partial=False)
+    # a null overall length is undefined (printed as -), the others stand
+    total = row(doc.get("overall") or {}, "overall", partial=True)
     scoring = doc.get("scoring")
-    return ScoresFile(task_scores=task_scores, overall=cast("list[float] | None", total), split=None,
-                      benchmark="mmlongbench", scoring=scoring if isinstance(scoring, str) else OFFICIAL,
-                      bin_counts=bin_counts)
+    return ScoresFile(task_scores=task_scores, overall=None if total is None else [0.0 if v is None else v
+                                                                                  for v in total],
+                      split=None, benchmark="mmlongbench", scoring=scoring if isinstance(scoring, str) else OFFICIAL,
+                      bin_counts=bin_counts, overall_counts=None if total is None else [int(v is not None)
+                                                                                       for v in total])
 
 
 SPEC = ReportSpec(
@@ -91,6 +108,7 @@ SPEC = ReportSpec(
     rows=Axis("All samples", "length_k", ("all",), lambda value: 0 if value in LENGTHS_K else None),
     per_bin=per_bin,
     overall=overall,
+    overall_counted=overall_counted,
     task_order=TASK_ORDER,
     task_titles=TASK_TITLES,
     overall_title="Overall (mean of the five categories)",

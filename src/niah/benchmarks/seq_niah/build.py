@@ -168,7 +168,11 @@ class LongTextPool:
             ids.append(doc.id)
         if not units:
             raise ConfigError(f"the corpus has no {lang} text")
-        counts = np.asarray(tokenizer.count_batch(units), dtype=np.int64)
+        if _line_led_additive(tokenizer):
+            counts = np.asarray(tokenizer.count_batch(units), dtype=np.int64)
+        else:  # counted where a unit stands: after a line break (SentencePiece adds a word-start piece alone)
+            anchor = tokenizer.count(_ANCHOR)
+            counts = np.asarray(tokenizer.count_batch([_ANCHOR + u for u in units]), dtype=np.int64) - anchor
         return cls(tokenizer, lang, units, counts, np.asarray(starts, dtype=np.int64), ids)
 
     @property
@@ -193,6 +197,25 @@ class Inserted:
 
 class _Redraw(Exception):
     pass
+
+
+#: What every unit but the first follows: the line break that ends the unit before it.
+_ANCHOR = "\n"
+
+
+def _line_led_additive(tok: TextTokenizer) -> bool:
+    """True for the OpenAI encodings, where a position after a newline and before a non-space character
+    always starts a pre-token, so a text's tokens are the sum of its line-led units' own counts."""
+    from niah.tokens.text import OpenAIBPE
+
+    return isinstance(tok, OpenAIBPE)
+
+
+def _count_after_break(tok: TextTokenizer, text: str) -> int:
+    """Tokens ``text`` adds after a line break (its own count for the OpenAI encodings)."""
+    if _line_led_additive(tok):
+        return tok.count(text)
+    return tok.count(_ANCHOR + text) - tok.count(_ANCHOR)
 
 
 def _cut_positions(text: str, lang: str) -> list[int]:
@@ -320,7 +343,8 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
                 before, after, replaced = frame_needle(unit, off, py_rng)
                 parts.append(unit[prev:off] + before)
                 # tokens before the needle line (small count: this paragraph only)
-                needle_tokens_before.append(total + tok.count(lead + "".join(parts)))
+                needle_tokens_before.append(total + (tok.count(lead + "".join(parts)) if pos == 0 else
+                                                     _count_after_break(tok, "".join(parts))))
                 offsets.append(chars + sum(len(p) for p in parts))
                 frames.append((before, after, unit[off:off + replaced]))
                 parts.append(needles[ni] + after)
@@ -328,7 +352,7 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
                 prev = off + replaced
             parts.append(unit[prev:])
             new_unit = "".join(parts)
-            total += tok.count(lead + new_unit)
+            total += tok.count(lead + new_unit) if pos == 0 else _count_after_break(tok, new_unit)
         else:
             new_unit = unit
             total += tok.count(lead + unit) if pos == 0 else int(pool.unit_tokens[u])

@@ -84,10 +84,10 @@ def import_command(
 ) -> None:
     """Official Sequential-NIAH files -> a niah dataset (prompts byte for byte the files' input)."""
     from niah.benchmarks.seq_niah.build import BENCHMARK
-    from niah.benchmarks.seq_niah.official import read_official
+    from niah.benchmarks.seq_niah.official import link_noise, read_official
     from niah.sample import DatasetWriter
 
-    samples = list(read_official(files))  # every record validated before anything is written
+    samples = link_noise(list(read_official(files)))  # every record validated before anything is written
     with DatasetWriter(out) as writer:
         for sample in samples:
             writer.write(sample)
@@ -445,8 +445,29 @@ def consistency_command(
     """Noise accuracy (mean ± std over variant rounds) and consistency per kind (paper Table 5) of a scored run
     -> RUN/noise.json. Sequential-NIAH runs also have them in scores.json; this reads any family's run."""
     result = run_consistency(run_dir, dataset)
-    typer.echo(f"base accuracy {result.get('base_accuracy', 0):.2f} over {result.get('bases', 0)} base samples")
+    base = result.get("base_accuracy")
+    typer.echo(f"base accuracy {'-' if base is None else f'{base:.2f}'} over {result.get('bases', 0)} base samples")
     for kind, k in (result.get("kinds") or {}).items():
         typer.echo(f"{kind:<10} accuracy {k['accuracy']:.2f} ± {k['accuracy_std']:.2f}  consistency "
                    f"{k['consistency']:.2f} (correct {k['consistently_correct']:.2f}, wrong "
                    f"{k['consistently_wrong']:.2f})")
+
+
+def score_results_command(paths: list[Path], out: Path | None) -> None:
+    """``niah score --format seq-niah-results DATA_FILE... RESULT_FILE... [--out scores.json]``."""
+    from niah.benchmarks.seq_niah.official import score_results
+    from niah.iox import write_json_atomic
+
+    result = score_results(paths)
+    scores = result["scores"]
+    accuracy = scores.get("accuracy")
+    typer.echo(f"scored {result['scored']} responses ({result['without_response']} samples without one): accuracy "
+               f"{'-' if accuracy is None else f'{accuracy:.2f}'} over {scores['n']} samples"
+               + (f", {scores['noise_variants']} noise variants scored as noise" if scores.get("noise_variants")
+                  else ""))
+    for kind, k in ((scores.get("noise") or {}).get("kinds") or {}).items():
+        typer.echo(f"{kind:<10} accuracy {k['accuracy']:.2f} ± {k['accuracy_std']:.2f}  consistency "
+                   f"{k['consistency']:.2f} over {k['bases']} base samples")
+    if out is not None:
+        write_json_atomic(out, scores, indent=1)
+        typer.echo(f"wrote {out}")

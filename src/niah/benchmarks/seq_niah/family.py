@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, ReportSpec, Scorer, lazy
+from niah.benchmarks.protocol import (
+    BaselineAnswers,
+    Builder,
+    Command,
+    Family,
+    ReportSpec,
+    ScoreFormat,
+    Scorer,
+    lazy,
+)
 
 if TYPE_CHECKING:
     from niah.metrics.base import MetricRule
@@ -34,6 +43,13 @@ def _builders() -> Sequence[Builder]:
 
     return (Builder("seq-niah", build_from_options, {"pipelines": ["synthetic-temporal"], "langs": ["en", "zh"],
                                                        "lengths": ["8k-16k"], "needles": "3-15"}),)
+
+
+def _score_formats() -> Sequence[ScoreFormat]:
+    from niah.benchmarks.seq_niah import cli
+
+    return (ScoreFormat("seq-niah-results", "official data files (NIAH_*.jsonl, test_data_for_infer.jsonl) and "
+                        "result files (infer_result.jsonl, infer_noise_result.jsonl)", cli.score_results_command),)
 
 
 def _renderer() -> Renderer:
@@ -80,4 +96,5 @@ FAMILY = Family(
     report=_report,
     baselines=_baselines,
     audit=lazy("niah.benchmarks.seq_niah.audit:SPEC"),
+    score_formats=_score_formats,
 )

@@ -167,8 +167,16 @@ def _assemble(sample: Sample, lay: _Layout, cuts: Sequence[int], needles: Sequen
     meta["noise_kind"] = kind
     meta["variant_of"] = sample.id
     meta["base_length"] = sample.meta.get("length")
+    # the official noise files number each variant's md5 on from its base's: {md5}_{i}
+    meta["md5"] = f"{sample.meta.get('md5', sample.id)}_{suffix}"
+    meta.pop("raw_text", None)
     if extra:
+        from niah.benchmarks.seq_niah.build import raw_text_of
+
+        # the inserted look-alike sentences (official: meta_QA.insert_needles); the text without needles is
+        # still the base's (official meta_text.raw_text), not the one with the look-alikes
         meta["noise_sentences"] = [t for _c, t in extra]
+        meta["raw_text"] = sample.meta.get("raw_text", raw_text_of(sample))
     variant = Sample(id=f"{sample.id}_{suffix}", benchmark=sample.benchmark, task=sample.task,
                      context=[TextPart(ctx)], question=list(sample.question), answer=sample.answer,
                      choices=sample.choices, meta=meta)
@@ -241,9 +249,36 @@ def _semantic_sentences(rng: random.Random, sample: Sample) -> list[str]:
             return [f"{ds}，{a}与{third}举行了会谈。", f"{ds}，{b}与{third}签署了一项合作协议。"]
         return [f"On {ds}, {a} held talks with {third}.", f"On {ds}, {b} signed a cooperation agreement with {third}."]
     question = "".join(p.text for p in sample.question if isinstance(p, TextPart)).rstrip("?？")
+    if m.get("ppl") == "tkg" and isinstance(sample.answer, str):
+        # an imported relation timeline (the official files keep no entities): the subject from the question,
+        # a nearby date from the gold, a third party
+        tkg_days = sorted(date(y, mo, dd) for d in find_dates(sample.answer) for y, mo, dd in [min(d.days, key=str)]
+                          if y is not None) or [date(2010, 1, 1)]
+        who = subject or ("双方" if lang == "zh" else "the two parties")
+        near_day = rng.choice(tkg_days) + timedelta(days=rng.choice((-9, -5, -2, 2, 5, 9)))
+        ds = format_date(near_day, "zh" if lang == "zh" else "month-day")
+        if lang == "zh":
+            return [f"{ds}，{who}与挪威举行了会谈。", f"{ds}，{who}与智利签署了一项合作协议。"]
+        return [f"On {ds}, {who} held talks with Norway.", f"On {ds}, {who} signed a cooperation agreement with Chile."]
+    # steps: three distinct remarks on the question's topic that are not steps (official open_1..3)
     if lang == "zh":
-        return [f"关于“{question}”这个话题，网上流传着许多说法，并不是每一种都可靠。"]
-    return [f"Many different opinions circulate about the topic \"{question}\", and not all of them are reliable."]
+        return [f"关于“{question}”这个话题，网上流传着许多说法，并不是每一种都可靠。",
+                f"很多人第一次遇到“{question}”这个问题时，都会先向身边有经验的人请教。",
+                f"“{question}”这个话题在论坛上经常被讨论，相关的帖子有成百上千条。"]
+    return [f"Many different opinions circulate about the topic \"{question}\", and not all of them are reliable.",
+            f"People who first face the question \"{question}\" often ask a friend with more experience.",
+            f"The topic \"{question}\" comes up often in online forums, with hundreds of threads about it."]
+
+
+def semantic_names(sample: Sample) -> tuple[str, str, str]:
+    """The official ``noise_type`` names of a sample's three semantic variants, by its pipeline (``ppl``)."""
+    m = sample.meta
+    ppl = m.get("ppl")
+    if ppl == "tkg" or (ppl is None and m.get("entity_A") and m.get("entity_B")):
+        return ("tkg_1", "tkg_2", "tkg_1+2")
+    if ppl == "syn" or (ppl is None and m.get("extrainfo_diary")):
+        return ("syn_1", "syn_2", "syn_1+2")
+    return ("open_1", "open_2", "open_3")
 
 
 def make_variants(sample: Sample, kind: str, *, variants: int = 3, seed: int = 0, tokenizer: Any = None,
@@ -281,8 +316,11 @@ def make_variants(sample: Sample, kind: str, *, variants: int = 3, seed: int = 0
                                  tokenizer=tokenizer))
         else:
             sentences = _semantic_sentences(rng, sample)
-            chosen = [[sentences[0]], [sentences[-1]], sentences][v % 3] if len(sentences) > 1 else [sentences[0]]
-            names = ["syn_1", "syn_2", "syn_1+2"][v % 3] if len(sentences) > 1 else "syn_1"
+            labels = semantic_names(sample)
+            if labels[0] == "open_1":  # three distinct remarks, one per variant
+                chosen, names = [sentences[v % len(sentences)]], labels[v % 3]
+            else:  # the first, the second, both
+                chosen, names = [[sentences[0]], [sentences[-1]], sentences][v % 3], labels[v % 3]
             shard_bounds = [0] + lay.cuts + [len(lay.raw)]
             shards = rng.sample(range(len(shard_bounds) - 1), min(len(chosen), len(shard_bounds) - 1))
             extra: list[tuple[int, str]] = []
@@ -318,22 +356,25 @@ class NoiseGroupResult:
     consistently_correct: float
     consistently_wrong: float
     bases: int
+    without_base: int = 0  # base samples not scored: judged the same on every variant of theirs only
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "accuracy": self.accuracy, "accuracy_std": self.accuracy_std,
                 "consistency": self.consistency, "consistently_correct": self.consistently_correct,
-                "consistently_wrong": self.consistently_wrong, "bases": self.bases}
+                "consistently_wrong": self.consistently_wrong, "bases": self.bases,
+                "without_base": self.without_base}
 
 
 def consistency(base_scores: Mapping[str, float], variant_scores: Mapping[str, float],
                 variant_of: Mapping[str, str], kind_of: Mapping[str, str]) -> dict[str, NoiseGroupResult]:
     """Table 5: per noise kind and ``all`` kinds together, accuracy (mean +- std over the variant rounds) and
     consistency (share of base samples whose verdict is the same on the base and every variant), split into
-    consistently correct and consistently wrong. Base samples without a score are left out."""
+    consistently correct and consistently wrong. A base sample without a score (an official noise file scored
+    without its test file) counts as consistent when its variants all agree (``without_base``)."""
     groups: dict[str, dict[str, list[tuple[str, float]]]] = {}
     for vid, score in variant_scores.items():
         base = variant_of.get(vid)
-        if base is None or base not in base_scores:
+        if base is None:
             continue
         kind = kind_of.get(vid, "unknown")
         for g in (kind, "all"):
@@ -341,10 +382,13 @@ def consistency(base_scores: Mapping[str, float], variant_scores: Mapping[str, f
     out: dict[str, NoiseGroupResult] = {}
     for g, per_base in groups.items():
         rounds: dict[int, list[float]] = {}
-        same = correct = wrong = 0
+        same = correct = wrong = missing = 0
         for base, rows in per_base.items():
-            b = base_scores[base]
             scores = [s for _v, s in sorted(rows, key=lambda r: _variant_number(r[0]))]
+            b = base_scores.get(base)
+            if b is None:
+                missing += 1
+                b = scores[0]
             for r, s in enumerate(scores):
                 rounds.setdefault(r, []).append(s)
             if all(s == b for s in scores):
@@ -355,7 +399,7 @@ def consistency(base_scores: Mapping[str, float], variant_scores: Mapping[str, f
         n = len(per_base)
         out[g] = NoiseGroupResult(g, statistics.fmean(accs) if accs else 0.0,
                                   statistics.pstdev(accs) if len(accs) > 1 else 0.0,
-                                  100.0 * same / n, 100.0 * correct / n, 100.0 * wrong / n, n)
+                                  100.0 * same / n, 100.0 * correct / n, 100.0 * wrong / n, n, missing)
     return out
 
 

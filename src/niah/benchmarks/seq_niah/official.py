@@ -43,6 +43,52 @@ from niah.sample import Sample, TextPart, check_sample_values
 
 PIPELINE_OF_PPL = {"syn": "synthetic-temporal", "tkg": "real-temporal", "open": "real-logical"}
 NOISE_TYPES = ("little_moving", "large_moving", "order")
+#: niah's noise kind of each official ``noise_type`` (semantic noise: ``syn_*``, ``tkg_*``, ``open_*``).
+NOISE_KIND_OF_TYPE = {"little_moving": "tiny-move", "large_moving": "big-move", "order": "reorder"}
+#: The official noise scripts number variants 1-3 tiny, 4-6 big movement, 7-9 reorder; the semantic ones come
+#: after. The inference-ready noise file names no noise type, so its kind is read from this numbering.
+KIND_OF_NUMBER = ((3, "tiny-move"), (6, "big-move"), (9, "reorder"))
+
+
+def noise_kind(noise_type: str) -> str:
+    """niah's noise kind of an official ``noise_type``."""
+    if noise_type in NOISE_KIND_OF_TYPE:
+        return NOISE_KIND_OF_TYPE[noise_type]
+    return "semantic" if noise_type.split("_", 1)[0] in ("syn", "tkg", "open") else noise_type
+
+
+def _split_md5(md5: str) -> tuple[str, int] | None:
+    """(base md5, variant number) of an official noise md5 ``{md5}_{i}``, or None."""
+    base, _, tail = md5.rpartition("_")
+    return (base, int(tail)) if base and tail.isdigit() else None
+
+
+def link_noise(samples: list[Sample]) -> list[Sample]:
+    """Mark the noise links of imported official samples in place: a variant (``{md5}_{i}`` whose base md5
+    names a sample, or any record with a ``noise_type``) gets ``meta.variant_of`` and ``meta.noise_kind``
+    (from its ``noise_type``, else from the official numbering, ``meta.noise_kind_from = "numbering"``); a base
+    that has variants gets ``noise_kind = "base"``. Variants are then kept out of plain accuracy and scored as
+    noise (consistency, Table 5)."""
+    ids = {s.id for s in samples}
+    bases: set[str] = set()
+    for s in samples:
+        split = _split_md5(s.id)
+        noise_type = s.meta.get("noise_type")
+        if split is None or not (isinstance(noise_type, str) or split[0] in ids or "variant" in s.meta):
+            continue
+        base, number = split
+        s.meta["variant_of"] = base
+        s.meta["variant"] = number
+        if isinstance(noise_type, str):
+            s.meta["noise_kind"] = noise_kind(noise_type)
+        else:
+            s.meta["noise_kind"] = next((k for top, k in KIND_OF_NUMBER if number <= top), "semantic")
+            s.meta["noise_kind_from"] = "numbering"
+        bases.add(base)
+    for s in samples:
+        if s.id in bases and "variant_of" not in s.meta:
+            s.meta["noise_kind"] = "base"
+    return samples
 
 
 def _md5(text: str) -> str:
@@ -136,7 +182,7 @@ def builder_record_to_sample(obj: Any, *, file: str | Path = "<input>", line: in
         "needles": needles_meta, "raw_needles": list(raw_needles), "depth": [n["depth"] for n in needles_meta],
         "depth_unit": "chars", "md5": md5, "qa_md5": mq.get("md5"), "split": "official",
         "official": {"meta_QA": {k: v for k, v in mq.items() if k not in ("question", "answer", "raw_needles",
-                                                                             "needles")},
+                                                                             "needles", "insert_needles")},
                      "meta_text": {k: v for k, v in mt.items() if k != "raw_text"},
                      "keys": list(obj), "meta_QA_keys": list(mq), "meta_text_keys": list(mt)},
     }
@@ -144,6 +190,11 @@ def builder_record_to_sample(obj: Any, *, file: str | Path = "<input>", line: in
         meta["official"]["meta_QA_answer"] = mq.get("answer")
     if "noise_type" in obj:
         meta["noise_type"] = obj["noise_type"]
+    inserted_noise = mq.get("insert_needles")
+    if inserted_noise is not None:
+        if not isinstance(inserted_noise, list) or not all(isinstance(t, str) for t in inserted_noise):
+            raise DataError("must be a list of strings", file=file, line=line, field="meta_QA.insert_needles")
+        meta["noise_sentences"] = list(inserted_noise)
     sample = Sample(id=md5, benchmark=BENCHMARK, task=pipeline, context=[TextPart(context)],
                     question=[TextPart(question)], answer=output, meta=meta)
     if raw_text_of(sample) != raw_text:
@@ -191,10 +242,9 @@ def test_record_to_sample(obj: Any, *, file: str | Path = "<input>", line: int =
                             "doc_prefix": doc, "question_prefix": qp, "joiner": JOINER, "md5": md5,
                             "split": "official", "answer_key": answer_key,
                             "official": {"keys": list(obj)}}
-    base = md5.rsplit("_", 1)
-    if len(base) == 2 and base[1].isdigit():
-        meta["variant_of"] = base[0]
-        meta["variant"] = int(base[1])
+    numbered = _split_md5(md5)
+    if numbered is not None:  # a noise variant; link_noise gives its kind
+        meta["variant_of"], meta["variant"] = numbered
     return Sample(id=md5, benchmark=BENCHMARK, task="test", context=[TextPart(context)],
                   question=[TextPart(raw_q)], answer=answer, meta=meta)
 
@@ -247,6 +297,8 @@ def sample_to_builder_record(sample: Sample, *, raw_text_tokens: Any = None) -> 
                "needles": [n["text"] for n in inserted], "source": m.get("source"), "ppl": m.get("ppl")}
     for k, v in mq_extra.items():
         meta_qa.setdefault(k, v)
+    if "noise_sentences" in m:  # the inserted look-alike sentences of semantic noise
+        meta_qa["insert_needles"] = list(m["noise_sentences"])
     if "meta_QA_keys" in official:
         meta_qa = {k: meta_qa[k] for k in official["meta_QA_keys"] if k in meta_qa}
     meta_text: dict[str, Any] = {"md5": mt_extra.get("md5", _md5(raw_text)), "raw_text": raw_text,
@@ -311,3 +363,49 @@ def read_results(path: str | Path) -> dict[str, str | None]:
             raise DataError("must be a string or null", file=p, line=lineno, field=others[0])
         out[obj["md5"]] = value
     return out
+
+
+def _is_result_file(path: Path) -> bool:
+    """True when the file's first record is a result line: ``md5`` and one answer field, nothing a data file
+    holds."""
+    for _lineno, obj in iter_jsonl(path, what="Sequential-NIAH file"):
+        return isinstance(obj, dict) and "md5" in obj and len(obj) == 2 and not (
+            set(obj) & {"input", "question", "text_with_needles", "raw_question", "output"})
+    return False
+
+
+def score_results(paths: Iterable[str | Path]) -> dict[str, Any]:
+    """Score official result files (``infer_result.jsonl``: ``{"md5", "answer"}``; ``infer_noise_result.jsonl``:
+    ``{"md5", "<model>"}``) against the official data files given with them (builder output or the
+    inference-ready test format, told apart from the result files by their fields) with the deterministic
+    judge: the scores.json of a run (accuracy by length, needle group, pipeline, language, failure modes, and
+    noise accuracy and consistency when variants are among them). Samples without a response are counted,
+    not scored; a response whose md5 no data file holds is refused."""
+    from niah.benchmarks.protocol import OFFICIAL
+    from niah.benchmarks.seq_niah.score import aggregate, row_fields, score_sample
+
+    data: list[Path] = []
+    results: list[Path] = []
+    for path in map(Path, paths):
+        (results if _is_result_file(path) else data).append(path)
+    if not data or not results:
+        raise DataError("give the official data files (NIAH_*.jsonl or test_data_for_infer.jsonl) and the result "
+                        "files (infer_result.jsonl, infer_noise_result.jsonl)", file=(results or data or
+                                                                                      [Path("<none>")])[0])
+    samples = {s.id: s for s in link_noise(list(read_official(data)))}
+    responses: dict[str, str | None] = {}
+    for path in results:
+        for lineno, (md5, response) in enumerate(read_results(path).items(), start=1):
+            if md5 not in samples:
+                raise DataError(f"md5 {md5!r} is in no data file given", file=path, line=lineno, field="md5")
+            responses[md5] = response
+    rows: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for sid, sample in samples.items():
+        if sid not in responses:
+            continue
+        scored = score_sample(sample, responses[sid])
+        rows.append(({"id": sid, "task": sample.task, "scores": dict(scored.scores), **row_fields(sample)},
+                     dict(scored.info)))
+    scores = aggregate(rows, OFFICIAL)
+    return {"scores": scores, "data_files": [str(p) for p in data], "result_files": [str(p) for p in results],
+            "scored": len(rows), "without_response": len(samples) - len(rows)}

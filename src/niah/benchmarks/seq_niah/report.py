@@ -47,11 +47,26 @@ def per_bin_weighted(acc: list[list[float]], counts: list[list[int]]) -> list[fl
 
 
 def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
-    """Mean over the pipelines present, per length bin."""
+    """Mean over the pipelines present, per length bin (without counts: every pipeline counts in every bin)."""
     if not task_scores:
         return None
     rows = list(task_scores.values())
     return [sum(r[c] for r in rows) / len(rows) for c in range(len(LENGTH_LABELS))]
+
+
+def overall_counted(task_scores: Mapping[str, Sequence[float]],
+                    counts: Mapping[str, Sequence[int]]) -> tuple[list[float], list[int]] | None:
+    """Per length bin, the mean over the pipelines that have samples in it (a pipeline without samples there is
+    not a 0), and the samples of the bin (0: no pipeline has any, printed as -)."""
+    if not task_scores:
+        return None
+    values: list[float] = []
+    totals: list[int] = []
+    for c in range(len(LENGTH_LABELS)):
+        present = [task_scores[t][c] for t in task_scores if (counts.get(t) or [0] * len(LENGTH_LABELS))[c] > 0]
+        values.append(sum(present) / len(present) if present else 0.0)
+        totals.append(sum((counts.get(t) or [0] * len(LENGTH_LABELS))[c] for t in task_scores))
+    return values, totals
 
 
 def read_scores(doc: Any, path: Path) -> ScoresFile:
@@ -62,8 +77,10 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
     task_scores = {task: [float((bins.get(b) or {}).get("accuracy", 0.0)) / 100 for b in LENGTH_LABELS]
                    for task, bins in tasks.items()}
     counts = {task: [int((bins.get(b) or {}).get("n", 0)) for b in LENGTH_LABELS] for task, bins in tasks.items()}
-    return ScoresFile(task_scores=task_scores, overall=overall(task_scores), split=None, benchmark="seq-niah",
-                      scoring=str(doc.get("scoring") or OFFICIAL), bin_counts=counts)
+    counted = overall_counted(task_scores, counts)
+    return ScoresFile(task_scores=task_scores, overall=counted[0] if counted else None, split=None,
+                      benchmark="seq-niah", scoring=str(doc.get("scoring") or OFFICIAL), bin_counts=counts,
+                      overall_counts=counted[1] if counted else None)
 
 
 class _PaperResults(PublishedResults):
@@ -154,6 +171,25 @@ def extra_tables(inputs: Sequence[ReportInput]) -> list[ExtraTable]:
             tuple(noise_rows),
             "Consistency: share of base samples judged the same on the base and on every variant of the kind "
             "(all: every variant of every kind), split into consistently correct and consistently wrong."))
+    fig7 = []
+    for name, scores in docs:
+        noise = (scores or {}).get("noise")
+        if not isinstance(noise, dict):
+            continue
+        for field, title, order in (("length_bin", "length", LENGTH_LABELS), ("needle_group", "needles",
+                                                                              GROUP_LABELS)):
+            by = noise.get(f"by_{field}") or {}
+            for value in [v for v in order if v in by] + sorted(set(by) - set(order)):
+                k = by[value]
+                fig7.append((name, f"{title} {value}", format_pct(k["consistency"]),
+                             format_pct(k["consistently_correct"]), format_pct(k["consistently_wrong"]),
+                             str(k["bases"])))
+    if fig7:
+        tables.append(ExtraTable(
+            "Noise consistency by length and needle count (Figure 7 layout), all noise kinds together",
+            ("Model", "Group", "Consistency", "Consistently correct", "Consistently wrong", "Bases"), tuple(fig7),
+            "A group holds the base samples of that length bin or needle group; consistency: judged the same on "
+            "the base and on every variant."))
     return tables
 
 
@@ -164,6 +200,7 @@ SPEC = ReportSpec(
     per_bin_weighted=per_bin_weighted,
     weighted_overall=True,
     overall=overall,
+    overall_counted=overall_counted,
     task_order=(*PIPELINES, "test"),
     task_titles=TASK_TITLES,
     overall_title="Overall (mean of the pipelines)",

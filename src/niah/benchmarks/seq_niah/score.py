@@ -80,9 +80,14 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     """scores.json: accuracies in percent (overall, per length bin, needle group, pipeline, language and per
     task and length bin), failure-mode counts (paper Table 8: a sample may show several) and, for noise
     datasets, accuracy and consistency per noise kind (Table 5)."""
+    all_rows = rows
+    # noise variants are scored as noise (below), not pooled into accuracy as ordinary samples
+    rows = [(row, info) for row, info in rows if not isinstance(row.get("variant_of"), str)]
     values = [float(row["scores"][mode]) for row, _ in rows]
     out: dict[str, Any] = {"benchmark": "seq-niah", "scoring": mode, "n": len(values),
-                           "accuracy": _accuracy(values)}
+                           "accuracy": _accuracy(values) if values else None}
+    if len(rows) < len(all_rows):
+        out["noise_variants"] = len(all_rows) - len(rows)
     for name in ("length_bin", "needle_group", "pipeline", "lang"):
         out[f"by_{name}"] = _by(rows, mode, name)
     tasks: dict[str, dict[str, list[float]]] = {}
@@ -99,7 +104,7 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
                 wrong += 1
                 counts.update(info.get("failure_modes") or ["other"])
         out["failure_modes"] = {**{m: counts.get(m, 0) for m in FAILURE_MODES}, "incorrect_samples": wrong}
-    noise = noise_aggregate(rows, mode)
+    noise = noise_aggregate(all_rows, mode)
     if noise:
         out["noise"] = noise
     return out
@@ -114,6 +119,7 @@ def noise_aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     variants: dict[str, float] = {}
     variant_of: dict[str, str] = {}
     kind_of: dict[str, str] = {}
+    groups: dict[str, dict[str, Any]] = {}  # base id -> its length bin and needle group (Figure 7)
     for row, _ in rows:
         kind = row.get("noise_kind")
         if kind is None:
@@ -121,15 +127,31 @@ def noise_aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
         score = float(row["scores"][mode])
         if kind == BASE_KIND:
             base[row["id"]] = score
+            groups[row["id"]] = {g: row.get(g) for g in _FIGURE7}
         elif isinstance(row.get("variant_of"), str):
             variants[row["id"]] = score
             variant_of[row["id"]] = row["variant_of"]
             kind_of[row["id"]] = kind
+            groups.setdefault(row["variant_of"], {g: row.get(g) for g in _FIGURE7})
     if not variants:
         return {}
     result = consistency(base, variants, variant_of, kind_of)
-    return {"base_accuracy": _accuracy(list(base.values())), "bases": len(base),
-            "kinds": {k: v.to_json() for k, v in result.items()}}
+    out: dict[str, Any] = {"base_accuracy": _accuracy(list(base.values())) if base else None, "bases": len(base),
+                           "kinds": {k: v.to_json() for k, v in result.items()}}
+    for field in _FIGURE7:  # Figure 7: consistency over every kind, per length bin and per needle group
+        by: dict[str, Any] = {}
+        for value in sorted({str(g[field]) for g in groups.values() if g.get(field) is not None}):
+            mine = {b for b, g in groups.items() if str(g.get(field)) == value}
+            vids = {v: s for v, s in variants.items() if variant_of[v] in mine}
+            part = consistency({b: s for b, s in base.items() if b in mine}, vids, variant_of, kind_of)
+            if "all" in part:
+                by[value] = part["all"].to_json()
+        out[f"by_{field}"] = by
+    return out
+
+
+#: The groups of the paper's Figure 7 (consistency by input length and by needle count).
+_FIGURE7 = ("length_bin", "needle_group")
 
 
 def llm_order_required(sample: Sample) -> bool:

@@ -24,6 +24,9 @@ from niah.errors import DataError
 from niah.iox import iter_jsonl, read_json_file
 
 LANGS = ("en", "zh")
+#: The official ``meta.ppl`` of each pipeline's QA records.
+PPL_OF_PIPELINE = {"synthetic-temporal": "syn", "real-temporal": "tkg", "real-logical": "open"}
+PIPELINE_OF_PPL = {v: k for k, v in PPL_OF_PIPELINE.items()}
 
 
 def _md5(text: str) -> str:
@@ -94,9 +97,13 @@ def _official(obj: dict[str, Any], file: Path, line: int, pipeline: str, default
             len(meta["items"]) != len(needles):
         raise DataError("meta.items and needles must have the same length (official check)", file=file,
                         line=line, field="meta.items")
-    ppl = meta.get("ppl", "tkg" if pipeline == "real-temporal" else "open")
+    wanted = PPL_OF_PIPELINE[pipeline]
+    ppl = meta.get("ppl", "syn" if "extrainfo_diary" in obj or "extrainfo_diary" in meta else wanted)
     if not isinstance(ppl, str):
         raise DataError("must be a string", file=file, line=line, field="meta.ppl")
+    if ppl != wanted:  # e.g. an official diary file given as the real-temporal source
+        raise DataError(f"is {ppl!r} ({PIPELINE_OF_PPL.get(ppl, 'another pipeline')} record), but this source is "
+                        f"for {pipeline}, which takes {wanted!r} records", file=file, line=line, field="meta.ppl")
     md5 = obj.get("md5") if isinstance(obj.get("md5"), str) else _md5(question + answer)
     out = dict(obj)
     out.update({"md5": md5, "question": question, "answer": answer, "needles": needles,
@@ -179,6 +186,9 @@ def load_source(path: str | Path, pipeline: str, *, lang: str = "en") -> list[di
             continue
         if not isinstance(obj, dict):
             raise DataError("a record must be a JSON object or a relation list", file=file, line=line)
+        if "text_with_needles" in obj or ("raw_question" in obj and "question" in obj):
+            raise DataError("an official benchmark file (builder output or test format), not a QA source: "
+                            "read it with niah import seq-niah", file=file, line=line)
         if "needles" in obj and "answer" in obj and "items" not in obj and "relations" not in obj:
             records.append(_official(obj, file, line, pipeline, lang))
             continue

@@ -175,7 +175,9 @@ class DiaryEntry:
     needle: str
 
     def extrainfo(self, lang: str) -> list[Any]:
-        canonical = answer_date(self.day, "zh")
+        # the canonical date in the record's language, as the official records have it (November 6, 2010 in
+        # English, 2006年02月04日 in Chinese)
+        canonical = answer_date(self.day, lang)
         return [self.name, self.title, self.written_date, canonical, self.day.year, self.day.month,
                 self.day.day, self.event]
 
