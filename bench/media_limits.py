@@ -20,6 +20,21 @@ Attacks:
 - ``folder``: a frame folder of 20,000 frames: the request's size.
 - ``sigterm``: ``niah run --video-fps 1 --max-frames 400`` on a 4K video, SIGTERM one second into decoding:
   seconds until the process exits.
+
+On the 2-core development machine (shared; 3 GB memory cap, 30 s limit per attack), before and after the
+frame cache checks and media limits:
+
+| attack | before | after |
+| --- | --- | --- |
+| cache_foreign (uid 65534 owns the cache) | secret sent (204-byte request) | refused: "owned by uid 65534, not by you" |
+| cache_open (mode 0777) | secret sent | refused: "open to other users (mode 0777)" |
+| cache_escape (``../../secret``) | secret sent | never sent: 32 real frames sampled again (80,320 bytes) |
+| cache_swap | swapped frame sent | detected (SHA-256), sampled again |
+| cache_hit, 32 frames | 0.4-0.6 ms | 1.3-2.2 ms (hash and stat every frame; decoded once a process) |
+| big_frames, 2.9 MB .mov, 4 x 16000x16000 | validation passes; sampling still running at 30 s, 2.6 GB | validation refuses (0.8 s: FFmpeg's stream probe decodes one frame); sampling refused in 0.7 s, 626 MB peak |
+| long_claim, 1,281-byte MKV claiming 1e6 s, 1 fps | still running at 30 s (1e6 targets planned) | refused in 0.05 s |
+| folder, 20,000 frames | 19.9 MB request, 16.8 s to build | refused in 0.13 s (frame limit 1024) |
+| sigterm during decoding | still running 30 s after SIGTERM | exits in 0.2-2.2 s |
 """
 
 from __future__ import annotations

@@ -86,14 +86,22 @@ def test_a_frame_cache_owned_by_someone_else_is_refused(media: Path, cache: Path
     assert list(cache.iterdir()) == []  # nothing was written into it
 
 
-@pytest.mark.parametrize("mode", [0o777, 0o755, 0o770], ids=["0777", "0755", "0770"])
-def test_a_frame_cache_open_to_others_is_refused(media: Path, cache: Path, mode: int) -> None:
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o1733], ids=["0777", "0770", "1733"])
+def test_a_frame_cache_others_can_write_is_refused(media: Path, cache: Path, mode: int) -> None:
     cache.mkdir()
     os.chmod(cache, mode)
     with pytest.raises(ConfigError, match=f"open to other users \\(mode {mode:04o}\\).*chmod 700"):
         _request(media)
     with pytest.raises(ConfigError, match="open to other users"):  # checked on every use
         expand.sample_video_frames(media / "media" / "v.mp4", count=2, fps=None, max_frames=None)
+    assert list(cache.iterdir()) == []
+
+
+def test_a_frame_cache_of_ours_others_can_only_read_is_made_private(media: Path, cache: Path) -> None:
+    cache.mkdir()
+    os.chmod(cache, 0o755)  # what older versions created
+    _request(media)
+    assert (cache.stat().st_mode & 0o7777) == 0o700
 
 
 def test_the_default_cache_is_created_private_and_a_link_there_is_refused(

@@ -52,9 +52,10 @@ def frame_cache_dir() -> Path:
 
 
 def private_cache_dir(folder: Path, *, follow_links: bool) -> Path:
-    """``folder``, created 0700 when missing, after checking that only this user can use it: a real folder
-    (a link only when ``follow_links``, for a folder the user named), owned by this user, with no access for
-    group or others. Raises ConfigError naming the folder and what to do otherwise."""
+    """``folder``, created 0700 when missing, after checking that only this user can change it: a real folder
+    (a link only when ``follow_links``, for a folder the user named), owned by this user, not writable by group
+    or others (one they can only read, as older niah versions made it, is made 0700). Raises ConfigError naming
+    the folder and what to do otherwise."""
     try:
         folder.mkdir(mode=0o700, parents=True)
     except FileExistsError:
@@ -75,9 +76,14 @@ def private_cache_dir(folder: Path, *, follow_links: bool) -> Path:
         raise ConfigError(f"frame cache {folder} is owned by uid {st.st_uid}, not by you (uid {uid}): whoever "
                           f"owns it decides what the model is sent; {fix}")
     mode = stat.S_IMODE(st.st_mode)
-    if mode & 0o077:
+    if mode & 0o022:
         raise ConfigError(f"frame cache {folder} is open to other users (mode {mode:04o}): they could swap the "
                           f"frames the model is sent; run chmod 700 {folder}, or {fix}")
+    if mode & 0o077:  # ours, and others could only read it (older niah made it so): nothing planted, close it
+        try:
+            os.chmod(folder, 0o700)
+        except OSError as exc:
+            raise ConfigError(f"frame cache {folder}: cannot make it private ({exc.strerror or exc})") from None
     return folder
 
 
