@@ -23,6 +23,7 @@ from niah.errors import ConfigError
 from niah.iox import resolve_under
 from niah.models.base import Capabilities, GenerationSettings
 from niah.sample import ImagePart, Part, Sample, TextPart, VideoPart
+from niah.video.frames import DEFAULT_FRAME_LIMIT, DEFAULT_MAX_VIDEO_SECONDS
 
 #: Where a part of a rendered prompt came from. Truncation only ever touches ``context`` parts.
 Role = Literal["system", "context", "question", "choice", "instruction"]
@@ -51,6 +52,10 @@ class PromptOptions:
     video_fps: float | None = None
     subtitle_mode: str = "frames"
     extra: tuple[tuple[str, Any], ...] = ()
+    #: Safety limits on one video (frames sent, claimed duration): they refuse a video, never change a prompt,
+    #: so they are not part of :meth:`to_json` (a run raising them resumes into the same run directory).
+    frame_limit: int = DEFAULT_FRAME_LIMIT
+    max_video_seconds: float = DEFAULT_MAX_VIDEO_SECONDS
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"question_first": self.question_first, "over_limit": self.over_limit}
@@ -277,7 +282,9 @@ def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, options: Promp
     :mod:`niah.video.expand`, a frame folder by index), with its subtitles per frame or as a transcript;
     models with native video get the video and its subtitles as a transcript."""
     from niah.video.expand import video_prompt_parts
+    from niah.video.frames import VideoLimits
 
+    limits = VideoLimits(frame_limit=options.frame_limit, max_seconds=options.max_video_seconds)
     parts: list[Part] = []
     roles: list[Role] = []
     non_video_images = sum(1 for p in prompt.parts if isinstance(p, ImagePart))
@@ -292,7 +299,8 @@ def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, options: Promp
             room = max(caps.max_images - non_video_images, 0)
             cap = room if cap is None else min(cap, room)
         new_parts, made, note = video_prompt_parts(part, prompt.resolve, max_frames=cap, fps=options.video_fps,
-                                                   subtitle_mode=options.subtitle_mode, native=caps.video)
+                                                   subtitle_mode=options.subtitle_mode, native=caps.video,
+                                                   limits=limits)
         derived.update(made)
         if note:
             notes.append(note)

@@ -71,6 +71,7 @@ from niah.prompts import PromptOptions, RenderedPrompt, fit_to_capabilities, has
 from niah.redact import redact
 from niah.sample import Dataset, DatasetStats, Sample
 from niah.shards import Shard
+from niah.video.frames import DecodeStop
 
 
 class RunInterrupted(NiahError):
@@ -537,15 +538,22 @@ async def run_dataset(
         stream = dry_run_stream or sys.stdout
         caps = spec.capabilities or Capabilities()
         dry_check = _NeedleCheck()
-        for sample in _iter_selected(ds, task_filter, limit, shard):
-            prompt = render_prompt(sample, ds.media_root, options)
-            fit = fit_to_capabilities(prompt, sample, caps, options)
-            gen = (fit.prompt or prompt).generation.merged(user_generation)
-            _print_dry_run(stream, sample, fit.prompt, gen, fit.policy, fit.skip_reason, full=dry_run_full)
-            summary.total += 1
-            shown = dry_check(sample, fit.prompt)
-            summary.needles_checked += shown is not None
-            summary.needles_not_shown += shown is False
+        dry_decoding = DecodeStop()  # Ctrl-C stops a video being sampled instead of waiting for it
+        try:
+            for sample in _iter_selected(ds, task_filter, limit, shard):
+                prompt = render_prompt(sample, ds.media_root, options)
+                if prompt.has_video:
+                    fit = await asyncio.to_thread(fit_to_capabilities, prompt, sample, caps, options)
+                else:
+                    fit = fit_to_capabilities(prompt, sample, caps, options)
+                gen = (fit.prompt or prompt).generation.merged(user_generation)
+                _print_dry_run(stream, sample, fit.prompt, gen, fit.policy, fit.skip_reason, full=dry_run_full)
+                summary.total += 1
+                shown = dry_check(sample, fit.prompt)
+                summary.needles_checked += shown is not None
+                summary.needles_not_shown += shown is False
+        finally:
+            dry_decoding.close()
         summary.wall_s = time.monotonic() - started_clock
         return summary
 
@@ -569,9 +577,11 @@ async def run_dataset(
     def on_sigterm() -> None:  # handled like Ctrl-C: stop, keep what is done, write run.json
         nonlocal terminated
         terminated = True
+        decoding.stop()  # a sampling thread would otherwise decode on, and exit would wait for it
         if main_task is not None:
             main_task.cancel()
 
+    decoding = DecodeStop()
     try:
         if backend is None:
             backend = load_backend(spec)  # a model that cannot load fails here, before RUN_DIR exists
@@ -761,6 +771,7 @@ async def run_dataset(
         if not terminated:
             raise
     finally:
+        decoding.close()  # SIGTERM, Ctrl-C or an error: threads still sampling a video stop at the next frame
         if sigterm_installed:
             loop.remove_signal_handler(signal.SIGTERM)
         summary.wall_s = time.monotonic() - started_clock

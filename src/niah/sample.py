@@ -288,7 +288,7 @@ def media_problem(path: Path, kind: str, *, decode: bool = True) -> str | None:
     text file named ``.jpg`` or a truncated image is refused before it is ever sent anywhere; with
     ``decode=False`` only the header is read (format and size: a text file or a decompression bomb is still
     refused, a truncated image is not). Videos are opened with PyAV when it is installed (a video stream must
-    be present), else checked by container magic."""
+    be present, its frames within the image pixel cap), else checked by container magic."""
     if not path.is_file():
         return "file not found" if not path.exists() else "not a regular file"
     if kind == "image":
@@ -323,10 +323,16 @@ def media_problem(path: Path, kind: str, *, decode: bool = True) -> str | None:
         if any(head[off:off + len(magic)] == magic for off, magic in _VIDEO_MAGIC):
             return None
         return "not a recognised video container"
+    from niah.video.frames import frame_size_problem
+
     try:
         with av.open(str(path)) as container:
             if not container.streams.video:
                 return "has no video stream"
+            cc = container.streams.video[0].codec_context
+            too_big = frame_size_problem(cc.width or 0, cc.height or 0)  # from the header: nothing decoded
+            if too_big is not None:
+                return too_big
     except Exception as exc:
         return f"not a decodable video ({type(exc).__name__}: {str(exc)[:120]})"
     return None

@@ -7,6 +7,7 @@ fast.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,12 @@ def register(app: typer.Typer) -> None:
                                         "by --max-frames) instead of uniformly."),
         subtitles: str = typer.Option("frames", "--subtitles", help="frames | transcript | none: a video's "
                                       "subtitles as each frame's lines, or as one transcript after the frames."),
+        # the defaults are niah.video.frames.DEFAULT_FRAME_LIMIT and DEFAULT_MAX_VIDEO_SECONDS (not imported here,
+        # so that `niah --help` does not load the video stage)
+        frame_limit: int = typer.Option(1024, "--frame-limit", help="Most frames one video may become (a "
+                                        "frame folder or a sampled file); a video over it fails its sample."),
+        max_video_seconds: float = typer.Option(86_400.0, "--max-video-seconds", help="Longest duration a "
+                                                "video may claim in its header (a sample over it fails)."),
         tasks: list[str] = typer.Option(None, "--tasks", help="Only these tasks (comma-separated; repeatable)."),
         limit: int = typer.Option(None, "--limit", help="Only the first N (selected) samples."),
         shard: str = typer.Option(None, "--shard", help="I/N: only shard I (0..N-1) of the selected samples, "
@@ -117,8 +124,13 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--max-frames must be at least 1")
         if video_fps is not None and not video_fps > 0:
             raise ConfigError("--video-fps must be positive")
+        if frame_limit < 1:
+            raise ConfigError("--frame-limit must be at least 1")
+        if not (math.isfinite(max_video_seconds) and max_video_seconds > 0):
+            raise ConfigError("--max-video-seconds must be a positive number of seconds")
         prompt_options = PromptOptions(question_first=question_first, over_limit=over_limit,  # type: ignore[arg-type]
                                        max_frames=max_frames, video_fps=video_fps, subtitle_mode=subtitles,
+                                       frame_limit=frame_limit, max_video_seconds=max_video_seconds,
                                        extra=tuple(sorted(parse_model_options(prompt_option).items())))
         summary = run_dataset_sync(
             dataset, spec, out, concurrency=concurrency, generation=generation, prompt_options=prompt_options,

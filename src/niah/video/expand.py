@@ -9,22 +9,32 @@ its time span (``frames`` mode) or all of them as one transcript after the frame
 The frame cache lives in ``$NIAH_FRAME_CACHE`` or, by default, a per-user folder in the temp directory; an
 entry is keyed by the video's resolved path, size and mtime and the sampling plan, so a changed video is
 sampled again. Entries are written atomically (a finished entry has its ``plan.json``).
+
+Whatever can write the cache decides what the model is sent, so the cache folder is created 0700 and, on
+every use, must be a real folder owned by the user and closed to others (else a ConfigError says why). An
+entry is used only when its ``plan.json`` names plain file names inside the entry, each a regular file whose
+SHA-256 is the one recorded and that decodes as a JPEG (the check every dataset image gets); anything else is
+sampled again over it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.errors import DataError
+from niah.errors import ConfigError, DataError
 from niah.iox import write_atomic
+from niah.video.frames import VideoLimits
 
 SUBTITLE_MODES = ("frames", "transcript", "none")
 #: Frames sampled from a video file when neither a frame budget nor a sampling fps is given.
@@ -33,11 +43,54 @@ FRAME_CACHE_ENV = "NIAH_FRAME_CACHE"
 
 
 def frame_cache_dir() -> Path:
-    """Where sampled frames are stored: ``$NIAH_FRAME_CACHE`` or ``<tmp>/niah-frames-<uid>``."""
+    """Where sampled frames are stored: ``$NIAH_FRAME_CACHE`` or ``<tmp>/niah-frames-<uid>`` (not checked
+    here: :func:`private_cache_dir` checks it on every use)."""
     env = os.environ.get(FRAME_CACHE_ENV)
     if env:
         return Path(env)
     return Path(tempfile.gettempdir()) / f"niah-frames-{os.getuid()}"
+
+
+def private_cache_dir(folder: Path, *, follow_links: bool) -> Path:
+    """``folder``, created 0700 when missing, after checking that only this user can change it: a real folder
+    (a link only when ``follow_links``, for a folder the user named), owned by this user, not writable by group
+    or others (one they can only read, as older niah versions made it, is made 0700). Raises ConfigError naming
+    the folder and what to do otherwise."""
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise ConfigError(f"frame cache {folder}: cannot create it ({exc.strerror or exc})") from None
+    fix = f"remove it, or set {FRAME_CACHE_ENV} to a folder of your own"
+    try:
+        st = os.stat(folder) if follow_links else os.lstat(folder)
+    except OSError as exc:
+        raise ConfigError(f"frame cache {folder}: cannot read it ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise ConfigError(f"frame cache {folder} is a symbolic link, not a folder of your own; {fix}")
+    if not stat.S_ISDIR(st.st_mode):
+        raise ConfigError(f"frame cache {folder} is not a folder; {fix}")
+    uid = os.getuid()
+    if st.st_uid != uid:
+        raise ConfigError(f"frame cache {folder} is owned by uid {st.st_uid}, not by you (uid {uid}): whoever "
+                          f"owns it decides what the model is sent; {fix}")
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o022:
+        raise ConfigError(f"frame cache {folder} is open to other users (mode {mode:04o}): they could swap the "
+                          f"frames the model is sent; run chmod 700 {folder}, or {fix}")
+    if mode & 0o077:  # ours, and others could only read it (older niah made it so): nothing planted, close it
+        try:
+            os.chmod(folder, 0o700)
+        except OSError as exc:
+            raise ConfigError(f"frame cache {folder}: cannot make it private ({exc.strerror or exc})") from None
+    return folder
+
+
+def _checked_cache(cache: Path | None) -> Path:
+    if cache is not None:
+        return private_cache_dir(cache, follow_links=True)
+    return private_cache_dir(frame_cache_dir(), follow_links=bool(os.environ.get(FRAME_CACHE_ENV)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,42 +104,92 @@ class SampledFrames:
 
 def _plan_key(path: Path, plan: dict[str, Any]) -> str:
     st = path.stat()
-    material = {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns, "plan": plan, "v": 1}
+    material = {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns, "plan": plan, "v": 2}
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:32]
 
 
+#: The only file names an entry's plan.json may list: what :func:`sample_video_frames` writes.
+_FRAME_NAME = re.compile(r"\d{5,}_-?\d{9,}ms\.jpg")
+
+
+#: SHA-256 digests of frame files already decoded whole by :func:`_cached_entry` in this process: the same
+#: bytes decode the same, so a frame shared by many samples' prompts is decoded once, yet hashed on every use.
+_DECODED: set[str] = set()
+
+
+def _cached_entry(entry: Path) -> SampledFrames | None:
+    """The frames a finished entry holds, or None when it is missing, damaged or not what niah wrote: every
+    listed name a plain frame name, a regular file in the entry (no link) with the recorded SHA-256, that
+    decodes as a JPEG (the check every dataset image gets)."""
+    from niah.sample import media_problem
+
+    try:
+        st = os.lstat(entry)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+            return None
+        recorded = json.loads((entry / "plan.json").read_text(encoding="utf-8"))
+        names, digests, times = recorded["files"], recorded["sha256"], recorded["times"]
+        if not (isinstance(names, list) and isinstance(digests, list) and isinstance(times, list)
+                and len(names) == len(digests) == len(times) and isinstance(recorded["plan"], dict)):
+            return None
+        paths: list[Path] = []
+        for name, digest in zip(names, digests, strict=True):
+            if not isinstance(name, str) or not _FRAME_NAME.fullmatch(name):
+                return None
+            # a plain name (no separator, no "..") of a regular file (no link) in a real folder: inside the entry
+            path = entry / name
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return None
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() != digest or data[:3] != b"\xff\xd8\xff":  # a JPEG, as written
+                return None
+            if digest not in _DECODED:
+                if media_problem(path, "image") is not None:
+                    return None
+                _DECODED.add(digest)
+            paths.append(path)
+        return SampledFrames(paths, [float(t) for t in times], recorded["plan"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max_frames: int | None,
-                        cache: Path | None = None, times: list[float] | None = None) -> SampledFrames:
+                        cache: Path | None = None, times: list[float] | None = None,
+                        limits: VideoLimits | None = None) -> SampledFrames:
     """Frames of a video file by ``count`` (uniform) or ``fps`` (capped by ``max_frames``), or at the given
-    ``times``, cached as JPEGs."""
+    ``times``, cached as JPEGs. ``limits`` are checked before anything is decoded; the cache folder is checked
+    (:func:`private_cache_dir`) and a cached entry used only when it passes :func:`_cached_entry`."""
     from niah.video.frames import FrameSample, frames_at, sample_video
 
+    limits = limits or VideoLimits()
     plan: dict[str, Any] = {"count": count, "fps": fps, "max_frames": max_frames, "format": "jpeg", "quality": 90}
     if times is not None:
         plan = {"times": [round(t, 6) for t in times], "format": "jpeg", "quality": 90}
-    entry = (cache or frame_cache_dir()) / _plan_key(path, plan)
-    done = entry / "plan.json"
-    if done.is_file():
-        try:
-            recorded = json.loads(done.read_text(encoding="utf-8"))
-            paths = [entry / name for name in recorded["files"]]
-            if all(p.is_file() for p in paths):
-                return SampledFrames(paths, [float(t) for t in recorded["times"]], recorded["plan"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a damaged entry is sampled again
+    entry = _checked_cache(cache) / _plan_key(path, plan)
+    hit = _cached_entry(entry)
+    if hit is not None:
+        limits.check_frames(len(hit.paths), path, "its cached sampling")
+        return hit
     if times is not None:
+        limits.check_frames(len(times), path, f"sampling {len(times)} given times")
         sample = FrameSample(frames_at(path, times, output="jpeg"), plan)
     else:
-        sample = sample_video(path, count=count, fps=fps, max_frames=max_frames, output="jpeg")
-    entry.mkdir(parents=True, exist_ok=True)
+        sample = sample_video(path, count=count, fps=fps, max_frames=max_frames, output="jpeg", limits=limits)
+    with contextlib.suppress(FileExistsError):
+        entry.mkdir(mode=0o700)
+    if not stat.S_ISDIR(os.lstat(entry).st_mode):
+        raise ConfigError(f"frame cache entry {entry} is not a folder; remove it")
     names: list[str] = []
+    digests: list[str] = []
     for i, frame in enumerate(sample.frames):
         name = f"{i:05d}_{round(frame.time * 1000):010d}ms.jpg"
         assert frame.jpeg is not None
-        write_atomic(entry / name, frame.jpeg)
+        write_atomic(entry / name, frame.jpeg)  # replaces whatever stood at that name (a link included)
         names.append(name)
+        digests.append(hashlib.sha256(frame.jpeg).hexdigest())
     times = [round(f.time, 6) for f in sample.frames]
-    write_atomic(done, json.dumps({"files": names, "times": times, "plan": sample.plan}, sort_keys=True))
+    write_atomic(entry / "plan.json", json.dumps({"files": names, "sha256": digests, "times": times,
+                                                  "plan": sample.plan}, sort_keys=True))
     return SampledFrames([entry / n for n in names], times, sample.plan)
 
 
@@ -142,12 +245,14 @@ PAST_END_HEAD = "\nSubtitles after the video's end:\n"
 
 def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames: int | None,
                        fps: float | None, subtitle_mode: str, native: bool,
-                       cache: Path | None = None) -> tuple[list[Any], dict[str, Path], str | None]:
+                       cache: Path | None = None,
+                       limits: VideoLimits | None = None) -> tuple[list[Any], dict[str, Path], str | None]:
     """The parts that replace one :class:`~niah.sample.VideoPart` in a prompt, the frame files they name
     (synthetic relative path -> file, for :meth:`RenderedPrompt.resolve`) and a note saying what was done.
 
     ``native``: the model takes video; the part stays and its subtitles follow it as a transcript. The note
-    is None when nothing was left out or added (every frame of a frame folder, a native video alone)."""
+    is None when nothing was left out or added (every frame of a frame folder, a native video alone).
+    More frames than ``limits.frame_limit`` (a frame folder, or a video file's sampling) is a DataError."""
     from niah.sample import ImagePart, TextPart
 
     derived: dict[str, Path] = {}
@@ -164,6 +269,8 @@ def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames:
     end: float | None = None
     if part.frames:
         indices, times = pick_folder_frames(part.frames, folder_fps=part.fps, fps=fps, cap=max_frames)
+        (limits or VideoLimits()).check_frames(len(indices), resolve(part.frames[0]).parent,
+                                               f"a frame folder of {len(part.frames)} frames")
         end = len(part.frames) / (part.fps or 1.0)
         rels = [part.frames[i] for i in indices]
         note: str | None = (f"video: {len(rels)} of {len(part.frames)} frames sampled uniformly"
@@ -176,7 +283,7 @@ def video_prompt_parts(part: Any, resolve: Callable[[str], Path], *, max_frames:
             return [], derived, "video: left out (no room for frames under max_images)"
         count = cap if fps is None else None
         sampled = sample_video_frames(resolve(part.path), count=count, fps=fps,
-                                      max_frames=cap if fps is not None else None, cache=cache)
+                                      max_frames=cap if fps is not None else None, cache=cache, limits=limits)
         times = sampled.times
         duration = sampled.plan.get("duration")
         end = float(duration) if isinstance(duration, (int, float)) and duration > 0 else None

@@ -13,18 +13,122 @@ import io
 import math
 import os
 import re
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from niah.errors import DataError
+from niah.errors import DataError, NiahError
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff")
 SamplingMode = Literal["count", "fps"]
+
+# ---------------------------------------------------------------------------------------------------------------
+# Limits, checked from the container's header before anything is decoded
+
+#: Frames one video may become (a sampled file or a frame folder) unless raised: a frame budget beyond it, a
+#: sampling fps that gives more, or a frame folder holding more fails with an error naming the limit.
+DEFAULT_FRAME_LIMIT = 1024
+#: The longest duration a video may claim (24 h) unless raised; a few bytes of container can claim years.
+DEFAULT_MAX_VIDEO_SECONDS = 86_400.0
+#: Frames a second a container may claim on average over its duration (counts above it are refused).
+MAX_CLAIMED_FPS = 240
+
+
+@dataclass(frozen=True, slots=True)
+class VideoLimits:
+    """What one video may cost: ``frame_limit`` frames sent, ``max_seconds`` of claimed duration (and at
+    most ``MAX_CLAIMED_FPS`` frames a second of it claimed). Frame size shares the image pixel cap
+    (:func:`max_frame_pixels`), which is not raised here."""
+
+    frame_limit: int = DEFAULT_FRAME_LIMIT
+    max_seconds: float = DEFAULT_MAX_VIDEO_SECONDS
+
+    def check_frames(self, count: int, path: str | Path, what: str) -> None:
+        """Refuse sending ``count`` frames of one video when that is over ``frame_limit``."""
+        if count > self.frame_limit:
+            raise DataError(f"{what} gives {count} frames, over the limit of {self.frame_limit} frames a video; "
+                            "send fewer with --max-frames N, or raise the limit with --frame-limit",
+                            file=path)
+
+    def check_info(self, info: VideoInfo) -> None:
+        """Refuse a header claiming more than ``max_seconds`` or more frames than that duration can hold."""
+        if not info.duration <= self.max_seconds:  # NaN fails too
+            raise DataError(f"video claims to last {info.duration:.0f} s, over the limit of {self.max_seconds:.0f} s "
+                            "a video; raise it with --max-video-seconds if the video is that long", file=info.path)
+        most = math.ceil(max(info.duration, 1.0) * MAX_CLAIMED_FPS)
+        if info.num_frames is not None and info.num_frames > most:
+            raise DataError(f"video claims {info.num_frames} frames in {info.duration:.1f} s (more than "
+                            f"{MAX_CLAIMED_FPS} a second)", file=info.path)
+
+
+def max_frame_pixels() -> int | None:
+    """The most pixels a frame may have: the cap images get (Pillow refuses an image over twice
+    ``Image.MAX_IMAGE_PIXELS`` as a decompression bomb), so a video cannot bring in what an image may not."""
+    from PIL import Image as PILImage
+
+    cap = PILImage.MAX_IMAGE_PIXELS
+    return None if cap is None else 2 * int(cap)
+
+
+def frame_size_problem(width: int, height: int) -> str | None:
+    """Why frames of ``width`` x ``height`` may not be decoded, or None when they may."""
+    cap = max_frame_pixels()
+    if cap is not None and width * height > cap:
+        return (f"video frames are {width}x{height} ({width * height:,} pixels), over the {cap:,}-pixel limit "
+                "images have")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Stopping decoding from outside (SIGTERM, Ctrl-C)
+
+
+class DecodingStopped(NiahError):
+    """Decoding was stopped from outside (the run it served was interrupted)."""
+
+
+#: The event that stops the decoding started in this context: threads started through asyncio.to_thread copy
+#: the context, so a run that sets one stops the sampling threads it started, at their next packet or frame.
+_STOP: ContextVar[threading.Event | None] = ContextVar("niah_decode_stop", default=None)
+
+
+class DecodeStop:
+    """From creation to :meth:`close`, decoding started in the current context (and in threads started from
+    it with asyncio.to_thread, which copy the context) stops at its next packet or frame with
+    :class:`DecodingStopped` once :meth:`stop` is called. A run makes one so that SIGTERM or Ctrl-C does not
+    wait for a sampling thread to finish a long video; close it in the context that created it."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._token: Token[threading.Event | None] | None = _STOP.set(self.event)
+
+    def stop(self) -> None:
+        self.event.set()
+
+    def close(self) -> None:
+        """Stop what is still decoding and end the scope (decoding started afterwards runs normally)."""
+        self.event.set()
+        if self._token is not None:
+            _STOP.reset(self._token)
+            self._token = None
+
+
+def _stop_check(extra: threading.Event | None = None) -> Callable[[], None]:
+    """A check to call per packet and frame: raises DecodingStopped once the context's event (or ``extra``)
+    is set. Captured once, so that pool threads (which do not copy the context) see the caller's event."""
+    outer = _STOP.get()
+
+    def check() -> None:
+        if (outer is not None and outer.is_set()) or (extra is not None and extra.is_set()):
+            raise DecodingStopped("decoding stopped: interrupted")
+
+    return check
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +225,9 @@ def plan_times(duration: float, *, count: int | None = None, fps: float | None =
     if count is not None:
         return uniform_times(duration, count, start=start)
     assert fps is not None
-    times = fps_times(duration, fps, start=start)
-    if max_frames is not None and len(times) > max_frames:
-        return uniform_times(duration, max_frames, start=start)
-    return times
+    if fps > 0 and duration > 0 and max_frames is not None and math.ceil(duration * fps - 1e-9) > max_frames:
+        return uniform_times(duration, max_frames, start=start)  # the fps list is never built
+    return fps_times(duration, fps, start=start)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -144,6 +247,11 @@ def _open(path: str | Path) -> Any:
     if not container.streams.video:
         container.close()
         raise DataError("no video stream in file", file=p)
+    cc = container.streams.video[0].codec_context
+    too_big = frame_size_problem(cc.width or 0, cc.height or 0)
+    if too_big is not None:
+        container.close()
+        raise DataError(too_big, file=p)
     return container
 
 
@@ -158,9 +266,12 @@ def _stream_times(container: Any, stream: Any) -> tuple[float, float]:
     return start, 0.0
 
 
-def probe(path: str | Path) -> VideoInfo:
-    """Read a video's header (no decoding unless the header lacks a duration)."""
+def probe(path: str | Path, *, limits: VideoLimits | None = None) -> VideoInfo:
+    """Read a video's header (no decoding unless the header lacks a duration; then frames are decoded up to
+    the last one, or until past ``limits.max_seconds``). Frames over the image pixel cap are refused."""
     container = _open(path)
+    most = (limits or VideoLimits()).max_seconds
+    stopped = _stop_check()
     try:
         stream = container.streams.video[0]
         start, duration = _stream_times(container, stream)
@@ -170,7 +281,12 @@ def probe(path: str | Path) -> VideoInfo:
             last = None
             try:
                 for frame in container.decode(stream):
+                    stopped()
                     last = frame
+                    if frame.time is not None and frame.time - start > most:
+                        break  # long enough to be refused below: no need to decode the rest
+            except NiahError:
+                raise
             except Exception as exc:
                 raise DataError(f"undecodable video: {exc}", file=path) from None
             if last is None or last.time is None:
@@ -233,7 +349,8 @@ def iter_frames_at(path: str | Path, times: Sequence[float], *, output: Literal[
         container = _open(path)
         try:
             yield from _in_caller_order(_decode_sorted(_prepare(container), path, times, order, output=output,
-                                                       jpeg_quality=jpeg_quality, max_side=max_side))
+                                                       jpeg_quality=jpeg_quality, max_side=max_side,
+                                                       stopped=_stop_check()))
         finally:
             container.close()
         return
@@ -276,6 +393,10 @@ def _iter_parallel(path: str | Path, times: Sequence[float], order: list[int], w
     local = threading.local()
     opened: list[Any] = []
     lock = threading.Lock()
+    # Set when the caller stops (closes the generator, or an error): runs still decoding end at their next
+    # frame instead of being waited for; the check also carries the caller's stop event into the pool threads.
+    halt = threading.Event()
+    stopped = _stop_check(halt)
 
     def decode_run(run: list[int]) -> list[tuple[int, Frame]]:
         container = getattr(local, "container", None)
@@ -284,7 +405,7 @@ def _iter_parallel(path: str | Path, times: Sequence[float], order: list[int], w
             with lock:
                 opened.append(container)
         return list(_decode_sorted(container, path, times, run, output=output, jpeg_quality=jpeg_quality,
-                                   max_side=max_side))
+                                   max_side=max_side, stopped=stopped))
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="niah-decode")
     pending: deque[Future[list[tuple[int, Frame]]]] = deque()
@@ -305,16 +426,18 @@ def _iter_parallel(path: str | Path, times: Sequence[float], order: list[int], w
 
         yield from _in_caller_order(results())
     finally:
+        halt.set()
         pool.shutdown(wait=True, cancel_futures=True)
         for container in opened:
             container.close()
 
 
 def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], order: list[int], *,
-                   output: Literal["image", "jpeg"], jpeg_quality: int,
-                   max_side: int | None) -> Iterator[tuple[int, Frame]]:
+                   output: Literal["image", "jpeg"], jpeg_quality: int, max_side: int | None,
+                   stopped: Callable[[], None]) -> Iterator[tuple[int, Frame]]:
     """(caller index, frame) for the targets ``order`` (indices into ``times``, time-sorted), decoded from the
-    open ``container``: a fresh seek for the first target, the running decoder on while later targets allow."""
+    open ``container``: a fresh seek for the first target, the running decoder on while later targets allow.
+    ``stopped()`` is called for every packet and target (it raises to stop)."""
     import av
 
     try:
@@ -329,6 +452,10 @@ def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], ord
         position = -math.inf  # presentation time of the last decoded frame
 
         def convert(frame: Any) -> Image:
+            # the header's size was checked on opening; a stream may still change size mid-way
+            too_big = frame_size_problem(frame.width, frame.height)
+            if too_big is not None:
+                raise DataError(too_big, file=path)
             image = _to_pil(frame)
             if max_side is not None and max(image.size) > max_side:
                 scale = max_side / max(image.size)
@@ -350,6 +477,7 @@ def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], ord
             # decoded. Skipping a non-reference frame changes no other frame, so every kept frame stays exact.
             newest = -math.inf
             for packet in container.demux(stream):
+                stopped()
                 mode = "DEFAULT"
                 if packet.pts is not None:
                     shown = float(packet.pts * tb)
@@ -370,6 +498,7 @@ def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], ord
             return decode_packets()
 
         for i in order:
+            stopped()
             target = times[i]
             aim[0] = target
             # Seek when a keyframe lies between the current position and the target (or, without an index,
@@ -467,11 +596,24 @@ class FrameSample:
 
 def sample_video(path: str | Path, *, count: int | None = None, fps: float | None = None,
                  max_frames: int | None = None, output: Literal["image", "jpeg"] = "image",
-                 jpeg_quality: int = 90, max_side: int | None = None) -> FrameSample:
-    """Sample frames uniformly by ``count`` or every 1/``fps`` seconds (capped by ``max_frames``)."""
-    info = probe(path)
+                 jpeg_quality: int = 90, max_side: int | None = None,
+                 limits: VideoLimits | None = None) -> FrameSample:
+    """Sample frames uniformly by ``count`` or every 1/``fps`` seconds (capped by ``max_frames``).
+
+    ``limits`` (default :class:`VideoLimits`) are checked against the header before any frame is decoded:
+    the claimed duration and frame count, and the number of frames the plan asks for."""
+    limits = limits or VideoLimits()
+    info = probe(path, limits=limits)
     if info.duration <= 0:
         raise DataError("video has no duration", file=path)
+    limits.check_info(info)
+    if count is not None:
+        limits.check_frames(count, path, f"sampling {count} frames")
+    elif fps is not None:
+        planned = max(1, math.ceil(info.duration * fps - 1e-9))
+        if max_frames is not None:
+            planned = min(planned, max_frames)
+        limits.check_frames(planned, path, f"sampling at {fps:g} fps over {info.duration:.0f} s")
     times = plan_times(info.duration, count=count, fps=fps, max_frames=max_frames, start=info.start_time)
     frames = frames_at(path, times, output=output, jpeg_quality=jpeg_quality, max_side=max_side)
     plan = {"mode": "count" if count is not None else "fps", "count": count, "fps": fps,
@@ -503,16 +645,18 @@ def list_frame_folder(folder: str | Path) -> list[Path]:
 
 def sample_frame_folder(folder: str | Path, *, count: int | None = None, fps: float | None = None,
                         folder_fps: float | None = None, max_frames: int | None = None,
-                        load: bool = False) -> FrameSample:
+                        load: bool = False, limits: VideoLimits | None = None) -> FrameSample:
     """Pick frames from a folder: ``count`` uniformly, or every 1/``fps`` s given the folder's ``folder_fps``.
 
     A frame's time is its index / folder_fps (the folder's own frame rate; 1 fps when not given, as frame
-    folders of long-video benchmarks are usually extracted at one frame a second).
+    folders of long-video benchmarks are usually extracted at one frame a second). More frames picked than
+    ``limits.frame_limit`` is an error.
     """
     files = list_frame_folder(folder)
     rate = folder_fps or 1.0
     duration = len(files) / rate
     times = plan_times(duration, count=count, fps=fps, max_frames=max_frames)
+    (limits or VideoLimits()).check_frames(len(times), folder, f"a frame folder of {len(files)} frames")
     frames = []
     for i, t in enumerate(times):
         k = min(len(files) - 1, max(0, int(math.floor(t * rate + 1e-9))))
