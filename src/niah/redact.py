@@ -98,9 +98,8 @@ def register_url_secrets(url: str) -> None:
             add_secret(value)
 
 
-def split_query(url: str) -> tuple[str, list[tuple[str, str]]]:
-    """``url`` without its query string, and the query's parameters (decoded, in order): a base URL's query
-    belongs after the request path (``/v1/chat/completions?key=...``), not inside it."""
+def split_query(url: str) -> tuple[str, str]:
+    """``url`` without its query string, and the query string: a base URL's query belongs after the request
+    path (``/v1/chat/completions?key=...``), not inside it."""
     parts = urlsplit(url)
-    params = parse_qsl(parts.query, keep_blank_values=True)
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), params
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), parts.query

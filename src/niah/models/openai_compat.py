@@ -156,8 +156,8 @@ class OpenAICompatBackend:
         endpoints = []
         for url in self.spec.base_urls:
             # a query in the base URL (?api-version=..., ?key=...) goes after the request path, on every request
-            path_url, params = split_query(url)
-            client = httpx.AsyncClient(base_url=path_url, params=httpx.QueryParams(params), headers=self._headers, limits=limits,
+            path_url, query = split_query(url)
+            client = httpx.AsyncClient(base_url=path_url, params=httpx.QueryParams(query), headers=self._headers, limits=limits,
                                        timeout=timeout, trust_env=self.trust_env)
             endpoints.append(Endpoint(base_url=url, client=client, semaphore=asyncio.Semaphore(self._per_endpoint)))
         return endpoints
