@@ -42,7 +42,7 @@ DEFAULT_INDEX_BATCH = 64
 
 def canonical_json(obj: Any) -> str:
     """Sorted keys, no whitespace, UTF-8 kept: equal objects give identical strings."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -50,7 +50,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def canonical_json_ascii(obj: Any) -> str:
     """:func:`canonical_json` with non-ASCII escaped: always encodable, even for lone surrogates."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 class MediaHasher:

@@ -24,6 +24,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -356,6 +357,14 @@ class _Job:
     needle_shown: bool | None = None
 
 
+def _refuse_non_finite(values: dict[str, Any]) -> None:
+    """NaN and infinities are refused before anything is sent: no server can use them and run.json, the
+    cache and responses.jsonl are strict JSON."""
+    for name, value in values.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{name} must be a finite number, not {value}")
+
+
 def _open_dataset(dataset: Dataset | str | Path, media_roots: tuple[str | Path, ...] = ()) -> Dataset:
     return dataset if isinstance(dataset, Dataset) else Dataset(dataset, media_roots=media_roots)
 
@@ -515,6 +524,8 @@ async def run_dataset(
     retry = retry or RetryPolicy()
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
+    _refuse_non_finite({**user_generation.to_json(), "retry initial_delay": retry.initial_delay,
+                        "retry max_delay": retry.max_delay, **(model_options or {})})
     if limit is not None and limit < 0:
         raise ConfigError("limit must not be negative")
     task_filter = set(tasks) if tasks else None

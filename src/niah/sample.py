@@ -26,6 +26,7 @@ from niah.iox import (
     dumps_line,
     holds_lone_surrogate,
     iter_jsonl,
+    non_finite_field,
     read_json_file,
     replace_dir,
     resolve_under,
@@ -446,7 +447,7 @@ class Dataset:
         self.manifest_path = self.root / MANIFEST_FILE
         self.manifest: dict[str, Any] = {}
         if self.manifest_path.is_file():
-            manifest = read_json_file(self.manifest_path, what="manifest")
+            manifest = read_json_file(self.manifest_path, what="manifest", strict=True)
             if not isinstance(manifest, dict):
                 raise DataError(f"must be a JSON object, not a {type(manifest).__name__}", file=self.manifest_path)
             self.manifest = manifest
@@ -496,7 +497,7 @@ class Dataset:
     def iter_numbered(self, *, check_media: bool = False) -> Iterator[tuple[int, Sample]]:
         """:meth:`iter_samples` with each sample's 1-based line number in samples.jsonl (for messages)."""
         seen: set[str] = set()
-        for lineno, obj in iter_jsonl(self.samples_path):
+        for lineno, obj in iter_jsonl(self.samples_path, strict=True):  # no NaN gold reaches a run
             try:
                 sample = Sample.from_json(obj)
             except DataError as exc:
@@ -568,6 +569,10 @@ class Dataset:
                     continue
                 if SURROGATE_ESCAPE.search(text) and holds_lone_surrogate(obj):
                     problem(lineno, None, "holds a lone UTF-16 surrogate escape (not valid Unicode text)")
+                    continue
+                bad_number = non_finite_field(obj)
+                if bad_number is not None:  # NaN / Infinity / 1e999: Python reads them, strict JSON has none
+                    problem(lineno, bad_number, "is not a finite number (NaN and infinities are not JSON)")
                     continue
                 try:
                     sample = Sample.from_json(obj)
