@@ -447,7 +447,7 @@ def _row(sample: Sample, *, response: str | None, error: str | None, usage: dict
         "id": sample.id, "task": sample.task, "response": None, "error": None, "usage": clean_usage(usage),
         "latency_s": round(latency_s, 4), "cache_key": key, "model": model, "prompt_policy": policy,
         "status": status, "attempts": attempts, "cached": cached, "request_key": req_key,
-        "needle_shown": needle_shown,
+        "sample_key": sample.content_key(), "needle_shown": needle_shown,
     }
     if response is not None:
         text = clean_text(response)

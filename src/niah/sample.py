@@ -8,6 +8,7 @@ inspect_ai's content types, so every stage can switch on ``part.type``.
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import math
 import os
@@ -174,6 +175,12 @@ class Sample:
             "answer": self.answer,
             "meta": self.meta,
         }
+
+    def content_key(self) -> str:
+        """SHA-256 of the sample as its dataset line states it (context, question, choices, gold, meta): a
+        response row records it, so scoring sees when the dataset was rebuilt under the row."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
 
     @classmethod
     def from_json(cls, obj: Any) -> Sample:
