@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from niah.errors import DataError
+from niah.errors import ConfigError, DataError
 from niah.iox import (
     LONE_SURROGATE,
     SURROGATE_ESCAPE,
@@ -653,6 +653,15 @@ def _replaceable(out: Path) -> bool:
     if out.is_symlink() or not out.is_dir():
         return False
     return (out / SAMPLES_FILE).is_file() or not any(out.iterdir())
+
+
+def refuse_output_over_input(source: str | Path, out: str | Path, *, what: str = "--out") -> None:
+    """A command deriving a dataset from ``source`` must not write it over ``source`` (the finished output
+    replaces ``out`` whole) nor into or around it."""
+    src, dst = Path(source).resolve(), Path(out).resolve()
+    if dst == src or dst.is_relative_to(src) or src.is_relative_to(dst):
+        raise ConfigError(f"{what} {out} is the input dataset {source} (or holds it, or lies inside it); "
+                          "writing there would replace the input: choose another folder")
 
 
 class DatasetWriter:
