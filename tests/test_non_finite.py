@@ -86,3 +86,10 @@ def test_the_field_holding_a_non_finite_number_is_named():
 
     assert non_finite_field({"a": 0.5, "meta": {"depth": 0.25, "x": [1.0, math.nan]}}) == "meta.x[1]"
     assert non_finite_field({"a": 0.5, "b": [1.5]}) is None
+
+
+def test_a_non_finite_output_names_its_file_and_field(tmp_path):
+    from niah.errors import DataError
+
+    with pytest.raises(DataError, match=r"x\.json.*field 'scores\.overall\[1\]'"):
+        write_json_atomic(tmp_path / "x.json", {"scores": {"overall": [0.5, math.nan]}})

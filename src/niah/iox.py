@@ -33,9 +33,25 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         raise
 
 
+class NonFiniteOutput(DataError, ValueError):
+    """A value about to be written holds NaN or an infinity: strict JSON has none, so nothing is written."""
+
+
+def _strict_dumps(obj: Any, *, path: str | Path | None = None, **options: Any) -> str:
+    try:
+        return json.dumps(obj, allow_nan=False, **options)
+    except ValueError as exc:
+        where = non_finite_field(obj)
+        if where is None:
+            raise
+        raise NonFiniteOutput(f"refusing to write a non-finite number (NaN or infinity) in JSON: {exc}",
+                              file=path, field=where) from None
+
+
 def write_json_atomic(path: str | Path, obj: Any, *, indent: int | None = 2) -> None:
-    """Strict JSON (``allow_nan=False``): a NaN or infinity raises ValueError instead of writing bare ``NaN``."""
-    write_atomic(path, json.dumps(obj, ensure_ascii=False, indent=indent, allow_nan=False) + "\n")
+    """Strict JSON (``allow_nan=False``): a NaN or infinity raises :class:`NonFiniteOutput` (a DataError
+    naming the file and field) instead of writing bare ``NaN``."""
+    write_atomic(path, _strict_dumps(obj, path=path, ensure_ascii=False, indent=indent) + "\n")
 
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -45,9 +61,9 @@ def dumps_line(obj: Any) -> str:
     """One JSONL line; stable formatting so equal inputs give byte-identical files. UTF-8 is kept, except
     that a line holding a lone surrogate (valid JSON from a hostile source, not encodable) is written with
     escapes instead, so writing it can never fail."""
-    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)  # strict JSON: never a bare NaN
+    text = _strict_dumps(obj, ensure_ascii=False)  # strict JSON: never a bare NaN
     if LONE_SURROGATE.search(text):
-        text = json.dumps(obj, ensure_ascii=True, allow_nan=False)
+        text = _strict_dumps(obj, ensure_ascii=True)
     return text + "\n"
 
 
