@@ -779,8 +779,8 @@ async def run_dataset(
         if not terminated:
             raise
     except LOCAL_WRITE_ERRORS as exc:
-        if not run_json:  # before the run started (RUN_DIR not writable): nothing to finalize
-            raise RunDiskError(f"cannot write {out_path}: {exc}") from None
+        if not run_json:  # before the run started (a backend that cannot load, RUN_DIR not writable): as before
+            raise
         disk_error = f"{type(exc).__name__}: {exc}"
     finally:
         if sigterm_installed:
