@@ -593,3 +593,42 @@ def test_column_headers_spell_token_counts_like_the_papers_and_keep_other_labels
     assert [column_label(x) for x in ("1k-2k", "64k-72k", "128k", ">72k", "8K")] == [
         "1K-2K", "64K-72K", "128K", ">72K", "8K"]
     assert [column_label(x) for x in ("MCQ accuracy", "<=5m", "30m")] == ["MCQ accuracy", "<=5m", "30m"]
+
+
+# ------------------------------------------------------------------------- issue 21: swap, marker, foreign folders
+
+
+def test_a_report_killed_half_way_leaves_the_old_report_whole(tmp_path: Path, monkeypatch) -> None:
+    import niah.report.build as build_module
+    from niah.report.build import REPORT_MARKER
+
+    inp = load_input(make_run(tmp_path))
+    out = tmp_path / "report"
+    build_report([inp], out, ReportOptions(sample_browser=False))
+    marker = json.loads((out / REPORT_MARKER).read_text())
+    assert marker["written_by"] == "niah report"
+    before = {p: p.read_bytes() for p in (out / "tables.md", out / "index.html")}
+
+    def killed(**_: Any) -> str:
+        raise KeyboardInterrupt  # stands in for a kill after tables.md was written, before index.html
+    monkeypatch.setattr(build_module, "index_page", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build_report([inp], out, ReportOptions(sample_browser=False, title="a new title"))
+    assert {p: p.read_bytes() for p in before} == before  # today's main: tables.md new, index.html old
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".report")) == []
+
+
+def test_report_out_refuses_a_folder_it_did_not_write(tmp_path: Path) -> None:
+    inp = load_input(make_run(tmp_path))
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("my own notes")
+    with pytest.raises(ConfigError, match="not written by niah report"):
+        build_report([inp], mine, ReportOptions(sample_browser=False))
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = build_report([inp], empty, ReportOptions(sample_browser=False))
+    assert result.index_html == empty / "index.html" and result.index_html.is_file()
+    assert all(p.is_file() and p.is_relative_to(empty) for p in result.table_files)
+    build_report([inp], empty, ReportOptions(sample_browser=False))  # its own report is replaced

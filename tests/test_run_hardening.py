@@ -384,3 +384,50 @@ def test_score_refuses_only_the_sample_the_official_rule_cannot_score(tmp_path):
     report = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(tmp_path / "run"), "--out",
                              str(tmp_path / "report")], capture_output=True, text=True, timeout=120)
     assert report.returncode == 0, report.stderr
+
+
+def test_url_passwords_in_both_forms_and_query_secrets_never_reach_a_file(tmp_path):
+    """Issue 21: a percent-encoded password is masked decoded too (a gateway echoes the decoded Basic
+    credentials), and a key in the base URL's query string is masked in run.json, error rows and messages."""
+    password, query_key = "p%40ss%21WORD-5531", "QUERYKEY-778812"
+    decoded = "p@ss!WORD-5531"
+    ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(3)])
+    with OpenAIServer(faults=FaultPlan(share={"echo401": 1.0}, fail_attempts=99)) as srv:
+        host = srv.base_url.removeprefix("http://")
+        base = f"http://user:{password}@{host}?api_key={query_key}&api-version=2024-06-01"
+        cmd = [sys.executable, "-m", "niah.cli", "run", str(ds), "--model", "openai:echo", "--base-url", base,
+               "--out", str(tmp_path / "run"), "--no-progress", "--max-attempts", "1"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        echoed = [json.dumps(e.path) for e in srv.log]
+    assert len(echoed) == 3 and all(query_key in p for p in echoed)  # the server did see (and echo) them
+    rows = _rows(tmp_path / "run")
+    assert all(r["error"] and "HTTP 401" in r["error"] for r in rows)
+    written = _everything_written(tmp_path / "run") + done.stdout + done.stderr
+    for secret in (password, decoded, query_key, "WORD-5531"):
+        assert secret not in written, secret
+    meta = json.loads((tmp_path / "run" / RUN_JSON).read_text())
+    assert meta["model_spec"]["base_urls"] == [f"http://***@{host}?api_key=***&api-version=2024-06-01"]
+
+
+def test_a_base_url_query_goes_after_the_request_path(tmp_path):
+    ds = write_text_prompts(tmp_path / "ds", ["a", "b"])
+    with OpenAIServer() as srv:
+        summary = run_dataset_sync(ds, "openai:echo", tmp_path / "run", progress=False,
+                                   base_urls=[srv.base_url + "?api-version=2024-06-01&key=QK-99887766"])
+        paths = [e.path for e in srv.log]
+    assert summary.answered == 2
+    assert paths == ["/v1/chat/completions?api-version=2024-06-01&key=QK-99887766"] * 2
+    assert "QK-99887766" not in _everything_written(tmp_path / "run")
+
+
+def test_a_url_password_is_masked_decoded_and_encoded_and_query_secrets_too():
+    from niah.redact import redact, redact_url, register_url_secrets
+
+    url = "http://user:p%40ss%21ZQ-4410@host/v1?token=TOK-5566778&api-version=2024"
+    register_url_secrets(url)
+    echoed = "got user:p@ss!ZQ-4410 and p%40ss%21ZQ-4410 and Basic dXNlcjpwQHNzIVpRLTQ0MTA= at /v1?token=TOK-5566778"
+    masked = redact(echoed)
+    assert "ZQ-4410" not in masked and "TOK-5566778" not in masked and "dXNlcjpwQHNzIVpRLTQ0MTA" not in masked
+    assert redact("see http://h/x?a=1&access_token=abcdef123&b=2") == "see http://h/x?a=1&access_token=***&b=2"
+    assert redact_url(url) == "http://***@host/v1?token=***&api-version=2024"

@@ -42,7 +42,7 @@ DEFAULT_INDEX_BATCH = 64
 
 def canonical_json(obj: Any) -> str:
     """Sorted keys, no whitespace, UTF-8 kept: equal objects give identical strings."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -50,7 +50,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def canonical_json_ascii(obj: Any) -> str:
     """:func:`canonical_json` with non-ASCII escaped: always encodable, even for lone surrogates."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 class MediaHasher:
@@ -273,12 +273,22 @@ class ResponseCache:
         self._pending.clear()
 
     def close(self) -> None:
-        if self._fh is not None:
-            self.flush_index()
-            self._fh.close()
-            self._fh = None
-        self._db.close()
-        os.close(self._lock_fd)
+        """Flush the index and close; the files are closed even when the flush fails (a full disk), and
+        that failure is raised after: lines the index missed are indexed from the log on the next open."""
+        if self._lock_fd < 0:
+            return
+        try:
+            if self._fh is not None:
+                self.flush_index()
+        finally:
+            fh, self._fh = self._fh, None
+            lock_fd, self._lock_fd = self._lock_fd, -1
+            try:
+                if fh is not None:
+                    fh.close()
+            finally:
+                self._db.close()
+                os.close(lock_fd)
 
     def __enter__(self) -> ResponseCache:
         return self
@@ -307,5 +317,11 @@ class CacheChain:
             cache.put(key, record)
 
     def close(self) -> None:
+        failure: BaseException | None = None
         for cache in self.caches:
-            cache.close()
+            try:
+                cache.close()
+            except (OSError, sqlite3.Error) as exc:  # close every cache, then say what failed
+                failure = failure or exc
+        if failure is not None:
+            raise failure

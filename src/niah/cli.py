@@ -4,13 +4,14 @@ so that `niah --help` starts fast."""
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
-from niah.errors import NiahError
+from niah.errors import ConfigError, NiahError
 from niah.redact import redact
 
 #: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
@@ -39,12 +40,34 @@ def _friendly_errors(callback):
     @functools.wraps(callback)
     def wrapper(*args, **kwargs):
         try:
+            _refuse_non_finite(kwargs)
             return callback(*args, **kwargs)
         except NiahError as exc:
             typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def _refuse_non_finite(kwargs: dict[str, Any]) -> None:
+    """Every float option of every command must be finite: ``--temperature nan`` or ``--top-p inf`` parse as
+    floats but no server, metric or JSON file can use them."""
+    for name, value in kwargs.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for item in values:
+            if isinstance(item, float) and not math.isfinite(item):
+                raise ConfigError(f"{_option_flag(name)} must be a finite number, not {item}")
+
+
+def _option_flag(name: str) -> str:
+    """The flag a callback parameter was given as (``--top-p`` for ``top_p``), for messages."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    for param in ctx.command.params if ctx is not None else []:
+        if param.name == name and param.opts:
+            return max(param.opts, key=len)
+    return "--" + name.replace("_", "-")
 
 
 def _wrap_all(t: typer.Typer) -> None:

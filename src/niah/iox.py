@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import glob
 import json
+import math
 import os
 import re
 import tempfile
@@ -32,8 +33,25 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         raise
 
 
+class NonFiniteOutput(DataError, ValueError):
+    """A value about to be written holds NaN or an infinity: strict JSON has none, so nothing is written."""
+
+
+def _strict_dumps(obj: Any, *, path: str | Path | None = None, **options: Any) -> str:
+    try:
+        return json.dumps(obj, allow_nan=False, **options)
+    except ValueError as exc:
+        where = non_finite_field(obj)
+        if where is None:
+            raise
+        raise NonFiniteOutput(f"refusing to write a non-finite number (NaN or infinity) in JSON: {exc}",
+                              file=path, field=where) from None
+
+
 def write_json_atomic(path: str | Path, obj: Any, *, indent: int | None = 2) -> None:
-    write_atomic(path, json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
+    """Strict JSON (``allow_nan=False``): a NaN or infinity raises :class:`NonFiniteOutput` (a DataError
+    naming the file and field) instead of writing bare ``NaN``."""
+    write_atomic(path, _strict_dumps(obj, path=path, ensure_ascii=False, indent=indent) + "\n")
 
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -43,9 +61,9 @@ def dumps_line(obj: Any) -> str:
     """One JSONL line; stable formatting so equal inputs give byte-identical files. UTF-8 is kept, except
     that a line holding a lone surrogate (valid JSON from a hostile source, not encodable) is written with
     escapes instead, so writing it can never fail."""
-    text = json.dumps(obj, ensure_ascii=False)
+    text = _strict_dumps(obj, ensure_ascii=False)  # strict JSON: never a bare NaN
     if LONE_SURROGATE.search(text):
-        text = json.dumps(obj, ensure_ascii=True)
+        text = _strict_dumps(obj, ensure_ascii=True)
     return text + "\n"
 
 
@@ -91,9 +109,41 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 is valid JSON syntax but reads as infinity
+        raise _NonFinite(text)
+    return value
+
+
 def _loads(text: str, *, strict: bool) -> Any:
-    """json.loads; ``strict`` refuses NaN / Infinity (not JSON; Python's reader accepts them) via ValueError."""
-    return json.loads(text, parse_constant=_refuse_constant) if strict else json.loads(text)
+    """json.loads; ``strict`` refuses NaN / Infinity (not JSON; Python's reader accepts them) and numbers
+    too large for a float via ValueError."""
+    if strict:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    return json.loads(text)
+
+
+def non_finite_field(obj: Any, where: str = "") -> str | None:
+    """The path (``answer``, ``context[2].score``) of the first NaN or infinity in a decoded value, or None."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else (where or "value")
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found = non_finite_field(value, f"{where}.{key}" if where else str(key))
+            if found is not None:
+                return found
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            found = non_finite_field(value, f"{where}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def loads_finite(text: str) -> Any:
+    """json.loads refusing NaN, Infinity and overflowing numbers (ValueError): for option values."""
+    return _loads(text, strict=True)
 
 
 def _strict_problem(obj: Any, text: str) -> str | None:

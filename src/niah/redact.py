@@ -2,15 +2,17 @@
 
 API keys live only in request headers, but a server may echo them back (a gateway that puts the
 ``Authorization`` header into a 401 body) and a user may put credentials into a base URL
-(``http://user:KEY@host/v1``). Every secret niah reads is registered here, and every string that reaches a
-file or a message passes through :func:`redact`, which replaces registered secrets, bearer tokens and URL
-credentials with ``***``.
+(``http://user:KEY@host/v1``, ``http://host/v1?api_key=KEY``). Every secret niah reads is registered here, in
+every form a server may echo it (a URL password as written and percent-decoded, the Basic header built from
+it), and every string that reaches a file or a message passes through :func:`redact`, which replaces
+registered secrets, bearer tokens, URL credentials and secret-named query parameters with ``***``.
 """
 
 from __future__ import annotations
 
+import base64
 import re
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 MASK = "***"
 _MIN_SECRET = 4  # shorter strings would mask ordinary words
@@ -20,6 +22,10 @@ _pattern: re.Pattern[str] | None = None
 _BEARER = re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-:]{6,}")
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@:'\"]*:[^/\s@'\"]*@")
 _KEY_LIKE = re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-]{16,}")
+#: Query parameters that carry credentials (``?api_key=``, ``&key=``, ``?token=``, signed-URL signatures).
+SECRET_PARAMS = re.compile(r"(?i)^(?:[a-z0-9_\-]*(?:key|token|secret|passw(?:or)?d|pwd|auth|credential|session)"
+                           r"[a-z0-9_\-]*|sig|signature|code|x-amz-signature|x-goog-signature)$")
+_QUERY_SECRET = re.compile(r"(?i)([?&;]([a-z0-9_\-]+)=)([^&#\s\"'<>]+)")
 
 
 def add_secret(value: str | None) -> None:
@@ -38,6 +44,7 @@ def redact(text: str) -> str:
         text = _pattern.sub(MASK, text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{m.group(2)}{MASK}", text)
     text = _URL_CREDENTIALS.sub(lambda m: f"{m.group(1)}{MASK}@", text)
+    text = _QUERY_SECRET.sub(lambda m: m.group(1) + MASK if SECRET_PARAMS.match(m.group(2)) else m.group(0), text)
     return _KEY_LIKE.sub(lambda m: f"{m.group(1)}-{MASK}", text)
 
 
@@ -51,7 +58,8 @@ def url_credentials(url: str) -> tuple[str | None, str | None]:
 
 
 def redact_url(url: str) -> str:
-    """``url`` without its credentials (``http://***@host/v1``): safe to record and print."""
+    """``url`` without its credentials (``http://***@host/v1``) and secret query values (``?key=***``): safe
+    to record and print."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -65,7 +73,33 @@ def redact_url(url: str) -> str:
 
 
 def register_url_secrets(url: str) -> None:
+    """Register the credentials of ``url``: its password (as written and percent-decoded), the user part
+    when it is a token alone, the ``Basic`` header value a client builds from them, and the values of
+    secret-named query parameters (as written and decoded)."""
     user, password = url_credentials(url)
-    add_secret(password)
+    for value in (password, unquote(password) if password else None):
+        add_secret(value)
     if password is None:
-        add_secret(user)  # a token passed as the user part alone (http://TOKEN@host)
+        for value in (user, unquote(user) if user else None):  # a token passed as the user part (http://TOKEN@host)
+            add_secret(value)
+    if user is not None or password is not None:
+        pair = f"{unquote(user or '')}:{unquote(password or '')}".encode()
+        add_secret(base64.b64encode(pair).decode("ascii"))
+    try:
+        query = urlsplit(url).query
+    except ValueError:
+        return
+    for raw in query.split("&"):
+        name, sep, value = raw.partition("=")
+        if sep and SECRET_PARAMS.match(unquote(name)):
+            add_secret(value)
+    for name, value in parse_qsl(query, keep_blank_values=False):
+        if SECRET_PARAMS.match(name):
+            add_secret(value)
+
+
+def split_query(url: str) -> tuple[str, str]:
+    """``url`` without its query string, and the query string: a base URL's query belongs after the request
+    path (``/v1/chat/completions?key=...``), not inside it."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), parts.query

@@ -24,11 +24,13 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import math
 import os
 import random
 import re
 import shutil
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -76,6 +78,15 @@ from niah.video.frames import DecodeStop
 
 class RunInterrupted(NiahError):
     """The run was stopped by SIGTERM; what it finished is on disk and a rerun resumes."""
+
+
+class RunDiskError(NiahError):
+    """Writing the run's own files failed (disk full, gone, read-only): the run stopped at once; what it had
+    written stays and a rerun resumes once the disk is fixed."""
+
+
+#: What a failed local write raises: the OS's error, or SQLite's for the cache index on a full disk.
+LOCAL_WRITE_ERRORS: tuple[type[BaseException], ...] = (OSError, sqlite3.Error)
 
 
 RUN_JSON = "run.json"
@@ -348,6 +359,14 @@ class _Job:
     needle_shown: bool | None = None
 
 
+def _refuse_non_finite(values: dict[str, Any]) -> None:
+    """NaN and infinities are refused before anything is sent: no server can use them and run.json, the
+    cache and responses.jsonl are strict JSON."""
+    for name, value in values.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{name} must be a finite number, not {value}")
+
+
 def _open_dataset(dataset: Dataset | str | Path, media_roots: tuple[str | Path, ...] = ()) -> Dataset:
     return dataset if isinstance(dataset, Dataset) else Dataset(dataset, media_roots=media_roots)
 
@@ -434,7 +453,7 @@ def _row(sample: Sample, *, response: str | None, error: str | None, usage: dict
         "id": sample.id, "task": sample.task, "response": None, "error": None, "usage": clean_usage(usage),
         "latency_s": round(latency_s, 4), "cache_key": key, "model": model, "prompt_policy": policy,
         "status": status, "attempts": attempts, "cached": cached, "request_key": req_key,
-        "needle_shown": needle_shown,
+        "sample_key": sample.content_key(), "needle_shown": needle_shown,
     }
     if response is not None:
         text = clean_text(response)
@@ -514,6 +533,8 @@ async def run_dataset(
     retry = retry or RetryPolicy()
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
+    _refuse_non_finite({**user_generation.to_json(), "retry initial_delay": retry.initial_delay,
+                        "retry max_delay": retry.max_delay, **(model_options or {})})
     if limit is not None and limit < 0:
         raise ConfigError("limit must not be negative")
     task_filter = set(tasks) if tasks else None
@@ -569,6 +590,7 @@ async def run_dataset(
     run_json: dict[str, Any] = {}
     previous: dict[str, Any] | None = None
     terminated = False
+    disk_error: str | None = None
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
     sigterm_installed = False
@@ -748,7 +770,7 @@ async def run_dataset(
                     await handle(job)
                 except asyncio.CancelledError:
                     raise
-                except OSError:
+                except LOCAL_WRITE_ERRORS:
                     raise  # the local disk failed (full, gone): stopping is right, what is written stays
                 except Exception as exc:  # nothing about one reply may end the run: record it and go on
                     record(_row(job.sample, response=None, error=f"internal error: {type(exc).__name__}: {exc}",
@@ -756,20 +778,31 @@ async def run_dataset(
                                 policy=job.prompt.policy, status="failed", attempts=0, cached=False,
                                 req_key=job.req_key, needle_shown=job.needle_shown))
 
-        worker_tasks = [asyncio.create_task(work()) for _ in range(workers)]
+        # The producer runs as a task beside the workers: when a worker stops on a disk error the producer,
+        # perhaps waiting on a full queue, is cancelled at once instead of waiting for workers that are gone.
+        run_tasks = [asyncio.create_task(produce()), *(asyncio.create_task(work()) for _ in range(workers))]
         try:
-            await produce()
-            await asyncio.gather(*worker_tasks)
+            pending: set[asyncio.Task[None]] = set(run_tasks)
+            while pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+                for task in done:
+                    failure = task.exception()
+                    if failure is not None:
+                        raise failure
         except BaseException:
-            for task in worker_tasks:
+            for task in run_tasks:
                 task.cancel()
-            await asyncio.gather(*worker_tasks, return_exceptions=True)
+            await asyncio.gather(*run_tasks, return_exceptions=True)
             raise
         log.compact(order)
         summary.finished = True
     except asyncio.CancelledError:
         if not terminated:
             raise
+    except LOCAL_WRITE_ERRORS as exc:
+        if not run_json:  # before the run started (a backend that cannot load, RUN_DIR not writable): as before
+            raise
+        disk_error = f"{type(exc).__name__}: {exc}"
     finally:
         decoding.close()  # SIGTERM, Ctrl-C or an error: threads still sampling a video stop at the next frame
         if sigterm_installed:
@@ -778,9 +811,11 @@ async def run_dataset(
         if bar is not None:
             bar.close()
         if log is not None:
-            log.close()
+            with contextlib.suppress(*LOCAL_WRITE_ERRORS):  # a write that failed may fail again on close
+                log.close()
         if caches is not None:
-            caches.close()
+            with contextlib.suppress(*LOCAL_WRITE_ERRORS):
+                caches.close()
         if backend is not None:
             stats_fn = getattr(backend, "endpoint_stats", None)
             if run_json and callable(stats_fn):
@@ -801,13 +836,28 @@ async def run_dataset(
             run_json["wall_s"] = round(summary.wall_s + float((previous or {}).get("wall_s") or 0.0), 3)
             if terminated:
                 run_json["interrupted"] = "SIGTERM"
+            if disk_error is not None:
+                run_json["interrupted"] = "disk error"
+                run_json["status"] = "failed"
+                run_json["error"] = redact(disk_error)[:500]
+            else:
+                run_json.pop("status", None)
+                run_json.pop("error", None)
             if summary.errors:
                 run_json["errors"] = summary.errors
-            write_json_atomic(out_path / RUN_JSON, run_json)
+            try:
+                write_json_atomic(out_path / RUN_JSON, run_json)
+            except LOCAL_WRITE_ERRORS as exc:
+                if disk_error is None:
+                    raise
+                disk_error += f"; run.json could not be updated either ({exc})"
         if lock_fd is not None:
             os.close(lock_fd)
         elif created_out and out_path.is_dir() and not any(out_path.iterdir()):
             out_path.rmdir()  # nothing was started: leave no empty run directory behind
+    if disk_error is not None:
+        raise RunDiskError(f"stopped on a disk error writing {out_path} ({disk_error}); the {summary.answered} "
+                           "answers so far are kept; free space and rerun the same command to resume")
     if terminated:
         raise RunInterrupted(f"terminated (SIGTERM); {summary.answered} answered so far are kept in {out_path}; "
                              "rerun the same command to resume")

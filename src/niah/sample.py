@@ -8,6 +8,7 @@ inspect_ai's content types, so every stage can switch on ``part.type``.
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import math
 import os
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from niah.errors import DataError
+from niah.errors import ConfigError, DataError
 from niah.iox import (
     LONE_SURROGATE,
     SURROGATE_ESCAPE,
@@ -26,6 +27,7 @@ from niah.iox import (
     dumps_line,
     holds_lone_surrogate,
     iter_jsonl,
+    non_finite_field,
     read_json_file,
     replace_dir,
     resolve_under,
@@ -173,6 +175,12 @@ class Sample:
             "answer": self.answer,
             "meta": self.meta,
         }
+
+    def content_key(self) -> str:
+        """SHA-256 of the sample as its dataset line states it (context, question, choices, gold, meta): a
+        response row records it, so scoring sees when the dataset was rebuilt under the row."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
 
     @classmethod
     def from_json(cls, obj: Any) -> Sample:
@@ -452,7 +460,7 @@ class Dataset:
         self.manifest_path = self.root / MANIFEST_FILE
         self.manifest: dict[str, Any] = {}
         if self.manifest_path.is_file():
-            manifest = read_json_file(self.manifest_path, what="manifest")
+            manifest = read_json_file(self.manifest_path, what="manifest", strict=True)
             if not isinstance(manifest, dict):
                 raise DataError(f"must be a JSON object, not a {type(manifest).__name__}", file=self.manifest_path)
             self.manifest = manifest
@@ -502,7 +510,7 @@ class Dataset:
     def iter_numbered(self, *, check_media: bool = False) -> Iterator[tuple[int, Sample]]:
         """:meth:`iter_samples` with each sample's 1-based line number in samples.jsonl (for messages)."""
         seen: set[str] = set()
-        for lineno, obj in iter_jsonl(self.samples_path):
+        for lineno, obj in iter_jsonl(self.samples_path, strict=True):  # no NaN gold reaches a run
             try:
                 sample = Sample.from_json(obj)
             except DataError as exc:
@@ -574,6 +582,10 @@ class Dataset:
                     continue
                 if SURROGATE_ESCAPE.search(text) and holds_lone_surrogate(obj):
                     problem(lineno, None, "holds a lone UTF-16 surrogate escape (not valid Unicode text)")
+                    continue
+                bad_number = non_finite_field(obj)
+                if bad_number is not None:  # NaN / Infinity / 1e999: Python reads them, strict JSON has none
+                    problem(lineno, bad_number, "is not a finite number (NaN and infinities are not JSON)")
                     continue
                 try:
                     sample = Sample.from_json(obj)
@@ -647,6 +659,15 @@ def _replaceable(out: Path) -> bool:
     if out.is_symlink() or not out.is_dir():
         return False
     return (out / SAMPLES_FILE).is_file() or not any(out.iterdir())
+
+
+def refuse_output_over_input(source: str | Path, out: str | Path, *, what: str = "--out") -> None:
+    """A command deriving a dataset from ``source`` must not write it over ``source`` (the finished output
+    replaces ``out`` whole) nor into or around it."""
+    src, dst = Path(source).resolve(), Path(out).resolve()
+    if dst == src or dst.is_relative_to(src) or src.is_relative_to(dst):
+        raise ConfigError(f"{what} {out} is the input dataset {source} (or holds it, or lies inside it); "
+                          "writing there would replace the input: choose another folder")
 
 
 class DatasetWriter:

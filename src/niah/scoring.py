@@ -33,6 +33,7 @@ A sample with no response row at all is not scored (it is counted as missing). F
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections import defaultdict
@@ -82,6 +83,9 @@ class RunScoreSummary:
     no_gold: int = 0  # answered samples without a gold answer (not scored)
     #: samples the official rule cannot score (the official code would crash on them): "file:line: field: why"
     refused: list[str] = field(default_factory=list)
+    #: samples whose response row answers another version of the sample (the dataset was rebuilt after the
+    #: run): "file:line: sample 'ID': why"; they are not scored (counted as missing)
+    stale: list[str] = field(default_factory=list)
     disagreements: dict[str, int] = field(default_factory=dict)
     benchmarks: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
@@ -199,6 +203,7 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
     status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
     kept: dict[str, ScoredRows] = defaultdict(list)
     shown_flags: dict[str, list[tuple[str, bool, dict[str, float]]]] = defaultdict(list)
+    stale_rows: list[str] = []  # rows whose sample changed since the run (stale.jsonl)
     refused_rows: list[str] = []  # refusals are rare by nature; kept apart so scored.jsonl rows always hold a score
     out = _AtomicLines(run_dir / "scored.jsonl")
     try:
@@ -208,6 +213,18 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
             if response_row is None:
                 summary.missing += 1
                 status["missing"] += 1
+                continue
+            recorded = response_row.get("sample_key")
+            if isinstance(recorded, str) and recorded != sample.content_key():
+                # the dataset changed under the row: its answer is to another question, never graded against
+                # this gold; a rerun into the run directory asks it again
+                summary.stale.append(f"{ds.samples_path}:{lineno}: sample {sample.id!r}: the response answers an "
+                                     "earlier version of this sample (the dataset was rebuilt after the run)")
+                summary.missing += 1
+                status["missing"] += 1
+                status["stale"] = status.get("stale", 0) + 1
+                stale_rows.append(dumps_line({"id": sample.id, "task": sample.task, "line": lineno,
+                                              "stale": "the response answers an earlier version of this sample"}))
                 continue
             if response_row.get("status") == "skipped":
                 status["skipped"] += 1
@@ -276,6 +293,10 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
                                            | {k: row[k] for k in row if k not in _CORE_FIELDS},
                                            result.info))
         if summary.scored == 0 and summary.no_gold == 0:
+            if summary.stale:
+                raise DataError(f"every response answers an earlier version of its sample ({len(summary.stale)} "
+                                "stale; the dataset was rebuilt after the run): nothing to score; rerun `niah run` "
+                                "into the run directory to ask them again", file=run_dir / "responses.jsonl")
             if summary.refused:
                 raise DataError("the official rule refused every answered sample:\n  "
                                 + "\n  ".join(summary.refused[:20]))
@@ -315,6 +336,12 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
         out.abort()
         raise
     summary.written.append(run_dir / "scored.jsonl")
+    stale_path = run_dir / "stale.jsonl"
+    if stale_rows:
+        write_atomic(stale_path, "".join(stale_rows))
+        summary.written.append(stale_path)
+    else:
+        stale_path.unlink(missing_ok=True)
     refused_path = run_dir / "refused.jsonl"
     if refused_rows:
         write_atomic(refused_path, "".join(refused_rows))
@@ -329,6 +356,7 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
     if summary.refused:
         summary.run_status["refused"] = len(summary.refused)
         summary.run_status["complete"] = False
+
     if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
         aggregates = {OFFICIAL: {}}
     for name, aggregate in aggregates.items():
@@ -342,3 +370,22 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
                 (run_dir / f"scores.{name}.json").unlink(missing_ok=True)
     summary.scores = aggregates[OFFICIAL]
     return summary
+
+
+def scores_out_of_date(run_dir: str | Path) -> str | None:
+    """Why ``scored.jsonl`` of a run directory no longer reflects what it was scored from (responses, judge
+    verdicts or the dataset changed after it was written), or None when it is current or absent."""
+    from niah.judged import PASSES_NAME, STORE_NAME
+
+    run_dir = Path(run_dir)
+    scored = run_dir / "scored.jsonl"
+    if not scored.is_file() or not (run_dir / "responses.jsonl").is_file():
+        return None
+    written = scored.stat().st_mtime_ns
+    sources = [run_dir / "responses.jsonl", run_dir / STORE_NAME, run_dir / PASSES_NAME]
+    with contextlib.suppress(DataError, ConfigError, OSError):  # a dataset that moved: the scores are what there is
+        sources.append(Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir))).samples_path)
+    for source in sources:
+        if source.is_file() and source.stat().st_mtime_ns > written:
+            return f"{source.name} changed after scored.jsonl was written"
+    return None

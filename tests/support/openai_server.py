@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 MARKER = re.compile(r"\[sample:([^\]]+)\]")
 FAULT_KINDS = ("429", "500", "503", "timeout", "garbage", "no_choices", "400", "surrogate", "drip", "echo401",
@@ -65,6 +66,7 @@ class LoggedRequest:
     fault: str | None
     authorized: bool
     body: dict[str, Any]
+    path: str = ""  # the request target as sent, query string included
 
 
 def _image_digest(url: str) -> str:
@@ -141,7 +143,7 @@ class OpenAIServer:
                     counts[r.marker] = counts.get(r.marker, 0) + 1
         return counts
 
-    def _register(self, body: dict[str, Any], authorized: bool) -> LoggedRequest:
+    def _register(self, body: dict[str, Any], authorized: bool, path: str = "") -> LoggedRequest:
         canonical = json.dumps(body.get("messages"), sort_keys=True)
         prompt_hash = hashlib.sha256(canonical.encode()).hexdigest()
         m = MARKER.search(canonical)
@@ -150,7 +152,7 @@ class OpenAIServer:
             self._attempts[prompt_hash] = attempt
             fault = self.faults.fault_for(prompt_hash, attempt) if authorized else None
             entry = LoggedRequest(len(self.log), m.group(1) if m else None, prompt_hash, attempt, fault,
-                                  authorized, body)
+                                  authorized, body, path)
             self.log.append(entry)
         return entry
 
@@ -180,7 +182,7 @@ class OpenAIServer:
                     pass
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
+                if urlsplit(self.path).path.rstrip("/").endswith("/models"):
                     self._send(200, json.dumps({"object": "list", "data": [{"id": "echo", "object": "model"}]})
                                .encode())
                 else:
@@ -189,7 +191,7 @@ class OpenAIServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                if not urlsplit(self.path).path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, b'{"error": "not found"}')
                     return
                 try:
@@ -198,7 +200,7 @@ class OpenAIServer:
                     self._send(400, b'{"error": {"message": "invalid JSON"}}')
                     return
                 authorized = server.api_key is None or self.headers.get("Authorization") == f"Bearer {server.api_key}"
-                entry = server._register(body, authorized)
+                entry = server._register(body, authorized, self.path)
                 if not authorized:
                     self._send(401, b'{"error": {"message": "invalid api key"}}')
                     return
@@ -219,9 +221,14 @@ class OpenAIServer:
                     self._send(200, b'{"object": "chat.completion", "choices": []}')
                     return
                 if fault == "echo401":
+                    authorization = self.headers.get("Authorization") or ""
+                    credentials = None  # a gateway that decodes Basic auth and echoes user:password in clear
+                    if authorization.startswith("Basic "):
+                        credentials = base64.b64decode(authorization[6:]).decode("utf-8", "replace")
                     echoed = json.dumps({"error": {"message": "unauthorized",
-                                                   "received_authorization": self.headers.get("Authorization"),
-                                                   "url": self.path}})
+                                                   "received_authorization": authorization or None,
+                                                   "received_credentials": credentials,
+                                                   "url": self.path}}, ensure_ascii=False)
                     self._send(401, echoed.encode())
                     return
                 if fault == "surrogate":

@@ -39,7 +39,13 @@ def report(
 ) -> None:
     """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
+    from niah.scoring import score_run, scores_out_of_date
 
+    for path in inputs:  # a report never shows scores older than the responses they grade
+        why = scores_out_of_date(path) if path.is_dir() else None
+        if why is not None:
+            score_run(path)
+            typer.echo(f"note: rescored {path} ({why})", err=True)
     loaded = load_inputs(inputs, names=name or (), dataset=dataset)
     options = ReportOptions(
         published=published, title=title, sample_browser=samples,

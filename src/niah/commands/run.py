@@ -15,6 +15,7 @@ import typer
 
 from niah.commands import split_csv
 from niah.errors import ConfigError
+from niah.iox import loads_finite
 
 
 def parse_model_options(values: list[str] | None) -> dict[str, Any]:
@@ -26,9 +27,11 @@ def parse_model_options(values: list[str] | None) -> dict[str, Any]:
         if not sep or not key:
             raise ConfigError(f"--model-option {item!r} must look like KEY=VALUE")
         try:
-            out[key] = json.loads(raw)
+            out[key] = loads_finite(raw)
         except json.JSONDecodeError:
             out[key] = raw
+        except ValueError:  # NaN, Infinity, 1e999: valid to Python's reader, never a usable setting
+            raise ConfigError(f"option {item!r}: {raw} is not a finite number") from None
     return out
 
 

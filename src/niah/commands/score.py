@@ -85,6 +85,14 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
             typer.echo(f"  {line}", err=True)
         if len(summary.refused) > 20:
             typer.echo(f"  ... and {len(summary.refused) - 20} more", err=True)
+    if summary.stale:
+        typer.secho(f"STALE: {len(summary.stale)} response(s) answer an earlier version of their sample (the dataset "
+                    "was rebuilt after the run); they are scored as missing, never against the new gold; rerun "
+                    f"`niah run` into {paths[0]} to ask them again:", fg=typer.colors.YELLOW, bold=True, err=True)
+        for line in summary.stale[:20]:
+            typer.echo(f"  {line}", err=True)
+        if len(summary.stale) > 20:
+            typer.echo(f"  ... and {len(summary.stale) - 20} more", err=True)
     rs = summary.run_status
     if rs and not rs["complete"]:
         typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "

@@ -29,6 +29,10 @@ def mime_type(path: Path) -> str:
     return _MIME_BY_SUFFIX.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
 
 
+#: Largest side ``image_size`` may resize images to (8192x8192 = 67 Mpx, under PIL's decompression-bomb limit).
+MAX_IMAGE_SIDE = 8192
+
+
 def parse_image_size(value: str | int | tuple[int, int] | None) -> tuple[int, int] | None:
     """``"448x448"``, ``448`` or ``(448, 448)`` to (width, height); None stays None."""
     if value is None or value == "":
@@ -49,6 +53,8 @@ def parse_image_size(value: str | int | tuple[int, int] | None) -> tuple[int, in
             raise ConfigError(f"image size {value!r} must look like 448 or 448x448") from None
     if w <= 0 or h <= 0:
         raise ConfigError(f"image size {value!r} must be positive")
+    if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE:  # every image would be upscaled to it: 400 Mpx per request
+        raise ConfigError(f"image size {value!r}: each side must be at most {MAX_IMAGE_SIDE} pixels")
     return (w, h)
 
 

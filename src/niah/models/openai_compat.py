@@ -35,7 +35,7 @@ from niah.models.base import (
 )
 from niah.models.media import ImageEncoder, openai_messages, parse_image_size
 from niah.prompts import RenderedPrompt
-from niah.redact import add_secret, redact, redact_url, register_url_secrets
+from niah.redact import add_secret, redact, redact_url, register_url_secrets, split_query
 
 DEFAULT_TIMEOUT_S = 600.0
 #: The most bytes one reply may carry; a larger body is cut off while it streams in and recorded as an error,
@@ -153,15 +153,14 @@ class OpenAICompatBackend:
     def _make_endpoints(self) -> list[Endpoint]:
         limits = httpx.Limits(max_connections=self._per_endpoint, max_keepalive_connections=self._per_endpoint)
         timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 30.0))
-        return [
-            Endpoint(
-                base_url=url,
-                client=httpx.AsyncClient(base_url=url, headers=self._headers, limits=limits, timeout=timeout,
-                                         trust_env=self.trust_env),
-                semaphore=asyncio.Semaphore(self._per_endpoint),
-            )
-            for url in self.spec.base_urls
-        ]
+        endpoints = []
+        for url in self.spec.base_urls:
+            # a query in the base URL (?api-version=..., ?key=...) goes after the request path, on every request
+            path_url, query = split_query(url)
+            client = httpx.AsyncClient(base_url=path_url, params=httpx.QueryParams(query), headers=self._headers, limits=limits,
+                                       timeout=timeout, trust_env=self.trust_env)
+            endpoints.append(Endpoint(base_url=url, client=client, semaphore=asyncio.Semaphore(self._per_endpoint)))
+        return endpoints
 
     def _pick_endpoint(self) -> Endpoint:
         """Fewest in flight wins; ties rotate so that idle replicas share the first requests evenly."""

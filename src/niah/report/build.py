@@ -9,19 +9,28 @@ Layout of DIR:
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
                                distributions/<slug>.png (the family's distribution axes),
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg
-Every file is written atomically; nothing outside DIR is referenced.
+  .niah-report.json            the marker: niah wrote this folder (version, time); only such a folder is replaced
+The whole folder is written beside DIR and swapped in at the end; nothing outside DIR is referenced.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import glob
+import os
 import re
+import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from niah import __version__
 from niah.benchmarks.protocol import ReportSpec
-from niah.iox import write_atomic, write_json_atomic
+from niah.errors import ConfigError
+from niah.iox import replace_dir, write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
 from niah.report.audit_section import audit_html, audit_markdown, find_audits
 from niah.report.distributions import distributions_html, distributions_json, write_distributions
@@ -29,7 +38,7 @@ from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
 from niah.report.inputs import ReportInput
 from niah.report.published import PublishedResults
-from niah.report.samples import BrowserOptions, ThumbnailWriter, write_sample_browser
+from niah.report.samples import THUMBS_DIR, BrowserOptions, ThumbnailWriter, write_sample_browser
 from niah.report.tables import (
     OVERALL_KEY,
     ResultTable,
@@ -213,11 +222,69 @@ def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
     return notes
 
 
+#: The file in a report folder saying niah wrote it (and which version, when): only such a folder is replaced.
+REPORT_MARKER = ".niah-report.json"
+#: What a report folder written before the marker existed holds; such a folder is replaced too.
+_LEGACY_REPORT_FILES = ("index.html", "tables.md", "report.json", "assets/report.css")
+
+
+def check_report_out(out: Path) -> None:
+    """Refuse an ``--out`` that is not a report folder niah wrote: a file, or a non-empty folder with neither
+    the marker nor the files of an older niah report (it may be the user's own)."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise ConfigError(f"report folder {out} exists and is not a folder; choose another --out")
+    if (out / REPORT_MARKER).is_file() or all((out / name).is_file() for name in _LEGACY_REPORT_FILES):
+        return
+    if any(out.iterdir()):
+        raise ConfigError(f"{out} is not empty and was not written by niah report (no {REPORT_MARKER}); "
+                          "it is left alone: choose another --out, or empty it first")
+
+
 def build_report(inputs: Sequence[ReportInput], out: str | Path,
                  options: ReportOptions | None = None) -> ReportResult:
-    """Write the whole report for ``inputs`` into ``out`` (created if needed) and return what was written."""
-    options = options or ReportOptions()
+    """Write the whole report for ``inputs`` into ``out`` and return what was written.
+
+    The report is written into a fresh sibling folder, marked (:data:`REPORT_MARKER`) and then swapped in for
+    ``out``, so a report killed half-way never leaves new tables beside an old index; ``out`` must be absent,
+    empty or a report niah wrote (:func:`check_report_out`). Thumbnails of the old report are kept (they are
+    named by their source's path, size and mtime)."""
     out = Path(out)
+    check_report_out(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out.parent.glob(f".{glob.escape(out.name)}.new-*"):  # left by a killed report
+        shutil.rmtree(stale, ignore_errors=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        os.chmod(staging, 0o755)  # mkdtemp makes 0700; a report is meant to be shared
+        if (out / THUMBS_DIR).is_dir():
+            shutil.copytree(out / THUMBS_DIR, staging / THUMBS_DIR, copy_function=_link_or_copy)
+        result = _write_report(inputs, staging, options or ReportOptions())
+        write_json_atomic(staging / REPORT_MARKER, {"written_by": "niah report", "niah_version": __version__,
+                                                    "created": datetime.now(UTC).isoformat(timespec="seconds")})
+        replace_dir(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+    def moved(path: Path) -> Path:
+        return out / path.relative_to(staging)
+
+    return dataclasses.replace(
+        result, out=out, index_html=moved(result.index_html), table_files=[moved(p) for p in result.table_files],
+        heatmaps=[moved(p) for p in result.heatmaps], sample_pages=[moved(p) for p in result.sample_pages],
+        distributions=[moved(p) for p in result.distributions])
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)  # the old folder is removed after the swap: a link keeps the file, costs nothing
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptions) -> ReportResult:
     out.mkdir(parents=True, exist_ok=True)
     notes: list[str] = gold_missing_notes(inputs)
     write_atomic(out / "assets" / "report.css", REPORT_CSS)

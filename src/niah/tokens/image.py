@@ -176,9 +176,21 @@ _CANONICAL = (
 )
 
 
+#: Most InternVL tiles a rule may ask for: the official models use at most 12 (40 for InternVL2.5's largest
+#: setting); the grid search is cubic in it, so a huge value would spin a build for minutes.
+MAX_TILES = 64
+
+
 @functools.lru_cache(maxsize=32)
 def get_image_rule(spec: str) -> ImageTokenRule:
     """Parse an image token rule spec (see module docstring), or a rule's recorded ``name``."""
+    rule = _parse_image_rule(spec)
+    if isinstance(rule, InternVLRule) and rule.max_tiles > MAX_TILES:
+        raise ConfigError(f"image token rule {spec!r}: max_tiles must be at most {MAX_TILES} (got {rule.max_tiles})")
+    return rule
+
+
+def _parse_image_rule(spec: str) -> ImageTokenRule:
     for pattern, make in _CANONICAL:
         match = pattern.fullmatch(spec)
         if match:

@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from niah.errors import ConfigError, DataError
-from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, TextPart, VideoPart
+from niah.sample import (
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    Part,
+    Sample,
+    TextPart,
+    VideoPart,
+    refuse_output_over_input,
+)
 
 #: The tasks whose needles are text: the ones the paper evaluates an LLM on.
 TEXT_TASKS: tuple[str, ...] = ("retrieval-text", "counting-text", "reasoning-text")
@@ -82,6 +91,7 @@ def derive_text_only(source: str | Path, out: str | Path, *, tasks: list[str] | 
     if bad:
         raise ConfigError(f"text-only datasets hold the text-needle tasks ({', '.join(TEXT_TASKS)}); "
                           f"{', '.join(bad)} need their images")
+    refuse_output_over_input(source, out)
     ds = Dataset(source, media_roots=media_roots)
     if ds.manifest.get("benchmark") not in (None, "mm-niah"):
         raise ConfigError(f"{source} is a {ds.manifest.get('benchmark')} dataset, not MM-NIAH")

@@ -250,9 +250,10 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
     counts per kind. Every base sample is checked before anything is written."""
     from niah.benchmarks.seq_niah.noise import KINDS, make_variants
     from niah.benchmarks.seq_niah.score import BASE_KIND
-    from niah.sample import Dataset, DatasetWriter
+    from niah.sample import Dataset, DatasetWriter, refuse_output_over_input
     from niah.tokens import get_tokenizer
 
+    refuse_output_over_input(dataset, out)
     for kind in kinds:
         if kind not in KINDS:
             raise ConfigError(f"unknown noise kind {kind!r}; choose from {', '.join(KINDS)}")

@@ -1,0 +1,88 @@
+"""A full disk stops `niah run` at once (issue 21): no producer left waiting on a full queue, one line on stderr,
+run.json finalized as failed, and a rerun after space frees resumes without asking a finished sample again.
+
+The disk error is injected at the cache's write (the first local write of every reply) in a real `niah run`
+process, so nothing here fills a real disk."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from niah.run import RESPONSES_JSONL, RUN_JSON
+from support.datasets import write_text_prompts
+from support.openai_server import OpenAIServer
+from support.processes import niah_env
+
+#: Runs `niah ARGS` with ResponseCache.put (or ResponsesLog.append) raising ENOSPC after WRITES good writes; the
+#: first failed write touches MARKER so the test can time the stop from there.
+_DRIVER = """
+import errno, pathlib, sys
+from niah import cache, run
+target, writes, marker = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
+cls, name = (cache.ResponseCache, "put") if target == "cache" else (run.ResponsesLog, "append")
+real = getattr(cls, name)
+count = [0]
+def failing(self, *args):
+    count[0] += 1
+    if count[0] > writes:
+        marker.touch()
+        raise OSError(errno.ENOSPC, "No space left on device")
+    return real(self, *args)
+setattr(cls, name, failing)
+from niah.cli import main
+sys.argv = ["niah", *sys.argv[4:]]
+main()
+"""
+
+
+def _rows(run_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / RESPONSES_JSONL).read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("target", ["cache", "responses"])
+def test_a_full_disk_stops_the_run_at_once_and_a_rerun_resumes_exactly(tmp_path, target):
+    n = 60
+    ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(n)])
+    run_dir, marker = tmp_path / "run", tmp_path / "first-failed-write"
+    with OpenAIServer(delay_s=0.01) as srv:
+        args = ["run", str(ds), "--model", "openai:echo", "--base-url", srv.base_url, "--out", str(run_dir),
+                "--no-progress", "--concurrency", "2"]
+        proc = subprocess.Popen([sys.executable, "-c", _DRIVER, target, "5", str(marker), *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=niah_env())
+        try:
+            deadline = time.monotonic() + 60  # a hang guard, not a measurement
+            while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert marker.exists(), "the injected disk error never happened"
+            # today's main: the workers stop, the producer waits on the full queue forever
+            _, err = proc.communicate(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert proc.returncode == 2
+        assert len(lines) == 1, err
+        assert "disk error" in lines[0] and "No space left on device" in lines[0] and "rerun" in lines[0]
+        meta = json.loads((run_dir / RUN_JSON).read_text())
+        assert meta["status"] == "failed" and meta["interrupted"] == "disk error" and meta["complete"] is False
+        assert "No space left on device" in meta["error"]
+        first = srv.requests_by_marker()
+        done_first = {r["id"] for r in _rows(run_dir) if r["status"] == "ok"}
+        assert 0 < len(done_first) < n
+
+        resumed = subprocess.run([sys.executable, "-m", "niah.cli", *args], capture_output=True, text=True,
+                                 timeout=120, env=niah_env())
+        assert resumed.returncode == 0, resumed.stderr
+        total = srv.requests_by_marker()
+    meta = json.loads((run_dir / RUN_JSON).read_text())
+    assert meta["complete"] is True and meta["counts"]["answered"] == n and "status" not in meta
+    again = {m for m, c in total.items() if c > first.get(m, 0)}
+    assert not again & done_first  # nothing finished before the disk filled was asked again
+    assert {r["id"] for r in _rows(run_dir)} == {f"retrieval-text/{i:05d}" for i in range(n)}
