@@ -58,7 +58,7 @@ LENGTH_BINS: dict[str, tuple[int, int]] = {
 }
 #: Bins below the paper's 8K floor, for models with a small context window (built on request only; the
 #: paper-style report keeps the paper's four columns, the scores files group these by name like any other).
-SHORT_LENGTH_BINS: dict[str, tuple[int, int]] = {"1k-2k": (1000, 2000), "2k-4k": (2000, 4000), "4k-8k": (4000, 8000)}
+SHORT_LENGTH_BINS: dict[str, tuple[int, int]] = {"2k-4k": (2000, 4000), "4k-8k": (4000, 8000)}
 NEEDLE_GROUPS: dict[str, tuple[int, int]] = {"3-5": (3, 5), "6-10": (6, 10), ">10": (11, 15)}
 MIN_CUT_POINTS = 81  # official: a text with <= 80 periods is rejected
 OFFICIAL_SEED = 1024
