@@ -78,7 +78,8 @@ def main() -> None:
     ap.add_argument("--per-cell", type=int, default=3, help="samples per task x length")
     ap.add_argument("--lengths", default="1k,2k,4k,7k", help="MM-NIAH and MileBench lengths (cl100k tokens)")
     ap.add_argument("--seq-lengths", default="2k-4k,4k-8k", help="Sequential-NIAH length bins")
-    ap.add_argument("--families", default="mm-niah,milebench,seq-niah")
+    ap.add_argument("--seq-per-cell", type=int, default=0, help="Sequential-NIAH samples per bin (default --per-cell)")
+    ap.add_argument("--families", default="mm-niah,milebench,seq-niah", help="families to run, in this order")
     ap.add_argument("--threads", type=int, default=1, help="llama.cpp threads")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -98,35 +99,44 @@ def main() -> None:
     started = time.monotonic()
     seed = str(args.seed)
     per_cell = str(args.per_cell)
+    def mm_niah() -> None:
+        ds, run = out / "mm-niah", out / "runs" / "mm-niah"
+        if not (ds / "samples.jsonl").exists():
+            niah("build", "mm-niah", "--out", str(ds), "--no-images", "--lengths", ",".join(lengths),
+                 "--depths", "0.4", "--per-cell", per_cell, "--seed", seed, "--no-progress", "--quiet")
+        niah("run", str(ds), *run_args, "--out", str(run))
+        niah("score", str(run))
+        rows.extend(table("mm-niah", run))
+
+    def milebench() -> None:
+        ds, run = out / "milebench", out / "runs" / "milebench"
+        if not (ds / "samples.jsonl").exists():
+            tokens = [str(int(float(s.lower().removesuffix("k")) * 1000)) for s in lengths]
+            niah("build", "milebench-niah", "--out", str(ds), "--tasks", "TextNeedleInAHaystack",
+                 "--lengths", ",".join(tokens), "--per-length", per_cell, "--images", "1",
+                 "--image-tokens", "1", "--seed", seed, "--no-progress")
+        niah("run", str(ds), *run_args, "--out", str(run), "--no-vision", "--over-limit", "truncate",
+             "--max-tokens", "64")
+        niah("score", str(run))
+        rows.extend(table("milebench", run))
+
+    def seq_niah() -> None:
+        ds, run = out / "seq-niah", out / "runs" / "seq-niah"
+        if not (ds / "samples.jsonl").exists():
+            niah("build", "seq-niah", "--out", str(ds), "--lang", "en", "--lengths", args.seq_lengths,
+                 "--needles", "3-5", "--per-cell", str(args.seq_per_cell or args.per_cell), "--seed", seed,
+                 "--no-progress")
+        niah("run", str(ds), *run_args, "--out", str(run), "--max-tokens", "256",
+             "--max-context", str(SEQ_NIAH_MAX_CONTEXT))
+        niah("score", str(run))
+        rows.extend(table("seq-niah", run))
+
+    steps = {"mm-niah": mm_niah, "milebench": milebench, "seq-niah": seq_niah}
     try:
-        if "mm-niah" in families:
-            ds, run = out / "mm-niah", out / "runs" / "mm-niah"
-            if not (ds / "samples.jsonl").exists():
-                niah("build", "mm-niah", "--out", str(ds), "--no-images", "--lengths", ",".join(lengths),
-                     "--depths", "0.4", "--per-cell", per_cell, "--seed", seed, "--no-progress", "--quiet")
-            niah("run", str(ds), *run_args, "--out", str(run))
-            niah("score", str(run))
-            rows += table("mm-niah", run)
-        if "milebench" in families:
-            ds, run = out / "milebench", out / "runs" / "milebench"
-            if not (ds / "samples.jsonl").exists():
-                tokens = [str(int(float(s.lower().removesuffix("k")) * 1000)) for s in lengths]
-                niah("build", "milebench-niah", "--out", str(ds), "--tasks", "TextNeedleInAHaystack",
-                     "--lengths", ",".join(tokens), "--per-length", per_cell, "--images", "1",
-                     "--image-tokens", "1", "--seed", seed, "--no-progress")
-            niah("run", str(ds), *run_args, "--out", str(run), "--no-vision", "--over-limit", "truncate",
-                 "--max-tokens", "64")
-            niah("score", str(run))
-            rows += table("milebench", run)
-        if "seq-niah" in families:
-            ds, run = out / "seq-niah", out / "runs" / "seq-niah"
-            if not (ds / "samples.jsonl").exists():
-                niah("build", "seq-niah", "--out", str(ds), "--lang", "en", "--lengths", args.seq_lengths,
-                     "--needles", "3-5", "--per-cell", per_cell, "--seed", seed, "--no-progress")
-            niah("run", str(ds), *run_args, "--out", str(run), "--max-tokens", "256",
-                 "--max-context", str(SEQ_NIAH_MAX_CONTEXT))
-            niah("score", str(run))
-            rows += table("seq-niah", run)
+        for family in families:  # in the order given
+            if family not in steps:
+                raise SystemExit(f"unknown family {family!r}; choose from {', '.join(steps)}")
+            steps[family]()
     finally:
         server.stop()
     print(f"{MODEL_NAME_LINE} ({time.monotonic() - started:.0f} s)")

@@ -65,7 +65,3 @@ def test_a_real_model_answers_a_text_set_end_to_end(smollm2: LlamaServer, tmp_pa
         assert row["scores"]["lenient"] == score_mm_niah_lenient(gold, row["response"])
     scores = json.loads((run / "scores.json").read_text())
     assert scores["run_status"]["answered"] == 3 and scores["needle_shown"]["shown"] == 3
-    for task in ("retrieval-text", "counting-text", "reasoning-text"):
-        # the official aggregation puts the 200-token sample in the first (1k) column
-        task_score = next(r["scores"]["official"] for r in scored.values() if r["task"] == task)
-        assert scores[task][0] == pytest.approx(task_score / 5)  # one of the five depth cells is filled
