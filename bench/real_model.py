@@ -68,7 +68,8 @@ def table(family: str, run_dir: Path) -> list[tuple[str, str, str, int, float]]:
         digits = "".join(c for c in key[1].split("-")[0] if c.isdigit())
         return key[0], int(digits or 0)
 
-    return [(family, task, length, len(v), sum(v) / len(v)) for (task, length), v in sorted(cells.items(), key=order)]
+    return [(family, task, length, len(cells[(task, length)]), sum(cells[(task, length)]) / len(cells[(task, length)]))
+            for task, length in sorted(cells, key=order)]
 
 
 def main() -> None:
