@@ -133,3 +133,28 @@ def test_lenient_answer_keyword_forms():
     assert score_mm_niah_lenient(1, "ANSWER: B because the dog is brown") == 1.0
     # an option merely mentioned is not an answer
     assert score_mm_niah_lenient(1, "Option B looks wrong to me") == 0.0
+
+
+# Counting replies a real model (SmolLM2-135M-Instruct) wrote as prose, hand-checked: the official parser reads
+# no list from them (0); the lenient rule reads the counts a person reads.
+@pytest.mark.parametrize(("gold", "response", "lenient"), [
+    ([3], "The little penguin counted 3 pebbles in each statement.", 1.0),
+    ([1], "The little penguin counted in each statement is 1.", 1.0),
+    ([9, 9], "The little penguin counted 9 seashells in each statement.", 0.5),  # one count for two statements
+    ([9, 6, 4], "The little penguin counted 4 seashells in each statement.", 0.0),
+    ([1, 1], "LuckyGardener25:\n\nThe little penguin counted 1 sleeping seal.\n\nThe reed warbler is", 0.5),
+    ([7, 3], "The answer is: 1", 0.0),
+    ([3, 1], "three pebbles in the first statement and one in the second", 1.0),  # number words
+    ([3, 1], "The counts are [3, 1].", 1.0),  # a list inside prose
+    ([4, 5], "Statement 1: 4, statement 2: 5", 1.0),  # statement labels are not counts
+    ([3], "It was 3.5 metres away.", 0.0),  # a decimal is no count
+])
+def test_lenient_reads_counts_written_as_prose(gold, response, lenient):
+    assert score_mm_niah_official(gold, response) == 0.0
+    assert score_mm_niah_lenient(gold, response) == lenient
+
+
+def test_lenient_counting_keeps_the_official_reading_of_a_list():
+    # a reply the official parser reads a list from is scored as official, even with prose numbers beside it
+    assert score_mm_niah_lenient([2, 1], "[2, 1]") == score_mm_niah_official([2, 1], "[2, 1]") == 1.0
+    assert score_mm_niah_lenient([2, 1], '{"a": [2], "b": [3]}') == 0.5

@@ -11,6 +11,7 @@ from niah.benchmarks.seq_niah.build import (
     DOC_PREFIXES,
     LENGTH_BINS,
     QUESTION_PREFIXES,
+    SHORT_LENGTH_BINS,
     build_seq_niah,
     prompt_text,
     raw_text_of,
@@ -38,6 +39,18 @@ def test_lengths_are_exact_in_cl100k(built):
     for s in samples:
         assert tok.count(prompt_text(s)) == s.meta["length"]
         assert lo <= s.meta["length"] < hi and s.meta["length_bin"] == "8k-16k"
+
+
+def test_short_bins_for_small_context_models_are_exact_and_named(tmp_path):
+    out = tmp_path / "short"
+    build_seq_niah(out, langs=("en",), lengths=("2k-4k", "4k-8k"), needles="3-5", per_cell=1, seed=0,
+                   progress=False)
+    tok = get_tokenizer("cl100k_base")
+    samples = list(Dataset(out))
+    assert [s.meta["length_bin"] for s in samples] == ["2k-4k", "4k-8k"]
+    for s in samples:
+        lo, hi = SHORT_LENGTH_BINS[s.meta["length_bin"]]
+        assert tok.count(prompt_text(s)) == s.meta["length"] and lo <= s.meta["length"] < hi
 
 
 def test_needles_on_their_own_line_after_a_sentence_end(built):

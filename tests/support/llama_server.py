@@ -1,4 +1,5 @@
-"""A real llama.cpp server (xllamacpp, in process) serving the tiny random-weight GGUF on 127.0.0.1."""
+"""A real llama.cpp server (xllamacpp, in process) on 127.0.0.1, serving the tiny random-weight GGUF or a given
+GGUF file (the packaged SmolLM2-135M-Instruct of ``support.real_model``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ class LlamaServer:
     (xllamacpp stops it when the ``Server`` is garbage-collected; :meth:`stop` drops it at once)."""
 
     def __init__(self, workdir: str | Path, *, n_parallel: int = 4, n_ctx: int = 16384, n_threads: int = 1,
-                 n_embd: int = 64, n_layer: int = 2) -> None:
-        self.gguf_path = Path(workdir) / "tiny-llama.gguf"
+                 n_embd: int = 64, n_layer: int = 2, gguf: str | Path | None = None) -> None:
+        # gguf: an existing model file to serve; without it the tiny random-weight llama is written into workdir
+        self.gguf_path = Path(gguf) if gguf is not None else Path(workdir) / "tiny-llama.gguf"
         self.n_parallel = n_parallel
         self.n_ctx = n_ctx
         self.n_threads = n_threads

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from niah.metrics.base import MetricInputError, require_response
-from niah.metrics.vqa import has_word, normalize_vqa
+from niah.metrics.vqa import NUMBER_WORDS, has_word, normalize_vqa
 
 _CAMERA_LEFT = "the camera is moving left"
 _CAMERA_RIGHT = "the camera is moving right"
@@ -51,27 +51,56 @@ def official_choice(response: str) -> tuple[bool, int | None]:
     return True, ord(text) - ord("a")
 
 
-def score_counting_official(answer: list[Any], response: str) -> float:
-    """Official positional soft accuracy for counting tasks (response already ``.``-stripped).
-
-    Quirks kept: the substring ``json`` and code fences are deleted anywhere in the response; a JSON object is
-    flattened by concatenating its values (values that are not lists make the response unparseable, score 0);
-    anything that is not a list scores 0; items are compared with Python ``==`` (so ``2.0`` and ``true``
-    equal ``2`` and ``1``); extra predicted items are ignored and missing ones count as wrong.
-    """
-    if not answer:
-        raise MetricInputError("empty gold count list (the official scorer divides by its length)", field="answer")
+def official_count_list(response: str) -> list[Any] | None:
+    """The list the official counting parser reads from a (``.``-stripped) response, or ``None`` when it reads
+    none (the official code then scores 0). Quirks kept: the substring ``json`` and code fences are deleted
+    anywhere in the response; a JSON object is flattened by concatenating its values (values that are not lists
+    make the response unparseable); anything that is not a list is not read."""
     text = response.replace("json", "").replace("```", "").strip()
     try:
         parsed = json.loads(text)
         if isinstance(parsed, dict):
             parsed = sum(list(parsed.values()), start=[])
     except Exception:  # the official code catches everything here, including TypeError from sum()
-        return 0.0
+        return None
     if not isinstance(parsed, (list, tuple)):
-        return 0.0
-    matches = sum(1 for pred, gold in zip(parsed, answer, strict=False) if pred == gold)
+        return None
+    return list(parsed)
+
+
+def _positional_accuracy(predicted: list[Any], answer: list[Any]) -> float:
+    # items compared with Python == (so 2.0 and true equal 2 and 1); extra items ignored, missing ones wrong
+    matches = sum(1 for pred, gold in zip(predicted, answer, strict=False) if pred == gold)
     return matches / len(answer)
+
+
+def score_counting_official(answer: list[Any], response: str) -> float:
+    """Official positional soft accuracy for counting tasks (response already ``.``-stripped): the list
+    :func:`official_count_list` reads, item by item against the gold with Python ``==`` (so ``2.0`` and ``true``
+    equal ``2`` and ``1``); extra predicted items are ignored and missing ones count as wrong; a response it
+    reads no list from scores 0 (so "The little penguin counted 3 pebbles." scores 0 against ``[3]``).
+    """
+    if not answer:
+        raise MetricInputError("empty gold count list (the official scorer divides by its length)", field="answer")
+    parsed = official_count_list(response)
+    return 0.0 if parsed is None else _positional_accuracy(parsed, answer)
+
+
+#: A bracketed list of integers anywhere in a reply ("The counts are [3, 1].").
+_BRACKETED_COUNTS = re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]")
+#: A count standing as its own word in prose: digits or an English number word ("LuckyGardener25" is no count,
+#: nor the label of "Statement 2: 4").
+_PROSE_COUNT = re.compile(r"(?<![\w.])(?<!statement )(\d+|" + "|".join(NUMBER_WORDS) + r")(?![\w]|\.\d)", re.IGNORECASE)
+
+
+def prose_counts(response: str) -> list[int]:
+    """The counts a reader takes from a reply the official parser reads no list from: the first bracketed list
+    of integers if there is one, else every number in the prose in order, digits or words ("counted 3 pebbles",
+    "three pebbles, then one"); an empty list when there is none."""
+    bracketed = _BRACKETED_COUNTS.search(response)
+    if bracketed:
+        return [int(x) for x in re.findall(r"\d+", bracketed.group(0))]
+    return [int(NUMBER_WORDS.get(token.lower(), token)) for token in _PROSE_COUNT.findall(response)]
 
 
 def _check_gold(answer: Any) -> None:
@@ -141,7 +170,9 @@ def score_mm_niah_lenient(answer: Any, response: str | None) -> float:
     Only multiple-choice samples the official parser gives up on are re-read: ``(C)``, ``[C]``,
     ``Answer: C``, ``The answer is (C)``, ``C, because ...``, ``C: ...`` then name option C. Whenever the
     official parser reaches a decision (digits, one letter, ``none``, camera direction) the lenient rule
-    agrees with it, and counting and open-ended samples are scored exactly as official.
+    agrees with it. Counting replies the official parser reads no list from are read as prose
+    (:func:`prose_counts`: "The little penguin counted 3 pebbles in each statement." is ``[3]``) and scored with
+    the same positional accuracy; a reply it reads a list from, and open-ended samples, are scored as official.
     """
     _check_gold(answer)
     response = require_response(response)
@@ -153,4 +184,6 @@ def score_mm_niah_lenient(answer: Any, response: str | None) -> float:
         if not decided:
             index = lenient_choice(response)
         return float(index is not None and index == answer)
+    if isinstance(answer, list) and answer and official_count_list(response.strip(".")) is None:
+        return _positional_accuracy(prose_counts(response), answer)
     return score_mm_niah_official(answer, response)

@@ -20,7 +20,8 @@ RULES: tuple[MetricRule, ...] = (
     ),
     MetricRule(
         "mm-niah/lenient",
-        "MM-NIAH with a lenient letter extractor ('(C)', 'Answer: C', 'C, because'); otherwise official",
+        "MM-NIAH with a lenient letter extractor ('(C)', 'Answer: C', 'C, because') and counts read from prose "
+        "('counted 3 pebbles'); otherwise official",
         score_mm_niah_lenient,
     ),
 )

@@ -51,7 +51,8 @@ def build_command(
     lang: Annotated[list[str] | None, typer.Option("--lang", help="comma-separated languages: en,zh (default both)")]
     = None,
     lengths: Annotated[list[str] | None, typer.Option(
-        "--lengths", help="length bins in tokens: 8k-16k,16k-32k,32k-64k,64k-128k (default all four)")] = None,
+        "--lengths", help="length bins in tokens: 8k-16k,16k-32k,32k-64k,64k-128k (default all four); "
+        "2k-4k,4k-8k for small-context models")] = None,
     needles: Annotated[str, typer.Option("--needles", help="needle count range, e.g. 3-15 or 3-5")] = "3-15",
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per pipeline x language x length bin x "
                                           "needle group")] = 5,
