@@ -11,6 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from niah.errors import NiahError
+from niah.outcome import EXIT_ERROR
 from niah.redact import redact
 
 #: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
@@ -33,8 +34,17 @@ app = typer.Typer(
 )
 
 
+def os_error_line(exc: OSError) -> str:
+    """An OSError as users read it: ``File exists: out/run`` (no errno, no traceback)."""
+    what = exc.strerror or type(exc).__name__
+    where = exc.filename if exc.filename is not None else ""
+    other = f" -> {exc.filename2}" if getattr(exc, "filename2", None) else ""
+    return f"{what}: {where}{other}" if where else str(exc) or what
+
+
 def _friendly_errors(callback):
-    """Print a NiahError as one clear line and exit 2, instead of a traceback."""
+    """Print a NiahError, or an OSError from the file system (a path that exists, a full disk, no permission),
+    as one clear line and exit 2, instead of a traceback."""
 
     @functools.wraps(callback)
     def wrapper(*args, **kwargs):
@@ -42,7 +52,10 @@ def _friendly_errors(callback):
             return callback(*args, **kwargs)
         except NiahError as exc:
             typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(EXIT_ERROR) from None
+        except OSError as exc:
+            typer.secho(f"error: {redact(os_error_line(exc))}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(EXIT_ERROR) from None
 
     return wrapper
 
@@ -86,7 +99,7 @@ def main() -> None:
         app()
     except NiahError as exc:
         typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
-        sys.exit(2)
+        sys.exit(EXIT_ERROR)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,8 @@ class PromptOptions:
     video_fps: float | None = None
     subtitle_mode: str = "frames"
     extra: tuple[tuple[str, Any], ...] = ()
+    #: A system message sent with every request (``--system-prompt``), in place of the family's own, if any.
+    system_prompt: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"question_first": self.question_first, "over_limit": self.over_limit}
@@ -62,6 +64,8 @@ class PromptOptions:
             out["subtitle_mode"] = self.subtitle_mode
         if self.extra:
             out["extra"] = dict(self.extra)
+        if self.system_prompt is not None:
+            out["system_prompt"] = self.system_prompt
         return out
 
 
@@ -225,8 +229,9 @@ def render_prompt(sample: Sample, media_root: str | Path, options: PromptOptions
                 continue
         parts.append(part)
         roles.append(role)
+    system = options.system_prompt if options.system_prompt is not None else body.system
     return RenderedPrompt(parts=parts, roles=roles, media_root=Path(media_root), generation=body.generation,
-                          system=body.system)
+                          system=system)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -38,8 +38,10 @@ def report(
                              "read in place); repeatable.")] = None,
 ) -> None:
     """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
+    from niah.commands import check_out_dir
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
 
+    check_out_dir(out)
     loaded = load_inputs(inputs, names=name or (), dataset=dataset)
     options = ReportOptions(
         published=published, title=title, sample_browser=samples,

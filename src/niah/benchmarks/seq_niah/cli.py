@@ -125,6 +125,9 @@ def export_command(
     from niah.sample import Dataset
     from niah.tokens import get_tokenizer
 
+    from niah.commands import check_out_dir
+
+    check_out_dir(out)
     ds_path, run_dir = _run_or_dataset(source)
     groups: dict[str, list[Sample]] = {}
     for sample in Dataset(ds_path):
