@@ -576,20 +576,21 @@ async def run_dataset(
         dry_check = _NeedleCheck()
         from niah.estimate import DryRunTotals
 
-        totals = DryRunTotals(ds.manifest)
+        dry_totals = DryRunTotals(ds.manifest)
         for sample in _iter_selected(ds, task_filter, limit):
             prompt = render_prompt(sample, ds.media_root, options)
             fit = fit_to_capabilities(prompt, sample, caps, options)
             gen = (fit.prompt or prompt).generation.merged(user_generation)
             _print_dry_run(stream, sample, fit.prompt, gen, fit.policy, fit.skip_reason, full=dry_run_full)
-            totals.add(sample, fit.prompt, gen)
+            dry_totals.add(sample, fit.prompt, gen)
             summary.total += 1
             shown = dry_check(sample, fit.prompt)
             summary.needles_checked += shown is not None
             summary.needles_not_shown += shown is False
         from niah.estimate import judge_calls_bound
 
-        summary.estimate = totals.to_json(judge_calls=judge_calls_bound(ds.manifest.get("benchmark"), totals.sent))
+        summary.estimate = dry_totals.to_json(
+            judge_calls=judge_calls_bound(ds.manifest.get("benchmark"), dry_totals.sent))
         summary.wall_s = time.monotonic() - started_clock
         return summary
 

@@ -22,7 +22,6 @@ import numpy as np
 from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
 from niah.errors import ConfigError
-from niah.lengths import parse_length as parse_length_spec
 from niah.haystack import (
     DEFAULT_DOC_SEPARATOR,
     ImageSpec,
@@ -33,6 +32,7 @@ from niah.haystack import (
     make_unit,
     pool_document,
 )
+from niah.lengths import parse_length as parse_length_spec
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens.image import ImageTokenRule, get_image_rule
 from niah.tokens.text import get_tokenizer

@@ -121,11 +121,10 @@ def export_command(
         sample_to_test_record,
         write_results,
     )
+    from niah.commands import check_out_dir
     from niah.iox import dumps_line, write_atomic
     from niah.sample import Dataset
     from niah.tokens import get_tokenizer
-
-    from niah.commands import check_out_dir
 
     check_out_dir(out)
     ds_path, run_dir = _run_or_dataset(source)
