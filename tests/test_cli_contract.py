@@ -208,3 +208,44 @@ def test_rpm_passes_every_attempt_through_the_limiter(text_ds, tmp_path, monkeyp
         assert len(made) == 1 and made[0].acquired == len(srv.log) == 4  # first attempts failed, retries passed
     bad = _run(text_ds, tmp_path / "bad", _dead_url(), "--rpm", "0")
     assert bad.exit_code == EXIT_ERROR and "--rpm" in bad.stderr and not (tmp_path / "bad").exists()
+
+
+# ------------------------------------------------------------------------------------------------------- help
+
+
+def _commands(group: object, path: tuple[str, ...] = ()):
+    """Every leaf command of the CLI's command tree, with its path (typer's groups are click commands that
+    list subcommands)."""
+    import click
+
+    ctx = click.Context(group)  # type: ignore[arg-type]
+    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
+        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
+        if hasattr(command, "list_commands"):
+            yield from _commands(command, (*path, name))
+        elif command is not None:
+            yield (*path, name), command
+
+
+def test_help_shows_types_as_users_read_them_and_describes_eval_and_run():
+    import typer.main
+
+    root = typer.main.get_command(app)
+    seen = 0
+    for path, command in _commands(root):
+        out = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"}).output
+        seen += 1
+        for python_type in ("<bool>", "<str>", "<int>", "<list[", "<path>", "<float>"):
+            assert python_type not in out, (path, python_type)
+        if path in (("eval",), ("run",)):
+            undescribed = [p.name for p in command.params
+                           if isinstance(p, __import__("click").Option) and not p.help]
+            assert not undescribed, (path, undescribed)
+    assert seen > 20
+
+
+def test_run_help_points_at_prompt_switches_niah_list_shows():
+    run_help = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output
+    assert "niah list" in run_help
+    listing = CliRunner().invoke(app, ["list"], env={"COLUMNS": "200"}).output
+    assert "niah run -P milebench_tokenizer=" in listing

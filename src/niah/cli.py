@@ -24,6 +24,52 @@ class _PipelineOrder(TyperGroup):
         return [n for n in PIPELINE_ORDER if n in names] + [n for n in names if n not in PIPELINE_ORDER]
 
 
+_READABLE_TYPES = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "path": "PATH", "file": "FILE",
+                   "directory": "FOLDER", "int range": "INTEGER", "float range": "NUMBER", "Path": "PATH"}
+
+
+def _readable_type(label: str | None) -> str | None:
+    """Help shows types as users read them: ``TEXT``, ``INTEGER``, ``PATH``, ``TEXT...`` for a repeatable option,
+    nothing for an on/off flag; never Python's ``<bool>`` or ``<list[str]>``."""
+    if label is None:
+        return None
+    inner = label.strip()
+    dots = inner.endswith("...")
+    inner = inner.removesuffix("...")
+    if not (inner.startswith("<") and inner.endswith(">")):
+        return label  # a metavar the command chose
+    inner = inner[1:-1]
+    if inner == "bool":
+        return None
+    if inner.startswith("list[") and inner.endswith("]"):
+        inner, dots = inner[5:-1], True
+    if "|" in inner:  # choices: shown as they are typed
+        readable = inner
+    else:
+        readable = _READABLE_TYPES.get(inner, inner.upper())
+    return readable + ("..." if dots else "")
+
+
+def _readable_help_types() -> None:
+    from typer import core
+
+    for cls in (getattr(core, "TyperOption", None), getattr(core, "TyperArgument", None)):
+        original = getattr(cls, "display_type_rich", None)
+        if cls is None or original is None or getattr(original, "_niah_readable", False):
+            continue
+
+        def display_type_rich(self: Any, ctx: Any, _original: Any = original) -> str | None:
+            if getattr(self, "is_flag", False) and getattr(self, "metavar", None) is None:
+                return None
+            return _readable_type(_original(self, ctx))
+
+        display_type_rich._niah_readable = True  # type: ignore[attr-defined]
+        cls.display_type_rich = display_type_rich
+
+
+_readable_help_types()
+
+
 app = typer.Typer(
     cls=_PipelineOrder,
     name="niah",

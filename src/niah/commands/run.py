@@ -52,8 +52,8 @@ def register(app: typer.Typer) -> None:
         retries: int = typer.Option(6, "--max-attempts", help="Attempts per request before it is recorded as failed."),
         retry_delay: float = typer.Option(1.0, "--retry-delay", help="Initial backoff in seconds (doubles, jittered)."),
         prompt_option: list[str] = typer.Option(None, "--prompt-option", "-P", help="Benchmark prompt switch "
-                                                "KEY=VALUE (repeatable); each family documents its own "
-                                                "switches (niah list)"),
+                                                "KEY=VALUE (repeatable); niah list shows each family's "
+                                                "switches (niah run -P KEY=...)."),
         model_option: list[str] = typer.Option(None, "--model-option", "-O", help="Backend option KEY=VALUE "
                                                "(repeatable): image_size=448x448, image_transport=file, device=cuda, "
                                                "dtype=bfloat16, rag_budget=8192, rag_retriever=minilm, ..."),
