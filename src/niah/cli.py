@@ -43,10 +43,7 @@ def _readable_type(label: str | None) -> str | None:
         return None
     if inner.startswith("list[") and inner.endswith("]"):
         inner, dots = inner[5:-1], True
-    if "|" in inner:  # choices: shown as they are typed
-        readable = inner
-    else:
-        readable = _READABLE_TYPES.get(inner, inner.upper())
+    readable = inner if "|" in inner else _READABLE_TYPES.get(inner, inner.upper())  # choices as typed
     return readable + ("..." if dots else "")
 
 
