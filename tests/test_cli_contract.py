@@ -238,8 +238,7 @@ def test_help_shows_types_as_users_read_them_and_describes_eval_and_run():
         for python_type in ("<bool>", "<str>", "<int>", "<list[", "<path>", "<float>"):
             assert python_type not in out, (path, python_type)
         if path in (("eval",), ("run",)):
-            undescribed = [p.name for p in command.params
-                           if isinstance(p, __import__("click").Option) and not p.help]
+            undescribed = [p.name for p in command.params if p.param_type_name == "option" and not p.help]
             assert not undescribed, (path, undescribed)
     assert seen > 20
 
@@ -249,3 +248,55 @@ def test_run_help_points_at_prompt_switches_niah_list_shows():
     assert "niah list" in run_help
     listing = CliRunner().invoke(app, ["list"], env={"COLUMNS": "200"}).output
     assert "niah run -P milebench_tokenizer=" in listing
+
+
+def test_one_spelling_per_concept_on_every_command():
+    """Walks every command's options: a visible option may not use another spelling of a concept (per-cell
+    counts, image token rules, media folders); old spellings are hidden aliases that still work."""
+    import typer.main
+
+    from niah.commands import CANONICAL_OPTIONS
+
+    root = typer.main.get_command(app)
+    old_to_new = {old: new for new, olds in CANONICAL_OPTIONS.items() for old in olds}
+    visible_old, aliases = [], []
+    for path, command in _commands(root):
+        for param in command.params:
+            if param.param_type_name != "option":
+                continue
+            for spelling in param.opts:
+                if spelling not in old_to_new:
+                    continue
+                if param.hidden:
+                    aliases.append((path, spelling))
+                elif not (spelling == "--images" and param.type_descriptor.annotation is int):  # an image count, not a folder
+                    visible_old.append((" ".join(path), spelling, old_to_new[spelling]))
+    assert not visible_old, visible_old
+    assert len(aliases) >= 5
+    mm_cli = next(c for p, c in _commands(root) if p == ("build", "mmlongbench-vh"))
+    assert "--per-cell" in {o for p in mm_cli.params for o in p.opts}
+
+
+def test_a_deprecated_spelling_works_and_says_so(tmp_path):
+    result = _niah("import", "mm-niah", tmp_path / "none.jsonl", "--images", tmp_path, "--out", tmp_path / "ds")
+    assert "note: --images is deprecated; use --media-root" in result.stderr
+    assert result.exit_code == EXIT_ERROR and "Traceback" not in result.output  # the file is missing: one line
+    missing = _niah("import", "mm-niah", tmp_path / "none.jsonl", "--out", tmp_path / "ds")
+    assert missing.exit_code == EXIT_ERROR and "missing option --media-root" in missing.stderr
+
+
+@pytest.mark.parametrize("spec", ["8k", "8192", "8k-12k", "1.5k"])
+def test_one_length_syntax(spec):
+    from niah.lengths import parse_length
+
+    lo, hi = parse_length(spec)
+    assert 0 < lo <= hi and (spec != "8k" or lo == hi == 8000) and (spec != "8192" or lo == 8192)
+
+
+@pytest.mark.parametrize("spec", ["0", "-8k", "8x", "12k-8k", "", "1.5"])
+def test_bad_lengths_say_what_a_length_is(spec):
+    from niah.errors import ConfigError
+    from niah.lengths import parse_length
+
+    with pytest.raises(ConfigError, match="8k|low to high"):
+        parse_length(spec)

@@ -45,8 +45,9 @@ def register(app: typer.Typer) -> None:
         concurrency: int = typer.Option(8, "--concurrency", "-c", help="Requests in flight per endpoint."),
         max_tokens: int = typer.Option(None, "--max-tokens", help="Override the benchmark's max new tokens."),
         temperature: float = typer.Option(None, "--temperature", help="Override (official: 0, greedy)."),
-        top_p: float = typer.Option(None, "--top-p"),
-        seed: int = typer.Option(None, "--seed"),
+        top_p: float = typer.Option(None, "--top-p", help="Override the benchmark's nucleus sampling top_p."),
+        seed: int = typer.Option(None, "--seed", help="Sampling seed sent with each request (where the backend "
+                                 "takes one)."),
         stop: list[str] = typer.Option(None, "--stop", help="Stop string (repeatable)."),
         timeout: float = typer.Option(None, "--timeout", help="Seconds per request (openai backend)."),
         retries: int = typer.Option(6, "--max-attempts", help="Attempts per request before it is recorded as failed."),
