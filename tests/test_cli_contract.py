@@ -300,3 +300,12 @@ def test_bad_lengths_say_what_a_length_is(spec):
 
     with pytest.raises(ConfigError, match="8k|low to high"):
         parse_length(spec)
+
+
+def test_counters_in_a_log_are_whole_lines(capsys):
+    from niah.console import counter
+
+    for done in range(1, 101):
+        counter("build", done, 100, "samples")
+    err = capsys.readouterr().err
+    assert "\r" not in err and err.splitlines()[-1] == "build: 100/100 samples" and len(err.splitlines()) == 20

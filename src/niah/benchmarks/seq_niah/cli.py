@@ -6,7 +6,6 @@ starts)."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -282,9 +281,9 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
                     yield variant
                 index += variants
             if progress:
-                print(f"\rnoise: {done}/{len(bases)} base samples", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
+                from niah.console import counter
+
+                counter("noise", done, len(bases), "base samples")
 
     with DatasetWriter(out) as writer:
         for sample in all_samples():
