@@ -309,3 +309,15 @@ def test_counters_in_a_log_are_whole_lines(capsys):
         counter("build", done, 100, "samples")
     err = capsys.readouterr().err
     assert "\r" not in err and err.splitlines()[-1] == "build: 100/100 samples" and len(err.splitlines()) == 20
+
+
+def test_report_says_what_it_is_doing(text_ds, tmp_path):
+    with OpenAIServer() as srv:
+        assert _run(text_ds, tmp_path / "run", srv.base_url).exit_code == 0
+    assert _niah("score", tmp_path / "run").exit_code == 0
+    result = _niah("report", tmp_path / "run", "--out", tmp_path / "rep")
+    assert result.exit_code == 0, result.output
+    stages = [line for line in result.stderr.splitlines() if line.startswith("report: ")]
+    assert stages[0] == "report: reading 1 input(s)" and any("sample browser" in s for s in stages)
+    quiet = _niah("report", tmp_path / "run", "--out", tmp_path / "rep2", "--no-progress")
+    assert quiet.exit_code == 0 and "report: reading" not in quiet.stderr

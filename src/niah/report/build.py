@@ -15,7 +15,7 @@ Every file is written atomically; nothing outside DIR is referenced.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,9 +211,13 @@ def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
 
 
 def build_report(inputs: Sequence[ReportInput], out: str | Path,
-                 options: ReportOptions | None = None) -> ReportResult:
-    """Write the whole report for ``inputs`` into ``out`` (created if needed) and return what was written."""
+                 options: ReportOptions | None = None,
+                 progress: Callable[[str], None] | None = None) -> ReportResult:
+    """Write the whole report for ``inputs`` into ``out`` (created if needed) and return what was written;
+    ``progress(line)`` hears each stage as it starts (the sample browser of a large run takes a while)."""
     options = options or ReportOptions()
+    say = progress or (lambda _line: None)
+    say(f"report: tables for {len(inputs)} input(s)")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     notes: list[str] = gold_missing_notes(inputs)
@@ -253,6 +257,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
 
     heatmap_links: list[HeatmapLink] = []
     heatmap_files: list[Path] = []
+    say("report: heatmaps")
     for inp, slug in zip(inputs, slugs, strict=True):
         spec = inp.spec
         rows_axis = inp.rows_axis if inp.rows_axis is not None else (spec.rows if spec is not None else None)
@@ -279,6 +284,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
         if inp.kind == "scores":
             item.notes.append("scores file only: tables, no heatmaps or samples")
         if options.sample_browser and inp.scored_path is not None:
+            say(f"report: sample browser for {inp.name} ({inp.num_rows} rows)")
             summary = write_sample_browser(inp, out, slug, options.browser, thumbs)
             page = out / summary.page
             write_atomic(page, samples_page(title=f"Samples: {inp.name}", input_name=inp.name,
