@@ -250,7 +250,8 @@ def test_keys_echoed_by_a_gateway_or_written_into_a_url_never_reach_a_file(tmp_p
                "NIAH_TEST_KEY", "--base-url", f"http://user:{url_secret}@{host}", "--out", str(tmp_path / "run"),
                "--no-progress", "--max-attempts", "1"]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env={**os.environ})
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 3, done.stderr  # some requests failed (401): exit 3, reasons on stderr
+        assert "failed: HTTP 401 x" in done.stderr
         assert any(e.fault == "echo401" for e in srv.log)
     rows = _rows(tmp_path / "run")
     assert any(r["error"] and "HTTP 401" in r["error"] for r in rows)

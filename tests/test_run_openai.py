@@ -300,6 +300,11 @@ def test_kill_9_mid_run_then_rerun_repeats_no_finished_request(tmp_path):
         again = subprocess.run([*cmd, "--base-url", srv.base_url], capture_output=True, text=True, timeout=120)
         assert again.returncode == 0, again.stderr
         counts = srv.requests_by_marker()
+        reached = len(srv.log)
+    # run.json counts the killed invocation's requests too (requests.log is written before each is sent): at
+    # least every request that reached the server, at most those plus the few logged as the kill came
+    sent = json.loads((run_dir / RUN_JSON).read_text())["counts"]["requests"]
+    assert reached <= sent <= reached + 3, (sent, reached)
     rows = _rows(run_dir)
     assert sorted(r["id"] for r in rows) == sorted(f"retrieval-text/{i:05d}" for i in range(n))
     assert all(r["error"] is None and r["response"] for r in rows)  # every sample answered, once

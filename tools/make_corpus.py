@@ -203,7 +203,10 @@ def _prune(blocks: list[str], lang: str, opening_uses: dict[str, int], seen_sent
     return pruned, openings, sentences
 
 
-def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], dict[str, int]]:
+def _generate(lang: str, plan, handwritten, count_tokens, limit: int | None = None
+              ) -> tuple[list[dict], dict[str, int]]:
+    """Every document of ``lang`` in shipping order; with ``limit``, the first ``limit`` of them (generation is
+    sequential, so a prefix is exactly the shipped file's first documents)."""
     from niah.corpus.text import normalize_whitespace, split_sentences
 
     banned = BANNED_ZH if lang == "zh" else BANNED_EN
@@ -250,14 +253,21 @@ def _generate(lang: str, plan, handwritten, count_tokens) -> tuple[list[dict], d
         tokens_by_genre[genre] = tokens_by_genre.get(genre, 0) + n_tokens
         return True
 
+    def full() -> bool:
+        return limit is not None and len(docs) >= limit
+
     engine.reset_usage()
     for title, paragraphs in handwritten:
+        if full():
+            return docs, tokens_by_genre
         if not accept("explainer", title, paragraphs, prune=False):
             raise SystemExit(f"hand-written document {title!r} rejected (length or duplicate)")
     for genre, n_docs, make in plan:
         seed = 0
         made = 0
         while made < n_docs:
+            if full():
+                return docs, tokens_by_genre
             # One independent stream per (language, genre, attempt): adding documents to one genre never
             # changes the text of another.
             rng = random.Random(f"niah-corpus/{lang}/{genre}/{seed}")
@@ -330,14 +340,39 @@ def build(*, with_photos: bool = True, photo_roots: list[Path] | None = None) ->
     return files
 
 
+def check_prefix(n_docs: int) -> list[str]:
+    """Generate the first ``n_docs`` documents of each language and compare them with the shipped files' first
+    ``n_docs`` lines; returns the differences (empty: they match). A fast sample of ``--check``."""
+    count_tokens = _token_counter()
+    problems = []
+    for lang, plan, handwritten in (("en", EN_PLAN, en_handwritten.DOCS), ("zh", ZH_PLAN, [])):
+        docs, _ = _generate(lang, plan, handwritten, count_tokens, limit=n_docs)
+        with lzma.open(OUT / f"{lang}.jsonl.xz", "rt", encoding="utf-8") as fh:
+            shipped = [line for _, line in zip(range(n_docs), fh, strict=False)]
+        made = _jsonl(docs).decode("utf-8").splitlines(keepends=True)
+        for i, (a, b) in enumerate(zip(made, shipped, strict=False)):
+            if a != b:
+                problems.append(f"{lang} document {i}: generated {a[:80]!r}, shipped {b[:80]!r}")
+                break
+        if len(made) != len(shipped):
+            problems.append(f"{lang}: generated {len(made)} documents, shipped has {len(shipped)} of {n_docs}")
+    return problems
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing")
+    parser.add_argument("--check-prefix", type=int, metavar="N",
+                        help="compare only the first N documents of each language (fast; the tests run it)")
     parser.add_argument("--text-only", action="store_true",
                         help="rewrite the text and manifest only, keeping the shipped photographs and images.json")
     parser.add_argument("--photo-root", type=Path, action="append", default=[],
                         help="folder holding skimage/ (e.g. an unpacked scikit-image wheel) when it is not installed")
     args = parser.parse_args()
+    if args.check_prefix is not None:
+        problems = check_prefix(args.check_prefix)
+        print("\n".join(problems) or f"the first {args.check_prefix} documents of each language match the generator")
+        return 1 if problems else 0
     files = build(with_photos=not (args.check or args.text_only), photo_roots=args.photo_root)
     if args.text_only:
         files = {rel: data for rel, data in files.items() if not rel.startswith("images")}

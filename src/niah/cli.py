@@ -12,6 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from niah.errors import ConfigError, NiahError
+from niah.outcome import EXIT_ERROR
 from niah.redact import redact
 
 #: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
@@ -24,6 +25,49 @@ class _PipelineOrder(TyperGroup):
         return [n for n in PIPELINE_ORDER if n in names] + [n for n in names if n not in PIPELINE_ORDER]
 
 
+_READABLE_TYPES = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "path": "PATH", "file": "FILE",
+                   "directory": "FOLDER", "int range": "INTEGER", "float range": "NUMBER", "Path": "PATH"}
+
+
+def _readable_type(label: str | None) -> str | None:
+    """Help shows types as users read them: ``TEXT``, ``INTEGER``, ``PATH``, ``TEXT...`` for a repeatable option,
+    nothing for an on/off flag; never Python's ``<bool>`` or ``<list[str]>``."""
+    if label is None:
+        return None
+    inner = label.strip()
+    dots = inner.endswith("...")
+    inner = inner.removesuffix("...")
+    if not (inner.startswith("<") and inner.endswith(">")):
+        return label  # a metavar the command chose
+    inner = inner[1:-1]
+    if inner == "bool":
+        return None
+    if inner.startswith("list[") and inner.endswith("]"):
+        inner, dots = inner[5:-1], True
+    readable = inner if "|" in inner else _READABLE_TYPES.get(inner, inner.upper())  # choices as typed
+    return readable + ("..." if dots else "")
+
+
+def _readable_help_types() -> None:
+    from typer import core
+
+    for cls in (getattr(core, "TyperOption", None), getattr(core, "TyperArgument", None)):
+        original = getattr(cls, "display_type_rich", None)
+        if cls is None or original is None or getattr(original, "_niah_readable", False):
+            continue
+
+        def display_type_rich(self: Any, ctx: Any, _original: Any = original) -> str | None:
+            if getattr(self, "is_flag", False) and getattr(self, "metavar", None) is None:
+                return None
+            return _readable_type(_original(self, ctx))
+
+        display_type_rich._niah_readable = True  # type: ignore[attr-defined]
+        cls.display_type_rich = display_type_rich
+
+
+_readable_help_types()
+
+
 app = typer.Typer(
     cls=_PipelineOrder,
     name="niah",
@@ -34,8 +78,17 @@ app = typer.Typer(
 )
 
 
+def os_error_line(exc: OSError) -> str:
+    """An OSError as users read it: ``File exists: out/run`` (no errno, no traceback)."""
+    what = exc.strerror or type(exc).__name__
+    where = exc.filename if exc.filename is not None else ""
+    other = f" -> {exc.filename2}" if getattr(exc, "filename2", None) else ""
+    return f"{what}: {where}{other}" if where else str(exc) or what
+
+
 def _friendly_errors(callback):
-    """Print a NiahError as one clear line and exit 2, instead of a traceback."""
+    """Print a NiahError, or an OSError from the file system (a path that exists, a full disk, no permission),
+    as one clear line and exit 2, instead of a traceback."""
 
     @functools.wraps(callback)
     def wrapper(*args, **kwargs):
@@ -44,7 +97,10 @@ def _friendly_errors(callback):
             return callback(*args, **kwargs)
         except NiahError as exc:
             typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(EXIT_ERROR) from None
+        except OSError as exc:
+            typer.secho(f"error: {redact(os_error_line(exc))}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(EXIT_ERROR) from None
 
     return wrapper
 
@@ -109,7 +165,7 @@ def main() -> None:
         app()
     except NiahError as exc:
         typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
-        sys.exit(2)
+        sys.exit(EXIT_ERROR)
 
 
 if __name__ == "__main__":

@@ -48,3 +48,18 @@ class progress_bar:
     def __exit__(self, *exc: Any) -> None:
         if self._bar is not None:
             self._bar.__exit__(*exc)
+
+
+def counter(label: str, done: int, total: int, unit: str = "") -> None:
+    """A done/total counter on stderr: redrawn in place on a terminal; in a log (no terminal) one whole line
+    per update, at most about twenty of them, so that a log never holds one huge carriage-return line."""
+    import sys
+
+    text = f"{label}: {done}/{total}{' ' + unit if unit else ''}"
+    stream = sys.stderr
+    if stream.isatty():
+        print(f"\r{text}", end="\n" if done >= total else "", file=stream, flush=True)
+        return
+    step = max(1, total // 20)
+    if done % step == 0 or done >= total:
+        print(text, file=stream, flush=True)

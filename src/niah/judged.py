@@ -232,7 +232,9 @@ def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping
             stats.verdicts[(item.sample_id, item.kind)] = verdict
             done += 1
             if progress:
-                print(f"\rjudge: {done}/{len(todo)} asked", end="", file=sys.stderr, flush=True)
+                from niah.console import counter
+
+                counter("judge", done, len(todo), "asked")
 
         try:
             await asyncio.gather(*(one(key, item) for key, item in todo))

@@ -56,6 +56,8 @@ class PromptOptions:
     #: so they are not part of :meth:`to_json` (a run raising them resumes into the same run directory).
     frame_limit: int = DEFAULT_FRAME_LIMIT
     max_video_seconds: float = DEFAULT_MAX_VIDEO_SECONDS
+    #: A system message sent with every request (``--system-prompt``), in place of the family's own, if any.
+    system_prompt: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"question_first": self.question_first, "over_limit": self.over_limit}
@@ -67,6 +69,8 @@ class PromptOptions:
             out["subtitle_mode"] = self.subtitle_mode
         if self.extra:
             out["extra"] = dict(self.extra)
+        if self.system_prompt is not None:
+            out["system_prompt"] = self.system_prompt
         return out
 
 
@@ -230,8 +234,9 @@ def render_prompt(sample: Sample, media_root: str | Path, options: PromptOptions
                 continue
         parts.append(part)
         roles.append(role)
+    system = options.system_prompt if options.system_prompt is not None else body.system
     return RenderedPrompt(parts=parts, roles=roles, media_root=Path(media_root), generation=body.generation,
-                          system=body.system)
+                          system=system)
 
 
 # ---------------------------------------------------------------------------------------------------------

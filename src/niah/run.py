@@ -33,7 +33,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -69,6 +69,7 @@ from niah.models.base import (
     ModelSpec,
 )
 from niah.models.registry import load_backend, parse_model_spec
+from niah.outcome import failure_reason
 from niah.prompts import PromptOptions, RenderedPrompt, fit_to_capabilities, has_official_fit, render_prompt
 from niah.redact import redact
 from niah.sample import Dataset, DatasetStats, Sample
@@ -91,6 +92,9 @@ LOCAL_WRITE_ERRORS: tuple[type[BaseException], ...] = (OSError, sqlite3.Error)
 
 RUN_JSON = "run.json"
 RESPONSES_JSONL = "responses.jsonl"
+#: One line per request attempt, appended (and flushed) before the attempt is sent: what run.json counts as
+#: requests, so a run killed with ``kill -9`` never under-reports what reached the server (or was billed).
+REQUESTS_LOG = "requests.log"
 CACHE_SUBDIR = "cache"
 LOCK_FILE = ".niah-run.lock"
 
@@ -134,7 +138,12 @@ class RunSummary:
     wall_s: float = 0.0
     dry_run: bool = False
     finished: bool = False
+    #: failed samples of this invocation per short reason (:func:`niah.outcome.failure_reason`)
     errors: dict[str, int] = field(default_factory=dict)
+    #: skipped samples (this invocation's selection, resumed ones included) per reason
+    skip_reasons: dict[str, int] = field(default_factory=dict)
+    #: a dry run's totals (:func:`dry_run_totals`): samples, prompt tokens, images, frames, output tokens
+    estimate: dict[str, Any] = field(default_factory=dict)
     #: over the run's rows (every invocation; a dry run: its prompts): samples whose needles the family locates,
     #: and those of them sent without all their needles (frame or image sampling, truncation dropped one)
     needles_checked: int = 0
@@ -269,6 +278,34 @@ class ResponsesLog:
         write_atomic(self.path, "".join(lines))
 
 
+class RequestLedger:
+    """``requests.log``: one line per request attempt, written and flushed before the attempt is sent.
+
+    It outlives every invocation (only ``--overwrite`` removes it), so its line count is every request the run
+    directory ever sent, a killed invocation's included; a torn last line still counts (the attempt was made)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.before = self.before_retries = 0
+        if path.exists():
+            with path.open("rb") as fh:
+                for line in fh:
+                    self.before += 1
+                    self.before_retries += b'"attempt": 1}' not in line
+        self.sent = self.retries = 0
+        self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
+
+    def note(self, sample_id: str, attempt: int) -> None:
+        self._fh.write(json.dumps({"id": sample_id, "at": _now(), "attempt": attempt}, ensure_ascii=True) + "\n")
+        self._fh.flush()
+        self.sent += 1
+        self.retries += attempt > 1
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+
 # ---------------------------------------------------------------------------------------------------------
 # progress
 
@@ -323,14 +360,18 @@ class CallOutcome:
     latency_s: float
 
 
-async def call_with_retries(backend: ModelBackend, request: ModelRequest, retry: RetryPolicy) -> CallOutcome:
+async def call_with_retries(backend: ModelBackend, request: ModelRequest, retry: RetryPolicy,
+                            before_attempt: Callable[[int], Awaitable[None]] | None = None) -> CallOutcome:
     """Send ``request``, retrying retryable failures with backoff; never raises for a failed request.
 
+    ``before_attempt(n)`` is awaited before attempt ``n`` is sent (the rate limit, the request ledger).
     ``latency_s`` is the duration of the last attempt. Unexpected exceptions from a backend are recorded as
     "internal error" instead of stopping the run; cancellation still propagates."""
     attempts = 0
     while True:
         attempts += 1
+        if before_attempt is not None:
+            await before_attempt(attempts)
         t0 = time.monotonic()
         try:
             reply = await backend.generate(request)
@@ -421,7 +462,7 @@ def _claim_run_dir(out_dir: Path, overwrite: bool) -> int:
     # we hold the lock, so temporary files of atomic writes are left from a killed run: remove them
     remove_stale_temp_files(out_dir, (RUN_JSON, RESPONSES_JSONL))
     if overwrite:
-        for name in (RUN_JSON, RESPONSES_JSONL):
+        for name in (RUN_JSON, RESPONSES_JSONL, REQUESTS_LOG):
             (out_dir / name).unlink(missing_ok=True)
         shutil.rmtree(out_dir / CACHE_SUBDIR, ignore_errors=True)
     return fd
@@ -509,6 +550,7 @@ async def run_dataset(
     media_roots: tuple[str | Path, ...] = (),
     check_media: bool = True,
     shard: Shard | None = None,
+    rpm: float | None = None,
 ) -> RunSummary:
     """Run ``model`` on every sample of ``dataset`` and write RUN_DIR (run.json, responses.jsonl, cache/).
 
@@ -520,6 +562,7 @@ async def run_dataset(
     ``media_roots`` are folders outside the dataset the user allows media to be read from (``--media-root``).
     ``shard`` runs only that part of the selected samples (``--shard I/N``; :mod:`niah.shards`), for
     ``niah merge`` to join.
+    ``rpm`` caps request attempts per minute over the whole run (a token bucket, :mod:`niah.ratelimit`).
 
     Before anything is sent or written, the whole dataset is validated in one streaming pass
     (:meth:`Dataset.validate`): a bad dataset raises :class:`~niah.sample.DatasetInvalid` listing every
@@ -537,6 +580,8 @@ async def run_dataset(
                         "retry max_delay": retry.max_delay, **(model_options or {})})
     if limit is not None and limit < 0:
         raise ConfigError("limit must not be negative")
+    if rpm is not None and not rpm > 0:  # NaN too
+        raise ConfigError(f"--rpm must be a positive number of requests per minute, not {rpm!r}")
     task_filter = set(tasks) if tasks else None
     backend: ModelBackend | None = None
     if isinstance(model, (str, ModelSpec)):
@@ -559,6 +604,9 @@ async def run_dataset(
         stream = dry_run_stream or sys.stdout
         caps = spec.capabilities or Capabilities()
         dry_check = _NeedleCheck()
+        from niah.estimate import DryRunTotals, judge_calls_bound
+
+        dry_totals = DryRunTotals(ds.manifest)
         dry_decoding = DecodeStop()  # Ctrl-C stops a video being sampled instead of waiting for it
         try:
             for sample in _iter_selected(ds, task_filter, limit, shard):
@@ -569,12 +617,15 @@ async def run_dataset(
                     fit = fit_to_capabilities(prompt, sample, caps, options)
                 gen = (fit.prompt or prompt).generation.merged(user_generation)
                 _print_dry_run(stream, sample, fit.prompt, gen, fit.policy, fit.skip_reason, full=dry_run_full)
+                dry_totals.add(sample, fit.prompt, gen)
                 summary.total += 1
                 shown = dry_check(sample, fit.prompt)
                 summary.needles_checked += shown is not None
                 summary.needles_not_shown += shown is False
         finally:
             dry_decoding.close()
+        summary.estimate = dry_totals.to_json(
+            judge_calls=judge_calls_bound(ds.manifest.get("benchmark"), dry_totals.sent))
         summary.wall_s = time.monotonic() - started_clock
         return summary
 
@@ -586,6 +637,7 @@ async def run_dataset(
     lock_fd: int | None = None
     caches: CacheChain | None = None
     log: ResponsesLog | None = None
+    ledger: RequestLedger | None = None
     bar: _Progress | None = None
     run_json: dict[str, Any] = {}
     previous: dict[str, Any] | None = None
@@ -626,6 +678,10 @@ async def run_dataset(
                 chain.append(ResponseCache(cache_dir))
             caches = CacheChain(chain)
         log = ResponsesLog(out_path / RESPONSES_JSONL)
+        ledger = RequestLedger(out_path / REQUESTS_LOG)
+        from niah.ratelimit import RateLimiter
+
+        limiter = RateLimiter(rpm) if rpm is not None else None
         effective_generation: dict[str, dict[str, Any]] = {}
         run_json = {
             "dataset": str(ds.root.resolve()),
@@ -669,8 +725,11 @@ async def run_dataset(
                 summary.skipped += 1
             else:
                 summary.failed += 1
-                kind = (row["error"] or "error").split(":")[0][:60]
+                kind = failure_reason(row["error"])
                 summary.errors[kind] = summary.errors.get(kind, 0) + 1
+            if row["status"] == "skipped":
+                kind = failure_reason(row["error"])
+                summary.skip_reasons[kind] = summary.skip_reasons.get(kind, 0) + 1
             usage = row.get("usage") or {}
             summary.prompt_tokens += int(usage.get("prompt_tokens", 0) or 0)
             summary.completion_tokens += int(usage.get("completion_tokens", 0) or 0)
@@ -708,6 +767,8 @@ async def run_dataset(
                     summary.resumed += 1
                     if done_row.get("status") == "skipped":
                         summary.skipped += 1
+                        kind = failure_reason(done_row.get("error"))
+                        summary.skip_reasons[kind] = summary.skip_reasons.get(kind, 0) + 1
                     else:
                         summary.answered += 1
                     assert bar is not None
@@ -738,7 +799,14 @@ async def run_dataset(
             assert backend is not None
             request = ModelRequest(prompt=job.prompt, generation=job.generation, sample=job.sample,
                                    prompt_options=options)
-            outcome = await call_with_retries(backend, request, retry)
+
+            async def before_attempt(attempt: int) -> None:
+                if limiter is not None:
+                    await limiter.acquire()
+                assert ledger is not None
+                ledger.note(job.sample.id, attempt)  # before sending: a kill now still counts it
+
+            outcome = await call_with_retries(backend, request, retry, before_attempt)
             summary.requests += outcome.attempts
             summary.retries += outcome.attempts - 1
             reply, latency, attempts = outcome.reply, outcome.latency_s, outcome.attempts
@@ -813,6 +881,9 @@ async def run_dataset(
         if log is not None:
             with contextlib.suppress(*LOCAL_WRITE_ERRORS):  # a write that failed may fail again on close
                 log.close()
+        if ledger is not None:
+            with contextlib.suppress(*LOCAL_WRITE_ERRORS):
+                ledger.close()
         if caches is not None:
             with contextlib.suppress(*LOCAL_WRITE_ERRORS):
                 caches.close()
@@ -822,7 +893,7 @@ async def run_dataset(
                 run_json["endpoints"] = stats_fn()  # requests per replica: shows how the pool was used
             await backend.aclose()
         if run_json and log is not None:
-            totals = _run_totals(log, summary, (previous or {}).get("counts"), order_ref)
+            totals = _run_totals(log, summary, (previous or {}).get("counts"), order_ref, ledger)
             run_json["finished"] = _now() if summary.finished else None
             run_json["complete"] = summary.finished and totals["missing"] == 0
             run_json["counts"] = totals
@@ -864,9 +935,12 @@ async def run_dataset(
     return summary
 
 
-def _run_totals(log: ResponsesLog, summary: RunSummary, previous: Any, order: list[str]) -> dict[str, Any]:
+def _run_totals(log: ResponsesLog, summary: RunSummary, previous: Any, order: list[str],
+                ledger: RequestLedger | None = None) -> dict[str, Any]:
     """Counts over the whole run (every invocation), from the rows on disk: what ``niah score`` will see.
-    A finished run counts the rows of its selected samples (``order``); an interrupted one every row."""
+    A finished run counts the rows of its selected samples (``order``); an interrupted one every row.
+    Requests and retries come from the request ledger, which a killed invocation wrote too (a run directory
+    from before the ledger: the earlier run.json counts plus this invocation's, whichever is larger)."""
     answered = failed = skipped = prompt_tokens = completion_tokens = 0
     rows = [log.rows[i] for i in order if i in log.rows] if summary.finished else list(log.rows.values())
     for row in rows:
@@ -886,8 +960,10 @@ def _run_totals(log: ResponsesLog, summary: RunSummary, previous: Any, order: li
     return {
         "total": total, "answered": answered, "failed": failed, "skipped": skipped,
         "missing": max(total - answered - failed - skipped, 0),
-        "requests": int(prev.get("requests", 0) or 0) + summary.requests,
-        "retries": int(prev.get("retries", 0) or 0) + summary.retries,
+        "requests": max(int(prev.get("requests", 0) or 0) + summary.requests,
+                        ledger.before + ledger.sent if ledger is not None else 0),
+        "retries": max(int(prev.get("retries", 0) or 0) + summary.retries,
+                       ledger.before_retries + ledger.retries if ledger is not None else 0),
         "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
         "changed_last_invocation": summary.changed,
     }
@@ -909,6 +985,6 @@ def run_dataset_sync(*args: Any, **kwargs: Any) -> RunSummary:
 
 
 __all__ = [
-    "CACHE_JSONL", "CACHE_LOCK", "CACHE_SQLITE", "RESPONSES_JSONL", "RUN_JSON", "RetryPolicy", "RunSummary",
+    "CACHE_JSONL", "CACHE_LOCK", "CACHE_SQLITE", "REQUESTS_LOG", "RESPONSES_JSONL", "RUN_JSON", "RetryPolicy", "RunSummary",
     "run_dataset", "run_dataset_sync",
 ]

@@ -116,16 +116,19 @@ class OpenAIServer:
     """Start with :meth:`start` (returns the ``/v1`` base URL), stop with :meth:`stop` or as a context manager.
 
     ``responder(body) -> str`` builds the reply text (default: :func:`echo_reply`); ``delay_s`` stalls every
-    request (to keep requests in flight); ``api_key`` makes the server demand ``Authorization: Bearer KEY``.
+    request (to keep requests in flight); ``api_key`` makes the server demand ``Authorization: Bearer KEY``;
+    ``count_prompt_tokens(body) -> int`` is the ``usage.prompt_tokens`` it reports (default: a word count).
     """
 
     def __init__(self, *, responder: Callable[[dict[str, Any]], str] = echo_reply, faults: FaultPlan | None = None,
-                 delay_s: float = 0.0, api_key: str | None = None, report_usage: bool = True) -> None:
+                 delay_s: float = 0.0, api_key: str | None = None, report_usage: bool = True,
+                 count_prompt_tokens: Callable[[dict[str, Any]], int] | None = None) -> None:
         self.responder = responder
         self.faults = faults or FaultPlan()
         self.delay_s = delay_s
         self.api_key = api_key
         self.report_usage = report_usage
+        self.count_prompt_tokens = count_prompt_tokens
         self.log: list[LoggedRequest] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -276,7 +279,9 @@ class OpenAIServer:
                                  "finish_reason": "stop"}],
                 }
                 if server.report_usage:
-                    prompt_tokens = len(json.dumps(body.get("messages")).split())
+                    counter = server.count_prompt_tokens
+                    prompt_tokens = (counter(body) if counter is not None
+                                     else len(json.dumps(body.get("messages")).split()))
                     completion_tokens = len(text.split())
                     reply["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                       "total_tokens": prompt_tokens + completion_tokens}

@@ -362,3 +362,6 @@ class Family:
     baselines: Callable[[], BaselineAnswers] | None = None
     corpora: Callable[[], Sequence[CorpusReader]] | None = None
     audit: Callable[[], AuditSpec] | None = None
+    #: ``niah run -P KEY=VALUE`` switches its renderer or official fit reads (``PromptOptions.extra``): key ->
+    #: what it does; ``niah list`` shows them.
+    prompt_switches: tuple[tuple[str, str], ...] = ()

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from niah.errors import ConfigError
+
 
 def split_csv(values: list[str] | None) -> list[str]:
     """Repeatable options that also accept comma-separated lists: ``--tasks a,b --tasks c`` -> [a, b, c]."""
@@ -9,3 +14,47 @@ def split_csv(values: list[str] | None) -> list[str]:
     for v in values or []:
         out.extend(x.strip() for x in v.split(",") if x.strip())
     return out
+
+
+def check_out_dir(path: Path, option: str = "--out") -> None:
+    """Refuse, before anything is written, an output folder option that names an existing file."""
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option} {path} is a file; {option} names a folder (created if missing, "
+                          "or an existing folder)")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError(f"{option} {path}: {parent} is a file, not a folder")
+            break
+
+
+#: One spelling per concept on every command; the old spellings still work as hidden aliases that print a
+#: deprecation line (tests/test_cli_contract.py walks the command tree and fails on a second visible spelling).
+CANONICAL_OPTIONS = {
+    "--per-cell": ("--per-length",),  # samples per grid cell (a builder's cell may be a length alone)
+    "--image-tokens": ("--image-rule",),  # the image token rule
+    "--media-root": ("--images", "--image-root"),  # a folder of media read in place (not an image count)
+}
+
+
+def deprecated_alias(old: str, new: str) -> Any:
+    """A hidden option ``old`` standing for ``new``: it still works, and says once that it is deprecated."""
+    import typer
+
+    def warn(value: Any) -> Any:
+        if value is not None:
+            typer.echo(f"note: {old} is deprecated; use {new}", err=True)
+        return value
+
+    # used inside Annotated[...]: the default is the parameter's own (None), so the first argument is a name
+    return typer.Option(old, hidden=True, callback=warn, help=f"Deprecated spelling of {new}.")
+
+
+def pick_alias(value: Any, old_value: Any, new: str, *, required: bool = False) -> Any:
+    """The value given under the new spelling or its deprecated alias (not both)."""
+    if old_value is not None and value is not None and old_value != value:
+        raise ConfigError(f"give {new} once (its deprecated spelling was given too, with another value)")
+    chosen = value if value is not None else old_value
+    if required and chosen is None:
+        raise ConfigError(f"missing option {new}")
+    return chosen

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import split_csv
+from niah.commands import check_out_dir, split_csv
 
 
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
@@ -25,13 +25,39 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
 
     Without ``dataset`` it builds the small grid of ``benchmark``'s first builder (default: the registry's
     default family): its ``eval_defaults``, with ``tasks`` and ``lengths`` when given."""
+    from niah.errors import NiahError
+
+    check_out_dir(out)
+    if dataset is None and lengths:
+        from niah.lengths import parse_lengths
+
+        parse_lengths(lengths)  # a bad length is refused before OUT is made
+    created = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        return _evaluate_in(out=out, dataset=dataset, model=model, base_urls=base_urls, api_key_env=api_key_env,
+                            concurrency=concurrency, tasks=tasks, lengths=lengths, per_cell=per_cell, seed=seed,
+                            corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
+                            progress=progress, published=published, benchmark=benchmark,
+                            media_roots=media_roots, audit=audit)
+    except NiahError:
+        if created and not (out / "run").exists():  # refused before any request: leave nothing behind
+            import shutil
+
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
+                 concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
+                 tokenizer: str, image_tokens: str, limit: int | None, progress: bool, published: bool,
+                 benchmark: str | None, media_roots: tuple[Path, ...], audit: bool) -> dict:
     from niah.benchmarks.registry import DEFAULT_FAMILY, get_family
     from niah.errors import ConfigError
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
     from niah.run import run_dataset_sync
     from niah.scoring import score_run
 
-    out.mkdir(parents=True, exist_ok=True)
     if dataset is None:
         dataset = out / "dataset"
         if not (dataset / "samples.jsonl").is_file():  # built once; reruns resume the same samples
@@ -75,28 +101,49 @@ def register(app: typer.Typer) -> None:
             help="an existing dataset directory; omit to build a small grid of --benchmark")] = None,
         benchmark: Annotated[str | None, typer.Option(
             "--benchmark", help="the family whose small grid to build (default: the registry's default)")] = None,
-        out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path("out/eval"),
-        model: Annotated[str, typer.Option("--model", "-m", help="model spec")] = "baseline:rag",
-        base_url: Annotated[list[str] | None, typer.Option("--base-url", help="repeatable")] = None,
-        api_key_env: Annotated[str | None, typer.Option("--api-key-env")] = None,
-        concurrency: Annotated[int, typer.Option("--concurrency", "-c")] = 8,
-        tasks: Annotated[list[str] | None, typer.Option("--tasks")] = None,
-        lengths: Annotated[list[str] | None, typer.Option("--lengths")] = None,
-        per_cell: Annotated[int, typer.Option("--per-cell")] = 1,
-        seed: Annotated[int, typer.Option("--seed")] = 0,
-        corpus: Annotated[str, typer.Option("--corpus")] = "default",
-        tokenizer: Annotated[str, typer.Option("--tokenizer")] = "cl100k_base",
-        image_tokens: Annotated[str, typer.Option("--image-tokens")] = "internvl",
-        limit: Annotated[int | None, typer.Option("--limit", help="only the first N samples")] = None,
-        no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
-        no_published: Annotated[bool, typer.Option("--no-published")] = False,
+        out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: dataset/, run/ and report/ are "
+                                          "written in it; rerun to resume.")] = Path("out/eval"),
+        model: Annotated[str, typer.Option("--model", "-m", help="Model spec, as for niah run: openai:NAME, "
+                                           "hf:PATH, vllm:PATH, baseline:random|oracle|rag.")] = "baseline:rag",
+        base_url: Annotated[list[str] | None, typer.Option(
+            "--base-url", help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1; repeat for a pool of "
+                               "replicas.")] = None,
+        api_key_env: Annotated[str | None, typer.Option(
+            "--api-key-env", help="Environment variable holding the API key.")] = None,
+        concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="Requests in flight per "
+                                                                             "endpoint.")] = 8,
+        tasks: Annotated[list[str] | None, typer.Option(
+            "--tasks", help="Tasks to build (comma-separated; repeatable; default: the family's small grid).")] = None,
+        lengths: Annotated[list[str] | None, typer.Option(
+            "--lengths", help="Lengths to build: 8k, 8192 or a range 8k-12k (comma-separated; repeatable).")] = None,
+        per_cell: Annotated[int, typer.Option("--per-cell", help="Samples per task x length x depth cell.")] = 1,
+        seed: Annotated[int, typer.Option("--seed", help="Build seed: the same seed gives the same "
+                                                         "samples.")] = 0,
+        corpus: Annotated[str, typer.Option("--corpus", help="Haystack corpus: default (embedded), obelics:PATH, "
+                                                             "textdir:PATH, jsonl:PATH.")] = "default",
+        tokenizer: Annotated[str, typer.Option("--tokenizer", help="Tokenizer the lengths are exact in: "
+                                                                   "cl100k_base, o200k_base, hf:PATH, "
+                                                                   "sp:PATH.")] = "cl100k_base",
+        image_tokens: Annotated[str, typer.Option("--image-tokens", metavar="RULE", help="Image token rule: "
+                                                  "internvl, internvl-1tile, qwen2vl-28px, fixed:N "
+                                                  "(niah list).")] = "internvl",
+        limit: Annotated[int | None, typer.Option("--limit", help="Only the first N samples.")] = None,
+        no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bars.")] = False,
+        no_published: Annotated[bool, typer.Option("--no-published", help="Leave the published rows out of "
+                                                                          "the report's tables.")] = False,
+        allow_failures: Annotated[bool, typer.Option(
+            "--allow-failures", help="Exit 0 even when requests failed or were skipped (default: exit 3 "
+                                     "then, after the report is written).")] = False,
         media_root: Annotated[list[Path] | None, typer.Option(
             "--media-root", help="Allow media from this folder outside DATASET (repeatable).")] = None,
         audit: Annotated[bool, typer.Option(
             "--audit/--no-audit", help="Audit the dataset for shortcuts (niah audit, with the run's settings) and "
                                        "show it in the report.")] = True,
     ) -> None:
-        """Build (or load) a dataset, run a model on it, score it officially and write the report."""
+        """Build (or load) a dataset, run a model on it, score it officially and write the report.
+
+        Exit status: 0 when every request was answered, 3 when some failed or were skipped (after the report;
+        --allow-failures gives 0), 2 on an error (nothing is written on bad arguments)."""
         from niah.console import wide_console
 
         res = evaluate(out=out, dataset=dataset, model=model, base_urls=split_csv(base_url), api_key_env=api_key_env,
@@ -122,6 +169,9 @@ def register(app: typer.Typer) -> None:
                               f"beat chance[/bold red] ({worst}{', ...' if len(audited.failed) > 4 else ''}); "
                               f"see the report's Audit section or `niah audit {res['dataset']}`")
         console.print(f"report: {res['report']}")
+        from niah.commands.run import exit_on_unanswered
+
+        exit_on_unanswered(s, allow_failures=allow_failures)
 
 
 def _print_scores(console: Any, run_dir: Path) -> None:

@@ -27,8 +27,10 @@ def register(app: typer.Typer) -> None:
                                                                           else ())})
             offers = [*verbs] + (["score"] if family.scorer else []) + (["report"] if family.report else [])
             detail = family.description + (f"; tasks: {', '.join(family.tasks)}" if family.tasks else "")
+            switches = "".join(f"\nniah run -P {key}=...: {what}" for key, what in family.prompt_switches)
             # Text, not markup: family descriptions are plain text
-            table.add_row(f"benchmark {family.name}", Text(f"{detail}\noffers: {', '.join(offers) or 'metric rules'}"))
+            table.add_row(f"benchmark {family.name}",
+                          Text(f"{detail}\noffers: {', '.join(offers) or 'metric rules'}{switches}"))
         family_corpora = [f"{r.kind}:PATH" for f in families() for r in (f.corpora() if f.corpora else ())]
         table.add_row("corpora", ", ".join(["default (embedded en/zh)", "obelics:PATH", "textdir:PATH", "jsonl:PATH",
                                             *family_corpora]))

@@ -36,11 +36,20 @@ def report(
     media_root: Annotated[list[Path] | None, typer.Option(
         "--media-root", help="Allow thumbnails from this folder outside the dataset (an imported official set "
                              "read in place); repeatable.")] = None,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="No stage lines on stderr.")] = False,
 ) -> None:
     """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
+    from niah.commands import check_out_dir
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
     from niah.scoring import score_run, scores_out_of_date
 
+    check_out_dir(out)
+
+    def say(line: str) -> None:
+        if not no_progress:
+            typer.echo(line, err=True)
+
+    say(f"report: reading {len(inputs)} input(s)")
     for path in inputs:  # a report never shows scores older than the responses they grade
         why = scores_out_of_date(path) if path.is_dir() else None
         if why is not None:
@@ -52,7 +61,7 @@ def report(
         browser=BrowserOptions(thumbs_per_cell=thumbs_per_cell, samples_per_cell=samples_per_cell,
                                chunk_size=chunk_size, media_roots=tuple(media_root or ())),
     )
-    result = build_report(loaded, out, options)
+    result = build_report(loaded, out, options, progress=say)
     for note in result.notes:
         typer.echo(f"note: {note}", err=True)
     typer.echo(f"tables:   {len(result.tables)} ({out / 'tables.md'})")

@@ -13,9 +13,10 @@ from typing import Any
 
 import typer
 
-from niah.commands import split_csv
+from niah.commands import check_out_dir, split_csv
 from niah.errors import ConfigError
 from niah.iox import loads_finite
+from niah.outcome import EXIT_INCOMPLETE, reason_counts
 
 
 def parse_model_options(values: list[str] | None) -> dict[str, Any]:
@@ -48,15 +49,16 @@ def register(app: typer.Typer) -> None:
         concurrency: int = typer.Option(8, "--concurrency", "-c", help="Requests in flight per endpoint."),
         max_tokens: int = typer.Option(None, "--max-tokens", help="Override the benchmark's max new tokens."),
         temperature: float = typer.Option(None, "--temperature", help="Override (official: 0, greedy)."),
-        top_p: float = typer.Option(None, "--top-p"),
-        seed: int = typer.Option(None, "--seed"),
+        top_p: float = typer.Option(None, "--top-p", help="Override the benchmark's nucleus sampling top_p."),
+        seed: int = typer.Option(None, "--seed", help="Sampling seed sent with each request (where the backend "
+                                 "takes one)."),
         stop: list[str] = typer.Option(None, "--stop", help="Stop string (repeatable)."),
         timeout: float = typer.Option(None, "--timeout", help="Seconds per request (openai backend)."),
         retries: int = typer.Option(6, "--max-attempts", help="Attempts per request before it is recorded as failed."),
         retry_delay: float = typer.Option(1.0, "--retry-delay", help="Initial backoff in seconds (doubles, jittered)."),
         prompt_option: list[str] = typer.Option(None, "--prompt-option", "-P", help="Benchmark prompt switch "
-                                                "KEY=VALUE (repeatable); each family documents its own "
-                                                "switches (niah list)"),
+                                                "KEY=VALUE (repeatable); niah list shows each family's "
+                                                "switches (niah run -P KEY=...)."),
         model_option: list[str] = typer.Option(None, "--model-option", "-O", help="Backend option KEY=VALUE "
                                                "(repeatable): image_size=448x448, image_transport=file, device=cuda, "
                                                "dtype=bfloat16, rag_budget=8192, rag_retriever=minilm, ..."),
@@ -91,20 +93,37 @@ def register(app: typer.Typer) -> None:
                                               "outside the dataset (an imported official set read in place); "
                                               "repeatable. Without it nothing outside DATASET/ is read."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Validate, then print one line per sample "
-                                     "(tokens, images, settings, policy); call nothing."),
+                                     "(tokens, images, settings, policy) and the totals (samples, prompt "
+                                     "tokens, images and frames, max output tokens, judge calls); call nothing."),
+        price_per_mtok: str = typer.Option(None, "--price-per-mtok", metavar="IN,OUT", help="With --dry-run: "
+                                           "estimate the cost at these prices per million input and output "
+                                           "tokens, e.g. 2.5,10."),
+        rpm: float = typer.Option(None, "--rpm", metavar="N", help="At most N requests a minute (retries "
+                                  "included), for hosted APIs with a rate limit."),
+        system_prompt: str = typer.Option(None, "--system-prompt", metavar="TEXT", help="A system message "
+                                          "sent with every request, in place of the benchmark's own if it has "
+                                          "one (part of the cache key)."),
+        allow_failures: bool = typer.Option(False, "--allow-failures", help="Exit 0 even when requests failed "
+                                            "or were skipped (default: exit 3 then)."),
         show_prompts: bool = typer.Option(False, "--show-prompts", help="With --dry-run: print each prompt too."),
         no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
     ) -> None:
-        """Run a model on a dataset and write RUN_DIR (run.json, responses.jsonl, cache/).
+        """Run a model on a dataset and write RUN_DIR (run.json, responses.jsonl, requests.log, cache/).
 
         The whole dataset is validated first (every problem reported as file:line: field); nothing is sent
-        or written when it is invalid."""
+        or written when it is invalid. Exit status: 0 when every selected sample was answered, 3 when some
+        failed or were skipped (their reasons counted on stderr; --allow-failures gives 0), 2 on an error."""
+        from niah.estimate import parse_price, totals_lines
         from niah.models.base import GenerationSettings
         from niah.models.registry import parse_model_spec
         from niah.prompts import PromptOptions
         from niah.run import RetryPolicy, run_dataset_sync
         from niah.shards import Shard
 
+        check_out_dir(out)
+        price = parse_price(price_per_mtok) if price_per_mtok is not None else None
+        if price is not None and not dry_run:
+            raise ConfigError("--price-per-mtok estimates a cost before a run: give it with --dry-run")
         options = parse_model_options(model_option)
         if timeout is not None:
             options["timeout"] = timeout
@@ -134,17 +153,20 @@ def register(app: typer.Typer) -> None:
         prompt_options = PromptOptions(question_first=question_first, over_limit=over_limit,  # type: ignore[arg-type]
                                        max_frames=max_frames, video_fps=video_fps, subtitle_mode=subtitles,
                                        frame_limit=frame_limit, max_video_seconds=max_video_seconds,
-                                       extra=tuple(sorted(parse_model_options(prompt_option).items())))
+                                       extra=tuple(sorted(parse_model_options(prompt_option).items())),
+                                       system_prompt=system_prompt)
         summary = run_dataset_sync(
             dataset, spec, out, concurrency=concurrency, generation=generation, prompt_options=prompt_options,
             progress=not no_progress and not dry_run, cache_dir=cache_dir, use_cache=not no_cache,
             retry=RetryPolicy(max_attempts=max(1, retries), initial_delay=retry_delay),
             tasks=split_csv(tasks) or None, limit=limit, overwrite=overwrite, dry_run=dry_run,
-            dry_run_full=show_prompts, media_roots=tuple(media_root or ()),
+            dry_run_full=show_prompts, media_roots=tuple(media_root or ()), rpm=rpm,
             shard=Shard.parse(shard) if shard is not None else None,
         )
         if dry_run:
             typer.echo(f"dry run: {summary.total} prompts rendered, nothing sent", err=True)
+            for line in totals_lines(summary.estimate, price):
+                typer.echo(line, err=True)
             _needle_note(summary, dry_run=True)
             return
         typer.echo(
@@ -157,6 +179,30 @@ def register(app: typer.Typer) -> None:
         if summary.changed:
             typer.echo(f"{summary.changed} earlier answers were for a different request (the dataset, model, "
                        "settings or capabilities changed) and were asked again", err=True)
+        exit_on_unanswered(summary, allow_failures=allow_failures)
+
+
+def unanswered_lines(summary: Any) -> list[str]:
+    """One line per kind of unanswered sample, with its reasons counted:
+    ``2 failed: connection refused x 2``, ``1 skipped: skipped: ... x 1``."""
+    lines = []
+    if summary.failed:
+        lines.append(reason_counts("failed", summary.errors or {"error": summary.failed}))
+    if summary.skipped:
+        reasons = {k.removeprefix("skipped: "): n for k, n in summary.skip_reasons.items()}
+        lines.append(reason_counts("skipped", reasons or {"over the declared limits": summary.skipped}))
+    return lines
+
+
+def exit_on_unanswered(summary: Any, *, allow_failures: bool) -> None:
+    """Print why samples went unanswered and exit 3 (unless ``allow_failures``): a script can trust status 0."""
+    lines = unanswered_lines(summary)
+    for line in lines:
+        typer.secho(line, fg=typer.colors.RED if not allow_failures else None, err=True)
+    if lines and not allow_failures:
+        typer.echo(f"exit {EXIT_INCOMPLETE}: not every request was answered (rerun to retry the failed ones; "
+                   "--allow-failures exits 0)", err=True)
+        raise typer.Exit(EXIT_INCOMPLETE)
 
 
 def _needle_note(summary: Any, *, dry_run: bool) -> None:

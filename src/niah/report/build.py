@@ -21,7 +21,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -243,8 +243,10 @@ def check_report_out(out: Path) -> None:
 
 
 def build_report(inputs: Sequence[ReportInput], out: str | Path,
-                 options: ReportOptions | None = None) -> ReportResult:
-    """Write the whole report for ``inputs`` into ``out`` and return what was written.
+                 options: ReportOptions | None = None,
+                 progress: Callable[[str], None] | None = None) -> ReportResult:
+    """Write the whole report for ``inputs`` into ``out`` and return what was written; ``progress(line)`` hears
+    each stage as it starts (the sample browser of a large run takes a while).
 
     The report is written into a fresh sibling folder, marked (:data:`REPORT_MARKER`) and then swapped in for
     ``out``, so a report killed half-way never leaves new tables beside an old index; ``out`` must be absent,
@@ -260,7 +262,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
         os.chmod(staging, 0o755)  # mkdtemp makes 0700; a report is meant to be shared
         if (out / THUMBS_DIR).is_dir():
             shutil.copytree(out / THUMBS_DIR, staging / THUMBS_DIR, copy_function=_link_or_copy)
-        result = _write_report(inputs, staging, options or ReportOptions())
+        result = _write_report(inputs, staging, options or ReportOptions(), progress or (lambda _line: None))
         write_json_atomic(staging / REPORT_MARKER, {"written_by": "niah report", "niah_version": __version__,
                                                     "created": datetime.now(UTC).isoformat(timespec="seconds")})
         replace_dir(staging, out)
@@ -284,7 +286,9 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptions) -> ReportResult:
+def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptions,
+                  say: Callable[[str], None]) -> ReportResult:
+    say(f"report: tables for {len(inputs)} input(s)")
     out.mkdir(parents=True, exist_ok=True)
     notes: list[str] = gold_missing_notes(inputs)
     write_atomic(out / "assets" / "report.css", REPORT_CSS)
@@ -323,6 +327,7 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
 
     heatmap_links: list[HeatmapLink] = []
     heatmap_files: list[Path] = []
+    say("report: heatmaps")
     for inp, slug in zip(inputs, slugs, strict=True):
         spec = inp.spec
         rows_axis = inp.rows_axis if inp.rows_axis is not None else (spec.rows if spec is not None else None)
@@ -349,6 +354,7 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
         if inp.kind == "scores":
             item.notes.append("scores file only: tables, no heatmaps or samples")
         if options.sample_browser and inp.scored_path is not None:
+            say(f"report: sample browser for {inp.name} ({inp.num_rows} rows)")
             summary = write_sample_browser(inp, out, slug, options.browser, thumbs)
             page = out / summary.page
             write_atomic(page, samples_page(title=f"Samples: {inp.name}", input_name=inp.name,

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from niah.commands import deprecated_alias
+
 
 def import_command(
     dataset_dir: Annotated[Path, typer.Argument(help="a MileBench folder: {Dataset}.json + images/")],
@@ -44,7 +46,8 @@ def build_niah_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
     lengths: Annotated[list[str] | None, typer.Option("--lengths", help="exact lengths in tokens, e.g. 4096,8192")]
     = None,
-    per_length: Annotated[int, typer.Option("--per-length", help="samples per task and length")] = 4,
+    per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task and length")] = 4,
+    per_length: Annotated[int | None, deprecated_alias("--per-length", "--per-cell")] = None,
     tasks: Annotated[list[str] | None, typer.Option(
         "--tasks", help="TextNeedleInAHaystack, ImageNeedleInAHaystack (default both)")] = None,
     images: Annotated[int, typer.Option("--images", help="images per sample")] = 4,
@@ -65,7 +68,7 @@ def build_niah_command(
     except ValueError:
         raise ConfigError("--lengths takes token counts such as 4096,8192") from None
     names = [t.strip() for value in tasks or [] for t in value.split(",") if t.strip()] or list(TASKS)
-    counts = build_milebench_niah(out, lengths=sizes, per_length=per_length, tasks=names, images_per_sample=images,
+    counts = build_milebench_niah(out, lengths=sizes, per_length=per_cell if per_length is None else per_length, tasks=names, images_per_sample=images,
                                   seed=seed, corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens,
                                   progress=not no_progress)
     typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

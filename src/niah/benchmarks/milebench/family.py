@@ -41,4 +41,8 @@ FAMILY = Family(
     metric_rules=lazy("niah.benchmarks.milebench.score:RULES"),
     report=lazy("niah.benchmarks.milebench.report:SPEC"),
     audit=lazy("niah.benchmarks.milebench.audit:SPEC"),
+    prompt_switches=(
+        ("milebench_tokenizer", "the tokenizer of --over-limit official's truncation (e.g. hf:PATH of the model's)"),
+        ("milebench_image_tokens", "tokens one image costs in that truncation (an integer)"),
+    ),
 )

@@ -32,6 +32,7 @@ from niah.haystack import (
     make_unit,
     pool_document,
 )
+from niah.lengths import parse_length as parse_length_spec
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens.image import ImageTokenRule, get_image_rule
 from niah.tokens.text import get_tokenizer
@@ -59,23 +60,9 @@ CARTOON_LOOKS = 4  # haystack sentences that could be mistaken for needles are d
 
 
 def parse_length(spec: str) -> tuple[int, int]:
-    """``"8k"`` -> (8000, 8000) exact; ``"8k-12k"`` -> [8000, 12000) range; plain integers are tokens."""
-
-    def one(s: str) -> int:
-        s = s.strip().lower()
-        try:
-            if s.endswith("k"):
-                return int(float(s[:-1]) * 1000)
-            return int(s)
-        except ValueError:
-            raise ConfigError(f"bad length {spec!r} (examples: 8k, 32000, 8k-12k)") from None
-
-    lo, sep, hi = spec.partition("-")
-    a = one(lo)
-    b = one(hi) if sep else a
-    if a <= 0 or b < a:
-        raise ConfigError(f"bad length range {spec!r}")
-    return a, b
+    """``"8k"`` -> (8000, 8000) exact; ``"8k-12k"`` -> [8000, 12000) range; plain integers are tokens
+    (the one ``--lengths`` syntax, :mod:`niah.lengths`)."""
+    return parse_length_spec(spec)
 
 
 @dataclass

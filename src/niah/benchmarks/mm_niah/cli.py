@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import split_csv
+from niah.commands import deprecated_alias, pick_alias, split_csv
 
 
 def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = True) -> dict[str, int]:
@@ -148,12 +148,15 @@ def build_command(
 
 def import_command(
     annotations: Annotated[list[Path], typer.Argument(help="official <task>.jsonl annotation files")],
-    images: Annotated[Path, typer.Option("--images", help="the official images folder (image paths are "
-                                         "relative to it)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    media_root: Annotated[Path | None, typer.Option("--media-root", help="the official images folder (image "
+                                                    "paths are relative to it; required)")] = None,
+    images: Annotated[Path | None, deprecated_alias("--images", "--media-root")] = None,
 ) -> None:
     """Official MM-NIAH annotations -> a niah dataset (prompted exactly as the official evaluation)."""
     from niah.benchmarks.mm_niah.official import import_annotations
+
+    images = pick_alias(media_root, images, "--media-root", required=True)
 
     ds = import_annotations(annotations, images, out)
     typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from niah.commands import deprecated_alias, pick_alias
 from niah.commands import judge_options as jo
 
 
@@ -17,8 +18,10 @@ def _csv(values: list[str] | None) -> list[str]:
 
 def import_command(
     data_root: Annotated[Path, typer.Argument(help="the official data root (vrag/, NIAH/, ICL/, summ/, documentQA/)")],
-    image_root: Annotated[Path, typer.Option("--image-root", help="the official image root the records point into")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    media_root: Annotated[Path | None, typer.Option("--media-root", help="the official image root the records "
+                                                    "point into (required)")] = None,
+    image_root: Annotated[Path | None, deprecated_alias("--image-root", "--media-root")] = None,
     datasets: Annotated[list[str] | None, typer.Option("--datasets", help="comma-separated data sets (default: "
                                                        "every official file found)")] = None,
     lengths: Annotated[list[str] | None, typer.Option("--lengths", help="comma-separated K values: 8,16,32,64,128")]
@@ -27,9 +30,11 @@ def import_command(
     = "official",
     seed: Annotated[int, typer.Option("--seed")] = 0,
 ) -> None:
-    """Official MMLongBench test files -> a niah dataset (images read in place from --image-root)."""
+    """Official MMLongBench test files -> a niah dataset (images read in place from --media-root)."""
     from niah.benchmarks.mmlongbench.official import write_mmlongbench_dataset
     from niah.errors import ConfigError
+
+    image_root = pick_alias(media_root, image_root, "--media-root", required=True)
 
     max_samples: int | None | str
     if samples == "official":
@@ -137,10 +142,12 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
 def build_vh_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
     lengths: Annotated[list[str] | None, typer.Option("--lengths", help="K values, default 8,16,32,64,128")] = None,
-    per_length: Annotated[int, typer.Option("--per-length", help="samples per length (half yes, half no)")] = 4,
+    per_cell: Annotated[int, typer.Option("--per-cell", help="samples per length (half yes, half no)")] = 4,
+    per_length: Annotated[int | None, deprecated_alias("--per-length", "--per-cell")] = None,
     needles: Annotated[int, typer.Option("--needles", help="1: vh_single; K > 1: vh_multi with K query images")] = 1,
-    images: Annotated[Path | None, typer.Option("--images", help="image folder (default: the embedded pool)")]
-    = None,
+    media_root: Annotated[Path | None, typer.Option("--media-root", help="folder of haystack and needle images "
+                                                    "(default: the embedded pool)")] = None,
+    images: Annotated[Path | None, deprecated_alias("--images", "--media-root")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="text tokenizer (default llama2-sp)")] = "llama2-sp",
     min_pixels: Annotated[int, typer.Option("--min-pixels", help="qwen2vl-28px min_pixels")] = 4 * 28 * 28,
@@ -156,7 +163,8 @@ def build_vh_command(
         ks = [int(k.upper().removeprefix("K")) for k in _csv(lengths)] or [8, 16, 32, 64, 128]
     except ValueError:
         raise ConfigError("--lengths takes K values such as 8,16,32") from None
-    counts = build_vh(out, lengths=ks, per_length=per_length, needles=needles, images=images, seed=seed,
+    counts = build_vh(out, lengths=ks, per_length=per_cell if per_length is None else per_length, needles=needles,
+                      images=pick_alias(media_root, images, "--media-root"), seed=seed,
                       tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels, max_side=max_side,
                       progress=not no_progress)
     typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

@@ -552,9 +552,9 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
                 writer.write(make_sample(qa, pipeline, pool, target, np_rng, py_rng, sample_id=sid, stats=stats))
                 done += 1
                 if progress:
-                    print(f"\rseq-niah: {done}/{total} samples", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
+                    from niah.console import counter
+
+                    counter("seq-niah", done, total, "samples")
         manifest: dict[str, Any] = {
             "benchmark": BENCHMARK, "split": "generated", "seed": seed, "tokenizer": tok.name, "corpus": corpus,
             "pipelines": list(pipelines), "langs": list(langs), "lengths": list(lengths),

@@ -6,7 +6,6 @@ starts)."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -122,10 +121,12 @@ def export_command(
         sample_to_test_record,
         write_results,
     )
+    from niah.commands import check_out_dir
     from niah.iox import dumps_line, write_atomic
     from niah.sample import Dataset
     from niah.tokens import get_tokenizer
 
+    check_out_dir(out)
     ds_path, run_dir = _run_or_dataset(source)
     groups: dict[str, list[Sample]] = {}
     for sample in Dataset(ds_path):
@@ -300,9 +301,9 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
                     yield variant
                 index += variants
             if progress:
-                print(f"\rnoise: {done}/{len(bases)} base samples", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
+                from niah.console import counter
+
+                counter("noise", done, len(bases), "base samples")
 
     with DatasetWriter(out) as writer:
         for sample in all_samples():

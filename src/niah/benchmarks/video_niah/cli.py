@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from niah.benchmarks.video_niah.build import DEFAULT_DURATIONS, DEFAULT_FRAMES
+from niah.commands import deprecated_alias
 
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
@@ -48,8 +49,10 @@ def build_command(
                                                          "how long the line lasts")] = None,
     needle_frames: Annotated[int | None, typer.Option("--needle-frames", help="--frames N: frames a needle "
                                                       "covers (default 1, clips 3)")] = None,
-    image_rule: Annotated[str, typer.Option("--image-rule", help="image token rule for meta.image_tokens "
-                                            "(internvl, internvl-1tile, qwen2vl-28px, fixed:N)")] = "internvl-1tile",
+    image_tokens: Annotated[str, typer.Option("--image-tokens", metavar="RULE", help="image token rule for "
+                                              "meta.image_tokens (internvl, internvl-1tile, qwen2vl-28px, "
+                                              "fixed:N)")] = "internvl-1tile",
+    image_rule: Annotated[str | None, deprecated_alias("--image-rule", "--image-tokens")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress on stderr")] = False,
 ) -> None:
     """Video needle haystacks: a duration x depth grid of needles hidden in long videos."""
@@ -57,7 +60,8 @@ def build_command(
         "haystack": haystack, "durations": durations, "depth_mode": depth_mode,
         "depth_cells": depth_cells, "depths": depths, "needle": needle, "frames": frames, "fps": fps,
         "per_cell": per_cell, "seed": seed, "tasks": tasks, "width": width, "height": height,
-        "needle_seconds": needle_seconds, "needle_frames": needle_frames, "image_rule": image_rule},
+        "needle_seconds": needle_seconds, "needle_frames": needle_frames,
+        "image_rule": image_rule if image_rule is not None else image_tokens},
         not no_progress)
     typer.echo(f"wrote {sum(counts.values())} samples ({', '.join(f'{k}: {v}' for k, v in counts.items())}) "
                f"to {out}")

@@ -1,0 +1,323 @@
+"""What a script can trust from the CLI: exit statuses that say whether every request was answered, one error
+line (no traceback) and nothing written on bad arguments, request counts that include killed invocations, and
+the hosted-run options (dry-run totals and cost, --rpm, --system-prompt), against the stand-in server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from niah.cli import app
+from niah.outcome import EXIT_ERROR, EXIT_INCOMPLETE, failure_reason
+from niah.ratelimit import RateLimiter
+from niah.run import REQUESTS_LOG, RUN_JSON
+from support.datasets import write_mm_niah_like, write_text_prompts
+from support.openai_server import FaultPlan, OpenAIServer
+
+
+def _niah(*args: str | Path) -> object:
+    return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def _dead_url() -> str:
+    with socket.socket() as sock:  # a port nothing listens on: bound, then closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.fixture(scope="module")
+def text_ds(tmp_path_factory) -> Path:
+    return write_text_prompts(tmp_path_factory.mktemp("t") / "ds", [f"Prompt {i}. The oak is old." for i in range(2)])
+
+
+def _run(ds: Path, out: Path, url: str, *extra: str) -> object:
+    return _niah("run", ds, "--model", "openai:echo", "--base-url", url, "--out", out, "--no-progress",
+                 "--max-attempts", "2", "--retry-delay", "0.01", *extra)
+
+
+# ------------------------------------------------------------------------------------------- exit statuses
+
+
+def test_a_dead_server_exits_3_with_the_reason_counted(text_ds, tmp_path):
+    result = _run(text_ds, tmp_path / "run", _dead_url())
+    assert result.exit_code == EXIT_INCOMPLETE, result.output
+    assert "2 failed: connection refused x 2" in result.stderr
+    assert "Traceback" not in result.output
+    meta = json.loads((tmp_path / "run" / RUN_JSON).read_text())
+    assert meta["counts"]["requests"] == 4 and meta["errors"] == {"connection refused": 2}  # 2 samples x 2 attempts
+    allowed = _run(text_ds, tmp_path / "run", _dead_url(), "--allow-failures")
+    assert allowed.exit_code == 0 and "2 failed: connection refused x 2" in allowed.stderr
+
+
+def test_a_good_run_exits_0_and_a_401_is_named(text_ds, tmp_path):
+    with OpenAIServer() as srv:
+        ok = _run(text_ds, tmp_path / "ok", srv.base_url)
+    assert ok.exit_code == 0, ok.output
+    assert "failed:" not in ok.stderr
+    with OpenAIServer(api_key="right") as srv:
+        refused = _run(text_ds, tmp_path / "key", srv.base_url)
+    assert refused.exit_code == EXIT_INCOMPLETE and "2 failed: HTTP 401 x 2" in refused.stderr
+
+
+def test_skipped_samples_also_exit_3(tmp_path):
+    ds = write_mm_niah_like(tmp_path / "mm", per_task=1, tasks=("retrieval-image",))
+    with OpenAIServer() as srv:
+        result = _run(ds, tmp_path / "run", srv.base_url, "--no-vision")
+        assert not srv.log  # nothing was sent: the model takes no images
+    assert result.exit_code == EXIT_INCOMPLETE
+    assert "1 skipped: N images but the model takes no images x 1" in result.stderr
+
+
+def test_failure_reasons_are_short_and_carry_no_url() -> None:
+    assert failure_reason("connection error at http://h:1/v1: ConnectError: All connection attempts failed "
+                          "(gave up after 6 attempts)") == "connection refused"
+    assert failure_reason("HTTP 429 from http://h/v1: slow down (gave up after 6 attempts)") == "HTTP 429"
+    assert failure_reason("no complete reply within 30s at http://h/v1") == "timeout"
+    assert failure_reason("internal error: KeyError: 'x'") == "internal error (KeyError)"
+
+
+# ----------------------------------------------------------------------------- bad arguments: one line, no files
+
+
+@pytest.mark.parametrize("verb", ["run", "report", "eval", "export"])
+def test_out_naming_a_file_is_one_line_and_writes_nothing(text_ds, tmp_path, verb):
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    args = {
+        "run": ["run", text_ds, "--model", "baseline:oracle", "--out", target],
+        "report": ["report", text_ds, "--out", target],
+        "eval": ["eval", "--out", target],
+        "export": ["export", "seq-niah", text_ds, "--out", target],
+    }[verb]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = _niah(*args)
+    assert result.exit_code == EXIT_ERROR
+    assert "Traceback" not in result.output and "FileExistsError" not in result.output
+    assert result.stderr.count("\n") == 1 and f"--out {target} is a file" in result.stderr
+    assert target.read_text() == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_eval_refuses_a_zero_length_saying_what_a_length_is(tmp_path):
+    result = _niah("eval", "--lengths", "0", "--out", tmp_path / "ev")
+    assert result.exit_code == EXIT_ERROR
+    assert "8k" in result.stderr and "8192" in result.stderr and "8k-12k" in result.stderr
+    assert not (tmp_path / "ev").exists()
+
+
+# ------------------------------------------------------------------------------- counts survive a killed run
+
+
+def test_requests_are_counted_before_they_are_sent(text_ds, tmp_path):
+    """A request logged in requests.log but never answered (the process was killed) still counts in run.json."""
+    run_dir = tmp_path / "run"
+    with OpenAIServer() as srv:
+        assert _run(text_ds, run_dir, srv.base_url).exit_code == 0
+        # what a kill -9 in the middle of a later invocation leaves: 3 attempts sent, no row, run.json unchanged
+        with (run_dir / REQUESTS_LOG).open("a") as fh:
+            fh.write('{"id": "x", "attempt": 1}\n{"id": "x", "attempt": 2}\n{"id": "x", "attem')
+        assert _run(text_ds, run_dir, srv.base_url).exit_code == 0
+        sent = len(srv.log)
+    counts = json.loads((run_dir / RUN_JSON).read_text())["counts"]
+    assert sent == 2 and counts["requests"] == sent + 3 and counts["retries"] == 2
+
+
+# ------------------------------------------------------------------------------------------ hosted-run options
+
+
+def test_dry_run_totals_match_the_tokens_a_real_run_counts(tmp_path):
+    from niah.tokens import get_tokenizer
+
+    ds = write_mm_niah_like(tmp_path / "mm", per_task=2)
+    tok = get_tokenizer("cl100k_base")
+
+    def count(body: dict) -> int:  # a server's accounting: its tokenizer over the text, 256 per image
+        n = 0
+        for message in body["messages"]:
+            content = message["content"]
+            parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            for part in parts:
+                n += tok.count(part["text"]) if part["type"] == "text" else 256
+        return n
+
+    dry = _niah("run", ds, "--model", "openai:echo", "--base-url", _dead_url(), "--out", tmp_path / "run", "--dry-run",
+                "--system-prompt", "Answer briefly.", "--price-per-mtok", "2,8")
+    assert dry.exit_code == 0, dry.output
+    line = next(x for x in dry.stderr.splitlines() if x.startswith("prompt tokens:"))
+    estimated = int(line.split(":")[1].split("(")[0].replace(",", ""))
+    with OpenAIServer(count_prompt_tokens=count) as srv:
+        real = _run(ds, tmp_path / "run", srv.base_url, "--system-prompt", "Answer briefly.")
+    assert real.exit_code == 0, real.output
+    counted = json.loads((tmp_path / "run" / RUN_JSON).read_text())["counts"]["prompt_tokens"]
+    assert abs(estimated - counted) <= 0.01 * counted, (estimated, counted)
+    assert "totals: 12 samples, 12 requests" in dry.stderr and "judge calls: 0" in dry.stderr
+    assert "images, 0 video frames" in dry.stderr and "max output tokens: 256" in dry.stderr  # 4 x 32 + 8 x 16
+    cost = next(x for x in dry.stderr.splitlines() if x.startswith("cost estimate:"))
+    assert cost.startswith(f"cost estimate: {(estimated * 2 + 256 * 8) / 1e6:.4f} ")
+
+
+def test_system_prompt_reaches_the_server_and_changes_the_request(text_ds, tmp_path):
+    with OpenAIServer() as srv:
+        assert _run(text_ds, tmp_path / "run", srv.base_url, "--system-prompt", "You are terse.").exit_code == 0
+        systems = [m for e in srv.log for m in e.body["messages"] if m["role"] == "system"]
+        assert [m["content"] for m in systems] == ["You are terse."] * 2
+        plain = _run(text_ds, tmp_path / "plain", srv.base_url)
+        assert plain.exit_code == 0
+        assert not [m for e in srv.log[2:] for m in e.body["messages"] if m["role"] == "system"]
+
+
+def test_rate_limiter_spaces_requests_on_a_fake_clock() -> None:
+    now = [0.0]
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    limiter = RateLimiter(30, clock=lambda: now[0], sleep=sleep)  # one every 2 s
+
+    async def go() -> None:
+        await asyncio.gather(*(limiter.acquire() for _ in range(5)))
+
+    asyncio.run(go())
+    assert limiter.acquired == 5 and waits == pytest.approx([2.0] * 4) and now[0] == pytest.approx(8.0)
+    now[0] += 60.0  # idle for a minute: the bucket holds one token (burst 1), not thirty
+    asyncio.run(go())
+    assert len(waits) == 8
+
+
+def test_rpm_passes_every_attempt_through_the_limiter(text_ds, tmp_path, monkeypatch):
+    import niah.ratelimit
+
+    made: list[RateLimiter] = []
+    real_init = RateLimiter.__init__
+
+    def spy(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(niah.ratelimit.RateLimiter, "__init__", spy)
+    with OpenAIServer(faults=FaultPlan(share={"500": 1.0}, fail_attempts=1)) as srv:
+        result = _run(text_ds, tmp_path / "run", srv.base_url, "--rpm", "60000")
+        assert result.exit_code == 0, result.output
+        assert len(made) == 1 and made[0].acquired == len(srv.log) == 4  # first attempts failed, retries passed
+    bad = _run(text_ds, tmp_path / "bad", _dead_url(), "--rpm", "0")
+    assert bad.exit_code == EXIT_ERROR and "--rpm" in bad.stderr and not (tmp_path / "bad").exists()
+
+
+# ------------------------------------------------------------------------------------------------------- help
+
+
+def _commands(group: object, path: tuple[str, ...] = ()):
+    """Every leaf command of the CLI's command tree, with its path (typer's groups are click commands that
+    list subcommands)."""
+    import click
+
+    ctx = click.Context(group)  # type: ignore[arg-type]
+    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
+        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
+        if hasattr(command, "list_commands"):
+            yield from _commands(command, (*path, name))
+        elif command is not None:
+            yield (*path, name), command
+
+
+def test_help_shows_types_as_users_read_them_and_describes_eval_and_run():
+    import typer.main
+
+    root = typer.main.get_command(app)
+    seen = 0
+    for path, command in _commands(root):
+        out = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"}).output
+        seen += 1
+        for python_type in ("<bool>", "<str>", "<int>", "<list[", "<path>", "<float>"):
+            assert python_type not in out, (path, python_type)
+        if path in (("eval",), ("run",)):
+            undescribed = [p.name for p in command.params if p.param_type_name == "option" and not p.help]
+            assert not undescribed, (path, undescribed)
+    assert seen > 20
+
+
+def test_run_help_points_at_prompt_switches_niah_list_shows():
+    run_help = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output
+    assert "niah list" in run_help
+    listing = CliRunner().invoke(app, ["list"], env={"COLUMNS": "200"}).output
+    assert "niah run -P milebench_tokenizer=" in listing
+
+
+def test_one_spelling_per_concept_on_every_command():
+    """Walks every command's options: a visible option may not use another spelling of a concept (per-cell
+    counts, image token rules, media folders); old spellings are hidden aliases that still work."""
+    import typer.main
+
+    from niah.commands import CANONICAL_OPTIONS
+
+    root = typer.main.get_command(app)
+    old_to_new = {old: new for new, olds in CANONICAL_OPTIONS.items() for old in olds}
+    visible_old, aliases = [], []
+    for path, command in _commands(root):
+        for param in command.params:
+            if param.param_type_name != "option":
+                continue
+            for spelling in param.opts:
+                if spelling not in old_to_new:
+                    continue
+                if param.hidden:
+                    aliases.append((path, spelling))
+                elif not (spelling == "--images" and param.type_descriptor.annotation is int):  # an image count, not a folder
+                    visible_old.append((" ".join(path), spelling, old_to_new[spelling]))
+    assert not visible_old, visible_old
+    assert len(aliases) >= 5
+    mm_cli = next(c for p, c in _commands(root) if p == ("build", "mmlongbench-vh"))
+    assert "--per-cell" in {o for p in mm_cli.params for o in p.opts}
+
+
+def test_a_deprecated_spelling_works_and_says_so(tmp_path):
+    result = _niah("import", "mm-niah", tmp_path / "none.jsonl", "--images", tmp_path, "--out", tmp_path / "ds")
+    assert "note: --images is deprecated; use --media-root" in result.stderr
+    assert result.exit_code == EXIT_ERROR and "Traceback" not in result.output  # the file is missing: one line
+    missing = _niah("import", "mm-niah", tmp_path / "none.jsonl", "--out", tmp_path / "ds")
+    assert missing.exit_code == EXIT_ERROR and "missing option --media-root" in missing.stderr
+
+
+@pytest.mark.parametrize("spec", ["8k", "8192", "8k-12k", "1.5k"])
+def test_one_length_syntax(spec):
+    from niah.lengths import parse_length
+
+    lo, hi = parse_length(spec)
+    assert 0 < lo <= hi and (spec != "8k" or lo == hi == 8000) and (spec != "8192" or lo == 8192)
+
+
+@pytest.mark.parametrize("spec", ["0", "-8k", "8x", "12k-8k", "", "1.5"])
+def test_bad_lengths_say_what_a_length_is(spec):
+    from niah.errors import ConfigError
+    from niah.lengths import parse_length
+
+    with pytest.raises(ConfigError, match="8k|low to high"):
+        parse_length(spec)
+
+
+def test_counters_in_a_log_are_whole_lines(capsys):
+    from niah.console import counter
+
+    for done in range(1, 101):
+        counter("build", done, 100, "samples")
+    err = capsys.readouterr().err
+    assert "\r" not in err and err.splitlines()[-1] == "build: 100/100 samples" and len(err.splitlines()) == 20
+
+
+def test_report_says_what_it_is_doing(text_ds, tmp_path):
+    with OpenAIServer() as srv:
+        assert _run(text_ds, tmp_path / "run", srv.base_url).exit_code == 0
+    assert _niah("score", tmp_path / "run").exit_code == 0
+    result = _niah("report", tmp_path / "run", "--out", tmp_path / "rep")
+    assert result.exit_code == 0, result.output
+    stages = [line for line in result.stderr.splitlines() if line.startswith("report: ")]
+    assert stages[0] == "report: reading 1 input(s)" and any("sample browser" in s for s in stages)
+    quiet = _niah("report", tmp_path / "run", "--out", tmp_path / "rep2", "--no-progress")
+    assert quiet.exit_code == 0 and "report: reading" not in quiet.stderr
