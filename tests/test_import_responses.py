@@ -255,3 +255,16 @@ def test_fixtures_are_valid_for_the_real_inspect_ai_and_its_own_logs_import(refe
         import_responses("inspect", tmp_path / name, dataset, tmp_path / name.replace(".", "-"))
         score_run(tmp_path / name.replace(".", "-"))
         _assert_scores_equal(tmp_path / name.replace(".", "-"), ref_dir)
+
+
+def test_an_eval_log_of_an_unfinished_eval_reads_its_model_from_the_journal(reference, tmp_path):
+    """inspect writes header.json when an eval ends; before that the zip holds _journal/start.json."""
+    dataset, replies, _order, _ref = reference
+    full = write_inspect_eval(tmp_path / "full.eval", replies)
+    with zipfile.ZipFile(full) as src, zipfile.ZipFile(tmp_path / "running.eval", "w") as dst:
+        dst.writestr("_journal/start.json", src.read("header.json"))
+        for name in src.namelist():
+            if name.startswith("samples/"):
+                dst.writestr(name, src.read(name))
+    import_responses("inspect", tmp_path / "running.eval", dataset, tmp_path / "run", model=None)
+    assert json.loads((tmp_path / "run" / RUN_JSON).read_text())["model"] == "harness:inspect:mockllm/model"

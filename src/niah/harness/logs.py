@@ -185,8 +185,9 @@ def _inspect_eval_zip(path: Path, epoch: int) -> HarnessLog:
         raise DataError(f"not an inspect .eval log (a zip file): {exc}", file=path) from None
     with archive:
         members = {info.filename: info for info in archive.infolist()}
-        header = _read_member(archive, members["header.json"], f"{path}:header.json") \
-            if "header.json" in members else None
+        # header.json is written when the eval ends; a log still running (or killed) has only the journal's start
+        name = "header.json" if "header.json" in members else "_journal/start.json"
+        header = _read_member(archive, members[name], f"{path}:{name}") if name in members else None
         replies: list[HarnessReply] = []
         names = sorted(n for n in members if n.startswith("samples/") and n.endswith(".json"))
         if not names:

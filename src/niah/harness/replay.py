@@ -90,7 +90,9 @@ def match_replies(log: HarnessLog, dataset: Dataset) -> MatchedReplies:
         if reply.sample_id is not None:
             sid = reply.sample_id
             if sid not in known:
-                raise reply.located(f"sample id {sid!r} is not in the dataset {dataset.root}"[:400],
+                hint = "; store the niah id in the task's sample metadata as niah_id" if log.harness == "inspect" \
+                    else "; store the niah id in the doc as niah_id, or leave it out to match by doc_id"
+                raise reply.located(f"sample id {sid[:200]!r} is not in the dataset {dataset.root}{hint}",
                                     _id_field(log, reply))
         else:
             assert reply.index is not None
