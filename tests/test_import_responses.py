@@ -268,3 +268,17 @@ def test_an_eval_log_of_an_unfinished_eval_reads_its_model_from_the_journal(refe
                 dst.writestr(name, src.read(name))
     import_responses("inspect", tmp_path / "running.eval", dataset, tmp_path / "run", model=None)
     assert json.loads((tmp_path / "run" / RUN_JSON).read_text())["model"] == "harness:inspect:mockllm/model"
+
+
+def test_several_logs_one_per_task_are_read_as_one(reference, tmp_path):
+    dataset, replies, order, ref_dir = reference
+    text_tasks = {sid: t for sid, t in replies.items() if "-text/" in sid}
+    image_tasks = {sid: t for sid, t in replies.items() if "-image/" in sid}
+    a = write_lmms_eval(tmp_path / "samples_a.jsonl", text_tasks, order, by_position=False)
+    b = write_lmms_eval(tmp_path / "samples_b.jsonl", image_tasks, order, by_position=False)
+    import_responses("lmms-eval", [a, b], dataset, tmp_path / "run")
+    score_run(tmp_path / "run")
+    _assert_scores_equal(tmp_path / "run", ref_dir)
+    positional = write_lmms_eval(tmp_path / "samples_c.jsonl", image_tasks, order)
+    with pytest.raises(DataError, match=r"samples_c.jsonl:1, field 'doc.niah_id': .*ambiguous"):
+        import_responses("lmms-eval", [a, positional], dataset, tmp_path / "run2")

@@ -12,7 +12,8 @@ from niah.benchmarks.protocol import Command
 
 
 def import_responses_command(
-    log: Path = typer.Argument(..., help="inspect_ai log (.eval or .json) or lmms-eval samples_<task>.jsonl."),
+    logs: list[Path] = typer.Argument(..., help="inspect_ai log (.eval or .json) or lmms-eval "
+                                      "samples_<task>.jsonl; several (one per task) are read as one."),
     harness: str = typer.Option(..., "--from", help="The harness that wrote LOG: inspect | lmms-eval."),
     dataset: Path = typer.Option(..., "--dataset", "-d", help="The niah dataset the harness ran."),
     out: Path = typer.Option(..., "--out", "-o", help="Run directory to write (run.json, responses.jsonl)."),
@@ -36,11 +37,11 @@ def import_responses_command(
         from niah.errors import ConfigError
 
         raise ConfigError(f"--from {harness!r}: unknown harness (known: {', '.join(HARNESSES)})")
-    summary, matched = import_responses(harness, log, dataset, out, model=model, epoch=epoch, filtered=filtered,
-                                        allow_missing=allow_missing, overwrite=overwrite,
+    summary, matched = import_responses(harness, list(logs), dataset, out, model=model, epoch=epoch,
+                                        filtered=filtered, allow_missing=allow_missing, overwrite=overwrite,
                                         media_roots=tuple(media_root or ()))
-    typer.echo(f"imported {len(matched.by_id)} replies from {log} into {out}: {summary.answered} answered, "
-               f"{summary.failed} failed, {summary.skipped} skipped, {len(matched.missing)} not in the log")
+    typer.echo(f"imported {len(matched.by_id)} replies from {len(logs)} log(s) into {out}: "
+               f"{summary.answered} answered, {summary.failed} failed, {summary.skipped} skipped, {len(matched.missing)} not in the log")
 
 
 def command() -> Command:

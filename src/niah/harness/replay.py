@@ -113,28 +113,43 @@ def match_replies(log: HarnessLog, dataset: Dataset) -> MatchedReplies:
     return MatchedReplies(by_id, missing)
 
 
-def import_responses(harness: str, log_path: str | Path, dataset: str | Path, out: str | Path, *,
-                     model: str | None = None, epoch: int = 1, filtered: bool = False,
+def import_responses(harness: str, log_paths: str | Path | list[str | Path] | list[Path], dataset: str | Path,
+                     out: str | Path, *, model: str | None = None, epoch: int = 1, filtered: bool = False,
                      allow_missing: bool = False, overwrite: bool = False,
                      media_roots: tuple[str | Path, ...] = ()) -> tuple[RunSummary, MatchedReplies]:
-    """Write the niah run directory ``out`` holding the replies of the harness log ``log_path`` for ``dataset``.
+    """Write the niah run directory ``out`` holding the replies of the harness log(s) for ``dataset``.
 
-    Every dataset sample must have a reply unless ``allow_missing``; those without one are then recorded as
-    failed rows (error :data:`NOT_IN_LOG`), as a request that never came back is in ``niah run``."""
-    log_path = Path(log_path)
+    Several logs (a harness writes one per task) are read as one; samples then need their niah id in the log,
+    as positions (lmms-eval ``doc_id``) are positions in one file's task only. Every dataset sample must have a
+    reply unless ``allow_missing``; those without one are then recorded as failed rows (error
+    :data:`NOT_IN_LOG`), as a request that never came back is in ``niah run``."""
+    paths = [Path(p) for p in log_paths] if isinstance(log_paths, list) else [Path(log_paths)]
+    if not paths:
+        raise ConfigError("no harness log given")
     ds = Dataset(dataset, media_roots=media_roots)
-    log = read_harness_log(harness, log_path, epoch=epoch, filtered=filtered)
-    matched = match_replies(log, ds)
+    logs = [read_harness_log(harness, path, epoch=epoch, filtered=filtered) for path in paths]
+    if len(logs) > 1:
+        for log in logs:
+            positional = next((r for r in log.replies if r.sample_id is None), None)
+            if positional is not None:
+                raise positional.located("names its sample by position only, which is ambiguous across several "
+                                         "logs; store the niah id in the doc as niah_id, or import one log",
+                                         "doc.niah_id")
+    merged = HarnessLog(harness, paths[0], next((log.model for log in logs if log.model), None),
+                        [reply for log in logs for reply in log.replies])
+    matched = match_replies(merged, ds)
     if matched.missing and not allow_missing:
         lineno, sid = matched.missing[0]
-        raise DataError(f"{len(matched.missing)} dataset sample(s) have no reply in {log_path} (first: {sid!r}); "
+        names = ", ".join(str(p) for p in paths)
+        raise DataError(f"{len(matched.missing)} dataset sample(s) have no reply in {names} (first: {sid!r}); "
                         "pass --allow-missing to record them as failed", file=ds.samples_path, line=lineno,
                         field="id")
-    label = model or log.model or "unknown"
+    label = model or merged.model or "unknown"
     if any(c.isspace() for c in label) or not label:
         raise ConfigError(f"model name {label!r} must be non-empty without spaces")
     spec = ModelSpec(provider="harness", name=f"{harness}:{label}")
-    backend = HarnessReplayBackend(spec, matched.by_id, _file_sha256(log_path), harness, label)
-    summary = run_dataset_sync(ds, backend, out, progress=False, use_cache=False, overwrite=overwrite,
-                               retry=None)
+    digest = _file_sha256(paths[0]) if len(paths) == 1 else hashlib.sha256(
+        "".join(_file_sha256(p) for p in paths).encode("ascii")).hexdigest()
+    backend = HarnessReplayBackend(spec, matched.by_id, digest, harness, label)
+    summary = run_dataset_sync(ds, backend, out, progress=False, use_cache=False, overwrite=overwrite)
     return summary, matched
