@@ -282,3 +282,13 @@ def test_several_logs_one_per_task_are_read_as_one(reference, tmp_path):
     positional = write_lmms_eval(tmp_path / "samples_c.jsonl", image_tasks, order)
     with pytest.raises(DataError, match=r"samples_c.jsonl:1, field 'doc.niah_id': .*ambiguous"):
         import_responses("lmms-eval", [a, positional], dataset, tmp_path / "run2")
+
+
+def test_an_oversized_zip_member_is_refused_before_it_is_read(reference, tmp_path, monkeypatch):
+    import niah.harness.logs
+
+    dataset, replies, _order, _ref = reference
+    log = write_inspect_eval(tmp_path / "log.eval", replies)
+    monkeypatch.setattr(niah.harness.logs, "MAX_MEMBER_BYTES", 64)
+    with pytest.raises(DataError, match=r"log.eval:header.json: is larger than 64 bytes uncompressed"):
+        import_responses("inspect", log, dataset, tmp_path / "run")
