@@ -137,13 +137,25 @@ def _wrap_all(t: typer.Typer) -> None:
 
 def _register() -> None:
     """Commands in pipeline order (``niah --help`` lists them so); family commands come from the registry."""
-    from niah.commands import audit, families, harness, listing, merge, metric, report, run, score
+    from niah.commands import (
+        audit,
+        families,
+        harness,
+        import_responses,
+        listing,
+        merge,
+        metric,
+        report,
+        run,
+        score,
+    )
     from niah.commands import eval as eval_cmd
 
     by_verb: dict[str, list] = {}
     for command in [*families.family_commands(), *harness.commands()]:
         if command.verb is not None:
             by_verb.setdefault(command.verb, []).append(command)
+    by_verb.setdefault("import", []).append(import_responses.command())  # not a family: any harness's replies
     listing.register(app)
     for verb in ("build", "import"):
         families.register_verb(app, verb, by_verb.pop(verb, []))

@@ -1,0 +1,1 @@
+"""Other evaluation harnesses' per-sample outputs read into niah runs (``niah import responses``)."""

@@ -1,0 +1,288 @@
+"""Readers of other harnesses' per-sample logs: what each sample answered, and where it was written.
+
+Two formats are read, from their documented layouts (never with the harness installed):
+
+- **inspect_ai** eval logs: a ``.json`` log is one object whose ``samples`` list holds ``EvalSample`` objects; an
+  ``.eval`` log is a zip holding ``header.json`` and one ``samples/<id>_epoch_<n>.json`` per sample. A sample's
+  reply is ``output.completion``, else the text of ``output.choices[0].message.content``, else the last assistant
+  message in ``messages``; a sample with ``error`` set failed. Its niah id is ``metadata.niah_id`` when present,
+  else its ``id``.
+- **lmms-eval** ``--log_samples`` output (``samples_<task>.jsonl``): one object per line with ``doc_id``, ``doc``,
+  ``resps`` (the raw replies, ``[[text]]``) and ``filtered_resps`` (after the task's filters). The reply is the raw
+  ``resps`` text (niah's official rules do their own answer extraction), ``filtered_resps`` when asked or when
+  ``resps`` is absent. Its niah id is ``doc.niah_id`` (or a string ``doc.id``) when present, else ``doc_id`` is the
+  0-based position in the dataset's samples.jsonl.
+
+Every problem raises one :class:`~niah.errors.DataError` naming the file, line (or zip member) and field.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from niah.errors import DataError
+from niah.iox import MAX_JSON_FILE_BYTES, iter_jsonl, read_json_file
+
+HARNESSES = ("inspect", "lmms-eval")
+#: Largest zip member of an ``.eval`` log read (uncompressed): a sample with a long transcript stays well under.
+MAX_MEMBER_BYTES = 256 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class HarnessReply:
+    """One sample's outcome in a harness log. ``sample_id`` is the niah id the log names, or None when only a
+    position (``index``, 0-based into samples.jsonl) is known. ``where`` is ``(file, line)`` for messages."""
+
+    sample_id: str | None
+    index: int | None
+    text: str | None
+    error: str | None
+    file: str
+    line: int | None
+
+    def located(self, message: str, field: str | None = None) -> DataError:
+        return DataError(message, file=self.file, line=self.line, field=field)
+
+
+@dataclass(slots=True)
+class HarnessLog:
+    harness: str
+    path: Path
+    model: str | None
+    replies: list[HarnessReply]
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _content_text(content: Any, *, file: str, line: int | None, field: str) -> str:
+    """A chat message's content: a string, or a list of content parts whose ``text`` parts are joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts: list[str] = []
+        for k, part in enumerate(content):
+            if not isinstance(part, dict):
+                raise DataError(f"must be an object, not {_type_name(part)}", file=file, line=line,
+                                field=f"{field}[{k}]")
+            if part.get("type") == "text":
+                text = part.get("text")
+                if not isinstance(text, str):
+                    raise DataError(f"must be a string, not {_type_name(text)}", file=file, line=line,
+                                    field=f"{field}[{k}].text")
+                texts.append(text)
+        return "".join(texts)
+    raise DataError(f"must be a string or a list of content parts, not {_type_name(content)}", file=file,
+                    line=line, field=field)
+
+
+def _inspect_reply(sample: Any, *, file: str, line: int | None, prefix: str) -> HarnessReply:
+    def where(name: str) -> str:
+        return f"{prefix}{name}"
+
+    if not isinstance(sample, dict):
+        raise DataError(f"must be an object, not {_type_name(sample)}", file=file, line=line,
+                        field=prefix.rstrip(".") or None)
+    metadata = sample.get("metadata")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise DataError(f"must be an object, not {_type_name(metadata)}", file=file, line=line,
+                        field=where("metadata"))
+    niah_id = (metadata or {}).get("niah_id")
+    raw_id = sample.get("id")
+    if niah_id is not None:
+        if not isinstance(niah_id, str):
+            raise DataError(f"must be a string, not {_type_name(niah_id)}", file=file, line=line,
+                            field=where("metadata.niah_id"))
+        sample_id = niah_id
+    elif isinstance(raw_id, str) or (isinstance(raw_id, int) and not isinstance(raw_id, bool)):
+        sample_id = str(raw_id)
+    else:
+        raise DataError(f"must be a string or an integer, not {_type_name(raw_id)}", file=file, line=line,
+                        field=where("id"))
+    error = sample.get("error")
+    if error is not None:
+        message = error.get("message") if isinstance(error, dict) else error
+        return HarnessReply(sample_id, None, None, f"harness error: {str(message)[:2000]}", file, line)
+    text: str | None = None
+    output = sample.get("output")
+    if output is not None and not isinstance(output, dict):
+        raise DataError(f"must be an object, not {_type_name(output)}", file=file, line=line, field=where("output"))
+    if output:
+        completion = output.get("completion")
+        if completion is not None and not isinstance(completion, str):
+            raise DataError(f"must be a string, not {_type_name(completion)}", file=file, line=line,
+                            field=where("output.completion"))
+        text = completion or None
+        choices = output.get("choices")
+        if text is None and choices is not None:
+            if not isinstance(choices, list):
+                raise DataError(f"must be a list, not {_type_name(choices)}", file=file, line=line,
+                                field=where("output.choices"))
+            if choices:
+                message = choices[0].get("message") if isinstance(choices[0], dict) else None
+                if not isinstance(message, dict):
+                    raise DataError("must be an object with a message", file=file, line=line,
+                                    field=where("output.choices[0]"))
+                text = _content_text(message.get("content"), file=file, line=line,
+                                     field=where("output.choices[0].message.content")) or None
+    if text is None:
+        messages = sample.get("messages")
+        if messages is not None and not isinstance(messages, list):
+            raise DataError(f"must be a list, not {_type_name(messages)}", file=file, line=line,
+                            field=where("messages"))
+        for k in range(len(messages or []) - 1, -1, -1):
+            message = (messages or [])[k]
+            if isinstance(message, dict) and message.get("role") == "assistant":
+                text = _content_text(message.get("content"), file=file, line=line,
+                                     field=where(f"messages[{k}].content"))
+                break
+    if text is None and output is None and not sample.get("messages"):
+        raise DataError("has no output and no messages: nothing was answered", file=file, line=line,
+                        field=prefix.rstrip(".") or None)
+    return HarnessReply(sample_id, None, text if text is not None else "", None, file, line)
+
+
+def _epoch_of(sample: Any) -> int:
+    epoch = sample.get("epoch", 1) if isinstance(sample, dict) else 1
+    return epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else 1
+
+
+def _model_of(header: Any) -> str | None:
+    spec = header.get("eval") if isinstance(header, dict) else None
+    model = spec.get("model") if isinstance(spec, dict) else None
+    return model if isinstance(model, str) else None
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) -> Any:
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise DataError(f"is larger than {MAX_MEMBER_BYTES} bytes uncompressed; refused", file=label)
+    try:
+        data = archive.read(info)
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
+        raise DataError(f"cannot be read from the zip: {exc}", file=label) from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"is not valid UTF-8 (byte {exc.start})", file=label) from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=label, line=exc.lineno) from None
+    except (ValueError, RecursionError) as exc:
+        raise DataError(f"invalid JSON: {str(exc)[:120]}", file=label) from None
+
+
+def _inspect_eval_zip(path: Path, epoch: int) -> HarnessLog:
+    try:
+        archive = zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise DataError("inspect log does not exist", file=path) from None
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DataError(f"not an inspect .eval log (a zip file): {exc}", file=path) from None
+    with archive:
+        members = {info.filename: info for info in archive.infolist()}
+        # header.json is written when the eval ends; a log still running (or killed) has only the journal's start
+        name = "header.json" if "header.json" in members else "_journal/start.json"
+        header = _read_member(archive, members[name], f"{path}:{name}") if name in members else None
+        replies: list[HarnessReply] = []
+        names = sorted(n for n in members if n.startswith("samples/") and n.endswith(".json"))
+        if not names:
+            raise DataError("holds no samples/*.json: was the eval run with samples logged?", file=path)
+        for name in names:
+            label = f"{path}:{name}"
+            sample = _read_member(archive, members[name], label)
+            if _epoch_of(sample) != epoch:
+                continue
+            replies.append(_inspect_reply(sample, file=label, line=None, prefix=""))
+    return HarnessLog("inspect", path, _model_of(header), replies)
+
+
+def _inspect_json(path: Path, epoch: int) -> HarnessLog:
+    log = read_json_file(path, what="inspect log", strict=True)
+    if not isinstance(log, dict):
+        raise DataError(f"an inspect log must be a JSON object, not {_type_name(log)}", file=path)
+    samples = log.get("samples")
+    if not isinstance(samples, list):
+        raise DataError(f"must be a list of samples, not {_type_name(samples)} (was the eval run with samples "
+                        "logged?)", file=path, field="samples")
+    replies = [_inspect_reply(sample, file=str(path), line=None, prefix=f"samples[{k}].")
+               for k, sample in enumerate(samples) if _epoch_of(sample) == epoch]
+    return HarnessLog("inspect", path, _model_of(log), replies)
+
+
+def read_inspect_log(path: str | Path, *, epoch: int = 1) -> HarnessLog:
+    """The replies of one epoch of an inspect_ai log (``.eval`` zip or ``.json``)."""
+    path = Path(path)
+    if path.suffix == ".json":
+        return _inspect_json(path, epoch)
+    if path.is_file() and path.stat().st_size > MAX_JSON_FILE_BYTES and not zipfile.is_zipfile(path):
+        raise DataError("inspect log is neither an .eval zip nor a .json log", file=path)
+    return _inspect_eval_zip(path, epoch)
+
+
+def _first_text(value: Any, *, file: str, line: int, field: str) -> str:
+    """The reply in ``resps`` (``[[text]]``) or ``filtered_resps`` (``[text]`` or ``[[text]]``)."""
+    current = value
+    path = field
+    while isinstance(current, list):
+        if not current:
+            raise DataError("is an empty list: no reply", file=file, line=line, field=path)
+        current = current[0]
+        path += "[0]"
+    if not isinstance(current, str):
+        raise DataError(f"must hold a string reply, not {_type_name(current)}", file=file, line=line, field=path)
+    return current
+
+
+def _lmms_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    yield from iter_jsonl(path, strict=True, what="lmms-eval samples file")
+
+
+def read_lmms_eval_samples(path: str | Path, *, filtered: bool = False) -> HarnessLog:
+    """The replies in an lmms-eval ``samples_<task>.jsonl`` (``--log_samples``)."""
+    path = Path(path)
+    file = str(path)
+    replies: list[HarnessReply] = []
+    for lineno, row in _lmms_lines(path):
+        if not isinstance(row, dict):
+            raise DataError(f"must be a JSON object, not {_type_name(row)}", file=file, line=lineno)
+        doc = row.get("doc")
+        if doc is not None and not isinstance(doc, dict):
+            raise DataError(f"must be an object, not {_type_name(doc)}", file=file, line=lineno, field="doc")
+        sample_id: str | None = None
+        for key in ("niah_id", "id"):
+            value = (doc or {}).get(key)
+            if key == "niah_id" and value is not None and not isinstance(value, str):
+                raise DataError(f"must be a string, not {_type_name(value)}", file=file, line=lineno,
+                                field="doc.niah_id")
+            if isinstance(value, str):
+                sample_id = value
+                break
+        doc_id = row.get("doc_id")
+        index: int | None = None
+        if sample_id is None:
+            if not isinstance(doc_id, int) or isinstance(doc_id, bool) or doc_id < 0:
+                raise DataError(f"must be a non-negative integer, not {_type_name(doc_id)} {doc_id!r}"[:200],
+                                file=file, line=lineno, field="doc_id")
+            index = doc_id
+        field = "filtered_resps" if filtered or "resps" not in row else "resps"
+        if field not in row:
+            raise DataError("missing: the line holds no reply (resps or filtered_resps)", file=file, line=lineno,
+                            field="resps")
+        text = _first_text(row[field], file=file, line=lineno, field=field)
+        replies.append(HarnessReply(sample_id, index, text, None, file, lineno))
+    if not replies:
+        raise DataError("holds no samples", file=path)
+    return HarnessLog("lmms-eval", path, None, replies)
+
+
+def read_harness_log(harness: str, path: str | Path, *, epoch: int = 1, filtered: bool = False) -> HarnessLog:
+    if harness == "inspect":
+        return read_inspect_log(path, epoch=epoch)
+    if harness == "lmms-eval":
+        return read_lmms_eval_samples(path, filtered=filtered)
+    raise DataError(f"unknown harness {harness!r} (known: {', '.join(HARNESSES)})")

@@ -1,0 +1,77 @@
+"""Harness logs written the way inspect_ai and lmms-eval write them, from a {niah id: reply} map, for the
+``niah import responses`` tests. Shapes follow the harnesses' documented log schemas (inspect_ai ``EvalLog`` /
+``EvalSample``; lmms-eval ``--log_samples`` lines); only the fields a real log always has are filled."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+MODEL = "mockllm/model"
+
+
+def _eval_spec() -> dict[str, Any]:
+    return {"eval_id": "e1", "run_id": "r1", "created": "2026-01-01T00:00:00+00:00", "task": "niah",
+            "task_id": "t1", "task_version": 0, "dataset": {"name": "niah", "samples": 0},
+            "model": MODEL, "config": {}}
+
+
+def inspect_sample(index: int, sample_id: str, reply: str, *, id_in_metadata: bool = False,
+                   as_parts: bool = False) -> dict[str, Any]:
+    """An EvalSample. ``id_in_metadata``: the niah id is in ``metadata.niah_id`` and ``id`` is inspect's own
+    1-based number; ``as_parts``: the reply is only in the assistant message, as a list of content parts."""
+    content: Any = [{"type": "text", "text": reply}] if as_parts else reply
+    output: dict[str, Any] = {"model": MODEL, "choices": [{"message": {"role": "assistant", "content": content,
+                                                                       "source": "generate"},
+                                                           "stop_reason": "stop"}]}
+    if not as_parts:
+        output["completion"] = reply
+    return {
+        "id": index + 1 if id_in_metadata else sample_id, "epoch": 1, "input": "prompt", "target": "gold",
+        "messages": [{"role": "user", "content": "prompt"}, {"role": "assistant", "content": content}],
+        "output": output,
+        "scores": {"niah_scorer": {"value": 1.0}},
+        "metadata": {"niah_id": sample_id} if id_in_metadata else {},
+    }
+
+
+def inspect_log(replies: dict[str, str], **kwargs: Any) -> dict[str, Any]:
+    samples = [inspect_sample(i, sid, text, **kwargs) for i, (sid, text) in enumerate(replies.items())]
+    return {"version": 2, "status": "success", "eval": _eval_spec(),
+            "plan": {"name": "plan", "steps": [], "config": {}}, "samples": samples}
+
+
+def write_inspect_json(path: Path, replies: dict[str, str], **kwargs: Any) -> Path:
+    path.write_text(json.dumps(inspect_log(replies, **kwargs)), encoding="utf-8")
+    return path
+
+
+def write_inspect_eval(path: Path, replies: dict[str, str], *, samples: list[dict[str, Any]] | None = None,
+                       **kwargs: Any) -> Path:
+    """An ``.eval`` log: a zip of header.json and samples/<id>_epoch_<n>.json (inspect's layout)."""
+    log = inspect_log(replies, **kwargs)
+    header = {k: v for k, v in log.items() if k != "samples"}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", json.dumps(header))
+        for sample in samples if samples is not None else log["samples"]:
+            archive.writestr(f"samples/{sample['id']}_epoch_{sample['epoch']}.json", json.dumps(sample))
+    return path
+
+
+def lmms_eval_line(doc_id: int, reply: str, *, niah_id: str | None = None) -> dict[str, Any]:
+    doc: dict[str, Any] = {"question": "q"}
+    if niah_id is not None:
+        doc["niah_id"] = niah_id
+    return {"doc_id": doc_id, "doc": doc, "target": "gold", "arguments": [["prompt", {"max_new_tokens": 32}]],
+            "resps": [[reply]], "filtered_resps": [reply.strip()], "doc_hash": "h", "prompt_hash": "p",
+            "target_hash": "t", "niah_official": 1.0}
+
+
+def write_lmms_eval(path: Path, replies: dict[str, str], order: list[str], *, by_position: bool = True) -> Path:
+    """samples_<task>.jsonl: ``by_position`` names samples by doc_id (position in samples.jsonl) only."""
+    lines = [lmms_eval_line(order.index(sid), text, niah_id=None if by_position else sid)
+             for sid, text in replies.items()]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
