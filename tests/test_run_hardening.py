@@ -399,7 +399,8 @@ def test_url_passwords_in_both_forms_and_query_secrets_never_reach_a_file(tmp_pa
         cmd = [sys.executable, "-m", "niah.cli", "run", str(ds), "--model", "openai:echo", "--base-url", base,
                "--out", str(tmp_path / "run"), "--no-progress", "--max-attempts", "1"]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 3, done.stderr  # every request failed (401): exit 3, the reason on stderr
+        assert "3 failed: HTTP 401 x 3" in done.stderr
         echoed = [json.dumps(e.path) for e in srv.log]
     assert len(echoed) == 3 and all(query_key in p for p in echoed)  # the server did see (and echo) them
     rows = _rows(tmp_path / "run")
