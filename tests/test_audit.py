@@ -370,3 +370,15 @@ def test_skew_is_a_diagnostic_beside_the_finders(tmp_path: Path) -> None:
     report = audit_dataset(_build(tmp_path / "para", {"own-paragraph"}), AuditOptions(), progress=False)
     skew = next(p for p in report.probes if p.probe == "text-paragraph-role-skew")
     assert skew.advisory and not skew.passed and skew in report.skewed and skew not in report.failed
+
+
+def test_a_probe_on_too_few_samples_is_a_diagnostic_not_a_verdict() -> None:
+    """niah eval's small grids hold one sample per task: a constant reply fitted to that sample "wins" by
+    construction, which shows nothing about the generator; from MIN_VERDICT_SAMPLES on, the verdict counts."""
+    from niah.audit import MIN_VERDICT_SAMPLES, judge_probe
+
+    one = judge_probe("constant", "t", "no-read", {0: 1.0}, {0: 0.0}, 5.0, "best constant reply")
+    assert one is not None and not one.passed and one.advisory and "too few" in one.detail
+    many = {i: 1.0 for i in range(MIN_VERDICT_SAMPLES)}
+    enough = judge_probe("constant", "t", "no-read", many, dict.fromkeys(many, 0.0), 5.0, "best constant reply")
+    assert enough is not None and not enough.passed and not enough.advisory

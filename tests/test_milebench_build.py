@@ -114,3 +114,16 @@ def test_needle_image_position_tells_nothing(tmp_path):
         k = images.index(s.meta["needles"][0])
         rank["first" if k == 0 else "last" if k == len(images) - 1 else "middle"] += 1
     assert rank["first"] >= 4 and rank["last"] >= 4 and rank["middle"] >= 10, rank
+
+
+def test_the_shared_builder_vocabulary_reaches_the_builder(tmp_path) -> None:
+    """niah eval hands every builder --per-cell and --lengths as written (8k): both builders without their own
+    spelling translate them (they failed with "unexpected keyword argument 'per_cell'")."""
+    from niah.benchmarks.milebench.build import build_from_options
+    from niah.sample import Dataset
+
+    counts = build_from_options(tmp_path / "ds", {"per_cell": 1, "lengths": ["4k"], "seed": 1,
+                                                  "tasks": ["TextNeedleInAHaystack"]}, False)
+    assert dict(counts) == {"TextNeedleInAHaystack": 1}
+    (sample,) = list(Dataset(tmp_path / "ds"))
+    assert sample.meta["context_length"] == 4000

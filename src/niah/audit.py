@@ -611,6 +611,11 @@ def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]
     return [finder, skew]
 
 
+#: Samples a probe needs before its verdict can fail an audit (below this it is a diagnostic: with 1-4
+#: samples a constant reply or a layout rule fitted to the samples themselves "wins" by construction).
+MIN_VERDICT_SAMPLES = 5
+
+
 def judge_probe(name: str, task: str, kind: str, values: Mapping[int, float | None], chances: Mapping[int, float],
            margin: float, detail: str, *, two_sided: bool = False) -> ProbeResult | None:
     """A probe's verdict from per-sample scores (0-1) and chances: the mean may beat chance by ``margin`` points
@@ -626,8 +631,11 @@ def judge_probe(name: str, task: str, kind: str, values: Mapping[int, float | No
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
     noise = NOISE_Z * sd / math.sqrt(n)
     gap = abs(score - chance) if two_sided else score - chance
+    few = n < MIN_VERDICT_SAMPLES  # one or two samples cannot show a shortcut (nor rule one out): advisory only
+    if few:
+        detail = f"{detail}; only {n} sample(s): too few for a verdict, shown as a diagnostic".lstrip("; ")
     return ProbeResult(name, task, kind, round(score, 2), round(chance, 2), n, gap <= margin + noise, detail,
-                       noise=round(noise, 2))
+                       noise=round(noise, 2), advisory=few)
 
 
 def _never() -> ProbeResult:

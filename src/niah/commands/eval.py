@@ -17,8 +17,8 @@ from niah.commands import check_out_dir, split_csv
 
 
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
-             concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
-             tokenizer: str, image_tokens: str, limit: int | None, progress: bool,
+             concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str | None,
+             tokenizer: str | None, image_tokens: str | None, limit: int | None, progress: bool,
              published: bool, benchmark: str | None = None,
              media_roots: tuple[Path, ...] = (), audit: bool = True) -> dict:
     """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary.
@@ -49,8 +49,8 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
 
 
 def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
-                 concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str,
-                 tokenizer: str, image_tokens: str, limit: int | None, progress: bool, published: bool,
+                 concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str | None,
+                 tokenizer: str | None, image_tokens: str | None, limit: int | None, progress: bool, published: bool,
                  benchmark: str | None, media_roots: tuple[Path, ...], audit: bool) -> dict:
     from niah.benchmarks.registry import DEFAULT_FAMILY, get_family
     from niah.errors import ConfigError
@@ -66,8 +66,10 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
             if not builders:
                 raise ConfigError(f"benchmark {family.name!r} has no builder; give a DATASET")
             builder = builders[0]
-            options = {**builder.eval_defaults, "per_cell": per_cell, "seed": seed, "corpus": corpus,
-                       "tokenizer": tokenizer, "image_tokens": image_tokens}
+            # only what the user set: a family keeps its own tokenizer, image rule and corpus defaults
+            given = {"corpus": corpus, "tokenizer": tokenizer, "image_tokens": image_tokens}
+            options = {**builder.eval_defaults, "per_cell": per_cell, "seed": seed,
+                       **{k: v for k, v in given.items() if v is not None}}
             if tasks:
                 options["tasks"] = tasks
             if lengths:
@@ -119,14 +121,16 @@ def register(app: typer.Typer) -> None:
         per_cell: Annotated[int, typer.Option("--per-cell", help="Samples per task x length x depth cell.")] = 1,
         seed: Annotated[int, typer.Option("--seed", help="Build seed: the same seed gives the same "
                                                          "samples.")] = 0,
-        corpus: Annotated[str, typer.Option("--corpus", help="Haystack corpus: default (embedded), obelics:PATH, "
-                                                             "textdir:PATH, jsonl:PATH.")] = "default",
-        tokenizer: Annotated[str, typer.Option("--tokenizer", help="Tokenizer the lengths are exact in: "
+        corpus: Annotated[str | None, typer.Option("--corpus", help="Haystack corpus: default (embedded), obelics:PATH, "
+                                                             "textdir:PATH, jsonl:PATH (default: the family's own).")] = None,
+        tokenizer: Annotated[str | None, typer.Option("--tokenizer", help="Tokenizer the lengths are exact in: "
                                                                    "cl100k_base, o200k_base, hf:PATH, "
-                                                                   "sp:PATH.")] = "cl100k_base",
-        image_tokens: Annotated[str, typer.Option("--image-tokens", metavar="RULE", help="Image token rule: "
+                                                                   "sp:PATH (default: the family's "
+                                                                   "own, cl100k_base for MM-NIAH).")] = None,
+        image_tokens: Annotated[str | None, typer.Option("--image-tokens", metavar="RULE", help="Image token rule: "
                                                   "internvl, internvl-1tile, qwen2vl-28px, fixed:N "
-                                                  "(niah list).")] = "internvl",
+                                                  "(niah list; default: the family's own, internvl "
+                                                  "for MM-NIAH).")] = None,
         limit: Annotated[int | None, typer.Option("--limit", help="Only the first N samples.")] = None,
         no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bars.")] = False,
         no_published: Annotated[bool, typer.Option("--no-published", help="Leave the published rows out of "

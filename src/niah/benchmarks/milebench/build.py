@@ -222,4 +222,13 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
 
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
-    return build_milebench_niah(out, progress=progress, **dict(options))
+    """The shared builder vocabulary (``niah eval``'s options) in this builder's terms: ``per_cell`` is its
+    ``per_length``, ``lengths`` may be written ``8k``."""
+    from niah.lengths import parse_tokens
+
+    kwargs = dict(options)
+    if "per_cell" in kwargs:
+        kwargs["per_length"] = kwargs.pop("per_cell")
+    if "lengths" in kwargs:
+        kwargs["lengths"] = [v if isinstance(v, int) else parse_tokens(str(v)) for v in kwargs["lengths"]]
+    return build_milebench_niah(out, progress=progress, **kwargs)
