@@ -88,10 +88,20 @@ def test_an_empty_bin_is_not_a_point(tmp_path: Path) -> None:
 
 def test_scores_files_without_counts_are_ranked_without_interval_and_not_drawn(tmp_path: Path) -> None:
     a = make_scores_json(tmp_path / "a.json", six_task_scores(0.1))
-    result = build_report(load_inputs([a], names=["Model A"]), tmp_path / "rep",
+    b = make_scores_json(tmp_path / "b.json", six_task_scores(0.2))
+    result = build_report(load_inputs([a, b], names=["Model A", "Model B"]), tmp_path / "rep",
                           ReportOptions(sample_browser=False))
-    assert result.charts == []
+    assert result.charts == [] and len(result.leaderboard_files) == 2
     md = (tmp_path / "rep" / "tables" / "leaderboard.md").read_text()
     # the family's overall as its overall table shows it: ten bins of 35.0 and 64k = 0 -> 350 / 11 = 31.8
     assert "| Model A | mm-niah | 31.8 | - | - | - | overall |" in md
+    assert md.index("| Model B |") < md.index("| Model A |")  # best first
     assert "| Model A | 31.8 |" not in md and "31.8 |" in (tmp_path / "rep" / "tables" / "mm_niah_overall.md").read_text()
+
+
+def test_a_one_input_report_has_neither_chart_nor_leaderboard(tmp_path: Path) -> None:
+    result = build_report(load_inputs([make_run(tmp_path)]), tmp_path / "rep", ReportOptions(sample_browser=False))
+    assert result.charts == [] and result.leaderboard_files == []
+    assert not (tmp_path / "rep" / "tables" / "leaderboard.md").exists()
+    assert "leaderboard" not in (tmp_path / "rep" / "index.html").read_text()
+    assert "leaderboard" not in json.loads((tmp_path / "rep" / "report.json").read_text())
