@@ -142,7 +142,7 @@ def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, ti
                     label=s.name if len(s.name) <= 40 else s.name[:37] + "...")
     ax.set_xticks(range(len(labels)), labels=list(labels))
     ax.set_xlim(-0.5, len(labels) - 0.5)
-    ax.set_ylim(0.0, 100.0)
+    ax.set_ylim(-2.0, 102.0)  # points at 0 or 100 stay visible
     ax.set_xlabel(spec.columns.title)
     ax.set_ylabel("accuracy (%)")
     ax.grid(True, axis="y", alpha=0.3)
