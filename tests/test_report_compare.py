@@ -105,3 +105,15 @@ def test_a_one_input_report_has_neither_chart_nor_leaderboard(tmp_path: Path) ->
     assert not (tmp_path / "rep" / "tables" / "leaderboard.md").exists()
     assert "leaderboard" not in (tmp_path / "rep" / "index.html").read_text()
     assert "leaderboard" not in json.loads((tmp_path / "rep" / "report.json").read_text())
+
+
+def test_cli_lists_the_chart_and_the_leaderboard(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    out = tmp_path / "cli-report"
+    result = CliRunner().invoke(app, ["report", *map(str, _two_runs(tmp_path)), "--out", str(out), "--no-samples"])
+    assert result.exit_code == 0, result.output
+    assert f"chart:    {out / 'assets' / 'charts' / '1-mm-niah-accuracy-vs-length.png'}" in result.output
+    assert f"leaderboard: {out / 'tables' / 'leaderboard.md'}" in result.output
