@@ -66,6 +66,10 @@ def report(
         typer.echo(f"note: {note}", err=True)
     typer.echo(f"tables:   {len(result.tables)} ({out / 'tables.md'})")
     typer.echo(f"heatmaps: {len(result.heatmaps)}")
+    for chart in result.charts:
+        typer.echo(f"chart:    {chart}")
+    if result.leaderboard_files:
+        typer.echo(f"leaderboard: {result.leaderboard_files[0]}")
     for page in result.sample_pages:
         typer.echo(f"samples:  {page}")
     typer.echo(f"report:   {result.index_html}")

@@ -5,9 +5,11 @@ Layout of DIR:
   samples-<slug>.html          sample browser of one run (filters by task, length, depth, correctness)
   tables.md                    every table in Markdown, in report order
   tables/<family prefix><key>.{md,csv,tex}
+  tables/leaderboard.{md,csv}  (2+ inputs) one row per input across families: overall, n samples, 95% interval
   report.json                  the numbers behind the tables, for scripts
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
                                distributions/<slug>.png (the family's distribution axes),
+                               charts/<n>-<family>-accuracy-vs-length.png (2+ inputs; a line per input, 95% intervals),
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg
   .niah-report.json            the marker: niah wrote this folder (version, time); only such a folder is replaced
 The whole folder is written beside DIR and swapped in at the end; nothing outside DIR is referenced.
@@ -33,6 +35,18 @@ from niah.errors import ConfigError
 from niah.iox import replace_dir, write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
 from niah.report.audit_section import audit_html, audit_markdown, find_audits
+from niah.report.compare import (
+    LeaderboardRow,
+    LengthChart,
+    charts_html,
+    charts_json,
+    leaderboard,
+    leaderboard_csv,
+    leaderboard_html,
+    leaderboard_json,
+    leaderboard_markdown,
+    write_length_charts,
+)
 from niah.report.distributions import distributions_html, distributions_json, write_distributions
 from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
@@ -74,6 +88,8 @@ class ReportResult:
     sample_pages: list[Path]
     notes: list[str]
     distributions: list[Path] = field(default_factory=list)
+    charts: list[Path] = field(default_factory=list)            # accuracy-vs-length PNGs, one per family
+    leaderboard_files: list[Path] = field(default_factory=list)  # tables/leaderboard.{md,csv}
 
 
 def slugify(text: str, *, max_len: int = 40) -> str:
@@ -276,7 +292,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     return dataclasses.replace(
         result, out=out, index_html=moved(result.index_html), table_files=[moved(p) for p in result.table_files],
         heatmaps=[moved(p) for p in result.heatmaps], sample_pages=[moved(p) for p in result.sample_pages],
-        distributions=[moved(p) for p in result.distributions])
+        distributions=[moved(p) for p in result.distributions], charts=[moved(p) for p in result.charts],
+        leaderboard_files=[moved(p) for p in result.leaderboard_files])
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -345,6 +362,23 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
 
     distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
 
+    # Many models, one view: per family, accuracy over the column axis with intervals; across families, the
+    # leaderboard. Only for two inputs or more, so a one-run report stays as it was (its tables say it all).
+    charts: list[LengthChart] = []
+    board: list[LeaderboardRow] = []
+    leaderboard_files: list[Path] = []
+    if len(inputs) >= 2:
+        say("report: accuracy-vs-length charts and leaderboard")
+        groups = _by_spec(inputs)
+        charts = write_length_charts(out, groups)
+        board = leaderboard(groups)
+        for rel, text in (("tables/leaderboard.md", leaderboard_markdown(board)),
+                          ("tables/leaderboard.csv", leaderboard_csv(board))):
+            write_atomic(out / rel, text)
+            leaderboard_files.append(out / rel)
+        downloads.append(("Leaderboard (md)", "tables/leaderboard.md"))
+        downloads.append(("Leaderboard (csv)", "tables/leaderboard.csv"))
+
     summaries: list[InputSummary] = []
     sample_pages: list[Path] = []
     thumbs = ThumbnailWriter(out, max_px=options.browser.thumb_px)
@@ -372,9 +406,16 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                    modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
                                    + extra_tables_html(inputs) + distributions_html(distribution_plots)
                                    + audit_html(audits),
-                                   footnotes=_footnotes(inputs), incomplete=incomplete))
+                                   footnotes=_footnotes(inputs), incomplete=incomplete,
+                                   compare_html=(leaderboard_html(board, [("Markdown", "tables/leaderboard.md"),
+                                                                          ("CSV", "tables/leaderboard.csv")])
+                                                 + charts_html(charts)) if leaderboard_files else ""))
+    compare_json = ({"length_charts": charts_json(charts), "leaderboard": leaderboard_json(board)}
+                    if leaderboard_files else {})
     write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
-                                            "distributions": distributions_json(distribution_plots)})
+                                            "distributions": distributions_json(distribution_plots),
+                                            **compare_json})
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
-                        distributions=[out / p.src for p in distribution_plots])
+                        distributions=[out / p.src for p in distribution_plots],
+                        charts=[out / c.src for c in charts], leaderboard_files=leaderboard_files)

@@ -57,7 +57,7 @@ def _page(title: str, body: str, scripts: list[str]) -> str:
 def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTable],
                heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str],
                modes_html: str = "", footnotes: list[str] | None = None,
-               incomplete: list[str] | None = None) -> str:
+               incomplete: list[str] | None = None, compare_html: str = "") -> str:
     parts = [f"<h1>{esc(title)}</h1>"]
     for note in incomplete or ():  # partial runs must never pass for finished ones
         parts.append(f'<div class="banner incomplete" role="alert"><strong>Incomplete run</strong> {esc(note)}</div>')
@@ -77,6 +77,8 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
     if tables:
         parts.append("<nav><p>Tables: " + " · ".join(
             f'<a href="#task-{esc(t.key)}">{esc(t.title)}</a>' for t in tables) + "</p></nav>")
+    if compare_html:  # the leaderboard and accuracy-vs-length charts, escaped by niah.report.compare
+        parts.append(compare_html)
     by_task: dict[str, list[HeatmapLink]] = {}
     for hm in heatmaps:
         by_task.setdefault(hm.task, []).append(hm)

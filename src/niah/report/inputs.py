@@ -65,6 +65,8 @@ class ReportInput:
     rows_axis: Axis | None = None
     # per column bin of the overall, 0 where it is undefined; None: the sum of bin_counts over the tasks
     overall_counts: list[int] | None = None
+    # every binned sample scored 0 or 1 (a run's rows say; unknown for a scores file): intervals are Wilson's
+    binary_scores: bool = False
 
     def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
         return self.breakdowns.get(title, {})
@@ -254,6 +256,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     per_mode: dict[str, dict[str, list[tuple[int, int, float]]]] = {}
     disagreements: dict[str, dict[str, int]] = {}
     breakdowns: dict[str, dict[str, tuple[float, int]]] = {}
+    binary = True
     for row in iter_scored_rows(scored):
         num_rows += 1
         if benchmark is None and row.benchmark:
@@ -282,6 +285,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             unbinned[row.task] = unbinned.get(row.task, 0) + 1
             continue
         bucket.append((column, cell_row, row.score))
+        binary = binary and row.score in (0.0, 1.0)
         for mode, value in modes.items():
             per_mode.setdefault(mode, {}).setdefault(row.task, []).append((column, cell_row, value))
     cells: dict[str, TaskCells] = {}
@@ -321,7 +325,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
         run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
-        rows_axis=rows_axis,
+        rows_axis=rows_axis, binary_scores=binary,
     )
 
 

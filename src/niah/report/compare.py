@@ -1,0 +1,326 @@
+"""Many models in one report: an accuracy-vs-length chart per family and a leaderboard across families.
+
+Both are built from the family-neutral :class:`ReportInput` data only (``task_scores``, ``bin_counts``,
+``cells``, ``overall``) and the family's :class:`ReportSpec` (``columns``), so no family is named here.
+
+The numbers are the family's own per-bin scores (the same as its tables); each carries a 95% interval over the
+bin's number of samples: a Wilson interval when every per-sample score of the input is 0 or 1, else the normal
+approximation with the largest variance a score in [0, 1] with that mean can have (``p (1 - p) / n``). A bin
+without samples has no point and no interval (it is never drawn or listed as 0).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from niah.benchmarks.protocol import ReportSpec
+from niah.iox import write_atomic
+from niah.report.inputs import ReportInput
+from niah.report.tables import format_pct, row_from_bin_scores
+
+Z_95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
+WILSON = "wilson"
+NORMAL = "normal"
+CHART_FIGSIZE: tuple[float, float] = (9.0, 4.5)
+CHART_DPI = 100
+
+
+def wilson_interval(p: float, n: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``p`` (in [0, 1]) observed over ``n`` > 0 samples."""
+    if n <= 0:
+        raise ValueError("a Wilson interval needs at least one sample")
+    p = min(1.0, max(0.0, float(p)))
+    z2 = z * z
+    denominator = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def normal_interval(mean: float, n: int, z: float = Z_95) -> tuple[float, float]:
+    """Normal-approximation interval of a mean score in [0, 1] over ``n`` > 0 samples, with the largest variance
+    such a score can have (``mean (1 - mean)``: the per-sample scores are not kept in the report), clipped."""
+    if n <= 0:
+        raise ValueError("an interval needs at least one sample")
+    mean = min(1.0, max(0.0, float(mean)))
+    half = z * math.sqrt(mean * (1.0 - mean) / n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def interval(p: float, n: int, method: str) -> tuple[float, float]:
+    return wilson_interval(p, n) if method == WILSON else normal_interval(p, n)
+
+
+def interval_method(inp: ReportInput) -> str:
+    """Wilson when every scored sample of the input is 0 or 1 (known for runs), else the normal approximation."""
+    return WILSON if inp.binary_scores else NORMAL
+
+
+def samples_per_bin(inp: ReportInput, num_bins: int) -> dict[str, list[int]] | None:
+    """Task -> samples per column bin: counted from the heatmap cells where the input has them (a family may
+    weigh its bins by cells in ``bin_counts``), else its ``bin_counts``; None when some task has no counts."""
+    out: dict[str, list[int]] = {}
+    for task in inp.task_scores:
+        cells = inp.cells.get(task)
+        if cells is not None:
+            out[task] = [sum(row[b] for row in cells.counts) for b in range(num_bins)]
+        elif task in inp.bin_counts and len(inp.bin_counts[task]) == num_bins:
+            out[task] = list(inp.bin_counts[task])
+        else:
+            return None
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class LengthPoint:
+    bin: int
+    label: str
+    score: float             # in [0, 1]
+    n: int
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class LengthSeries:
+    name: str
+    method: str
+    basis: str               # "overall": the family's overall per bin; "pooled": the tasks' bins weighed by samples
+    points: list[LengthPoint]
+
+
+def length_series(inp: ReportInput, spec: ReportSpec) -> LengthSeries | None:
+    """The input's score per column bin with its interval; bins without samples are left out. None when the
+    samples per bin are unknown (a scores file that does not carry them)."""
+    labels = spec.columns.labels
+    per_task = samples_per_bin(inp, len(labels))
+    if per_task is None or not per_task:
+        return None
+    totals = [sum(counts[b] for counts in per_task.values()) for b in range(len(labels))]
+    method = interval_method(inp)
+    points: list[LengthPoint] = []
+    if inp.overall is not None and len(inp.overall) == len(labels):
+        basis = "overall"
+        defined = inp.overall_counts  # 0 where the family leaves its overall undefined
+        for b, label in enumerate(labels):
+            if totals[b] and (defined is None or defined[b]):
+                score = float(inp.overall[b])
+                points.append(LengthPoint(b, label, score, totals[b], *interval(score, totals[b], method)))
+    else:
+        basis = "pooled"
+        for b, label in enumerate(labels):
+            if totals[b]:
+                score = sum(float(inp.task_scores[t][b]) * n[b] for t, n in per_task.items()) / totals[b]
+                points.append(LengthPoint(b, label, score, totals[b], *interval(score, totals[b], method)))
+    return LengthSeries(name=inp.name, method=method, basis=basis, points=points)
+
+
+def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, title: str, *,
+                            figsize: tuple[float, float] = CHART_FIGSIZE, dpi: int = CHART_DPI) -> bytes:
+    """PNG bytes: one line per series over the column bins, accuracy 0-100 with 95% error bars."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    labels = spec.columns.labels
+    fig = Figure(figsize=figsize, dpi=dpi)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    spread = 0.08  # lines side by side so that their error bars do not hide each other
+    for i, s in enumerate(series):
+        shift = (i - (len(series) - 1) / 2) * spread
+        xs = [p.bin + shift for p in s.points]
+        ys = [p.score * 100.0 for p in s.points]
+        below = [(p.score - p.low) * 100.0 for p in s.points]
+        above = [(p.high - p.score) * 100.0 for p in s.points]
+        ax.errorbar(xs, ys, yerr=[below, above], marker="o", markersize=4, capsize=3, linewidth=1.5,
+                    label=s.name if len(s.name) <= 40 else s.name[:37] + "...")
+    ax.set_xticks(range(len(labels)), labels=list(labels))
+    ax.set_xlim(-0.5, len(labels) - 0.5)
+    ax.set_ylim(-2.0, 102.0)  # points at 0 or 100 stay visible
+    ax.set_xlabel(spec.columns.title)
+    ax.set_ylabel("accuracy (%)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.set_title(title if len(title) <= 90 else title[:87] + "...", fontsize=11)
+    if series:
+        ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def chart_size_px() -> tuple[int, int]:
+    return round(CHART_FIGSIZE[0] * CHART_DPI), round(CHART_FIGSIZE[1] * CHART_DPI)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    model: str
+    family: str
+    score: float             # in [0, 1]
+    n: int | None            # samples behind the score (None: unknown)
+    low: float | None
+    high: float | None
+    method: str
+    basis: str
+
+
+def leaderboard_row(inp: ReportInput, spec: ReportSpec) -> LeaderboardRow | None:
+    """The input's overall as its family's overall table shows it (else the sample-weighted mean of its tasks'
+    bins), with the interval over all its binned samples. None: the input has no scores."""
+    labels = spec.columns.labels
+    per_task = samples_per_bin(inp, len(labels))
+    method = interval_method(inp)
+    family = inp.benchmark or "-"
+    n: int | None = None
+    if inp.overall is not None and len(inp.overall) == len(labels):
+        from niah.report.build import overall_counts
+
+        row = row_from_bin_scores(inp.name, inp.overall, len(labels), overall_counts(inp),
+                                  weighted=spec.weighted_overall)
+        if row.overall is None:
+            return None
+        score, basis = row.overall / 100.0, "overall"
+        if per_task is not None:
+            defined = inp.overall_counts
+            n = sum(sum(c[b] for c in per_task.values()) for b in range(len(labels))
+                    if defined is None or defined[b])
+    elif per_task:
+        n = sum(map(sum, per_task.values()))
+        if not n:
+            return None
+        score = sum(float(s) * c for t, counts in per_task.items()
+                    for s, c in zip(inp.task_scores[t], counts, strict=True)) / n
+        basis = "pooled"
+    else:
+        return None  # no overall and no sample counts: nothing to rank on
+    low, high = interval(score, n, method) if n else (None, None)
+    return LeaderboardRow(inp.name, family, score, n or None, low, high, method, basis)
+
+
+def leaderboard(groups: Sequence[tuple[ReportSpec, Sequence[ReportInput]]]) -> list[LeaderboardRow]:
+    """One row per input, families in report order, best score first within a family (ties: input order)."""
+    rows: list[LeaderboardRow] = []
+    for spec, members in groups:
+        family_rows = [r for r in (leaderboard_row(inp, spec) for inp in members) if r is not None]
+        rows.extend(sorted(family_rows, key=lambda r: -r.score))
+    return rows
+
+
+def _interval_text(row: LeaderboardRow) -> str:
+    if row.low is None or row.high is None:
+        return "-"
+    return f"[{format_pct(row.low * 100.0)}, {format_pct(row.high * 100.0)}]"
+
+
+LEADERBOARD_HEADER = ("Model", "Family", "Overall", "n", "95% interval", "Interval", "Basis")
+
+
+def _cells(row: LeaderboardRow) -> list[str]:
+    return [row.model, row.family, format_pct(row.score * 100.0), str(row.n) if row.n else "-",
+            _interval_text(row), row.method if row.low is not None else "-", row.basis]
+
+
+def leaderboard_markdown(rows: Sequence[LeaderboardRow]) -> str:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["## Leaderboard", "",
+             "| " + " | ".join(LEADERBOARD_HEADER) + " |", "|" + "|".join(["---"] * len(LEADERBOARD_HEADER)) + "|"]
+    lines += ["| " + " | ".join(cell(c) for c in _cells(r)) + " |" for r in rows]
+    lines += ["", "Overall as in each family's overall table (basis `overall`), else the sample-weighted mean of "
+              "its tasks' bins (`pooled`); 95% interval over n samples: Wilson for 0/1 scores, else normal.", ""]
+    return "\n".join(lines)
+
+
+def leaderboard_csv(rows: Sequence[LeaderboardRow]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["model", "family", "overall", "n", "ci_low", "ci_high", "interval", "basis"])
+    for r in rows:
+        writer.writerow([r.model, r.family, format_pct(r.score * 100.0), r.n or "",
+                         "" if r.low is None else format_pct(r.low * 100.0),
+                         "" if r.high is None else format_pct(r.high * 100.0),
+                         r.method if r.low is not None else "", r.basis])
+    return buf.getvalue()
+
+
+def leaderboard_html(rows: Sequence[LeaderboardRow], links: Sequence[tuple[str, str]]) -> str:
+    from html import escape as esc
+    from urllib.parse import quote
+
+    head = "".join(f"<th>{esc(h)}</th>" for h in LEADERBOARD_HEADER)
+    body = "".join("<tr><th scope=\"row\">" + esc(c[0]) + "</th>" + "".join(f"<td>{esc(x)}</td>" for x in c[1:])
+                   + "</tr>" for c in (_cells(r) for r in rows))
+    files = " · ".join(f'<a href="{esc(quote(href))}">{esc(label)}</a>' for label, href in links)
+    return (f'<section id="leaderboard"><h2>Leaderboard</h2><table class="leaderboard"><thead><tr>{head}</tr>'
+            f"</thead><tbody>{body}</tbody></table><p class=\"notes\">Overall as in each family's overall table "
+            "(basis overall), else the sample-weighted mean of its tasks' bins (pooled); 95% interval over n "
+            f"samples: Wilson for 0/1 scores, else normal. {files}</p></section>")
+
+
+@dataclass(frozen=True, slots=True)
+class LengthChart:
+    family: str
+    src: str                 # relative to the report root
+    series: list[LengthSeries]
+    skipped: list[str]       # inputs without samples per bin (no interval can be drawn)
+
+
+def write_length_charts(out: Path, groups: Sequence[tuple[ReportSpec, Sequence[ReportInput]]]) -> list[LengthChart]:
+    """One chart per family with at least one input whose samples per bin are known."""
+    from niah.report.build import slugify
+
+    charts: list[LengthChart] = []
+    for i, (spec, members) in enumerate(groups):
+        family = next((m.benchmark for m in members if m.benchmark), None) or "family"
+        series: list[LengthSeries] = []
+        skipped: list[str] = []
+        for inp in members:
+            s = length_series(inp, spec)
+            if s is None or not s.points:
+                skipped.append(inp.name)
+            else:
+                series.append(s)
+        if not series:
+            continue
+        rel = f"assets/charts/{i + 1}-{slugify(family)}-accuracy-vs-length.png"
+        write_atomic(out / rel, render_length_chart_png(series, spec, f"{family}: accuracy vs {spec.columns.title}"))
+        charts.append(LengthChart(family=family, src=rel, series=series, skipped=skipped))
+    return charts
+
+
+def charts_html(charts: Sequence[LengthChart]) -> str:
+    from html import escape as esc
+    from urllib.parse import quote
+
+    if not charts:
+        return ""
+    width, height = chart_size_px()
+    parts = ['<section id="accuracy-vs-length"><h2>Accuracy vs length</h2>']
+    for c in charts:
+        skipped = (f"; not drawn (samples per bin unknown): {', '.join(c.skipped)}" if c.skipped else "")
+        parts.append(f'<figure class="chart"><img src="{esc(quote(c.src))}" alt="{esc(c.family)}: accuracy vs '
+                     f'length" width="{width}" height="{height}"><figcaption>{esc(c.family)}: one line per input, '
+                     f"95% intervals; bins without samples are left out{esc(skipped)}</figcaption></figure>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def charts_json(charts: Sequence[LengthChart]) -> list[dict[str, Any]]:
+    return [{"family": c.family, "src": c.src, "skipped": c.skipped,
+             "series": [{"name": s.name, "interval": s.method, "basis": s.basis,
+                         "points": [{"bin": p.label, "score": p.score, "n": p.n, "low": p.low, "high": p.high}
+                                    for p in s.points]} for s in c.series]}
+            for c in charts]
+
+
+def leaderboard_json(rows: Sequence[LeaderboardRow]) -> list[dict[str, Any]]:
+    return [{"model": r.model, "family": r.family, "score": r.score, "n": r.n, "low": r.low, "high": r.high,
+             "interval": r.method, "basis": r.basis} for r in rows]

@@ -1,0 +1,119 @@
+"""Many models in one report: the Wilson/normal intervals, the accuracy-vs-length chart and the leaderboard."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from niah.report import ReportOptions, build_report, load_inputs
+from niah.report.compare import length_series, normal_interval, wilson_interval
+from test_report import RUN_ROWS, make_run, make_scores_json, six_task_scores
+
+
+def test_wilson_interval_matches_the_hand_formula() -> None:
+    # 8/10, z = 1.96: centre (0.8 + 0.19207) / 1.38415 = 0.71673, half 1.96 * 0.16001 / 1.38415 = 0.22657
+    low, high = wilson_interval(0.8, 10)
+    assert low == pytest.approx(0.4902, abs=5e-5) and high == pytest.approx(0.9433, abs=5e-5)
+    # 0/10: [0, 2 * 0.13876]; 10/10 mirrors it
+    assert wilson_interval(0.0, 10) == pytest.approx((0.0, 0.2775), abs=5e-5)
+    assert wilson_interval(1.0, 10) == pytest.approx((0.7225, 1.0), abs=5e-5)
+    # 1 sample right: [0.2065, 1]
+    assert wilson_interval(1.0, 1) == pytest.approx((0.2065, 1.0), abs=5e-5)
+    with pytest.raises(ValueError):
+        wilson_interval(0.5, 0)
+
+
+def test_normal_interval_for_mean_scores_is_clipped_to_0_1() -> None:
+    # 0.5 over 100: 1.96 * sqrt(0.25 / 100) = 0.098
+    assert normal_interval(0.5, 100) == pytest.approx((0.402, 0.598), abs=5e-4)
+    # 0.2 over 7: 1.96 * sqrt(0.16 / 7) = 0.2963, clipped below at 0
+    assert normal_interval(0.2, 7) == pytest.approx((0.0, 0.4963), abs=5e-5)
+
+
+def _two_runs(tmp_path: Path) -> list[Path]:
+    # model B answers every sample right except the counting one (all scores 0 or 1: Wilson intervals);
+    # model A is the shared fixture (a 0.5 counting score: normal intervals)
+    rows_b = [{**row, "score": 0.0 if row["task"] == "counting-image" else 1.0} for row in RUN_ROWS]
+    return [make_run(tmp_path / "a", model="baseline:model-a"),
+            make_run(tmp_path / "b", rows=rows_b, model="baseline:model-b")]
+
+
+def test_two_model_report_has_the_length_chart_and_the_leaderboard(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = build_report(load_inputs(_two_runs(tmp_path)), out, ReportOptions(sample_browser=False))
+    assert [p.name for p in result.charts] == ["1-mm-niah-accuracy-vs-length.png"]
+    png = result.charts[0].read_bytes()
+    assert png.startswith(b"\x89PNG")
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(png)).size == (900, 450)
+    assert sorted(p.name for p in result.leaderboard_files) == ["leaderboard.csv", "leaderboard.md"]
+
+    # Pooled over the three tasks' bins, weighed by samples (the tasks' per-bin scores as their tables show):
+    # A: (0.3*3 + 0.2 + 0.1 + 0.0 + 0.2) / 7 = 0.2; B: (0.4*3 + 0.2 + 0.0 + 0.2 + 0.2) / 7 = 0.2571
+    rows = list(csv.DictReader(io.StringIO((out / "tables" / "leaderboard.csv").read_text())))
+    assert [(r["model"], r["family"], r["overall"], r["n"], r["ci_low"], r["ci_high"], r["interval"])
+            for r in rows] == [("baseline:model-b", "mm-niah", "25.7", "7", "6.9", "61.7", "wilson"),
+                               ("baseline:model-a", "mm-niah", "20.0", "7", "0.0", "49.6", "normal")]
+    md = (out / "tables" / "leaderboard.md").read_text()
+    assert "| baseline:model-b | mm-niah | 25.7 | 7 | [6.9, 61.7] | wilson | pooled |" in md
+    assert "| baseline:model-a | mm-niah | 20.0 | 7 | [0.0, 49.6] | normal | pooled |" in md
+
+    html_text = (out / "index.html").read_text()
+    assert 'src="assets/charts/1-mm-niah-accuracy-vs-length.png"' in html_text
+    assert 'id="leaderboard"' in html_text and 'href="tables/leaderboard.csv"' in html_text
+    assert "<th scope=\"row\">baseline:model-a</th>" in html_text
+
+    charts = json.loads((out / "report.json").read_text())["length_charts"]
+    series = {s["name"]: s for s in charts[0]["series"]}
+    # bins 12k..48k have no sample: no point at all (never a 0)
+    assert [p["bin"] for p in series["baseline:model-a"]["points"]] == ["1k", "2k", "4k", "8k", "64k"]
+    assert [p["n"] for p in series["baseline:model-a"]["points"]] == [3, 1, 1, 1, 1]
+    first = series["baseline:model-b"]["points"][0]
+    assert first["score"] == pytest.approx(0.4)
+    assert (first["low"], first["high"]) == pytest.approx(wilson_interval(0.4, 3))
+
+
+def test_an_empty_bin_is_not_a_point(tmp_path: Path) -> None:
+    only_long = [row for row in RUN_ROWS if row["context_length"] >= 64000]
+    (inp,) = load_inputs([make_run(tmp_path, rows=only_long)])
+    assert inp.spec is not None
+    series = length_series(inp, inp.spec)
+    assert series is not None and [(p.label, p.score, p.n) for p in series.points] == [("64k", 0.2, 1)]
+
+
+def test_scores_files_without_counts_are_ranked_without_interval_and_not_drawn(tmp_path: Path) -> None:
+    a = make_scores_json(tmp_path / "a.json", six_task_scores(0.1))
+    b = make_scores_json(tmp_path / "b.json", six_task_scores(0.2))
+    result = build_report(load_inputs([a, b], names=["Model A", "Model B"]), tmp_path / "rep",
+                          ReportOptions(sample_browser=False))
+    assert result.charts == [] and len(result.leaderboard_files) == 2
+    md = (tmp_path / "rep" / "tables" / "leaderboard.md").read_text()
+    # the family's overall as its overall table shows it: ten bins of 35.0 and 64k = 0 -> 350 / 11 = 31.8
+    assert "| Model A | mm-niah | 31.8 | - | - | - | overall |" in md
+    assert md.index("| Model B |") < md.index("| Model A |")  # best first
+    assert "| Model A | 31.8 |" not in md and "31.8 |" in (tmp_path / "rep" / "tables" / "mm_niah_overall.md").read_text()
+
+
+def test_a_one_input_report_has_neither_chart_nor_leaderboard(tmp_path: Path) -> None:
+    result = build_report(load_inputs([make_run(tmp_path)]), tmp_path / "rep", ReportOptions(sample_browser=False))
+    assert result.charts == [] and result.leaderboard_files == []
+    assert not (tmp_path / "rep" / "tables" / "leaderboard.md").exists()
+    assert "leaderboard" not in (tmp_path / "rep" / "index.html").read_text()
+    assert "leaderboard" not in json.loads((tmp_path / "rep" / "report.json").read_text())
+
+
+def test_cli_lists_the_chart_and_the_leaderboard(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    out = tmp_path / "cli-report"
+    result = CliRunner().invoke(app, ["report", *map(str, _two_runs(tmp_path)), "--out", str(out), "--no-samples"])
+    assert result.exit_code == 0, result.output
+    assert f"chart:    {out / 'assets' / 'charts' / '1-mm-niah-accuracy-vs-length.png'}" in result.output
+    assert f"leaderboard: {out / 'tables' / 'leaderboard.md'}" in result.output
