@@ -126,11 +126,10 @@ def register(app: typer.Typer) -> None:
         tokenizer: Annotated[str | None, typer.Option("--tokenizer", help="Tokenizer the lengths are exact in: "
                                                                    "cl100k_base, o200k_base, hf:PATH, "
                                                                    "sp:PATH (default: the family's "
-                                                                   "own, cl100k_base for MM-NIAH).")] = None,
+                                                                   "own).")] = None,
         image_tokens: Annotated[str | None, typer.Option("--image-tokens", metavar="RULE", help="Image token rule: "
                                                   "internvl, internvl-1tile, qwen2vl-28px, fixed:N "
-                                                  "(niah list; default: the family's own, internvl "
-                                                  "for MM-NIAH).")] = None,
+                                                  "(niah list; default: the family's own).")] = None,
         limit: Annotated[int | None, typer.Option("--limit", help="Only the first N samples.")] = None,
         no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bars.")] = False,
         no_published: Annotated[bool, typer.Option("--no-published", help="Leave the published rows out of "
