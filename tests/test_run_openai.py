@@ -140,10 +140,12 @@ def test_wrong_key_is_a_permanent_failure_recorded_per_sample(mm_dataset, tmp_pa
 def test_injected_faults_are_retried_and_persistent_ones_recorded(tmp_path):
     ds = write_text_prompts(tmp_path / "ds", [f"Prompt number {i}. " * 5 for i in range(60)])
     plan = FaultPlan(share={"429": 0.1, "500": 0.1, "503": 0.05, "timeout": 0.05, "garbage": 0.1,
-                            "no_choices": 0.05}, fail_attempts=1, permanent=0.1, timeout_s=1.0)
+                            "no_choices": 0.05}, fail_attempts=1, permanent=0.1, timeout_s=5.0)
+    # the client gives up after 1.5 s, the stalled replies take 5 s: a healthy reply on a loaded machine (it
+    # flaked at 0.3 s) is not taken for a timeout, and the stalls (3 of 60, concurrent) cost about 1.5 s
     with OpenAIServer(faults=plan) as srv:
         summary = run_dataset_sync(ds, "openai:echo", tmp_path / "run", base_urls=[srv.base_url], progress=False,
-                                   retry=FAST_RETRY, model_options={"timeout": 0.3}, concurrency=8)
+                                   retry=FAST_RETRY, model_options={"timeout": 1.5}, concurrency=8)
         log = list(srv.log)
     rows = _rows(tmp_path / "run")
     assert len(rows) == 60 and len({r["id"] for r in rows}) == 60  # nothing dropped
