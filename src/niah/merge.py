@@ -23,10 +23,10 @@ from typing import Any
 
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, write_atomic, write_json_atomic
-from niah.run import LOCK_FILE, RESPONSES_JSONL, RUN_JSON
+from niah.run import LOCK_FILE, RESPONSES_JSONL, RUN_JSON, iter_selected
 from niah.sample import Dataset
 from niah.scoring import read_responses, read_run_json, resolve_run_dataset
-from niah.shards import Shard
+from niah.shards import Shard, shard_of
 
 #: run.json counts that add up over shards.
 _SUMMED = ("total", "answered", "failed", "skipped", "missing", "requests", "retries", "prompt_tokens",
@@ -162,14 +162,8 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
     # the rows in the order one unsharded run writes them: the selection's order; each in its own shard
     ds = Dataset(resolve_run_dataset(first.path, first.run))
     lines: list[str] = []
-    position = 0
-    for sample in ds:
-        if tasks is not None and sample.task not in tasks:
-            continue
-        if limit is not None and position >= limit:
-            break
-        index = position % count
-        position += 1
+    for position, sample in enumerate(iter_selected(ds, tasks, limit)):
+        index = shard_of(position, count)
         path = owner.pop(sample.id, None)
         if path is None:
             continue

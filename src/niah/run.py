@@ -412,8 +412,10 @@ def _open_dataset(dataset: Dataset | str | Path, media_roots: tuple[str | Path, 
     return dataset if isinstance(dataset, Dataset) else Dataset(dataset, media_roots=media_roots)
 
 
-def _iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None,
+def iter_selected(ds: Dataset, tasks: set[str] | None, limit: int | None,
                    shard: Shard | None = None) -> Iterator[Sample]:
+    """The samples a run asks, in dataset order: those of ``tasks``, the first ``limit`` of them, and of those
+    the ones ``shard`` holds (``niah merge`` walks the same selection to put shard rows back in order)."""
     n = 0
     for sample in ds:
         if tasks is not None and sample.task not in tasks:
@@ -609,7 +611,7 @@ async def run_dataset(
         dry_totals = DryRunTotals(ds.manifest)
         dry_decoding = DecodeStop()  # Ctrl-C stops a video being sampled instead of waiting for it
         try:
-            for sample in _iter_selected(ds, task_filter, limit, shard):
+            for sample in iter_selected(ds, task_filter, limit, shard):
                 prompt = render_prompt(sample, ds.media_root, options)
                 if prompt.has_video:
                     fit = await asyncio.to_thread(fit_to_capabilities, prompt, sample, caps, options)
@@ -742,7 +744,7 @@ async def run_dataset(
 
         async def produce() -> None:
             assert log is not None
-            for sample in _iter_selected(ds, task_filter, limit, shard):
+            for sample in iter_selected(ds, task_filter, limit, shard):
                 order.append(sample.id)
                 try:
                     prompt = render_prompt(sample, ds.media_root, options)

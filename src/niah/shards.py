@@ -44,7 +44,7 @@ class Shard:
 
     def holds(self, position: int) -> bool:
         """Whether the sample at 0-based ``position`` of the selection belongs to this shard."""
-        return position % self.count == self.index
+        return shard_of(position, self.count) == self.index
 
     def size(self, selected: int) -> int:
         """How many of ``selected`` samples this shard holds."""
@@ -55,3 +55,8 @@ class Shard:
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "count": self.count}
+
+
+def shard_of(position: int, count: int) -> int:
+    """The shard (of ``count``) that holds the sample at 0-based ``position`` of the selection."""
+    return position % count
