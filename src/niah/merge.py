@@ -162,7 +162,9 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
     # the rows in the order one unsharded run writes them: the selection's order; each in its own shard
     ds = Dataset(resolve_run_dataset(first.path, first.run))
     lines: list[str] = []
+    selected = 0  # samples of the selection: what one unsharded run asks
     for position, sample in enumerate(iter_selected(ds, tasks, limit)):
+        selected = position + 1
         index = shard_of(position, count)
         path = owner.pop(sample.id, None)
         if path is None:
@@ -197,8 +199,8 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
             summary.incomplete.append(str(r.path))
         if (r.path / "judgments.jsonl").exists():
             summary.judged.append(str(r.path))
-    counts["total"] = position  # the whole selection, missing shards included
-    counts["missing"] = max(position - counts["answered"] - counts["failed"] - counts["skipped"], 0)
+    counts["total"] = selected  # the whole selection, missing shards included
+    counts["missing"] = max(selected - counts["answered"] - counts["failed"] - counts["skipped"], 0)
     summary.counts = counts
     summary.complete = not missing and not summary.incomplete
 
