@@ -13,16 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
+from support.cli import invoke_ok as _ok
 from support.infinibench_fixtures import QA, judge_reply, write_qa_files, write_videos
 from support.openai_server import OpenAIServer
 
 runner = CliRunner()
-
-
-def _ok(args: list[str]) -> str:
-    res = runner.invoke(app, args)
-    assert res.exit_code == 0, res.output + repr(res.exception)
-    return res.output
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +69,6 @@ def test_import_needs_media_root_and_runs_with_frames_and_subtitles(imported: Pa
     from niah.report.samples import status_of
     statuses = {row.id: status_of(row) for row in iter_scored_rows(run / "scored.jsonl")}
     assert all(statuses[r["id"]] == "unscored" for r in waiting)
-
-
 
 
 def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> None:

@@ -17,15 +17,10 @@ from niah.cli import app
 from niah.errors import DataError
 from niah.sample import ImagePart, TextPart, VideoPart
 from niah.video.expand import PAST_END_HEAD, video_prompt_parts
+from support.cli import invoke_ok as _ok
 from support.infinibench_official import EPISODE, FILES, MOVIE, SHAPES, write_files, write_media
 
 runner = CliRunner()
-
-
-def _ok(args: list[str]) -> str:
-    res = runner.invoke(app, args)
-    assert res.exit_code == 0, res.output + repr(res.exception)
-    return res.output
 
 
 @pytest.fixture(scope="module")

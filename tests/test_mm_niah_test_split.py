@@ -14,15 +14,10 @@ from niah.cli import app
 from niah.errors import DataError
 from niah.sample import Dataset
 from niah.scoring import GOLD_MISSING_KEY, score_run
+from support.cli import invoke_ok as _ok
 from support.mm_niah_official import OfficialFolder
 
 runner = CliRunner()
-
-
-def _ok(args: list[str]) -> str:
-    res = runner.invoke(app, args)
-    assert res.exit_code == 0, res.output + repr(res.exception)
-    return res.output
 
 
 def _test_folder(root: Path, *, with_gold: int = 0) -> Path:

@@ -13,14 +13,9 @@ from typer.testing import CliRunner
 
 from niah.cli import app
 from niah.sample import Dataset
+from support.cli import invoke_ok as _ok
 
 runner = CliRunner()
-
-
-def _ok(args: list[str]) -> str:
-    res = runner.invoke(app, args)
-    assert res.exit_code == 0, res.output + repr(res.exception)
-    return res.output
 
 
 @pytest.fixture(scope="module")

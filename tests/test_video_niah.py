@@ -10,26 +10,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from niah.benchmarks.video_niah.build import build, parse_duration
 from niah.benchmarks.video_niah.score import contains_words, count_match, option_match
-from niah.cli import app
 from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart, VideoPart
 from niah.video.expand import pick_folder_frames
 from niah.video.synth import render_caption
+from support.cli import invoke_ok as _ok
 from support.videos import barcode_video
 
-runner = CliRunner()
 OPTIONS = {"durations": "30s,70s", "width": 160, "height": 96, "seed": 3, "frames": "all"}  # every frame at 1 fps
 EXACT = {**OPTIONS, "depth_mode": "exact", "depths": "0,0.5,1"}  # V-NIAH-style fixed depths
-
-
-def _ok(args: list[str]) -> str:
-    res = runner.invoke(app, args)
-    assert res.exit_code == 0, res.output + repr(res.exception)
-    return res.output
 
 
 def _diff(a: Image.Image, b: Image.Image) -> float:

@@ -15,27 +15,15 @@ from typing import Any
 
 from PIL import Image
 
+from support.infinibench_fixtures import IDK, SRT
 from support.videos import barcode_video
 
-IDK = "I don't know"
 MCQ = "Choose the correct option for the following question: "
 EPISODE = "bbt/season_1/episode_1"  # a TVQA episode: 6 s, frames at 3 fps
 MOVIE = "tt0000001"  # a MovieNet movie: 6 s, frames at 1 fps, a subtitle cue at 8 s
 V2_EPISODE = "TV_shows/videos/castle/season_1/episode_2"
 V2_SUBS = "TV_shows/subtitles/castle/season_1/episode_2.srt"
 
-SRT = """1
-00:00:00,500 --> 00:00:01,500
-Where are we going tonight?
-
-2
-00:00:02,000 --> 00:00:03,000
-To the comic book store.
-
-3
-00:00:04,200 --> 00:00:05,500
-Then the cafeteria, I suppose.
-"""
 SRT_PAST_END = SRT + """
 4
 00:00:08,000 --> 00:00:09,000
