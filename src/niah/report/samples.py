@@ -32,6 +32,7 @@ from niah.iox import write_atomic
 from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
 from niah.report.tables import ordered_tasks
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart, VideoPart
+from niah.video.frames import IMAGE_SUFFIXES
 
 STATUSES: tuple[str, ...] = ("correct", "partial", "wrong", "error", "unscored")
 THUMBS_DIR = "assets/thumbs"
@@ -526,9 +527,6 @@ def _sample_record(row: ScoredRow, sample: Sample | None, dataset: Dataset | Non
             sample.context, needles, refs,
             video_ref=lambda part: video_thumbnails(part, dataset, thumbs, needle_times,
                                                     needle_spans=needle_spans))
-        record["context_chars"] = sum(len(p.text) for p in sample.context if isinstance(p, TextPart))
-        record["needles_found"] = any(seg[0] == "n" for seg in record["context"])
-        record["has_needles"] = bool(needles)
         record["context_label"] = context_label(sample, record["context"], needles)
     record["meta_line"] = meta_line(row, record["bin"], columns, sample)
     return record
@@ -594,15 +592,12 @@ def meta_line(row: ScoredRow, bin_label: str | None, columns: Axis | None, sampl
     return out
 
 
-_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp")
-
-
 def context_label(sample: Sample, context: list[list[Any]], needles: Sequence[str]) -> str:
     """The context preview's summary: what it holds per part type and how its needles are shown."""
     chars = sum(len(p.text) for p in sample.context if isinstance(p, TextPart))
     holds = ([f"{chars} characters of text"] if chars or not sample.context else []) + media_summary(sample.context)
     image_paths = [p.path for p in sample.context if isinstance(p, ImagePart)]
-    text_needles = [n for n in needles if not n.lower().endswith(_IMAGE_SUFFIXES)
+    text_needles = [n for n in needles if not n.lower().endswith(IMAGE_SUFFIXES)
                     and not any(_image_is_needle(path, [n]) for path in image_paths)]
     marks: list[str] = []
     if any(seg[0] == "n" for seg in context):
