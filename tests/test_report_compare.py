@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from niah.report import ReportOptions, build_report, load_inputs
-from niah.report.compare import length_series, normal_interval, wilson_interval
+from niah.report.compare import length_series
+from niah.stats import normal_interval, wilson_interval
 from test_report import RUN_ROWS, make_run, make_scores_json, six_task_scores
 
 

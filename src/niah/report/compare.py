@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,38 +22,10 @@ from niah.benchmarks.protocol import ReportSpec
 from niah.iox import write_atomic
 from niah.report.inputs import ReportInput
 from niah.report.tables import format_pct, row_from_bin_scores
+from niah.stats import NORMAL, WILSON, interval
 
-Z_95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
-WILSON = "wilson"
-NORMAL = "normal"
 CHART_FIGSIZE: tuple[float, float] = (9.0, 4.5)
 CHART_DPI = 100
-
-
-def wilson_interval(p: float, n: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``p`` (in [0, 1]) observed over ``n`` > 0 samples."""
-    if n <= 0:
-        raise ValueError("a Wilson interval needs at least one sample")
-    p = min(1.0, max(0.0, float(p)))
-    z2 = z * z
-    denominator = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z / denominator * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def normal_interval(mean: float, n: int, z: float = Z_95) -> tuple[float, float]:
-    """Normal-approximation interval of a mean score in [0, 1] over ``n`` > 0 samples, with the largest variance
-    such a score can have (``mean (1 - mean)``: the per-sample scores are not kept in the report), clipped."""
-    if n <= 0:
-        raise ValueError("an interval needs at least one sample")
-    mean = min(1.0, max(0.0, float(mean)))
-    half = z * math.sqrt(mean * (1.0 - mean) / n)
-    return max(0.0, mean - half), min(1.0, mean + half)
-
-
-def interval(p: float, n: int, method: str) -> tuple[float, float]:
-    return wilson_interval(p, n) if method == WILSON else normal_interval(p, n)
 
 
 def interval_method(inp: ReportInput) -> str:
