@@ -129,7 +129,7 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
     assert "scored 6 samples" in out
     scores = json.loads((tmp_path / "run" / "scores.json").read_text())
     assert scores == {"accuracy": 1.0, "by_needles": [1, 2, 3], "run_status": {
-        "complete": True, "answered": 6, "failed": 0, "skipped": 0, "missing": 0, "total": 6}}
+        "complete": True, "answered": 6, "failed": 0, "skipped": 0, "missing": 0, "total": 6, "requests": 6}}
     assert json.loads((tmp_path / "run" / "scores.contains.json").read_text())["accuracy"] == 1.0
     rows = [json.loads(line) for line in (tmp_path / "run" / "scored.jsonl").read_text().splitlines()]
     assert [r["needle_count"] for r in rows] == [1, 2, 3, 1, 2, 3]

@@ -98,7 +98,8 @@ def test_qwen2vl_smart_resize_hand_checked() -> None:
 
 
 @pytest.mark.parametrize("spec", ["internvl:max_tiles=x", "internvl:foo=1", "qwen2vl-28px:bar=2", "fixed:-1",
-                                  "clip"])
+                                  "clip", "qwen2vl-28px:min_pixels=0", "qwen2vl-28px:min_pixels=9000,max_pixels=8000",
+                                  "qwen2vl-28px:max_pixels=67108865", "qwen2vl-28px:min_pixels=100000000000"])
 def test_bad_image_rules(spec: str) -> None:
     with pytest.raises(ConfigError):
         get_image_rule(spec)

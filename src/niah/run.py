@@ -95,6 +95,8 @@ RESPONSES_JSONL = "responses.jsonl"
 #: One line per request attempt, appended (and flushed) before the attempt is sent: what run.json counts as
 #: requests, so a run killed with ``kill -9`` never under-reports what reached the server (or was billed).
 REQUESTS_LOG = "requests.log"
+#: Seconds between the run.json rewrites made while a run goes (what a kill -9 leaves behind).
+CHECKPOINT_INTERVAL_S = 2.0
 CACHE_SUBDIR = "cache"
 LOCK_FILE = ".niah-run.lock"
 
@@ -718,6 +720,21 @@ async def run_dataset(
         model_name = spec.spec_string()
         needle_check = _NeedleCheck()
 
+        last_checkpoint = time.monotonic()
+
+        def checkpoint() -> None:
+            # run.json is rewritten every few seconds while the run goes, so a kill -9 leaves counts that are
+            # at most CHECKPOINT_INTERVAL_S old (the request ledger itself is exact at every moment)
+            nonlocal last_checkpoint
+            now = time.monotonic()
+            if now - last_checkpoint < CHECKPOINT_INTERVAL_S:
+                return
+            last_checkpoint = now
+            assert log is not None
+            run_json["counts"] = _run_totals(log, summary, previous, order, ledger)
+            run_json["updated"] = _now()
+            write_json_atomic(out_path / RUN_JSON, run_json)
+
         def record(row: dict[str, Any]) -> None:
             assert log is not None
             log.append(row)
@@ -737,6 +754,7 @@ async def run_dataset(
             summary.completion_tokens += int(usage.get("completion_tokens", 0) or 0)
             assert bar is not None
             bar.update(summary)
+            checkpoint()
 
         def fail_row(sample: Sample, error: str, req_key: str | None) -> dict[str, Any]:
             return _row(sample, response=None, error=error, usage=None, latency_s=0.0, key=None,

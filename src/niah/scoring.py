@@ -10,7 +10,8 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
 * ``scores.<name>.json`` for every other named score mode of a family (``scores.lenient.json``), same layout;
 * in each scores file, ``run_status``: ``{"complete", "answered", "failed", "skipped", "missing", "total"}``
   counted from the dataset and responses.jsonl (a row with an ``error`` is failed, ``status == "skipped"`` is
-  skipped, a sample with no row is missing); ``complete`` only when every sample was answered; ``no_gold`` (only when some): samples
+  skipped, a sample with no row is missing), plus ``requests`` (the lines of ``requests.log``: every request
+  attempt ever sent, a killed run's included); ``complete`` only when every sample was answered; ``no_gold`` (only when some): samples
   whose gold answer is null (a test split whose ground truth is private). Those are answered but never scored;
   when some exist, every scores file also carries ``gold_missing`` (their number), and when no sample has gold,
   scores.json holds only that marker and ``run_status`` (nothing is aggregated) instead of the run failing.
@@ -118,6 +119,18 @@ def needle_shown_summary(rows: list[tuple[str, bool, float]]) -> dict[str, Any]:
     return {**part(rows), "tasks": {task: part(items) for task, items in tasks.items()},
             "note": "samples whose prompt held every needle (needle_shown), and the mean per-sample score over all "
                     "of them and over the shown ones; the official aggregation counts every sample"}
+
+
+def count_request_log(run_dir: Path) -> int | None:
+    """Lines of the run's ``requests.log`` (one per request attempt, written before it is sent; a torn last
+    line counts), or None for a run without one (an imported run, or one from before the ledger)."""
+    from niah.run import REQUESTS_LOG
+
+    path = run_dir / REQUESTS_LOG
+    if not path.is_file():
+        return None
+    with path.open("rb") as fh:
+        return sum(1 for _ in fh)
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -356,6 +369,9 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
     if summary.refused:
         summary.run_status["refused"] = len(summary.refused)
         summary.run_status["complete"] = False
+    requests = count_request_log(run_dir)
+    if requests is not None:  # every attempt ever sent, a killed invocation's included (run.json may lag)
+        summary.run_status["requests"] = requests
 
     if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
         aggregates = {OFFICIAL: {}}

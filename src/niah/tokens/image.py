@@ -107,11 +107,22 @@ class FixedRule(ImageTokenRule):
         return self.per_image
 
 
+#: Most pixels a Qwen2-VL rule may allow per image: 8192 x 8192, the largest image side niah sends; the
+#: official default is 16384 * 28 * 28 (12.8 Mpx).
+MAX_QWEN_PIXELS = 8192 * 8192
+
+
 @dataclass(frozen=True)
 class Qwen2VLRule(ImageTokenRule):
     min_pixels: int = 4 * 28 * 28
     max_pixels: int = 16384 * 28 * 28
     factor: int = 28
+
+    def __post_init__(self) -> None:
+        # a build resizes images to these bounds: an unbounded min_pixels would upscale every image to it
+        if not 0 < self.min_pixels <= self.max_pixels <= MAX_QWEN_PIXELS:
+            raise ConfigError(f"qwen2vl-28px: need 0 < min_pixels <= max_pixels <= {MAX_QWEN_PIXELS} "
+                              f"(got min_pixels={self.min_pixels}, max_pixels={self.max_pixels})")
 
     @property
     def name(self) -> str:  # type: ignore[override]
