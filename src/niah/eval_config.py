@@ -70,6 +70,8 @@ MODEL_KEYS: dict[str, str] = {
 #: A benchmark table's own keys; every other key is an option of its builder.
 BENCHMARK_KEYS: dict[str, str] = {"family": "text", "builder": "text", "dataset": "path", "media_roots": "paths",
                                   "tasks": "texts"}
+#: What ``niah eval`` gives every builder besides its ``eval_defaults`` (its --per-cell and --seed defaults).
+SMALL_GRID: dict[str, Any] = {"per_cell": 1, "seed": 0}
 OVER_LIMIT = ("skip", "truncate", "downscale", "official")
 SUBTITLES = ("frames", "transcript", "none")
 
@@ -130,10 +132,10 @@ class EvalConfig:
 
 class _Lines:
     """The line of each ``key =`` in each ``[table]`` of the file, for messages (tomllib gives values only).
-    Keys written as dotted keys or inside inline tables are not found; their messages then carry no line."""
+    Keys inside inline tables are not found; their messages then carry the line of the table's own key, or none."""
 
     _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-    _KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*=""")
+    _KEY = re.compile(r"""^\s*((?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+))*)\s*=""")
 
     def __init__(self, text: str) -> None:
         self.tables: dict[tuple[str, ...], int] = {}
@@ -146,8 +148,9 @@ class _Lines:
                 self.tables.setdefault(table, number)
                 continue
             key = self._KEY.match(line)
-            if key:
-                self.keys.setdefault((table, _unquote(key.group(1))), number)
+            if key:  # a dotted key (models.a.seed = 1) names its table in the key
+                parts = [_unquote(p) for p in _split_dotted(key.group(1))]
+                self.keys.setdefault(((*table, *parts[:-1]), parts[-1]), number)
 
     def line(self, table: tuple[str, ...], key: str | None) -> int | None:
         if key is not None and (table, key) in self.keys:
@@ -508,8 +511,9 @@ def _benchmark(where: _Where, name: str, values: Mapping[str, Any]) -> Benchmark
             problem = _non_finite(value)
             if problem:
                 raise where.error(table, key, problem)
+    # what the file leaves out is niah eval's small grid: the builder's eval defaults, one sample a cell, seed 0
     return BenchmarkEntry(name=name, family=family_name, builder=builder,
-                          options={**builder.eval_defaults, **options})
+                          options={**builder.eval_defaults, **SMALL_GRID, **options})
 
 
 # ---------------------------------------------------------------------------------------------------- running
