@@ -258,3 +258,27 @@ def test_options_given_beside_config_are_refused_by_name(tmp_path: Path) -> None
     result = _niah("eval", tmp_path, "--config", config)
     assert result.exit_code == EXIT_ERROR and "dataset given too" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["eval.toml"]
+
+
+def test_each_builder_declares_exactly_the_options_its_build_function_takes() -> None:
+    """The declarations the file is checked against follow the build functions: an option added to a builder
+    and not declared (or declared and since removed) fails here rather than in a user's eval file."""
+    import dataclasses
+    import inspect
+
+    from niah.benchmarks.milebench.build import build_milebench_niah
+    from niah.benchmarks.mm_niah.build import BuildConfig
+    from niah.benchmarks.mmlongbench.build import build_vh
+    from niah.benchmarks.registry import get_family
+
+    def kinds(family: str) -> set[str]:
+        return set(get_family(family).builders()[0].option_kinds)
+
+    def keywords(function: object) -> set[str]:
+        names = set(inspect.signature(function).parameters) - {"out", "progress"}  # type: ignore[arg-type]
+        return (names - {"per_length"}) | {"per_cell"}  # the shared spelling, translated by build_from_options
+
+    assert kinds("mm-niah") == {f.name for f in dataclasses.fields(BuildConfig)}
+    assert kinds("milebench") == keywords(build_milebench_niah)
+    assert kinds("mmlongbench") == keywords(build_vh)
+    assert get_family("infinibench").builders is None or not get_family("infinibench").builders()
