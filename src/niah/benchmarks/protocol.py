@@ -29,7 +29,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from niah.corpus.base import Corpus
@@ -132,15 +132,26 @@ class Command:
     help: str | None = None
 
 
+#: How a builder option is written in an eval config file (``niah eval --config``): ``int``, ``number`` (an int
+#: or a float), ``bool``, ``text``; ``value``: a text or a number (``frames = 64`` or ``"all"``); ``texts``: a
+#: list of texts or one comma-separated text (``lengths = ["1k-2k", "2k-4k"]``); ``numbers``: a list of numbers;
+#: ``items``: a list of texts or numbers, or one comma-separated text (``lengths = [8, 16]`` or ``"8k,16k"``).
+OptionKind = Literal["int", "number", "bool", "text", "value", "texts", "numbers", "items"]
+
+
 @dataclass(frozen=True)
 class Builder:
     """A generator of samples, for Python callers (``niah eval``): ``build(out, options, progress)`` writes a
     dataset directory and returns sample counts per task. ``options`` are keyword options by name, missing ones
-    take the builder's defaults; ``eval_defaults`` are the options of the small grid ``niah eval`` builds."""
+    take the builder's defaults; ``eval_defaults`` are the options of the small grid ``niah eval`` builds.
+    ``option_kinds`` declares every option ``build`` accepts and how it is written, so that an eval config file
+    naming an unknown option, or giving one the wrong type, is refused before anything is built (empty: not
+    declared, any option is passed through unchecked)."""
 
     name: str
     build: Callable[[Path, Mapping[str, Any], bool], Mapping[str, int]]
     eval_defaults: Mapping[str, Any] = field(default_factory=dict)
+    option_kinds: Mapping[str, OptionKind] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

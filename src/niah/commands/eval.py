@@ -99,6 +99,7 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
 def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_command(
+        ctx: typer.Context,
         dataset: Annotated[Path | None, typer.Argument(
             help="an existing dataset directory; omit to build a small grid of --benchmark")] = None,
         benchmark: Annotated[str | None, typer.Option(
@@ -142,13 +143,24 @@ def register(app: typer.Typer) -> None:
         audit: Annotated[bool, typer.Option(
             "--audit/--no-audit", help="Audit the dataset for shortcuts (niah audit, with the run's settings) and "
                                        "show it in the report.")] = True,
+        config: Annotated[Path | None, typer.Option(
+            "--config", metavar="FILE", help="An eval config (TOML): several models x benchmarks, one report over "
+                                             "every run. Every setting then comes from the file (only "
+                                             "--no-progress and --allow-failures go with it).")] = None,
     ) -> None:
         """Build (or load) a dataset, run a model on it, score it officially and write the report.
+
+        With --config FILE: every model x benchmark the file names, one report over all the runs (docs/eval.md).
 
         Exit status: 0 when every request was answered, 3 when some failed or were skipped (after the report;
         --allow-failures gives 0), 2 on an error (nothing is written on bad arguments)."""
         from niah.console import wide_console
 
+        if config is not None:
+            from niah.commands.eval_config import eval_from_config
+
+            eval_from_config(ctx, config, progress=not no_progress, allow_failures=allow_failures)
+            return
         res = evaluate(out=out, dataset=dataset, model=model, base_urls=split_csv(base_url), api_key_env=api_key_env,
                        concurrency=concurrency, tasks=split_csv(tasks),
                        lengths=split_csv(lengths), per_cell=per_cell, seed=seed,

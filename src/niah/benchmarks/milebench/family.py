@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from niah.benchmarks.protocol import Builder, Command, Family, ScoreFormat, lazy
+from niah.benchmarks.protocol import Builder, Command, Family, OptionKind, ScoreFormat, lazy
 
 
 def _commands() -> Sequence[Command]:
@@ -17,7 +17,15 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.milebench.build import build_from_options
 
-    return (Builder("milebench-niah", build_from_options, {"lengths": [4096], "per_length": 2}),)
+    return (Builder("milebench-niah", build_from_options, {"lengths": [4096], "per_length": 2},
+                    option_kinds=BUILD_OPTION_KINDS),)
+
+
+#: ``build_milebench_niah``'s options as an eval config file writes them (``per_cell`` is its ``per_length``).
+BUILD_OPTION_KINDS: dict[str, OptionKind] = {
+    "lengths": "items", "per_cell": "int", "tasks": "texts", "images_per_sample": "int", "seed": "int",
+    "corpus": "text", "tokenizer": "text", "image_tokens": "int",
+}
 
 
 def _score_formats() -> Sequence[ScoreFormat]:

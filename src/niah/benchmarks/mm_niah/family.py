@@ -11,6 +11,7 @@ from niah.benchmarks.protocol import (
     Command,
     CorpusReader,
     Family,
+    OptionKind,
     ScoreFormat,
     lazy,
 )
@@ -43,7 +44,15 @@ def _builders() -> Sequence[Builder]:
 
     return (Builder("mm-niah", cli.build_from_options, {"tasks": list(TASKS), "lengths": [
         "1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "24k-32k", "32k-40k", "40k-48k", "48k-64k",
-        "64k-72k"]}),)
+        "64k-72k"]}, option_kinds=BUILD_OPTION_KINDS),)
+
+
+#: ``BuildConfig``'s fields, as an eval config file writes them (``niah build mm-niah``'s options, underscored).
+BUILD_OPTION_KINDS: dict[str, OptionKind] = {
+    "tasks": "texts", "lengths": "texts", "depths": "numbers", "per_cell": "int", "seed": "int", "corpus": "text",
+    "lang": "text", "tokenizer": "text", "image_tokens": "text", "text_tokens_per_image": "int", "max_images": "int",
+    "image_max_side": "int", "images": "bool", "doc_separator": "text", "reasoning_choices": "bool",
+}
 
 
 def _baselines() -> BaselineAnswers:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, lazy
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, OptionKind, lazy
 
 if TYPE_CHECKING:
     from niah.sample import Sample
@@ -33,7 +33,15 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.mmlongbench.build import build_from_options
 
-    return (Builder("mmlongbench-vh", build_from_options, {"lengths": [8], "per_length": 2}),)
+    return (Builder("mmlongbench-vh", build_from_options, {"lengths": [8], "per_length": 2},
+                    option_kinds=BUILD_OPTION_KINDS),)
+
+
+#: ``build_vh``'s options as an eval config file writes them (``per_cell`` is its ``per_length``; lengths in K).
+BUILD_OPTION_KINDS: dict[str, OptionKind] = {
+    "lengths": "items", "per_cell": "int", "needles": "int", "images": "text", "seed": "int", "tokenizer": "text",
+    "min_pixels": "int", "max_pixels": "int", "max_side": "int",
+}
 
 
 def _oracle(sample: Sample) -> str | None:

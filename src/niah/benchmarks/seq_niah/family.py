@@ -10,6 +10,7 @@ from niah.benchmarks.protocol import (
     Builder,
     Command,
     Family,
+    OptionKind,
     ReportSpec,
     ScoreFormat,
     Scorer,
@@ -42,7 +43,15 @@ def _builders() -> Sequence[Builder]:
     from niah.benchmarks.seq_niah.cli import build_from_options
 
     return (Builder("seq-niah", build_from_options, {"pipelines": ["synthetic-temporal"], "langs": ["en", "zh"],
-                                                       "lengths": ["8k-16k"], "needles": "3-15"}),)
+                                                       "lengths": ["8k-16k"], "needles": "3-15"},
+                    option_kinds=BUILD_OPTION_KINDS),)
+
+
+#: ``build_from_options``'s options as an eval config file writes them (``tasks`` is a spelling of ``pipelines``).
+BUILD_OPTION_KINDS: dict[str, OptionKind] = {
+    "pipelines": "texts", "tasks": "texts", "langs": "texts", "lengths": "texts", "needles": "text",
+    "per_cell": "int", "seed": "int", "tokenizer": "text", "corpus": "text", "source": "text",
+}
 
 
 def _score_formats() -> Sequence[ScoreFormat]:

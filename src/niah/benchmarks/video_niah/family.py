@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, lazy
+from niah.benchmarks.protocol import BaselineAnswers, Builder, Command, Family, OptionKind, lazy
 
 TASKS: tuple[str, ...] = ("retrieval", "retrieval-choice", "counting", "ordering")
 
@@ -20,7 +20,16 @@ def _builders() -> Sequence[Builder]:
 
     # niah eval's small grid: two short haystacks, the five depth cells, small frames (builds in seconds)
     return (Builder("video-niah", cli.build_from_options,
-                    {"durations": "1m,3m", "width": 320, "height": 180}),)
+                    {"durations": "1m,3m", "width": 320, "height": 180}, option_kinds=BUILD_OPTION_KINDS),)
+
+
+#: ``BuildOptions.from_mapping``'s options as an eval config file writes them (``lengths`` are durations).
+BUILD_OPTION_KINDS: dict[str, OptionKind] = {
+    "durations": "items", "lengths": "items", "depth_mode": "text", "depth_cells": "items", "depths": "items",
+    "needle": "text", "tasks": "texts", "frames": "value", "fps": "number", "needle_seconds": "number",
+    "needle_frames": "int", "per_cell": "int", "seed": "int", "image_rule": "text", "haystack": "text",
+    "width": "int", "height": "int",
+}
 
 
 def _baselines() -> BaselineAnswers:
