@@ -118,8 +118,8 @@ def test_any_depth_cells_and_exact_depths_build_and_report(tmp_path: Path) -> No
     inp = load_input(tmp_path / "run")
     assert inp.rows_axis is not None and inp.rows_axis.labels == ("0-0.1", "0.1-0.5", "0.5-1")
     assert inp.rows_axis.edges == ("0", "0.1", "0.5", "1")
-    assert [len(r) for r in inp.cells["retrieval"].counts] == [6, 6, 6]
-    assert [r[0] for r in inp.cells["retrieval"].counts] == [2, 2, 2]  # the <=1m column
+    assert inp.spec is not None and inp.spec.columns.labels == ("1m",)  # the one duration built, no empty bins
+    assert inp.cells["retrieval"].counts == [[2], [2], [2]]
     report = build_report([inp], tmp_path / "rep")
     assert len(report.distributions) == 1  # durations and exact mean depths plotted
     with Image.open(next(p for p in report.heatmaps if p.name == "retrieval.png")) as im:
@@ -190,10 +190,11 @@ def test_report_tables_leave_empty_cells_out(tmp_path: Path) -> None:
                                  "scores": {"official": score}, "duration_s": duration, "depth_cell": cell}))
     (run / "scored.jsonl").write_text("\n".join(lines) + "\n")
     inp = load_input(run)
-    assert inp.cells["retrieval"].counts == [[1, 0, 2, 0, 0, 0], [1, 0, 0, 0, 0, 0]]
+    assert inp.cells["retrieval"].counts == [[1, 2], [1, 0]]  # columns 1m and 10m, the durations present
     (table,) = [t for t in build_tables([inp], None) if t.key == "retrieval"]
+    assert table.columns == ("1m", "10m")
     (row,) = table.rows
-    assert row.cells() == ["50.0", "-", "100.0", "-", "-", "-", "66.7"]  # (1 + 0 + 1) / 3 cells
+    assert row.cells() == ["50.0", "100.0", "66.7"]  # (1 + 0 + 1) / 3 cells
 
 
 def test_frame_and_clip_needles_shown_at_their_random_times(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ What the shared stages take from a family:
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -163,13 +164,34 @@ class ScoreFormat:
     function: Callable[[list[Path], Path | None], None]
 
 
+def _not_binned(_value: Any) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class DataBins:
+    """Bins taken from the data: one bin per distinct ``label(value)`` among the values of the axis's field
+    across all inputs of a report of the family (so several runs share one axis and their columns line up),
+    labels ordered by the smallest ``order(value)`` behind each (the value itself by default). ``label`` gives
+    None for a value the axis does not bin."""
+
+    label: Callable[[Any], str | None]
+    order: Callable[[Any], Any] | None = None
+
+
 @dataclass(frozen=True)
 class Axis:
     """One binned axis of a report: the scored-row ``field`` it reads, its bin labels, and ``bin_of`` mapping a
     field value to a bin index (None: the row is not binned on this axis). ``edges`` (one more than labels)
     label the cell borders instead of the cells, as depth fractions are usually shown. ``from_values``, when
     set, makes the axis per input: the report hands it the distinct values of ``field`` found in that input's
-    rows and bins on the axis it returns (bins a user chose at build time, e.g. any list of depth cells)."""
+    rows and bins on the axis it returns (bins a user chose at build time, e.g. any list of depth cells).
+
+    Two options make the axis from all inputs of a report at once (:meth:`resolved`, before any table is
+    built): ``data_bins`` (the bins are the distinct labels of the values present, see :class:`DataBins`;
+    make such an axis with :meth:`from_data`) and ``fallback`` (a fixed axis used instead when no input of the
+    report has a value of ``field``, e.g. a family whose generated sets carry a length and whose official sets
+    do not)."""
 
     title: str
     field: str
@@ -177,6 +199,42 @@ class Axis:
     bin_of: Callable[[Any], int | None]
     edges: tuple[str, ...] | None = None
     from_values: Callable[[Sequence[Any]], Axis] | None = None
+    data_bins: DataBins | None = None
+    fallback: Axis | None = None
+
+    @classmethod
+    def from_data(cls, title: str, field: str, label: Callable[[Any], str | None],
+                  order: Callable[[Any], Any] | None = None, fallback: Axis | None = None) -> Axis:
+        """An axis whose bins are the distinct ``label(value)`` of ``field`` present across a report's inputs."""
+        return cls(title, field, (), _not_binned, data_bins=DataBins(label, order), fallback=fallback)
+
+    @property
+    def across_inputs(self) -> bool:
+        """The axis is made from the values present across all inputs of a report (:meth:`resolved`)."""
+        return self.data_bins is not None or self.fallback is not None
+
+    def resolved(self, values: Sequence[Any]) -> Axis:
+        """The axis a report bins on, given the distinct values of ``field`` across all its inputs: ``fallback``
+        when there is none, one bin per distinct label for ``data_bins``, else the axis itself."""
+        if self.fallback is not None and not values:
+            return self.fallback
+        if self.data_bins is None:
+            return dataclasses.replace(self, fallback=None)
+        label_of = self.data_bins.label
+        order_of = self.data_bins.order or (lambda value: value)
+        first: dict[str, Any] = {}
+        for value in values:
+            label = label_of(value)
+            if label is not None and (label not in first or order_of(value) < first[label]):
+                first[label] = order_of(value)
+        labels = tuple(sorted(first, key=lambda label: (first[label], label)))
+        index = {label: i for i, label in enumerate(labels)}
+
+        def bin_of(value: Any) -> int | None:
+            label = label_of(value)
+            return None if label is None else index.get(label)
+
+        return Axis(self.title, self.field, labels, bin_of, edges=self.edges)
 
 
 @dataclass(frozen=True)

@@ -155,12 +155,18 @@ def overall_counts(inp: ReportInput) -> list[int] | None:
     return [sum(col) for col in zip(*inp.bin_counts.values(), strict=True)]
 
 
-def _family_title(spec: ReportSpec) -> str:
-    from niah.benchmarks.registry import families
+def _family_title(spec: ReportSpec, members: Sequence[ReportInput]) -> str:
+    """The title of the family whose report ``spec`` is: the registered spec itself, or (a spec whose axes
+    were made from the inputs' data is a copy) the family its inputs name."""
+    from niah.benchmarks.registry import families, find_family
 
     for family in families():
         if family.report is not None and family.report() is spec:
             return family.title
+    for inp in members:
+        named = find_family(inp.benchmark) if inp.benchmark else None
+        if named is not None:
+            return named.title
     return "published"
 
 
@@ -178,7 +184,7 @@ def _published_for(inputs: Sequence[ReportInput], enabled: bool,
         mismatched = [inp for inp in members if not paper.matches(benchmark=inp.benchmark, scoring=inp.scoring)]
         if mismatched:
             wanted = paper.protocol.get("benchmark")
-            notes.append(f"published {_family_title(spec)} rows are not shown: "
+            notes.append(f"published {_family_title(spec, members)} rows are not shown: "
                          + "; ".join(f"{inp.name} is benchmark {inp.benchmark or 'unknown'} with {inp.scoring} "
                                      "scoring" for inp in mismatched)
                          + f" (they need benchmark {wanted} with official scoring)")

@@ -8,9 +8,10 @@ dataset for the sample browser. A scores.json (the family's official aggregation
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -224,22 +225,90 @@ def _per_bin(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) 
     return spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
 
 
-def resolve_axis(axis: Axis | None, scored: Path) -> Axis | None:
-    """``axis`` itself, or for an axis built from the data the one its ``from_values`` makes from the distinct
-    values of its field in ``scored`` (one extra streaming pass, only for such axes)."""
-    if axis is None or axis.from_values is None:
-        return axis
-    seen: dict[str, Any] = {}
+def _values_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _value_fields(spec: ReportSpec) -> tuple[str, ...]:
+    """The scored-row fields whose distinct values the spec's axes are made from: axes made across inputs
+    (columns, rows, distributions) and a row axis made per input (``from_values``)."""
+    axes = [spec.columns, *spec.distributions, *([spec.rows] if spec.rows is not None else [])]
+    wanted = [a.field for a in axes if a.across_inputs]
+    if spec.rows is not None and spec.rows.from_values is not None:
+        wanted.append(spec.rows.field)
+    return tuple(dict.fromkeys(wanted))
+
+
+def distinct_values(scored: Path, fields: Sequence[str]) -> dict[str, list[Any]]:
+    """The distinct non-null values of each of ``fields`` in ``scored``, in first-seen order (one pass)."""
+    seen: dict[str, dict[str, Any]] = {f: {} for f in fields}
+    if fields:
+        for row in iter_scored_rows(scored):
+            for name, values in seen.items():
+                value = row.value(name)
+                if value is not None:
+                    values.setdefault(_values_key(value), value)
+    return {name: list(values.values()) for name, values in seen.items()}
+
+
+def union_values(per_input: Sequence[Mapping[str, Sequence[Any]]]) -> dict[str, list[Any]]:
+    """The distinct values of each field across inputs, in first-seen order."""
+    union: dict[str, dict[str, Any]] = {}
+    for values in per_input:
+        for name, items in values.items():
+            bucket = union.setdefault(name, {})
+            for value in items:
+                bucket.setdefault(_values_key(value), value)
+    return {name: list(bucket.values()) for name, bucket in union.items()}
+
+
+#: Resolved specs by (family spec, values): inputs resolved on the same values share one spec object, so the
+#: report groups them into one set of tables (it groups inputs by spec identity).
+_RESOLVED: dict[tuple[int, str], ReportSpec] = {}
+
+
+def resolve_spec(spec: ReportSpec, values: Mapping[str, Sequence[Any]]) -> ReportSpec:
+    """``spec`` with its axes made across inputs (:attr:`Axis.across_inputs`: columns, rows, distributions)
+    resolved on ``values``, the distinct values of their fields across all the report's inputs; the spec itself
+    when it has none. A row axis made per input (``from_values``) stays for :func:`load_run_dir`."""
+    axes = [spec.columns, *spec.distributions, *([spec.rows] if spec.rows is not None else [])]
+    if not any(a.across_inputs for a in axes):
+        return spec
+    fields = sorted({a.field for a in axes if a.across_inputs})
+    key = (id(spec), _values_key({f: sorted(_values_key(v) for v in values.get(f, ())) for f in fields}))
+    cached = _RESOLVED.get(key)
+    if cached is not None:
+        return cached
+
+    def resolve(axis: Axis) -> Axis:
+        return axis.resolved(values.get(axis.field, ())) if axis.across_inputs else axis
+
+    resolved = dataclasses.replace(spec, columns=resolve(spec.columns),
+                                   rows=resolve(spec.rows) if spec.rows is not None else None,
+                                   distributions=tuple(resolve(a) for a in spec.distributions))
+    _RESOLVED[key] = resolved
+    return resolved
+
+
+@dataclass(frozen=True, slots=True)
+class RunScan:
+    """What a run directory's report needs before its rows are binned: run.json, its family's spec, and the
+    distinct values of the fields the spec's axes are made from (one streaming pass, only for such axes)."""
+
+    meta: dict[str, Any]
+    benchmark: str | None
+    spec: ReportSpec | None      # the family's spec as registered (not yet resolved)
+    values: dict[str, list[Any]]
+
+
+def _first_benchmark(scored: Path) -> str | None:
     for row in iter_scored_rows(scored):
-        value = row.value(axis.field)
-        if value is not None:
-            seen.setdefault(json.dumps(value, sort_keys=True), value)
-    return axis.from_values(list(seen.values()))
+        if row.benchmark:
+            return row.benchmark
+    return None
 
 
-def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None = None) -> ReportInput:
-    """Aggregate a run directory's scored.jsonl on its family's report axes (one streaming pass; two for a row
-    axis built from the data)."""
+def scan_run(run_dir: Path) -> RunScan:
     meta: dict[str, Any] = {}
     if (run_dir / RUN_FILE).is_file():
         loaded = _read_json(run_dir / RUN_FILE)
@@ -247,9 +316,25 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             raise DataError("run.json must be a JSON object", file=run_dir / RUN_FILE)
         meta = loaded
     scored = run_dir / SCORED_FILE
-    benchmark = meta.get("benchmark") if isinstance(meta.get("benchmark"), str) else None
+    benchmark = meta.get("benchmark") if isinstance(meta.get("benchmark"), str) else _first_benchmark(scored)
     spec = report_spec(benchmark)
-    rows_axis = resolve_axis(spec.rows, scored) if spec is not None else None
+    values = distinct_values(scored, _value_fields(spec)) if spec is not None else {}
+    return RunScan(meta=meta, benchmark=benchmark, spec=spec, values=values)
+
+
+def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None = None,
+                 scan: RunScan | None = None, spec: ReportSpec | None = None) -> ReportInput:
+    """Aggregate a run directory's scored.jsonl on its family's report axes (one streaming pass, after
+    :func:`scan_run`'s for axes made from the data). ``spec``: the family's spec resolved across all the
+    report's inputs (:func:`load_inputs`); by default it is resolved on this run's own values."""
+    scan = scan if scan is not None else scan_run(run_dir)
+    meta, benchmark = scan.meta, scan.benchmark
+    scored = run_dir / SCORED_FILE
+    if spec is None and scan.spec is not None:
+        spec = resolve_spec(scan.spec, scan.values)
+    rows_axis = spec.rows if spec is not None else None
+    if rows_axis is not None and rows_axis.from_values is not None:
+        rows_axis = rows_axis.from_values(scan.values.get(rows_axis.field, []))
     per_task: dict[str, list[tuple[int, int, float]]] = {}
     unbinned: dict[str, int] = {}
     num_rows = 0
@@ -259,10 +344,6 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     binary = True
     for row in iter_scored_rows(scored):
         num_rows += 1
-        if benchmark is None and row.benchmark:
-            benchmark = row.benchmark
-            spec = report_spec(benchmark)
-            rows_axis = resolve_axis(spec.rows, scored) if spec is not None else None
         modes = {m: float(v) for m, v in row.scores.items() if m != OFFICIAL_SCORING and _number(v)}
         for mode, value in modes.items():
             counts_by_task = disagreements.setdefault(mode, {})
@@ -354,7 +435,14 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     spec = report_spec(named) or report_spec(DEFAULT_FAMILY)
     if spec is None or spec.read_scores is None:
         raise DataError("no benchmark family reads this scores file", file=path)
-    read = spec.read_scores(doc, path)
+    read_scores = spec.read_scores
+    if spec.columns.across_inputs:
+        # a scores file has per-bin scores but not the values its bins were made from
+        spec = resolve_spec(spec, {})
+        if not spec.columns.labels:
+            raise DataError("this family's report columns are made from per-sample rows, which a scores file "
+                            "does not have: report the run directory (its scored.jsonl) instead", file=path)
+    read = read_scores(doc, path)
     return ReportInput(
         name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
         scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
@@ -362,33 +450,67 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     )
 
 
-def load_input(path: str | Path, *, name: str | None = None, dataset: str | Path | None = None) -> ReportInput:
-    """A run directory (scored.jsonl preferred, else its scores.json) or a scores.json file."""
-    p = Path(path)
+def _scores_input(p: Path, name: str | None) -> ReportInput:
+    """A run directory without scored.jsonl, read from its scores.json (named by its run.json's model)."""
+    meta_name = name
+    if meta_name is None and (p / RUN_FILE).is_file():
+        meta = _read_json(p / RUN_FILE)
+        if isinstance(meta, dict):
+            meta_name = run_model_name(meta)
+    return load_scores_json(p / SCORES_FILE, name=meta_name)
+
+
+def _source_kind(p: Path) -> str:
+    """``run`` (a directory with scored.jsonl), ``run-scores`` (a directory with only scores.json) or
+    ``scores`` (a scores file); anything else is a DataError saying what to do."""
     if p.is_dir():
         if (p / SCORED_FILE).is_file():
-            return load_run_dir(p, name=name, dataset=Path(dataset) if dataset is not None else None)
+            return "run"
         if (p / SCORES_FILE).is_file():
-            meta_name = name
-            if meta_name is None and (p / RUN_FILE).is_file():
-                meta = _read_json(p / RUN_FILE)
-                if isinstance(meta, dict):
-                    meta_name = run_model_name(meta)
-            return load_scores_json(p / SCORES_FILE, name=meta_name)
+            return "run-scores"
         hint = (": it is a dataset; niah run it, then niah score the run" if (p / "manifest.json").is_file()
                 else ": score it first (niah score RUN)" if (p / RUN_FILE).is_file() else "")
         raise DataError(f"neither {SCORED_FILE} nor {SCORES_FILE} in the run directory{hint}", file=p)
     if p.is_file():
-        return load_scores_json(p, name=name)
+        return "scores"
     raise DataError("no such run directory or scores file", file=p)
+
+
+def load_input(path: str | Path, *, name: str | None = None, dataset: str | Path | None = None) -> ReportInput:
+    """A run directory (scored.jsonl preferred, else its scores.json) or a scores.json file. Axes made from
+    the data are made from this input's own rows; :func:`load_inputs` makes them across several inputs."""
+    p = Path(path)
+    kind = _source_kind(p)
+    if kind == "run":
+        return load_run_dir(p, name=name, dataset=Path(dataset) if dataset is not None else None)
+    return _scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name)
 
 
 def load_inputs(paths: Sequence[str | Path], *, names: Sequence[str] = (),
                 dataset: str | Path | None = None) -> list[ReportInput]:
+    """Every input of one report. A family's axes made from the data (:attr:`Axis.across_inputs`) are made
+    once from the values present across all its run inputs, so that their columns line up in one table."""
     if names and len(names) != len(paths):
         from niah.errors import ConfigError
         raise ConfigError(f"--name given {len(names)} times for {len(paths)} inputs (give one per input)")
-    loaded = [load_input(p, name=names[i] if names else None, dataset=dataset) for i, p in enumerate(paths)]
+    sources = [Path(p) for p in paths]
+    kinds = [_source_kind(p) for p in sources]
+    scans = {i: scan_run(p) for i, (p, kind) in enumerate(zip(sources, kinds, strict=True)) if kind == "run"}
+    family_values: dict[int, list[dict[str, list[Any]]]] = {}
+    for scan in scans.values():
+        if scan.spec is not None:
+            family_values.setdefault(id(scan.spec), []).append(scan.values)
+    shared = {id(scan.spec): resolve_spec(scan.spec, union_values(family_values[id(scan.spec)]))
+              for scan in scans.values() if scan.spec is not None}
+    loaded = []
+    for i, (p, kind) in enumerate(zip(sources, kinds, strict=True)):
+        name = names[i] if names else None
+        if kind == "run":
+            scan = scans[i]
+            loaded.append(load_run_dir(p, name=name, dataset=Path(dataset) if dataset is not None else None,
+                                       scan=scan, spec=shared.get(id(scan.spec))))
+        else:
+            loaded.append(_scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name))
     return loaded if names else _distinct_names(loaded)
 
 

@@ -51,6 +51,7 @@ from typing import Any
 
 from PIL import Image
 
+from niah.benchmarks.video_niah.durations import duration_label
 from niah.benchmarks.video_niah.pools import COUNT_RANGE, shows_words
 from niah.english import with_article
 from niah.errors import ConfigError
@@ -105,14 +106,6 @@ def parse_duration(text: str) -> float:
     if seconds <= 0:
         raise ConfigError(f"duration {text!r} must be positive")
     return seconds
-
-
-def duration_label(seconds: float) -> str:
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{seconds / 3600:g}h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds / 60:g}m"
-    return f"{seconds:g}s"
 
 
 def _csv(value: Any) -> list[str]:

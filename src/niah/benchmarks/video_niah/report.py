@@ -1,5 +1,8 @@
 """The video-niah report: accuracy per haystack duration (columns) and needle depth row (rows).
 
+The duration columns are the durations present in the report's runs, labelled as built (``1m``, ``3m``,
+``1h``), shortest first, one axis shared by every run of the report: video-niah publishes no numbers in fixed
+duration bins to compare with, and fixed bins put a 3m haystack under ``<=5m`` beside grey empty columns.
 The depth rows are the ones the dataset was built with (any list of depth cells, or exact depths), read from
 the scored rows' ``depth_cell``. video-niah has no official aggregation to reproduce, so nothing counts an
 empty cell as 0: a duration's value is the mean over its depth cells that have samples, a table's Overall the
@@ -12,22 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from niah.benchmarks.protocol import Axis, Breakdown, ReportSpec
+from niah.benchmarks.video_niah.durations import duration_column
 from niah.benchmarks.video_niah.score import depth_cell_label, valid_depth_cell
 
-DURATION_EDGES = (60.0, 300.0, 900.0, 1800.0, 3600.0)
-DURATION_LABELS = ("<=1m", "<=5m", "<=15m", "<=30m", "<=60m", ">60m")
 TASK_TITLES = {"retrieval": "Retrieval (open)", "retrieval-choice": "Retrieval (options)",
                "counting": "Counting", "ordering": "Temporal ordering"}
-
-
-def duration_bin(seconds: Any) -> int | None:
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
-        return None
-    for i, edge in enumerate(DURATION_EDGES):
-        if seconds <= edge + 1e-9:
-            return i
-    return len(DURATION_EDGES)
-
 
 DEPTH_TENTHS = tuple(f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10))
 
@@ -77,8 +69,11 @@ def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
     return [round(sum(s[c] for s in task_scores.values()) / len(task_scores), 6) for c in range(width)]
 
 
+#: One column per haystack duration present across the report's runs, in seconds order.
+DURATIONS = Axis.from_data("Haystack duration", "duration_s", duration_column, order=float)
+
 SPEC = ReportSpec(
-    columns=Axis("Haystack duration", "duration_s", DURATION_LABELS, duration_bin),
+    columns=DURATIONS,
     rows=Axis("Needle depth", "depth_cell", (), lambda _value: None, from_values=depth_axis),
     per_bin=per_bin,
     per_bin_weighted=per_bin_filled,
@@ -89,10 +84,11 @@ SPEC = ReportSpec(
     task_titles={**TASK_TITLES, "overall": "Overall (mean over tasks)"},
     overall_title="Overall (mean over tasks)",
     table_prefix="video_niah_",
-    footnote=("video-niah: accuracy per haystack duration, the mean over the depth cells that have samples; "
-              "Overall is the mean over all (duration, depth) cells that have samples. Empty cells are left out "
-              "of every mean (- in the tables, grey in the heatmaps), never counted 0."),
+    footnote=("video-niah: accuracy per haystack duration (one column per duration in the report's runs), the "
+              "mean over the depth cells that have samples; Overall is the mean over all (duration, depth) cells "
+              "that have samples. Empty cells are left out of every mean (- in the tables, grey in the heatmaps), "
+              "never counted 0."),
     breakdowns=(Breakdown("By needle kind", "needle_kind"),),
-    distributions=(Axis("Haystack duration", "duration_s", DURATION_LABELS, duration_bin),
+    distributions=(DURATIONS,
                    Axis("Needle depth (mean, exact)", "depth", DEPTH_TENTHS, depth_tenth)),
 )
