@@ -252,3 +252,58 @@ def test_lmms_eval_chat_messages_validate(exported: dict[str, Any], lmms_eval: M
     messages = ChatMessages(messages=task.doc_to_messages(image_docs[0]))
     kinds = [c.type for m in messages.messages for c in m.content]
     assert "image" in kinds and "text" in kinds
+
+
+def test_logged_samples_of_every_task_import_back_to_niah_score(exported: dict[str, Any], tmp_path: Path) -> None:
+    """The README's way to the whole-dataset figures: lmms-eval's --log_samples files (one per task, each
+    numbering its docs from 0, each doc logged with its text fields) imported as one run score as niah did."""
+    from niah.harness.replay import import_responses
+
+    reference = exported["runs"]["baseline:random"]
+    replies = _replies(reference)
+    logs = []
+    for task in exported["summary"].tasks:
+        lines = [{"doc_id": k, "doc": doc, "target": doc["target"], "resps": [[replies[doc["niah_id"]]]],
+                  "filtered_resps": [replies[doc["niah_id"]]]} for k, doc in enumerate(_docs(exported["out"], task))]
+        path = tmp_path / f"20261202_samples_{task}.jsonl"
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        logs.append(path)
+    import_responses("lmms-eval", logs, exported["dataset"], tmp_path / "run")
+    score_run(tmp_path / "run")
+    assert _niah_scores(tmp_path / "run") == _niah_scores(reference)
+
+
+def test_a_video_family_exports_its_sampled_frames_and_scores_like_niah(tmp_path: Path) -> None:
+    """InfiniBench: each video becomes the frames niah run samples (--max-frames), copied into the folder, with
+    the subtitles in the text; the oracle's replies aggregate to niah score's structure."""
+    from support.infinibench_fixtures import write_qa_files, write_videos
+
+    write_videos(tmp_path / "videos")
+    write_qa_files(tmp_path / "qa")
+    media = ["--media-root", str(tmp_path / "videos")]
+    assert CliRunner().invoke(app, ["import", "infinibench", str(tmp_path / "qa"), "--videos",
+                                    str(tmp_path / "videos"), "--out", str(tmp_path / "ds")]).exit_code == 0
+    res = CliRunner().invoke(app, ["export", "lmms-eval", str(tmp_path / "ds"), "--out", str(tmp_path / "task"),
+                                   "--max-frames", "3", *media])
+    assert res.exit_code == 0, res.output
+    run = tmp_path / "run"
+    assert CliRunner().invoke(app, ["run", str(tmp_path / "ds"), "--model", "baseline:oracle", "--out", str(run),
+                                    "--no-progress", "--max-frames", "3", *media]).exit_code == 0
+    score_run(run)
+    utils = _load_utils(tmp_path / "task")
+    replies = _replies(run)
+    tasks = sorted(p.stem for p in (tmp_path / "task" / "docs").glob("*.jsonl"))
+    assert len(tasks) == 2  # multiple-choice and open questions decode with different budgets
+    items, texts = [], []
+    for task in tasks:
+        for doc in _docs(tmp_path / "task", task):
+            frames = [p for p in json.loads(doc["prompt"])["parts"] if p["type"] == "image"]
+            assert len(frames) == 3 and all(p["path"].startswith("media/_frames/") for p in frames)
+            assert [im.size for im in utils.niah_doc_to_visual(doc)] == [Image.open(tmp_path / "task" / p["path"]).size
+                                                                        for p in frames]
+            items.append(utils.niah_process_results(doc, [replies[doc["niah_id"]]])[OFFICIAL_METRIC])
+            texts.append(utils.niah_doc_to_text(doc))
+    assert any("[1.0s] Where are we going tonight?" in text for text in texts)  # subtitles per frame
+    per_sample, structure = _niah_scores(run)
+    assert {i["niah_id"]: i["score"] for i in items if "score" in i} == per_sample
+    assert utils.niah_official_scores(items) == structure
