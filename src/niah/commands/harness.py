@@ -1,6 +1,7 @@
 """Other harnesses' formats, for any benchmark's dataset: `niah export hf DATASET --out DIR` and `niah import hf
 DIR --out DATASET` (Hugging Face datasets: Parquet shards and a dataset card, out and back in), and
-`niah export inspect DATASET --out task.py` (an inspect_ai task scored by niah's official rule)."""
+`niah export inspect DATASET --out task.py` (an inspect_ai task scored by niah's official rule), and `niah export
+lmms-eval DATASET --out DIR` (an lmms-eval task folder scored by niah's official rule)."""
 
 from __future__ import annotations
 
@@ -74,7 +75,36 @@ def export_inspect_command(
     typer.echo(f"wrote {out}: inspect eval {out} --model PROVIDER/MODEL (needs pip install inspect_ai)", err=True)
 
 
+def export_lmms_eval_command(
+    dataset: Path = typer.Argument(..., help="Dataset directory (manifest.json, samples.jsonl, media/)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The task folder to write (YAML, utils.py, docs/, "
+                             "media/, README.md)."),
+    name: str = typer.Option(None, "--name", help="The lmms-eval task name (default niah_ and the dataset "
+                             "folder's name)."),
+    max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (as niah run's "
+                                   "--max-frames; default 32 for a video file)."),
+    question_first: bool = typer.Option(False, "--question-first", help="The question before the context "
+                                        "(where a family offers it)."),
+    media_root: list[Path] = typer.Option(None, "--media-root", help="Allow reading media from this folder "
+                                          "outside the dataset."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export at --out."),
+) -> None:
+    """A niah dataset as an lmms-eval task folder: the family's rendered prompts as docs (images as PIL images,
+    a video as its sampled frames), process_results calling niah's official rule. Run it with `lmms_eval
+    --tasks NAME --include_path DIR` (niah must be installed there)."""
+    from niah.lmms_task import export_lmms_eval
+
+    summary = export_lmms_eval(dataset, out, name=name, media_roots=tuple(media_root or ()), max_frames=max_frames,
+                               question_first=question_first, overwrite=overwrite)
+    run_name = summary.group or summary.tasks[0]
+    tasks = f"task {run_name}" if summary.group is None else f"group {run_name} over {', '.join(summary.tasks)}"
+    typer.echo(f"wrote {summary.samples} samples ({summary.media_files} media files) as lmms-eval {tasks} -> {out}: "
+               f"lmms_eval --model MODEL --tasks {run_name} --include_path {out} (needs lmms-eval and niah)",
+               err=True)
+
+
 def commands() -> list[Command]:
     """The shared (family-agnostic) commands of the import and export verbs."""
     return [Command("import", "hf", import_command), Command("export", "hf", export_command),
-            Command("export", "inspect", export_inspect_command)]
+            Command("export", "inspect", export_inspect_command),
+            Command("export", "lmms-eval", export_lmms_eval_command)]
