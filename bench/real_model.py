@@ -121,9 +121,8 @@ def main() -> None:
     def milebench() -> None:
         ds, run = out / "milebench", out / "runs" / "milebench"
         if not (ds / "samples.jsonl").exists():
-            tokens = [str(int(float(s.lower().removesuffix("k")) * 1000)) for s in lengths]
             niah("build", "milebench-niah", "--out", str(ds), "--tasks", "TextNeedleInAHaystack",
-                 "--lengths", ",".join(tokens), "--per-length", per_cell, "--images", "1",
+                 "--lengths", ",".join(lengths), "--per-cell", per_cell, "--images", "1",
                  "--image-tokens", "1", "--seed", seed, "--no-progress")
         niah("run", str(ds), *run_args, "--out", str(run), "--no-vision", "--over-limit", "truncate",
              "--max-tokens", "64")

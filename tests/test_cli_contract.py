@@ -321,3 +321,121 @@ def test_report_says_what_it_is_doing(text_ds, tmp_path):
     assert stages[0] == "report: reading 1 input(s)" and any("sample browser" in s for s in stages)
     quiet = _niah("report", tmp_path / "run", "--out", tmp_path / "rep2", "--no-progress")
     assert quiet.exit_code == 0 and "report: reading" not in quiet.stderr
+
+
+# ------------------------------------------------------------------------- one --lengths syntax, every builder
+
+
+def test_mmlongbench_names_its_official_lengths_as_8k_or_their_token_count(capsys):
+    from niah.benchmarks.mmlongbench.datasets import length_bins
+
+    assert length_bins(["8k,16384", "32K", "65536", "128k"]) == [8, 16, 32, 64, 128]
+    assert length_bins(["8000", "8k", "8192"]) == [8]  # one length, however it is written, built once
+    assert capsys.readouterr().err == ""
+    assert length_bins(["8,16"]) == [8, 16]  # the old K spelling, for one release
+    assert capsys.readouterr().err == "note: --lengths 8,16 (K values) is deprecated; use --lengths 8k,16k\n"
+
+
+@pytest.mark.parametrize("spec", ["12k", "8k-16k", "4096", "8x"])
+def test_mmlongbench_refuses_other_lengths_listing_the_official_ones(spec):
+    from niah.benchmarks.mmlongbench.datasets import length_bins
+    from niah.errors import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        length_bins([spec])
+    message = str(caught.value)
+    assert message.startswith(f"--lengths {spec!r}") and "8k, 16k, 32k, 64k, 128k" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("command", [["build", "mmlongbench-vh"], ["build", "mmlongbench-niah"],
+                                     ["build", "milebench-niah"], ["build", "seq-niah"]])
+def test_a_length_a_builder_cannot_build_is_one_line_and_writes_nothing(tmp_path, command):
+    bad = {"mmlongbench-vh": "12k", "mmlongbench-niah": "8k-16k", "milebench-niah": "4k-8k",
+           "seq-niah": "12k"}[command[1]]
+    result = _niah(*command, "--lengths", bad, "--out", tmp_path / "ds")
+    assert result.exit_code == EXIT_ERROR, result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: --lengths {bad!r}")
+    assert "Traceback" not in result.output and not (tmp_path / "ds").exists()
+    allowed = {"mmlongbench-vh": "8k, 16k", "mmlongbench-niah": "8k, 16k", "milebench-niah": "(8k)",
+               "seq-niah": "8k-16k, 16k-32k"}[command[1]]
+    assert allowed in result.stderr
+
+
+def test_mmlongbench_import_takes_the_shared_syntax(tmp_path, monkeypatch):
+    import niah.benchmarks.mmlongbench.official as official
+    from niah.sample import DatasetWriter
+
+    asked: list[object] = []
+
+    def write(data_root, image_root, out, *, lengths, **_):  # the importer, reduced to what --lengths became
+        asked.append(lengths)
+        with DatasetWriter(out) as writer:
+            writer.finish({"benchmark": "mmlongbench"})
+        return official.Dataset(out, media_roots=(image_root,)), []
+
+    monkeypatch.setattr(official, "write_mmlongbench_dataset", write)
+    ok = _niah("import", "mmlongbench", tmp_path, "--media-root", tmp_path, "--out", tmp_path / "ds",
+               "--lengths", "16k,8192")
+    old = _niah("import", "mmlongbench", tmp_path, "--media-root", tmp_path, "--out", tmp_path / "ds2",
+                "--lengths", "32")
+    assert ok.exit_code == 0 and old.exit_code == 0, (ok.output, old.output)
+    assert asked == [[16, 8], [32]] and "deprecated" not in ok.stderr
+    assert "note: --lengths 32 (K values) is deprecated; use --lengths 32k" in old.stderr
+
+
+def test_seq_niah_names_its_bins_in_the_shared_syntax():
+    from niah.benchmarks.seq_niah.build import length_bin_names
+
+    assert length_bin_names(["8000-16000", "8K-16K,2k-4k", "64k-128k"]) == ["8k-16k", "2k-4k", "64k-128k"]
+
+
+def test_milebench_takes_exact_lengths_in_the_shared_syntax():
+    from niah.lengths import exact_lengths
+
+    assert exact_lengths(["4096,8k", "8000", "1.5k"], builder="milebench-niah") == [4096, 8000, 1500]
+
+
+def test_eval_refuses_a_length_its_builder_cannot_build_and_leaves_nothing(tmp_path):
+    result = _niah("eval", "--benchmark", "mmlongbench", "--lengths", "12k", "--out", tmp_path / "ev")
+    assert result.exit_code == EXIT_ERROR
+    assert result.stderr.startswith("error: --lengths '12k' is not an official MMLongBench length")
+    assert not (tmp_path / "ev").exists()
+
+
+# ------------------------------------------------------------------------------------- help: described, wrapped
+
+
+def test_every_option_of_every_command_has_a_description():
+    import typer.main
+
+    root = typer.main.get_command(app)
+    undescribed = [(" ".join(path), max(p.opts, key=len)) for path, command in _commands(root)
+                   for p in command.params if "--help" not in p.opts and not (getattr(p, "help", None) or "").strip()]
+    assert not undescribed, undescribed
+
+
+def test_help_has_no_line_breaks_of_its_own_so_the_terminal_wraps_it():
+    """typer's rich formatter keeps every newline of a command's help after its first paragraph: a docstring's
+    line break would break a sentence mid-line at any width. Only paragraphs and list items start lines."""
+    import re
+
+    import typer.main
+
+    root = typer.main.get_command(app)
+    broken = []
+    for path, command in _commands(root):
+        for paragraph in (command.help or "").split("\n\n"):
+            for line in paragraph.splitlines()[1:]:
+                if not re.match(r"^\s*([-*]|\d+[.)])\s", line) and not paragraph.startswith("\b"):
+                    broken.append((" ".join(path), line))
+        broken += [(" ".join(path), p.name) for p in command.params if "\n" in (getattr(p, "help", None) or "")]
+    assert not broken, broken
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_help_fits_the_terminal_and_keeps_sentences_whole(columns):
+    for path in (["eval"], ["run"], ["judge", "mmlongbench"], ["build", "mmlongbench-niah"]):
+        out = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": str(columns)}).output
+        assert max(len(line) for line in out.splitlines()) <= columns, (path, columns)
+    wide = CliRunner().invoke(app, ["eval", "--help"], env={"COLUMNS": "200"}).output
+    assert "(after the report; --allow-failures gives 0)" in wide  # was cut after "report;" at every width

@@ -143,7 +143,7 @@ def test_cli_build_run_score(tmp_path):
         return proc.stdout
 
     # the embedded image pool (default) once, here
-    assert "built 2 samples (vh_multi: 2)" in niah("build", "mmlongbench-vh", "--out", "ds", "--lengths", "8",
+    assert "built 2 samples (vh_multi: 2)" in niah("build", "mmlongbench-vh", "--out", "ds", "--lengths", "8k",
                                                    "--per-length", "2", "--needles", "2", "--no-progress")
     niah("run", "ds", "--model", "baseline:oracle", "--out", "run", "--no-progress")
     niah("score", "run")

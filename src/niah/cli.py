@@ -4,7 +4,9 @@ so that `niah --help` starts fast."""
 from __future__ import annotations
 
 import functools
+import inspect
 import math
+import re
 import sys
 from typing import Any
 
@@ -126,11 +128,41 @@ def _option_flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+#: A line of a help paragraph that starts a new line on purpose: a list item (``- x``, ``* x``, ``1. x``).
+_LIST_ITEM = re.compile(r"^\s*([-*]|\d+[.)])\s")
+
+
+def reflow_help(text: str | None) -> str | None:
+    """A command's help with the line breaks of its source joined, so that the terminal wraps it: typer's rich
+    formatter keeps every newline after the first paragraph, which breaks a sentence wherever the docstring
+    did ("stored in" / "the run"). Paragraphs (blank lines), list items and click's ``\\b`` blocks are kept."""
+    if text is None:
+        return None
+    paragraphs = []
+    for paragraph in inspect.cleandoc(text).split("\n\n"):
+        if paragraph.startswith("\b"):
+            paragraphs.append(paragraph)
+            continue
+        lines: list[str] = []
+        for line in paragraph.splitlines():
+            if lines and not _LIST_ITEM.match(line):
+                lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+            else:
+                lines.append(line.rstrip())
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 def _wrap_all(t: typer.Typer) -> None:
+    """Every command: expected errors as one line (``_friendly_errors``), help that the terminal wraps."""
+    t.info.help = reflow_help(t.info.help) if isinstance(t.info.help, str) else t.info.help
     for info in t.registered_commands:
         if info.callback is not None:
+            info.help = reflow_help(info.help if info.help is not None else inspect.getdoc(info.callback))
             info.callback = _friendly_errors(info.callback)
     for group in t.registered_groups:
+        if isinstance(group.help, str):
+            group.help = reflow_help(group.help)
         if group.typer_instance is not None:
             _wrap_all(group.typer_instance)
 

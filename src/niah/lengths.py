@@ -8,6 +8,7 @@ lengths from, or a set of official bins it must name exactly) and say so in thei
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from niah.errors import ConfigError
 
@@ -38,9 +39,29 @@ def parse_length(spec: str) -> tuple[int, int]:
     return a, b
 
 
-def parse_lengths(values: list[str] | tuple[str, ...]) -> list[tuple[int, int]]:
+def length_items(values: Iterable[str | int]) -> list[str]:
+    """The items of repeated, comma-separated ``--lengths`` options as written (``["8k,16k", "32k"]`` ->
+    ``["8k", "16k", "32k"]``); an integer (a Python caller's length in tokens) is its decimal spelling."""
+    return [item.strip() for value in values for item in str(value).split(",") if item.strip()]
+
+
+def parse_lengths(values: Iterable[str | int]) -> list[tuple[int, int]]:
     """Every comma-separated item of repeated ``--lengths`` options, parsed."""
-    return [parse_length(item.strip()) for value in values for item in value.split(",") if item.strip()]
+    return [parse_length(item) for item in length_items(values)]
+
+
+def exact_lengths(values: Iterable[str | int], *, builder: str) -> list[int]:
+    """Lengths in tokens for a builder that makes every sample exactly one length: a range is refused in one
+    line naming ``--lengths`` and the ``builder``. A length written twice (``4k,4000``) is built once."""
+    lengths: list[int] = []
+    for item in length_items(values):
+        lo, hi = parse_length(item)
+        if lo != hi:
+            raise ConfigError(f"--lengths {item!r}: {builder} builds exact lengths, not ranges; give each length "
+                              "as tokens (8192) or thousands of tokens (8k)")
+        if lo not in lengths:
+            lengths.append(lo)
+    return lengths
 
 
 def format_tokens(tokens: int) -> str:

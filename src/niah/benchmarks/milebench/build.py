@@ -223,12 +223,12 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
     """The shared builder vocabulary (``niah eval``'s options) in this builder's terms: ``per_cell`` is its
-    ``per_length``, ``lengths`` may be written ``8k``."""
-    from niah.lengths import parse_tokens
+    ``per_length``; ``lengths`` are written as ``--lengths`` is (``8k``, ``8192``; exact, so no ranges)."""
+    from niah.lengths import exact_lengths
 
     kwargs = dict(options)
     if "per_cell" in kwargs:
         kwargs["per_length"] = kwargs.pop("per_cell")
     if "lengths" in kwargs:
-        kwargs["lengths"] = [v if isinstance(v, int) else parse_tokens(str(v)) for v in kwargs["lengths"]]
+        kwargs["lengths"] = exact_lengths(kwargs["lengths"], builder="milebench-niah")
     return build_milebench_niah(out, progress=progress, **kwargs)

@@ -44,29 +44,27 @@ def score_official_files(paths: list[Path], out: Path | None) -> None:
 
 def build_niah_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
-    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="exact lengths in tokens, e.g. 4096,8192")]
-    = None,
+    lengths: Annotated[list[str] | None, typer.Option(
+        "--lengths", help="exact lengths, comma-separated or repeated: tokens (4096) or thousands of tokens (8k = "
+                          "8000); default 4096")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task and length")] = 4,
     per_length: Annotated[int | None, deprecated_alias("--per-length", "--per-cell")] = None,
     tasks: Annotated[list[str] | None, typer.Option(
         "--tasks", help="TextNeedleInAHaystack, ImageNeedleInAHaystack (default both)")] = None,
     images: Annotated[int, typer.Option("--images", help="images per sample")] = 4,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="the model's tokenizer (cl100k_base, hf:PATH, ...)")]
     = "cl100k_base",
     image_tokens: Annotated[int, typer.Option("--image-tokens", help="per-image cost (official LLaVA-1.5: 576)")]
     = 576,
-    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """MileBench-style passkey haystacks (passkey in the text or on one image) at exact official lengths."""
     from niah.benchmarks.milebench.build import TASKS, build_milebench_niah
-    from niah.errors import ConfigError
+    from niah.lengths import exact_lengths
 
-    try:
-        sizes = [int(v.strip()) for value in lengths or ["4096"] for v in value.split(",") if v.strip()]
-    except ValueError:
-        raise ConfigError("--lengths takes token counts such as 4096,8192") from None
+    sizes = exact_lengths(lengths or ["4096"], builder="milebench-niah")
     names = [t.strip() for value in tasks or [] for t in value.split(",") if t.strip()] or list(TASKS)
     counts = build_milebench_niah(out, lengths=sizes, per_length=per_cell if per_length is None else per_length, tasks=names, images_per_sample=images,
                                   seed=seed, corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens,

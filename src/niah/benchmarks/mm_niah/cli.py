@@ -98,11 +98,13 @@ def build_command(
     tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated tasks (default: all six); image-count adds the paper's Fig. 4 probe (how many "
                         "images does the document hold?)")] = None,
     lengths: Annotated[list[str] | None, typer.Option(
-        "--lengths", help="lengths: 8k (exact) or 8k-12k (range); default: the paper's 11 bins 1k..72k")] = None,
+        "--lengths", help="lengths, comma-separated or repeated: 8k (exactly 8000 tokens), 8192 (tokens) or a range "
+                          "8k-12k (each sample's length drawn from it); default: the paper's 11 bins 1k..72k")]
+    = None,
     depths: Annotated[list[str] | None, typer.Option(
         "--depths", help="official depth cells by lower edge, default 0,0.2,0.4,0.6,0.8")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option(
         "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes); mm-niah:DIR reads "
                         "official MM-NIAH annotation files (real documents, old needles removed)")] = "default",
@@ -122,7 +124,7 @@ def build_command(
                                 "'\\n\\n---\\n\\n', or '</s>' with --format official")] = None,
     reasoning_choices: Annotated[bool, typer.Option(
         "--reasoning-choices", help="reasoning-text as multiple choice (default: open-ended, as the paper)")] = False,
-    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no summary table")] = False,
 ) -> None:
     """Build MM-NIAH samples (six tasks, length x depth grid) from a corpus."""

@@ -394,23 +394,16 @@ def measure(sample: Sample, media_root: str | Path, tokenizer: str | TextTokeniz
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
     """The shared builder vocabulary (``niah eval``'s options) in this builder's terms: ``per_cell`` is its
-    ``per_length``, ``lengths`` may be written ``8k``."""
+    ``per_length``; ``lengths`` are written as ``--lengths`` is (``8k`` or ``8192``: the official 8K length,
+    :func:`~niah.benchmarks.mmlongbench.datasets.length_bins`)."""
+    from niah.benchmarks.mmlongbench.datasets import length_bins
 
     kwargs = dict(options)
     if "per_cell" in kwargs:
         kwargs["per_length"] = kwargs.pop("per_cell")
     if "lengths" in kwargs:
-        kwargs["lengths"] = [v if isinstance(v, int) else _length_k(v) for v in kwargs["lengths"]]
+        kwargs["lengths"] = length_bins(kwargs["lengths"])
     return build_vh(out, progress=progress, **kwargs)
-
-
-def _length_k(value: Any) -> int:
-    """``"8k"`` or ``"8"`` -> 8: MMLongBench lengths are named in K (8K = 8,192 Llama-2 tokens)."""
-    text = str(value).strip().lower().removesuffix("k")
-    if not text.isdigit() or int(text) <= 0:
-        raise ConfigError(f"--lengths {value!r}: MMLongBench lengths are K values ({', '.join(map(str, LENGTHS_K))})")
-    return int(text)
-
 
 
 # ------------------------------------------------------------------------ text/image needles (MM-NIAH tasks)

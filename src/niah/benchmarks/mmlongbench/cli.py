@@ -11,6 +11,10 @@ import typer
 from niah.commands import deprecated_alias, pick_alias
 from niah.commands import judge_options as jo
 
+#: ``--lengths`` on every MMLongBench command: the shared syntax, naming the official lengths.
+_LENGTHS_HELP = ("official lengths, comma-separated or repeated: 8k,16k,32k,64k,128k (K = 1024 tokens; 8192 "
+                 "also names 8k)")
+
 
 def _csv(values: list[str] | None) -> list[str]:
     return [v.strip() for value in values or [] for v in value.split(",") if v.strip()]
@@ -24,13 +28,15 @@ def import_command(
     image_root: Annotated[Path | None, deprecated_alias("--image-root", "--media-root")] = None,
     datasets: Annotated[list[str] | None, typer.Option("--datasets", help="comma-separated data sets (default: "
                                                        "every official file found)")] = None,
-    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="comma-separated K values: 8,16,32,64,128")]
-    = None,
+    lengths: Annotated[list[str] | None, typer.Option("--lengths", help=_LENGTHS_HELP + " (default: every length "
+                                                      "found)")] = None,
     samples: Annotated[str, typer.Option("--samples", help="'official' (100 ids, 50 for MM-NIAH), 'all', or N")]
     = "official",
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the draw of ids (--samples official or N): the same "
+                                      "seed keeps the same ids")] = 0,
 ) -> None:
     """Official MMLongBench test files -> a niah dataset (images read in place from --media-root)."""
+    from niah.benchmarks.mmlongbench.datasets import length_bins
     from niah.benchmarks.mmlongbench.official import write_mmlongbench_dataset
     from niah.errors import ConfigError
 
@@ -46,10 +52,7 @@ def import_command(
             max_samples = int(samples)
         except ValueError:
             raise ConfigError(f"--samples must be 'official', 'all' or a positive integer, not {samples!r}") from None
-    try:
-        ks = [int(k.upper().removeprefix("K")) for k in _csv(lengths)] or None
-    except ValueError:
-        raise ConfigError("--lengths takes K values such as 8,16,32") from None
+    ks = length_bins(lengths or []) or None
     ds, reports = write_mmlongbench_dataset(data_root, image_root, out, datasets=_csv(datasets) or None, lengths=ks,
                                             max_samples=max_samples, seed=seed)
     for report in reports:
@@ -66,7 +69,7 @@ def judge_command(
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
     base_url: jo.BaseUrls = None,
     api_key_env: jo.ApiKeyEnv = None,
-    concurrency: Annotated[int, typer.Option("--concurrency")] = 8,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="judge requests in flight")] = 8,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset of the run (default: run.json's)")]
     = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the judgements whose stored "
@@ -141,28 +144,26 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
 
 def build_vh_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
-    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="K values, default 8,16,32,64,128")] = None,
+    lengths: Annotated[list[str] | None, typer.Option("--lengths", help=_LENGTHS_HELP + " (default: all five)")]
+    = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per length (half yes, half no)")] = 4,
     per_length: Annotated[int | None, deprecated_alias("--per-length", "--per-cell")] = None,
     needles: Annotated[int, typer.Option("--needles", help="1: vh_single; K > 1: vh_multi with K query images")] = 1,
     media_root: Annotated[Path | None, typer.Option("--media-root", help="folder of haystack and needle images "
                                                     "(default: the embedded pool)")] = None,
     images: Annotated[Path | None, deprecated_alias("--images", "--media-root")] = None,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="text tokenizer (default llama2-sp)")] = "llama2-sp",
     min_pixels: Annotated[int, typer.Option("--min-pixels", help="qwen2vl-28px min_pixels")] = 4 * 28 * 28,
     max_pixels: Annotated[int, typer.Option("--max-pixels", help="qwen2vl-28px max_pixels")] = 16384 * 28 * 28,
     max_side: Annotated[int, typer.Option("--max-side", help="longest image side in 28-pixel patches")] = 12,
-    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """Visual-haystack samples (yes/no, single or multi needle) at exactly 8K..128K tokens."""
     from niah.benchmarks.mmlongbench.build import build_vh
-    from niah.errors import ConfigError
+    from niah.benchmarks.mmlongbench.datasets import LENGTHS_K, length_bins
 
-    try:
-        ks = [int(k.upper().removeprefix("K")) for k in _csv(lengths)] or [8, 16, 32, 64, 128]
-    except ValueError:
-        raise ConfigError("--lengths takes K values such as 8,16,32") from None
+    ks = length_bins(lengths or []) or list(LENGTHS_K)
     counts = build_vh(out, lengths=ks, per_length=per_cell if per_length is None else per_length, needles=needles,
                       images=pick_alias(media_root, images, "--media-root"), seed=seed,
                       tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels, max_side=max_side,
@@ -173,26 +174,29 @@ def build_vh_command(
 def build_niah_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
     tasks: Annotated[list[str] | None, typer.Option("--tasks", help="MM-NIAH tasks, default all six")] = None,
-    lengths: Annotated[list[str] | None, typer.Option("--lengths", help="K values, default 8,16,32,64,128")] = None,
+    lengths: Annotated[list[str] | None, typer.Option("--lengths", help=_LENGTHS_HELP + " (default: all five)")]
+    = None,
     depths: Annotated[list[str] | None, typer.Option("--depths", help="depth cells, default 0,0.2,0.4,0.6,0.8")]
     = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="text tokenizer (default llama2-sp)")] = "llama2-sp",
     min_pixels: Annotated[int, typer.Option("--min-pixels", help="qwen2vl-28px min_pixels")] = 4 * 28 * 28,
     max_pixels: Annotated[int, typer.Option("--max-pixels", help="qwen2vl-28px max_pixels")] = 16384 * 28 * 28,
-    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """MMLongBench's text/image needle sets (MM-NIAH tasks) at exactly 8K..128K haystack tokens."""
     from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
+    from niah.benchmarks.mmlongbench.datasets import LENGTHS_K, length_bins
     from niah.errors import ConfigError
 
+    ks = length_bins(lengths or []) or list(LENGTHS_K)
     try:
-        ks = [int(k.upper().removeprefix("K")) for k in _csv(lengths)] or [8, 16, 32, 64, 128]
         cells = [float(d) for d in _csv(depths)] or [0.0, 0.2, 0.4, 0.6, 0.8]
     except ValueError:
-        raise ConfigError("--lengths takes K values such as 8,16; --depths numbers in [0, 1]") from None
+        raise ConfigError(f"--depths takes numbers in [0, 1] such as 0,0.2,0.4, not {','.join(_csv(depths))!r}") \
+            from None
     counts = build_niah(out, tasks=_csv(tasks) or NIAH_TASKS, lengths=ks, per_cell=per_cell, depths=cells,
                         seed=seed, corpus=corpus, tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels,
                         progress=not no_progress)

@@ -8,13 +8,56 @@ retrieval files, ``dep<n>``: each id appears n times, one row per needle depth. 
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from niah.errors import DataError
+from niah.errors import ConfigError, DataError
 
 #: The five standardized lengths, in thousands of tokens (``K8`` .. ``K128``).
 LENGTHS_K: tuple[int, ...] = (8, 16, 32, 64, 128)
 LENGTH_LABELS: tuple[str, ...] = tuple(f"{k}K" for k in LENGTHS_K)
+#: Tokens in one K of an official length: the configs set ``input_max_length`` to k x 1024 (8K = 8,192).
+K_TOKENS = 1024
+#: What ``--lengths`` accepts here, for the help and the error line.
+LENGTHS_ALLOWED = (f"{', '.join(f'{k}k' for k in LENGTHS_K)} (K = {K_TOKENS} tokens: 8k names the "
+                   f"{8 * K_TOKENS}-token length, and so does {8 * K_TOKENS})")
+
+
+def length_bins(values: Iterable[str | int]) -> list[int]:
+    """``--lengths`` in the one syntax of :mod:`niah.lengths`, mapped to MMLongBench's official lengths (K
+    values): ``8k`` and ``8192`` both name 8K, whose samples hold 8 x 1024 tokens. (``8k`` reads as 8,000
+    tokens in the shared syntax; no official length is 8,000, so it can only mean the 8K length.) A bare ``8``,
+    the old K spelling, still works with a deprecation note on stderr. A range or any other length is refused
+    in one line listing the official ones; a length given twice is built once."""
+    from niah.lengths import VALID, length_items, parse_length
+
+    ks: list[int] = []
+    old_spellings: list[tuple[str, int]] = []
+    for item in length_items(values):
+        try:
+            lo, hi = parse_length(item)
+        except ConfigError:
+            raise ConfigError(f"--lengths {item!r}: {VALID}; MMLongBench's lengths are {LENGTHS_ALLOWED}") from None
+        if lo != hi:
+            raise ConfigError(f"--lengths {item!r}: MMLongBench builds its official lengths, not ranges: "
+                              f"{LENGTHS_ALLOWED}")
+        if lo in LENGTHS_K:
+            k = lo
+            old_spellings.append((item, k))
+        elif lo % K_TOKENS == 0 and lo // K_TOKENS in LENGTHS_K:
+            k = lo // K_TOKENS
+        elif lo % 1000 == 0 and lo // 1000 in LENGTHS_K:
+            k = lo // 1000
+        else:
+            raise ConfigError(f"--lengths {item!r} is not an official MMLongBench length; choose from "
+                              f"{LENGTHS_ALLOWED}")
+        if k not in ks:
+            ks.append(k)
+    if old_spellings:
+        print(f"note: --lengths {','.join(item for item, _ in old_spellings)} (K values) is deprecated; use "
+              f"--lengths {','.join(f'{k}k' for _, k in old_spellings)}", file=sys.stderr)
+    return ks
 
 CATEGORIES: tuple[str, ...] = ("vrag", "niah", "icl", "summ", "docqa")
 CATEGORY_TITLES: dict[str, str] = {

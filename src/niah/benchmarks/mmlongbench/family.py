@@ -33,11 +33,11 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.mmlongbench.build import build_from_options
 
-    return (Builder("mmlongbench-vh", build_from_options, {"lengths": [8], "per_length": 2},
+    return (Builder("mmlongbench-vh", build_from_options, {"lengths": ["8k"], "per_length": 2},
                     option_kinds=BUILD_OPTION_KINDS),)
 
 
-#: ``build_vh``'s options as an eval config file writes them (``per_cell`` is its ``per_length``; lengths in K).
+#: ``build_vh``'s options as an eval config file writes them (``per_cell`` is its ``per_length``; lengths as --lengths takes them).
 BUILD_OPTION_KINDS: dict[str, OptionKind] = {
     "lengths": "items", "per_cell": "int", "needles": "int", "images": "text", "seed": "int", "tokenizer": "text",
     "min_pixels": "int", "max_pixels": "int", "max_side": "int",

@@ -83,6 +83,27 @@ def length_bin(length: int) -> str | None:
     return None
 
 
+def length_bin_names(values: Iterable[str | int]) -> list[str]:
+    """``--lengths`` in the one syntax of :mod:`niah.lengths`, mapped to the bins this builder draws lengths
+    from: ``8k-16k`` and ``8000-16000`` both name the paper's first bin. An exact length, or a range that is
+    not one of the bins, is refused in one line listing the bins; a bin given twice is built once."""
+    from niah.lengths import length_items, parse_length
+
+    bins = LENGTH_BINS | SHORT_LENGTH_BINS
+    by_range = {span: name for name, span in bins.items()}
+    allowed = ", ".join(bins)
+    names: list[str] = []
+    for item in length_items(values):
+        lo, hi = parse_length(item)
+        name = by_range.get((lo, hi))
+        if name is None:
+            what = "an exact length" if lo == hi else "not one of its bins"
+            raise ConfigError(f"--lengths {item!r}: {what}; seq-niah draws lengths from the bins {allowed}")
+        if name not in names:
+            names.append(name)
+    return names
+
+
 def parse_needles(spec: str) -> tuple[int, int]:
     """``"3-15"`` or ``"5"`` -> inclusive range; the official range is 3..15."""
     lo_s, _, hi_s = spec.partition("-")
@@ -501,9 +522,7 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
     for p in pipelines:
         if p not in PIPELINES:
             raise ConfigError(f"unknown pipeline {p!r}; choose from {', '.join(PIPELINES)}")
-    for b in lengths:
-        if b not in LENGTH_BINS and b not in SHORT_LENGTH_BINS:
-            raise ConfigError(f"unknown length bin {b!r}; choose from {', '.join(LENGTH_BINS | SHORT_LENGTH_BINS)}")
+    lengths = length_bin_names(lengths)
     for lang in langs:
         if lang not in ("en", "zh"):
             raise ConfigError(f"unknown language {lang!r} (en, zh)")

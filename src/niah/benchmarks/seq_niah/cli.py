@@ -50,19 +50,20 @@ def build_command(
     lang: Annotated[list[str] | None, typer.Option("--lang", help="comma-separated languages: en,zh (default both)")]
     = None,
     lengths: Annotated[list[str] | None, typer.Option(
-        "--lengths", help="length bins in tokens: 8k-16k,16k-32k,32k-64k,64k-128k (default all four); "
-        "2k-4k,4k-8k for small-context models")] = None,
+        "--lengths", help="length bins (ranges each sample's length is drawn from), comma-separated or repeated: "
+                          "8k-16k,16k-32k,32k-64k,64k-128k (default all four; 8k = 8000 tokens); 2k-4k,4k-8k for "
+                          "small-context models")] = None,
     needles: Annotated[str, typer.Option("--needles", help="needle count range, e.g. 3-15 or 3-5")] = "3-15",
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per pipeline x language x length bin x "
                                           "needle group")] = 5,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path (obelics:, "
                                         "textdir:, jsonl: prefixes)")] = "default",
     source: Annotated[Path | None, typer.Option(
         "--source", help="QA source for real-temporal (relations [head, relation, tail, date]) or real-logical "
                          "(questions with ordered items) JSONL")] = None,
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="tokenizer the lengths are exact in")] = "cl100k_base",
-    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """Build Sequential-NIAH samples: ordered needles in EN and ZH at exact token lengths (the official insertion)."""
     from niah.benchmarks.seq_niah.build import build_seq_niah
@@ -178,7 +179,8 @@ def export_command(
 
 def judge_test_command(
     n: Annotated[int, typer.Option("--n", help="number of judgements")] = 2000,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the drawn test answers: the same seed gives the same "
+                                      "tables")] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="also write the numbers as JSON here")] = None,
     official: Annotated[Path | None, typer.Option("--official", help="a checkout of the official Sequential-NIAH "
                                                   "repository: also judge its labelled model outputs")] = None,
@@ -321,8 +323,9 @@ def noise_command(
     kinds: Annotated[list[str] | None, typer.Option(
         "--kinds", help="comma-separated: tiny-move, big-move, reorder, semantic (default all)")] = None,
     variants: Annotated[int, typer.Option("--variants", help="variants per kind and sample")] = 3,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
-    no_progress: Annotated[bool, typer.Option("--no-progress")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the variants: the same seed gives the same "
+                                      "samples")] = 0,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """Noise variants (paper Section 5.3): every base sample and its variants of each kind, linked by
     meta.variant_of and meta.noise_kind; run and score it, and scores.json holds accuracy and consistency per
