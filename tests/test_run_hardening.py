@@ -433,3 +433,15 @@ def test_a_url_password_is_masked_decoded_and_encoded_and_query_secrets_too():
     assert "ZQ-4410" not in masked and "TOK-5566778" not in masked and "dXNlcjpwQHNzIVpRLTQ0MTA" not in masked
     assert redact("see http://h/x?a=1&access_token=abcdef123&b=2") == "see http://h/x?a=1&access_token=***&b=2"
     assert redact_url(url) == "http://***@host/v1?token=***&api-version=2024"
+
+
+def test_a_truncated_image_is_refused_even_when_another_library_lets_pil_load_them(tmp_path, monkeypatch):
+    from PIL import ImageFile
+
+    from niah.sample import media_problem
+
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", True)  # what importing lmms-eval does
+    path = tmp_path / "cut.png"
+    path.write_bytes(png_bytes(2, (64, 64))[:120])
+    assert "not a decodable image" in (media_problem(path, "image") or "")
+    assert ImageFile.LOAD_TRUNCATED_IMAGES is True  # the other library's setting is left as it was

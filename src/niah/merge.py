@@ -23,7 +23,7 @@ from typing import Any
 
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, write_atomic, write_json_atomic
-from niah.run import LOCK_FILE, RESPONSES_JSONL, RUN_JSON, iter_selected
+from niah.run import LOCK_FILE, REQUESTS_LOG, RESPONSES_JSONL, RUN_JSON, iter_selected
 from niah.sample import Dataset
 from niah.scoring import read_responses, read_run_json, resolve_run_dataset
 from niah.shards import Shard, shard_of
@@ -231,5 +231,10 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / RESPONSES_JSONL, "".join(lines))
+    # every request any shard sent, in shard order: the merged run counts what reached the servers
+    ledgers = [r.path / REQUESTS_LOG for r in sorted(runs, key=lambda r: r.shard.index)]
+    if any(p.is_file() for p in ledgers):
+        parts = [p.read_bytes() for p in ledgers if p.is_file()]
+        write_atomic(out / REQUESTS_LOG, b"".join(x if x.endswith(b"\n") or not x else x + b"\n" for x in parts))
     write_json_atomic(out / RUN_JSON, merged)
     return summary

@@ -14,6 +14,7 @@ import math
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,6 +285,7 @@ def check_shared_meta(meta: dict[str, Any]) -> list[tuple[str, str]]:
     return problems
 
 
+_STRICT_LOAD = threading.Lock()  # the PIL flag is global: one strict decode at a time flips it
 _IMAGE_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF", "MPO"})
 _VIDEO_MAGIC = ((4, b"ftyp"), (0, b"\x1a\x45\xdf\xa3"), (0, b"RIFF"), (0, b"OggS"), (0, b"\x00\x00\x01\xba"))
 
@@ -300,7 +302,7 @@ def media_problem(path: Path, kind: str, *, decode: bool = True) -> str | None:
     if not path.is_file():
         return "file not found" if not path.exists() else "not a regular file"
     if kind == "image":
-        from PIL import Image
+        from PIL import Image, ImageFile
 
         try:
             with Image.open(path) as img:
@@ -309,7 +311,15 @@ def media_problem(path: Path, kind: str, *, decode: bool = True) -> str | None:
                 if not decode:
                     return None
                 img.draft("RGB", (max(1, img.size[0] // 8), max(1, img.size[1] // 8)))
-                img.load()
+                # PIL's LOAD_TRUNCATED_IMAGES is process-wide and other libraries turn it on at import (lmms-eval
+                # does): a truncated image must be refused whatever they set, so the check holds it off
+                with _STRICT_LOAD:
+                    permissive = ImageFile.LOAD_TRUNCATED_IMAGES
+                    ImageFile.LOAD_TRUNCATED_IMAGES = False
+                    try:
+                        img.load()
+                    finally:
+                        ImageFile.LOAD_TRUNCATED_IMAGES = permissive
         except Image.DecompressionBombError as exc:
             return f"image too large: {exc}"
         except Exception as exc:  # PIL raises many types for undecodable input
