@@ -653,19 +653,10 @@ def _write_leaderboard(out: Path, inputs: Sequence[ReportInput]) -> tuple[list[A
     """The report's leaderboard (the same rows as ``OUT/report/tables/leaderboard.*``) at the top of ``OUT``,
     written for one run too."""
     from niah.iox import write_atomic
+    from niah.report.build import group_by_spec
     from niah.report.compare import leaderboard, leaderboard_csv, leaderboard_markdown
 
-    groups: list[tuple[Any, list[ReportInput]]] = []
-    for inp in inputs:  # by family report spec, in run order (as the report groups its tables)
-        if inp.spec is None:
-            continue
-        for spec, members in groups:
-            if spec is inp.spec:
-                members.append(inp)
-                break
-        else:
-            groups.append((inp.spec, [inp]))
-    board = leaderboard(groups)
+    board = leaderboard(group_by_spec(inputs))  # grouped as the report groups its tables
     files = [out / LEADERBOARD_MD, out / LEADERBOARD_CSV]
     write_atomic(files[0], leaderboard_markdown(board))
     write_atomic(files[1], leaderboard_csv(board))

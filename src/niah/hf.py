@@ -46,7 +46,7 @@ from typing import Any
 
 from niah import __version__
 from niah.errors import ConfigError, DataError
-from niah.iox import replace_dir, resolve_under, write_atomic
+from niah.iox import check_export_out, replace_dir, resolve_under, write_atomic
 from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, VideoPart
 
 #: The schema metadata key of every shard holding what the import needs (manifest, niah version, settings).
@@ -206,11 +206,8 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
     features = _features(embed)
     ds = Dataset(dataset, media_roots=media_roots)
     out = Path(out_dir)
-    if out.exists() and not overwrite and not (out.is_dir() and not any(out.iterdir())):
-        raise ConfigError(f"{out} exists (use --overwrite to replace an earlier export)")
-    if out.exists() and not _replaceable_export(out):
-        raise ConfigError(f"{out} exists and is not a niah export (no README.md and data/); refusing to replace it: "
-                          "choose a new --out")
+    check_export_out(out, overwrite=overwrite, is_ours=_replaceable_export,
+                     foreign="is not a niah export (no README.md and data/)")
     manifest = dict(ds.manifest)
     niah_block = {"format": EXPORT_FORMAT, "niah_version": __version__, "split": split, "embed": embed,
                   "manifest": manifest if ds.manifest_path.is_file() else None}

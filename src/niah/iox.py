@@ -9,11 +9,11 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from niah.errors import DataError
+from niah.errors import ConfigError, DataError
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
@@ -327,3 +327,12 @@ def replace_dir(tmp: str | Path, out: str | Path) -> None:
         shutil.rmtree(trash, ignore_errors=True)
     else:
         os.replace(tmp, out)
+
+
+def check_export_out(out: Path, *, overwrite: bool, is_ours: Callable[[Path], bool], foreign: str) -> None:
+    """Refuse an export's ``--out`` that exists (unless an empty folder, or ``overwrite``), and never replace a
+    folder ``is_ours`` does not recognise as an earlier export of that kind (``foreign`` says why it is not)."""
+    if out.exists() and not overwrite and not (out.is_dir() and not any(out.iterdir())):
+        raise ConfigError(f"{out} exists (use --overwrite to replace an earlier export)")
+    if out.exists() and not is_ours(out):
+        raise ConfigError(f"{out} exists and {foreign}; refusing to replace it: choose a new --out")

@@ -322,7 +322,7 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
                      question_first: bool = False, overwrite: bool = False) -> LmmsExportSummary:
     """Write the lmms-eval task folder of ``dataset`` at ``out_dir`` (see the module docstring)."""
     from niah import __version__
-    from niah.iox import dumps_line, replace_dir, write_atomic
+    from niah.iox import check_export_out, dumps_line, replace_dir, write_atomic
     from niah.prompts import PromptOptions
 
     name = name or default_task_name(dataset)
@@ -330,11 +330,8 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
     ds = Dataset(dataset, media_roots=media_roots)
     ds.validate(check_media=False)
     out = Path(out_dir)
-    if out.exists() and not overwrite and not (out.is_dir() and not any(out.iterdir())):
-        raise ConfigError(f"{out} exists (use --overwrite to replace an earlier export)")
-    if out.exists() and not _replaceable(out):
-        raise ConfigError(f"{out} exists and is not an lmms-eval export (no utils.py and docs/); refusing to "
-                          "replace it: choose a new --out")
+    check_export_out(out, overwrite=overwrite, is_ours=_replaceable,
+                     foreign="is not an lmms-eval export (no utils.py and docs/)")
     options = PromptOptions(question_first=question_first, max_frames=max_frames)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))

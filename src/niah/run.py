@@ -280,6 +280,18 @@ class ResponsesLog:
         write_atomic(self.path, "".join(lines))
 
 
+def read_request_log(path: Path) -> tuple[int, int]:
+    """(attempts, retries) a ``requests.log`` holds: one line per attempt (a torn last line counts: the attempt
+    was made), a retry being any attempt after the first; (0, 0) when there is no log."""
+    attempts = retries = 0
+    if path.exists():
+        with path.open("rb") as fh:
+            for line in fh:
+                attempts += 1
+                retries += b'"attempt": 1}' not in line
+    return attempts, retries
+
+
 class RequestLedger:
     """``requests.log``: one line per request attempt, written and flushed before the attempt is sent.
 
@@ -288,12 +300,7 @@ class RequestLedger:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.before = self.before_retries = 0
-        if path.exists():
-            with path.open("rb") as fh:
-                for line in fh:
-                    self.before += 1
-                    self.before_retries += b'"attempt": 1}' not in line
+        self.before, self.before_retries = read_request_log(path)
         self.sent = self.retries = 0
         self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
 

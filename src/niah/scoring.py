@@ -124,13 +124,10 @@ def needle_shown_summary(rows: list[tuple[str, bool, float]]) -> dict[str, Any]:
 def count_request_log(run_dir: Path) -> int | None:
     """Lines of the run's ``requests.log`` (one per request attempt, written before it is sent; a torn last
     line counts), or None for a run without one (an imported run, or one from before the ledger)."""
-    from niah.run import REQUESTS_LOG
+    from niah.run import REQUESTS_LOG, read_request_log
 
     path = run_dir / REQUESTS_LOG
-    if not path.is_file():
-        return None
-    with path.open("rb") as fh:
-        return sum(1 for _ in fh)
+    return read_request_log(path)[0] if path.is_file() else None
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:

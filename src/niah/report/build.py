@@ -103,7 +103,7 @@ def task_title(spec: ReportSpec | None, key: str) -> str:
     return spec.overall_title if key == OVERALL_KEY else spec.task_titles.get(key, key)
 
 
-def _by_spec(inputs: Sequence[ReportInput]) -> list[tuple[ReportSpec, list[ReportInput]]]:
+def group_by_spec(inputs: Sequence[ReportInput]) -> list[tuple[ReportSpec, list[ReportInput]]]:
     """Inputs grouped by family report spec, in input order; inputs without one make no tables."""
     groups: list[tuple[ReportSpec, list[ReportInput]]] = []
     for inp in inputs:
@@ -123,7 +123,7 @@ def build_tables(inputs: Sequence[ReportInput],
     """Per family: the overall table (inputs that have an overall) then one table per task, one row per input.
     ``published`` is a family's published results (one family) or, by ``id(spec)``, each family's."""
     tables: list[ResultTable] = []
-    for spec, members in _by_spec(inputs):
+    for spec, members in group_by_spec(inputs):
         paper = published.get(id(spec)) if isinstance(published, dict) else published
         columns = spec.columns.labels
         tasks = ordered_tasks({t for inp in members for t in inp.task_scores}, spec.task_order)
@@ -177,7 +177,7 @@ def _published_for(inputs: Sequence[ReportInput], enabled: bool,
     shown: dict[int, PublishedResults | None] = {}
     if not enabled:
         return shown
-    for spec, members in _by_spec(inputs):
+    for spec, members in group_by_spec(inputs):
         if spec.published is None:
             continue
         paper = spec.published()
@@ -238,7 +238,7 @@ def gold_missing_notes(inputs: Sequence[ReportInput]) -> list[str]:
 
 def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
     notes: list[str] = []
-    for spec, _members in _by_spec(inputs):
+    for spec, _members in group_by_spec(inputs):
         if spec.footnote and spec.footnote not in notes:
             notes.append(spec.footnote)
     return notes
@@ -375,7 +375,7 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
     leaderboard_files: list[Path] = []
     if len(inputs) >= 2:
         say("report: accuracy-vs-length charts and leaderboard")
-        groups = _by_spec(inputs)
+        groups = group_by_spec(inputs)
         charts = write_length_charts(out, groups)
         board = leaderboard(groups)
         for rel, text in (("tables/leaderboard.md", leaderboard_markdown(board)),
