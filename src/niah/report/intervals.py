@@ -19,6 +19,7 @@ Intervals are kept in percent (x100), like the table values.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
                 ``new_score(i, s)``."""
                 tasks = set(inp.samples) if key == OVERALL_KEY else {key}
                 defined = inp.overall_counts if key == OVERALL_KEY else None
-                seen = iter(range(len(group)))
+                seen = itertools.count()
                 moved = {task: [(c, r, new_score(next(seen), score)
                                  if task in tasks and (position >= num_bins or c == position)
                                  and (defined is None or defined[c]) else score) for c, r, score in entries]
@@ -151,7 +152,10 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
             # A plain mean of its samples (here, and again with probe scores: equal by structure, not by chance,
             # as an aggregation over empty cells happens to be at 0): that mean's interval.
             probes = [(i * 0.6180339887) % 1.0 for i in range(1, len(group) + 1)]
-            probed = figure_with(lambda i, _score: probes[i])
+            def probe(i: int, _score: float, probes: list[float] = probes) -> float:
+                return probes[i]
+
+            probed = figure_with(probe)
             if (abs(value - sum(group) / len(group)) <= _SAME_VALUE and probed is not None
                     and abs(probed - sum(probes) / len(probes)) <= _SAME_VALUE):
                 direct[(key, position)] = _mean_interval(group)
@@ -160,9 +164,12 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
                 # print a zero-width interval). The aggregations are monotone in the scores, so the interval of
                 # the samples' common score, put in for every one of them, bounds the figure.
                 (low, high), method = _mean_interval(group)
-                bounds = [figure_with(lambda _i, _score, b=bound: b) for bound in (low / 100.0, high / 100.0)]
-                found = [value if b is None else b for b in bounds]
-                direct[(key, position)] = (min(found) * 100.0, max(found) * 100.0), method
+                def constant(bound: float) -> Callable[[int, float], float]:
+                    return lambda _i, _score: bound
+
+                ends = [figure_with(constant(bound)) for bound in (low / 100.0, high / 100.0)]
+                moved_ends = [value if end is None else end for end in ends]
+                direct[(key, position)] = (min(moved_ends) * 100.0, max(moved_ends) * 100.0), method
             else:
                 needs_bootstrap = True
     boot: list[Interval | None] = []
