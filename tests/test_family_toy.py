@@ -137,7 +137,7 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
     _niah(tmp_path, "report", "run", "--out", "rep")
     table = (tmp_path / "rep" / "tables" / "toy_find.md").read_text()
     assert "| Model | short | long | Overall |" in table
-    assert "| baseline:oracle | 100.0 | 100.0 | 100.0 |" in table
+    assert "| baseline:oracle | 100.0 [43.9-100.0] | 100.0 [43.9-100.0] | 100.0 [61.0-100.0] |" in table  # Wilson 3/3, 6/6
     assert (tmp_path / "rep" / "assets" / "heatmaps" / "1-baseline-oracle" / "find.png").is_file()
     md = (tmp_path / "rep" / "tables.md").read_text()
     assert "| Model | 1 needles | 2 needles | 3 needles |" in md

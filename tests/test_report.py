@@ -430,7 +430,10 @@ def test_build_report_writes_everything(tmp_path: Path) -> None:
         for ext in ("md", "csv", "tex"):
             assert (out / "tables" / f"mm_niah_{key}.{ext}").is_file()
     md = (out / "tables" / "mm_niah_retrieval_text.md").read_text()
-    assert "| tiny-model | 30.0 | 20.0 |" in md
+    # 2K: one sample right in one of the five depth cells: Wilson (1 of 1) [20.65, 100] / 5 -> [4.1, 20.0];
+    # 1K: the bootstrap of (cell 0 mean + cell 2) / 5 over its three samples runs from all 0 to all 1: [0, 40]
+    assert "| tiny-model | 30.0 [0.0-40.0] | 20.0 [4.1-20.0] |" in md
+    assert "Each value is followed by its 95% interval" in (out / "tables.md").read_text()
     assert "Published: MM-NIAH paper, Table 6" in md  # mm-niah + official scoring: shown
     chunks = sorted((out / "assets" / "samples" / "1-tiny-model").glob("chunk-*.js"))
     assert len(chunks) == 3  # 8 samples, 3 per chunk

@@ -54,12 +54,24 @@ def _rows(benchmark: str) -> list[dict[str, Any]]:
 FAMILIES = ("mm-niah", "seq-niah", "mmlongbench", "milebench", "video-niah", "infinibench")
 
 
+def _value(cell: str) -> str:
+    """A printed cell's value, its 95% interval (`` [low-high]``) left off."""
+    return cell.split(" [", 1)[0]
+
+
+def _values(cells: list[str]) -> list[str]:
+    return [_value(c) for c in cells]
+
+
 def _numbers(table: ResultTable) -> list[str]:
-    """Every printed cell of the report's own rows except the labelled official Overall."""
+    """Every printed value of the report's own rows except the labelled official Overall (intervals left off;
+    every value but ``-`` carries one)."""
     header = table.header
     out: list[str] = []
     for row in table.rows:
-        out += [c for h, c in zip(header[1:], table.cells(row), strict=True) if h != OVERALL_OFFICIAL_LABEL]
+        cells = [c for h, c in zip(header[1:], table.cells(row), strict=True) if h != OVERALL_OFFICIAL_LABEL]
+        assert all((c == MISSING) == (" [" not in c) for c in cells), cells
+        out += _values(cells)
     return out
 
 
@@ -83,7 +95,9 @@ def test_seq_niah_overall_averages_only_pipelines_with_samples(tmp_path: Path) -
     """Before: the per-length Overall averaged the empty pipeline as 0 (50.0 per bin)."""
     inp = load_input(_run(tmp_path, "seq-niah", _rows("seq-niah")))
     overall = next(t for t in build_tables([inp], None) if t.key == "overall")
-    assert overall.cells(overall.rows[0]) == ["100.0", "100.0", "-", "-", "100.0"]
+    # the first length: 2 of 2 right, Wilson [34.2, 100]; the second 1 of 1, [20.7, 100]; Overall 3 of 3
+    assert overall.cells(overall.rows[0]) == ["100.0 [34.2-100.0]", "100.0 [20.7-100.0]", "-", "-",
+                                              "100.0 [43.9-100.0]"]
     # the same from the run's scores.json shape
     doc = {"benchmark": "seq-niah", "scoring": "official",
            "tasks": {"synthetic-temporal": {"8k-16k": {"accuracy": 100.0, "n": 2}},
@@ -93,7 +107,7 @@ def test_seq_niah_overall_averages_only_pipelines_with_samples(tmp_path: Path) -
     path.write_text(json.dumps(doc))
     inp = load_input(path)
     overall = next(t for t in build_tables([inp], None) if t.key == "overall")
-    assert overall.cells(overall.rows[0]) == ["100.0", "100.0", "-", "-", "100.0"]
+    assert _values(overall.cells(overall.rows[0])) == ["100.0", "100.0", "-", "-", "100.0"]
 
 
 def test_mm_niah_shows_the_official_and_the_covered_overall_labelled(tmp_path: Path) -> None:
@@ -101,7 +115,7 @@ def test_mm_niah_shows_the_official_and_the_covered_overall_labelled(tmp_path: P
     table = next(t for t in build_tables([inp], None) if t.key == "retrieval-text")
     assert table.header[-2:] == (OVERALL_OFFICIAL_LABEL, "Overall (bins with samples)")
     cells = table.cells(table.rows[0])
-    assert cells[-2:] == ["27.3", "100.0"]  # 3 of 11 bins: the official rule, and the bins with samples
+    assert _values(cells[-2:]) == ["27.3", "100.0"]  # 3 of 11 bins: the official rule, and the bins with samples
     out = build_report([inp], tmp_path / "rep")
     md = (out.out / "tables.md").read_text(encoding="utf-8")
     assert "| Model | 1K | 2K | 4K |" in md and "| Overall (official: empty bins 0) | Overall (bins with samples) |" in md
@@ -117,4 +131,5 @@ def test_mmlongbench_scores_json_missing_lengths_are_null(tmp_path: Path) -> Non
     path.write_text(json.dumps(doc))
     tables = {t.key: t for t in build_tables([load_input(path)], None)}
     for key in ("overall", "infoseek"):
-        assert tables[key].cells(tables[key].rows[0]) == ["100.0", "100.0", "-", "-", "-", "-", "100.0"], key
+        cells = tables[key].cells(tables[key].rows[0])
+        assert _values(cells) == ["100.0", "100.0", "-", "-", "-", "-", "100.0"], key

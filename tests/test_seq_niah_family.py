@@ -19,6 +19,7 @@ from niah.run import RetryPolicy
 from niah.sample import Dataset
 from support.openai_server import OpenAIServer
 from support.seq_niah import official_record
+from support.tables import without_intervals
 
 runner = CliRunner()
 FAST_RETRY = RetryPolicy(max_attempts=3, initial_delay=0.01, max_delay=0.02)
@@ -63,7 +64,7 @@ def test_build_run_score_report(built: Path) -> None:
     assert all(r["reason"].split(";")[0] == "+".join(r["failure_modes"]) for r in rows if r["score"] == 0)
 
     _cli("report", str(built / "oracle"), str(built / "random"), "--out", str(built / "rep"))
-    md = (built / "rep" / "tables.md").read_text()
+    md = without_intervals((built / "rep" / "tables.md").read_text())
     assert "| baseline:oracle | 100.0 | - | - | - | 100.0 |" in md  # overall = share of correct samples
     assert "Published: Sequential-NIAH paper, Figure 4" in md and "| *Gemini-1.5* | - | - | - | - | 63.5 |" in md
     assert "| Model | EN | ZH |" in md and "| baseline:oracle | 100.0 (3) | 100.0 (3) |" in md
@@ -216,7 +217,7 @@ def test_llm_judge_verb(built: Path) -> None:
     assert all(r["scores"]["llm"] == 1.0 and r["scores"][OFFICIAL] == 1.0 for r in rows)
     _cli("report", str(built / "oracle"), str(built / "oracle" / "scores.json"), "--name", "judged",
          "--name", "from-scores", "--out", str(built / "rep-llm"))
-    md = (built / "rep-llm" / "tables.md").read_text()
+    md = without_intervals((built / "rep-llm" / "tables.md").read_text())
     assert "| judged | synthetic-temporal | llm | 100.0 | 100.0 | 0 |" in md  # the LLM judge as a scoring mode
     assert "| from-scores | 100.0 | - | - | - | 100.0 |" in md  # read back from scores.json
 

@@ -101,3 +101,37 @@ def mean_interval(scores: Sequence[float], *, seed: int = BOOTSTRAP_SEED) -> tup
 def intervals_overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Whether two intervals share a point (a difference between the two estimates may be noise)."""
     return a[0] <= b[1] and b[0] <= a[1]
+
+
+def bootstrap_intervals(replicate: Callable[[random.Random], Sequence[float | None]], size: int, *,
+                        resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                        ) -> list[tuple[float, float] | None]:
+    """Percentile bootstrap 95% intervals of ``size`` statistics computed together from one resample.
+
+    ``replicate(rng)`` draws one resample with ``rng`` (the caller decides how: e.g. within strata, so that the
+    layout an aggregation expects is kept) and returns the ``size`` statistics on it, None where one is
+    undefined. One seeded generator drives every resample, so the same inputs give the same intervals."""
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in range(size)]
+    for _ in range(resamples):
+        for position, value in enumerate(replicate(rng)):
+            if value is not None:
+                values[position].append(float(value))
+    out: list[tuple[float, float] | None] = []
+    for found in values:
+        found.sort()
+        out.append((_percentile(found, 0.025), _percentile(found, 0.975)) if found else None)
+    return out
+
+
+def two_proportion_p_value(p1: float, n1: int, p2: float, n2: int) -> float:
+    """Two-sided p-value of the pooled two-proportion z-test that proportions ``p1`` (over ``n1`` samples) and
+    ``p2`` (over ``n2``) are equal. 1.0 when the pooled proportion is 0 or 1 (no variance: nothing differs)."""
+    if n1 <= 0 or n2 <= 0:
+        raise ValueError("a two-proportion test needs samples on both sides")
+    pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
+    variance = pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)
+    if variance <= 0.0:
+        return 1.0
+    z = abs(p1 - p2) / math.sqrt(variance)
+    return math.erfc(z / math.sqrt(2.0))

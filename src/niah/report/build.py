@@ -51,9 +51,11 @@ from niah.report.distributions import distributions_html, distributions_json, wr
 from niah.report.heatmap import write_heatmap
 from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
 from niah.report.inputs import ReportInput
+from niah.report.intervals import input_intervals, with_intervals
 from niah.report.published import PublishedResults
 from niah.report.samples import THUMBS_DIR, BrowserOptions, ThumbnailWriter, write_sample_browser
 from niah.report.tables import (
+    INTERVALS_LEGEND,
     OVERALL_KEY,
     ResultTable,
     breakdowns_html,
@@ -125,19 +127,21 @@ def build_tables(inputs: Sequence[ReportInput],
     tables: list[ResultTable] = []
     for spec, members in group_by_spec(inputs):
         paper = published.get(id(spec)) if isinstance(published, dict) else published
+        intervals = {id(inp): input_intervals(inp) for inp in members}
         columns = spec.columns.labels
         tasks = ordered_tasks({t for inp in members for t in inp.task_scores}, spec.task_order)
         weighted = spec.weighted_overall
-        overall_rows = [row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp),
-                                            weighted=weighted)
+        overall_rows = [with_intervals(row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp),
+                                                           weighted=weighted), intervals[id(inp)].get(OVERALL_KEY))
                         for inp in members if inp.overall is not None]
         if overall_rows:
             tables.append(ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
                                       published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
                                       prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero))
         for task in tasks:
-            rows = [row_from_bin_scores(inp.name, inp.task_scores[task], len(columns), inp.bin_counts.get(task),
-                                        weighted=weighted)
+            rows = [with_intervals(row_from_bin_scores(inp.name, inp.task_scores[task], len(columns),
+                                                       inp.bin_counts.get(task), weighted=weighted),
+                                   intervals[id(inp)].get(task))
                     for inp in members if task in inp.task_scores]
             tables.append(ResultTable(key=task, title=task_title(spec, task), rows=rows,
                                       published=paper.section(task) if paper else None, columns=columns,
@@ -345,7 +349,8 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
         combined += "\n" + audit_md
     incomplete = incomplete_notes(inputs)
     banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
-    write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + combined)
+    legend = f"{INTERVALS_LEGEND}\n\n" if tables else ""
+    write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + legend + combined)
     downloads.insert(0, ("All tables (Markdown)", "tables.md"))
 
     heatmap_links: list[HeatmapLink] = []
@@ -412,7 +417,8 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                    modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
                                    + extra_tables_html(inputs) + distributions_html(distribution_plots)
                                    + audit_html(audits),
-                                   footnotes=_footnotes(inputs), incomplete=incomplete,
+                                   footnotes=([INTERVALS_LEGEND] if tables else []) + _footnotes(inputs),
+                                   incomplete=incomplete,
                                    compare_html=(leaderboard_html(board, [("Markdown", "tables/leaderboard.md"),
                                                                           ("CSV", "tables/leaderboard.csv")])
                                                  + charts_html(charts)) if leaderboard_files else ""))

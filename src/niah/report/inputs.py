@@ -68,6 +68,11 @@ class ReportInput:
     overall_counts: list[int] | None = None
     # every binned sample scored 0 or 1 (a run's rows say; unknown for a scores file): intervals are Wilson's
     binary_scores: bool = False
+    # task -> (column bin, row bin, official score) of every binned sample (runs only; empty for a scores file):
+    # what the 95% intervals of the tables are computed from
+    samples: dict[str, list[tuple[int, int, float]]] = field(default_factory=dict)
+    # the (rows, columns) shape of the cell tables the samples are binned into (runs only)
+    cell_shape: tuple[int, int] | None = None
 
     def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
         return self.breakdowns.get(title, {})
@@ -221,7 +226,7 @@ def cell_table(entries: list[tuple[int, int, float]], num_rows: int, num_columns
     return acc, counts
 
 
-def _per_bin(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) -> list[float]:
+def per_bin_scores(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) -> list[float]:
     return spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
 
 
@@ -372,6 +377,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
     cells: dict[str, TaskCells] = {}
     task_scores: dict[str, list[float]] = {}
     mode_scores: dict[str, dict[str, list[float]]] = {}
+    shape: tuple[int, int] | None = None
     if spec is not None:
         shape = (len(rows_axis.labels) if rows_axis is not None else 1, len(spec.columns.labels))
         for task, entries in per_task.items():
@@ -380,8 +386,8 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             acc, counts = cell_table(entries, *shape)
             if rows_axis is not None:
                 cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
-            task_scores[task] = _per_bin(spec, acc, counts)
-        mode_scores = {mode: {task: _per_bin(spec, *cell_table(entries, *shape))
+            task_scores[task] = per_bin_scores(spec, acc, counts)
+        mode_scores = {mode: {task: per_bin_scores(spec, *cell_table(entries, *shape))
                               for task, entries in by_task.items()}
                        for mode, by_task in per_mode.items()}
     by_cells = spec is not None and spec.weigh_bins_by_cells
@@ -407,6 +413,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
         run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
         rows_axis=rows_axis, binary_scores=binary,
+        samples={task: entries for task, entries in per_task.items() if task in task_scores}, cell_shape=shape,
     )
 
 

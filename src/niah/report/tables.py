@@ -37,6 +37,30 @@ def format_pct(value: float | None) -> str:
     return str(Decimal(repr(float(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
+def format_estimate(value: float | None, interval: tuple[float, float] | None) -> str:
+    """A percentage and its 95% interval, number first (``87.5 [80.1-92.3]``): a reader and a script that takes
+    the first number both find the value. ``-`` (never an interval) for a missing value; the bare number where
+    no interval is known (a published row, a scores file without sample counts)."""
+    if value is None:
+        return MISSING
+    if interval is None:
+        return format_pct(value)
+    return f"{format_pct(value)} [{format_pct(interval[0])}-{format_pct(interval[1])}]"
+
+
+#: How to read the intervals of the tables (tables.md and the HTML say it once, above or below the tables).
+INTERVALS_LEGEND = (
+    "Each value is followed by its 95% interval, number first: 87.5 [80.1-92.3]. A figure that is the plain mean "
+    "of its samples has Wilson's interval when every score is 0 or 1, else a seeded bootstrap of the mean (1000 "
+    "resamples; graded scores that are all alike: the normal approximation with the largest variance). Any other "
+    "figure (an Overall, a family's mean over cells or tasks) has a seeded bootstrap of that very aggregation, "
+    "each (task, bin) stratum redrawn into its own cells; where all its samples scored alike, the interval of "
+    "their common score put through the aggregation. A scores file gives means and counts only: the normal "
+    "approximation over the bin's samples (Wilson's at 0 and 100), no interval where counts are unknown. "
+    "- is a bin without samples (no interval). With one sample per cell every cell is 0 or 100: read the "
+    "interval, not the value.")
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One model's row; ``values`` and ``overall`` are percentages (x100), None where there is no number."""
@@ -45,8 +69,16 @@ class TableRow:
     values: tuple[float | None, ...]
     overall: float | None
     filled: float | None = None   # mean over the bins that have samples, when some bins have none
+    # 95% intervals (percent) of ``values``, ``overall`` and ``filled``; empty / None: not known
+    value_intervals: tuple[tuple[float, float] | None, ...] = ()
+    overall_interval: tuple[float, float] | None = None
+    filled_interval: tuple[float, float] | None = None
+
+    def value_interval(self, index: int) -> tuple[float, float] | None:
+        return self.value_intervals[index] if index < len(self.value_intervals) else None
 
     def cells(self) -> list[str]:
+        """The bare numbers (no intervals): bins then Overall."""
         return [format_pct(v) for v in self.values] + [format_pct(self.overall)]
 
 
@@ -89,13 +121,14 @@ class ResultTable:
     def cells(self, row: TableRow) -> list[str]:
         """A row's printed cells under :attr:`header`: an Overall over an empty bin is missing (``-``) unless
         the official rule counts empty bins as 0, and then the Overall over the covered bins stands beside it."""
-        values = [format_pct(v) for v in row.values]
+        values = [format_estimate(v, row.value_interval(i)) for i, v in enumerate(row.values)]
         if not self.covered:
-            return [*values, format_pct(row.overall)]
+            return [*values, format_estimate(row.overall, row.overall_interval)]
         complete = all(v is not None for v in row.values)
         official = row.overall if (self.empty_bins_zero or row.filled is None) else None
-        covered = row.filled if row.filled is not None else (row.overall if complete else None)
-        return [*values, format_pct(official), format_pct(covered)]
+        covered, covered_interval = ((row.filled, row.filled_interval) if row.filled is not None
+                                     else (row.overall if complete else None, row.overall_interval))
+        return [*values, format_estimate(official, row.overall_interval), format_estimate(covered, covered_interval)]
 
 
 def column_label(label: str) -> str:
