@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import tempfile
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,23 +211,20 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         else:
             boot.append("task:" + key)
     if boot:
-        wanted = set(boot)
+        def replicate(rng: random.Random) -> list[float | None]:
+            # one resample of the scored rows; the family's aggregation and headline recomputed on it
+            sample = [rows[rng.randrange(len(rows))] for _ in rows]
+            again = _headline(scorer, sample, mode)
+            found: dict[str, float | None] = {"": again.overall}
+            found.update({"task:" + key: task.score for key, task in again.by_task.items()})
+            return [found.get(name) for name in boot]
 
-        def statistics(sample: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, float | None]:
-            # bootstrap_intervals hands a fresh list; the aggregation takes ScoredRows (a list)
-            again = _headline(scorer, sample if isinstance(sample, list) else list(sample), mode)
-            found: dict[str, float | None] = {"": again.overall} if "" in wanted else {}
-            for key, task in again.by_task.items():
-                if "task:" + key in wanted:
-                    found["task:" + key] = task.score
-            return found
-
-        intervals = bootstrap_intervals(rows, statistics)
-        if "" in wanted:
+        intervals = dict(zip(boot, bootstrap_intervals(replicate, len(boot)), strict=True))
+        if "" in intervals:
             overall = _bounds(intervals.get(""), 1.0)
             method = BOOTSTRAP if overall is not None else None
         for key in head.by_task:
-            if "task:" + key in wanted:
+            if "task:" + key in intervals:
                 tasks[key] = _bounds(intervals.get("task:" + key), 1.0)
     return overall, method, tasks
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 Z_95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
@@ -72,32 +72,19 @@ def bootstrap_interval(items: Sequence[T], statistic: Callable[[Sequence[T]], fl
 
     ``statistic`` may return None on a resample where it is undefined (such resamples are left out); None when
     there are no items or no resample is defined."""
-    found = bootstrap_intervals(items, lambda sample: {"": statistic(sample)}, resamples=resamples, seed=seed)
-    return found.get("")
-
-
-def bootstrap_intervals(items: Sequence[T], statistics: Callable[[Sequence[T]], Mapping[str, float | None]], *,
-                        resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
-                        ) -> dict[str, tuple[float, float] | None]:
-    """:func:`bootstrap_interval` of several statistics computed together on each resample (one costly
-    aggregation giving many numbers): ``statistics`` returns named values (None: undefined on that resample).
-    Returns an interval per name seen (None where no resample defined it); ``{}`` for no items. The draws are
-    those of :func:`bootstrap_interval` with the same seed."""
     if not items:
-        return {}
+        return None
     rng = random.Random(seed)
     n = len(items)
-    values: dict[str, list[float]] = {}
+    values: list[float] = []
     for _ in range(resamples):
-        for name, value in statistics([items[rng.randrange(n)] for _ in range(n)]).items():
-            kept = values.setdefault(name, [])
-            if value is not None:
-                kept.append(float(value))
-    out: dict[str, tuple[float, float] | None] = {}
-    for name, found in values.items():
-        found.sort()
-        out[name] = (_percentile(found, 0.025), _percentile(found, 0.975)) if found else None
-    return out
+        value = statistic([items[rng.randrange(n)] for _ in range(n)])
+        if value is not None:
+            values.append(float(value))
+    if not values:
+        return None
+    values.sort()
+    return _percentile(values, 0.025), _percentile(values, 0.975)
 
 
 def mean_interval(scores: Sequence[float], *, seed: int = BOOTSTRAP_SEED) -> tuple[tuple[float, float], str] | None:
