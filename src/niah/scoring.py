@@ -185,8 +185,9 @@ def _headline(scorer: Scorer, rows: ScoredRows, mode: str) -> Headline:
 def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headline,
                        ) -> tuple[list[float] | None, str | None, dict[str, list[float] | None]]:
     """95% intervals (percent) of a headline's overall and by_task scores: Wilson for a plain mean of 0/1
-    per-sample scores (a proportion), else the seeded percentile bootstrap over the scored rows, which
-    recomputes the family's aggregation and headline on each resample. Returns (overall interval, its method,
+    per-sample scores (a proportion), else the seeded percentile bootstrap over the scored rows, stratified as
+    the family says (:class:`Scorer` ``stratum``: outcomes redrawn within a stratum onto its own positions),
+    which recomputes the family's aggregation and headline on each resample. Returns (overall interval, its method,
     interval per by_task key); undefined scores get None."""
     binary = is_binary([float(row["scores"][mode]) for row, _info in rows])
 
@@ -211,9 +212,20 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         else:
             boot.append("task:" + key)
     if boot:
+        strata: dict[Any, list[int]] = defaultdict(list)
+        for position, (row, info) in enumerate(rows):
+            strata[scorer.stratum(row, info) if scorer.stratum is not None else row["task"]].append(position)
+        groups = list(strata.values())
+
         def replicate(rng: random.Random) -> list[float | None]:
-            # one resample of the scored rows; the family's aggregation and headline recomputed on it
-            sample = [rows[rng.randrange(len(rows))] for _ in rows]
+            # one resample: within each stratum, drawn outcomes put at the stratum's own grid positions; the
+            # family's aggregation and headline recomputed on it
+            sample: ScoredRows = []
+            for members in groups:
+                for position in members:
+                    row, info = rows[members[rng.randrange(len(members))]]
+                    at = rows[position][0]
+                    sample.append(({**row, **{k: at[k] for k in scorer.layout_fields if k in at}}, info))
             again = _headline(scorer, sample, mode)
             found: dict[str, float | None] = {"": again.overall}
             found.update({"task:" + key: task.score for key, task in again.by_task.items()})

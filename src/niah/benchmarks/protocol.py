@@ -152,6 +152,12 @@ class Scorer:
     the shared stage calls it on the run and on every bootstrap resample of the rows (keep it cheap).
     ``percent(structure)`` returns the official structure with every score in percent (rounded to
     :data:`PERCENT_DECIMALS`), as scores.json's ``official`` holds it.
+
+    ``stratum(row, info)`` and ``layout_fields`` say how the bootstrap of the headline resamples: within each
+    stratum (default: the task) it draws as many samples as the stratum holds and puts each at one of the
+    stratum's own positions (the drawn sample's outcome, the position's ``layout_fields``: where it sits in
+    the grid). So a resample keeps every cell the run filled and the grid's weights, and only the outcomes vary:
+    an aggregation that counts an empty cell 0 is never pulled down by a cell the resample happened to miss.
     """
 
     score: Callable[[Sample, str | None], SampleScore]
@@ -162,6 +168,8 @@ class Scorer:
     judged: JudgedScoring | None = None
     headline: Callable[[dict[str, Any], ScoredRows, str], Headline] | None = None
     percent: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    stratum: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
+    layout_fields: tuple[str, ...] = ("context_length", "depth")
 
 
 #: ``schema`` of the scores.json layout :mod:`niah.scoring` writes (files without one are the older layout:

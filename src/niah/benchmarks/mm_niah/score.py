@@ -161,5 +161,13 @@ def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[str, int | None]:
+    """The bootstrap redraws outcomes within a task's context bin, onto the bin's own depth cells."""
+    from niah.benchmarks.mm_niah.bins import context_bin
+
+    return row["task"], context_bin(row["context_length"])
+
+
 SCORER = Scorer(score_sample, aggregate, (OFFICIAL, "lenient"), row_fields=row_fields, headline=headline,
+                stratum=stratum,
                 percent=to_percent)

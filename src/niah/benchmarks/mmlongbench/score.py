@@ -202,5 +202,10 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
                        {**judged_row, "judged": True, "judge": score.to_json()})
 
 
-SCORER = Scorer(score_sample, aggregate, row_fields=row_fields, judged=JudgedScoring(apply_verdicts),
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[Any, Any]:
+    """The bootstrap redraws outcomes within a data set at one length (the official means are per such pair)."""
+    return info.get("dataset") or row.get("task"), info.get("length_k")
+
+
+SCORER = Scorer(score_sample, aggregate, row_fields=row_fields, stratum=stratum, judged=JudgedScoring(apply_verdicts),
                 headline=headline, percent=to_percent)

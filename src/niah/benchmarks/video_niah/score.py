@@ -209,7 +209,13 @@ def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[str, Any]:
+    """The bootstrap redraws outcomes within a task's duration, onto the duration's own depth cells."""
+    return row["task"], row.get("duration_s")
+
+
 SCORER = Scorer(score_sample, aggregate, (OFFICIAL,), row_fields=row_fields, headline=headline,
+                stratum=stratum, layout_fields=("depth_cell",),
                 percent=to_percent)
 
 RULES: tuple[MetricRule, ...] = (
