@@ -128,9 +128,18 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
     out = _niah(tmp_path, "score", "run")
     assert "scored 6 samples" in out
     scores = json.loads((tmp_path / "run" / "scores.json").read_text())
-    assert scores == {"accuracy": 1.0, "by_needles": [1, 2, 3], "run_status": {
-        "complete": True, "answered": 6, "failed": 0, "skipped": 0, "missing": 0, "total": 6, "requests": 6}}
-    assert json.loads((tmp_path / "run" / "scores.contains.json").read_text())["accuracy"] == 1.0
+    # the shared layout: headline in percent (a plain mean of 0/1 scores: Wilson's interval, 6/(6 + 1.96^2) =
+    # 60.97 below), the family's own structure under "official" (this family has no percent hook: its scale)
+    assert scores == {
+        "schema": "niah.scores/2", "benchmark": "toy-niah", "mode": "official", "scale": "percent",
+        "metric": "mean score", "overall": 100.0, "ci95": [60.9666, 100.0], "ci_method": "wilson",
+        "covered": 100.0, "n": 6, "by_task": {"find": {"score": 100.0, "n": 6, "ci95": [60.9666, 100.0]}},
+        "official": {"accuracy": 1.0, "by_needles": [1, 2, 3]},
+        "run_status": {"complete": True, "answered": 6, "failed": 0, "skipped": 0, "missing": 0, "total": 6,
+                       "requests": 6}}
+    assert "toy-niah: mean score 100.0% (95% CI 61.0-100.0, wilson), n=6; covered 100.0%" in out
+    contains = json.loads((tmp_path / "run" / "scores.contains.json").read_text())
+    assert contains["overall"] == 100.0 and contains["official"]["accuracy"] == 1.0
     rows = [json.loads(line) for line in (tmp_path / "run" / "scored.jsonl").read_text().splitlines()]
     assert [r["needle_count"] for r in rows] == [1, 2, 3, 1, 2, 3]
 

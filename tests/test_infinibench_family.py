@@ -16,6 +16,7 @@ from niah.cli import app
 from support.cli import invoke_ok as _ok
 from support.infinibench_fixtures import QA, judge_reply, write_qa_files, write_videos
 from support.openai_server import OpenAIServer
+from support.scores import official_scores
 
 runner = CliRunner()
 
@@ -53,7 +54,7 @@ def test_import_needs_media_root_and_runs_with_frames_and_subtitles(imported: Pa
     assert "Answer with the letter of the correct option only." in dry
 
     out = _ok(["score", str(run)])
-    scores = json.loads((run / "scores.json").read_text())
+    scores = official_scores(run / "scores.json")
     assert scores["protocol"] == "rules" and scores["undecided"] == {"mcq": 0, "open": 4}
     assert scores["overall"]["accuracy"] == 100.0 and scores["overall"]["score"] is None
     assert scores["skills"]["global_appearance"]["mcq"]["accuracy"] == 100.0
@@ -75,7 +76,7 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     root = imported
     run = _run(root, "baseline:random", "random")
     _ok(["score", str(run)])
-    rules = json.loads((run / "scores.json").read_text())
+    rules = official_scores(run / "scores.json")
     undecided_mcq = rules["undecided"]["mcq"]
     with OpenAIServer(responder=judge_reply) as srv:
         out = _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
@@ -83,7 +84,7 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
         v1_requests = len(srv.log)
     assert undecided_mcq == 0  # the random baseline answers with a letter: every MCQ reply decided by rule
     assert "judged 0 MCQ and 4 open-ended" in out and v1_requests == 4
-    v1 = json.loads((run / "scores.json").read_text())
+    v1 = official_scores(run / "scores.json")
     assert v1["protocol"] == "v1" and v1["judge"] == "openai:judge" and v1["undecided"] == {"mcq": 0, "open": 0}
     # random replies are letters, never the gold text: every open-ended score is int(1.9) = 1
     assert v1["skills"]["deep_context_understanding"]["open"]["score"] == 1.0
@@ -103,7 +104,7 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     # the official v2 request: JSON response mode, temperature 0.1, 500 tokens
     assert bodies and all(b.get("response_format") == {"type": "json_object"} and b.get("temperature") == 0.1
                           and b.get("max_tokens") == 500 for b in bodies)
-    v2 = json.loads((run / "scores.json").read_text())
+    v2 = official_scores(run / "scores.json")
     assert v2["protocol"] == "v2" and v2["score_scale"] == 10 and v2["overall"]["score"] == 3.0
     # MCQ accuracy is the rules' under both protocols here (no undecided reply), never mixed with scores
     assert v2["overall"]["accuracy"] == rules["overall"]["accuracy"] == v1["overall"]["accuracy"]
@@ -126,12 +127,12 @@ def test_undecided_mcq_goes_to_the_v1_judge(imported: Path, tmp_path: Path) -> N
             row["response"] = "no idea"
     (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     _ok(["score", str(run)])
-    rules = json.loads((run / "scores.json").read_text())
+    rules = official_scores(run / "scores.json")
     assert rules["undecided"]["mcq"] == 2 and rules["skills"]["global_appearance"]["mcq"]["accuracy"] == 50.0
     with OpenAIServer(responder=judge_reply) as srv:
         out = _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url])
     assert "judged 2 MCQ and 4 open-ended" in out
-    v1 = json.loads((run / "scores.json").read_text())
+    v1 = official_scores(run / "scores.json")
     # the judge says option 2: wrong for global_appearance/00000 (answer 1), wrong for scene_transitions/00001
     # (answer 3); the oracle's open-ended replies are the gold text: 5 each
     assert v1["skills"]["global_appearance"]["mcq"]["accuracy"] == 50.0

@@ -19,6 +19,7 @@ from niah.sample import ImagePart, TextPart, VideoPart
 from niah.video.expand import PAST_END_HEAD, video_prompt_parts
 from support.cli import invoke_ok as _ok
 from support.infinibench_official import EPISODE, FILES, MOVIE, SHAPES, write_files, write_media
+from support.scores import official_scores
 
 runner = CliRunner()
 
@@ -128,7 +129,7 @@ def test_score_and_export_back_unchanged(bench: Path) -> None:
     _ok(["run", str(bench / "ds1"), "--model", "baseline:oracle", "--out", str(run), "--no-progress",
          "--media-root", str(bench / "videos"), "--max-frames", "2"])
     _ok(["score", str(run)])
-    scores = json.loads((run / "scores.json").read_text())
+    scores = official_scores(run / "scores.json")
     assert scores["overall"]["accuracy"] == 100.0 and scores["overall"]["accuracy_skills"] == 5
     assert scores["overall"]["open_apart"] == ["character_actions", "global_appearance", "scene_transitions"]
     for ds, qa in (("ds1", bench / "qa"), ("ds2", bench / "qa" / "v2")):

@@ -73,7 +73,7 @@ def test_429_and_500_then_success_end_with_verdicts_and_are_not_asked_again(run:
         assert faulted and len(srv.log) == 6 + 2 * len(faulted)
     assert "0 verdicts reused, 6 asked" in out
     assert [r["status"] for r in _store_rows(run)] == ["ok"] * 6
-    assert json.loads((run / "scores.llm.json").read_text())["accuracy"] == 100.0
+    assert json.loads((run / "scores.llm.json").read_text())["overall"] == 100.0
     with OpenAIServer(responder=lambda body: CORRECT) as srv:
         _judge(run, srv)
         assert len(srv.log) == 0

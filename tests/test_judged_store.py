@@ -33,6 +33,11 @@ def _read(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _official(path: Path) -> dict:
+    """The family's official structure in a scores file (the shared layout keeps it under ``official``)."""
+    return _read(path)["official"]
+
+
 def _edit_response(run: Path, sample_id: str, text: str) -> None:
     rows = [json.loads(line) for line in (run / "responses.jsonl").read_text().splitlines()]
     assert any(r["id"] == sample_id for r in rows)
@@ -77,7 +82,7 @@ def test_seq_niah_judge_then_score_reproduces_and_reuses(seq_ds: Path) -> None:
         assert len(srv.log) == 6 and "0 verdicts reused, 6 asked" in out
     judged_llm = _read(run / "scores.llm.json")
     judged_rows = (run / "scored.jsonl").read_text()
-    assert judged_llm["accuracy"] == 100.0 and judged_llm["n"] == 6
+    assert judged_llm["overall"] == 100.0 and judged_llm["n"] == 6
     # scoring again keeps the judge's results (it used to drop them)
     out = _cli("score", str(run))
     assert "seq-niah: applied 6 stored judge verdicts (0 failed)" in out
@@ -110,7 +115,7 @@ def test_seq_niah_changed_response_is_judged_again(seq_ds: Path) -> None:
     with OpenAIServer(responder=_seq_responder) as srv:
         _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         assert len(srv.log) == 1
-    assert _read(run / "scores.llm.json")["n"] == 6 and _read(run / "scores.llm.json")["accuracy"] < 100.0
+    assert _read(run / "scores.llm.json")["n"] == 6 and _read(run / "scores.llm.json")["overall"] < 100.0
     # a rerun with another model: every response changed, every sample judged again
     _seq_run(seq_ds, "changing", "baseline:random")
     with OpenAIServer(responder=_seq_responder) as srv:
@@ -183,26 +188,26 @@ def test_mmlongbench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
     _niah(tmp_path, "run", "ds", "--model", "baseline:oracle", "--out", "oracle", "--no-progress", "--media-root", "images")
     run = tmp_path / "oracle"
     _cli("score", str(run))
-    unjudged = _read(run / "scores.json")
+    unjudged = _official(run / "scores.json")
     assert unjudged["needs_judge"] == ["gov-report", "multi-lexsum"]
     with OpenAIServer(responder=_summ_responder) as srv:
         out = _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         asked = len(srv.log)
     summaries = len((run / "responses.jsonl").read_text().splitlines())
     assert asked == 3 * summaries and f'"asked": {asked}' in out
-    judged = _read(run / "scores.json")
+    judged = _official(run / "scores.json")
     rows = (run / "scored.jsonl").read_text()
     assert judged["datasets"]["gov-report"]["8K"] == pytest.approx(50.0) and judged["needs_judge"] == []
-    assert judged["judge_failures"] == {} and judged["judged"]["verdicts"] == asked
+    assert judged["judge_failures"] == {} and _read(run / "scores.json")["judged"]["verdicts"] == asked
     out = _cli("score", str(run))
     assert f"mmlongbench: applied {asked} stored judge verdicts" in out
-    assert _read(run / "scores.json") == judged and (run / "scored.jsonl").read_text() == rows
+    assert _official(run / "scores.json") == judged and (run / "scored.jsonl").read_text() == rows
     with OpenAIServer(responder=_summ_responder) as srv:
         _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         assert len(srv.log) == 0
-    assert _read(run / "scores.json") == judged
+    assert _official(run / "scores.json") == judged
     _cli("score", str(run), "--no-judged")
-    assert _read(run / "scores.json")["needs_judge"] == ["gov-report", "multi-lexsum"]
+    assert _official(run / "scores.json")["needs_judge"] == ["gov-report", "multi-lexsum"]
     # a changed summary is judged again (three requests), and a failed fluency verdict is excluded and counted
     sample_id = json.loads((run / "responses.jsonl").read_text().splitlines()[0])["id"]
     _edit_response(run, sample_id, "UNPARSEABLE summary.")
@@ -211,10 +216,10 @@ def test_mmlongbench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
     with OpenAIServer(responder=_summ_responder) as srv:
         _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         assert len(srv.log) == 3
-    failed = _read(run / "scores.json")
-    assert sum(failed["judge_failures"].values()) == 1 and failed["judged"]["failed"] == 1
+    failed = _official(run / "scores.json")
+    assert sum(failed["judge_failures"].values()) == 1 and _read(run / "scores.json")["judged"]["failed"] == 1
     _cli("score", str(run))
-    assert _read(run / "scores.json") == failed
+    assert _official(run / "scores.json") == failed
     with OpenAIServer(responder=_summ_responder) as srv:
         _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         assert len(srv.log) == 0  # the failed verdict is kept ...
@@ -253,28 +258,28 @@ def test_infinibench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
 
     run_model("baseline:oracle")
     _cli("score", str(run))
-    assert _read(run / "scores.json")["protocol"] == "rules"
+    assert _official(run / "scores.json")["protocol"] == "rules"
     assert judge("v1") == 4
-    v1 = _read(run / "scores.json")
+    v1 = _official(run / "scores.json")
     v1_rows = (run / "scored.jsonl").read_text()
     assert v1["protocol"] == "v1" and v1["overall"]["score"] == 5.0 and v1["undecided"] == {"mcq": 0, "open": 0}
     out = _cli("score", str(run))
     assert "infinibench: applied 4 stored judge verdicts (0 failed)" in out
-    assert _read(run / "scores.json") == v1 and (run / "scored.jsonl").read_text() == v1_rows
+    assert _official(run / "scores.json") == v1 and (run / "scored.jsonl").read_text() == v1_rows
     assert judge("v1") == 0
     assert judge("v2") == 4  # another protocol is another judge (prompt, parser, settings)
-    v2 = _read(run / "scores.json")
+    v2 = _official(run / "scores.json")
     assert v2["protocol"] == "v2" and v2["overall"]["score"] == 10.0
     _cli("score", str(run))
-    assert _read(run / "scores.json") == v2  # the last pass is the one applied
-    assert judge("v1") == 0 and _read(run / "scores.json") == v1  # both passes stay stored
+    assert _official(run / "scores.json") == v2  # the last pass is the one applied
+    assert judge("v1") == 0 and _official(run / "scores.json") == v1  # both passes stay stored
     _cli("score", str(run), "--no-judged")
-    assert _read(run / "scores.json")["protocol"] == "rules"
+    assert _official(run / "scores.json")["protocol"] == "rules"
     # an MCQ reply the rules cannot decide goes to the v1 judge; only that one is asked
     _edit_response(run, "global_appearance/00000", "A or B")
     assert judge("v1") == 1
-    assert _read(run / "scores.json")["decided_by"]["judge"] == 5
+    assert _official(run / "scores.json")["decided_by"]["judge"] == 5
     # another model's replies: every open-ended reply judged again
     run_model("baseline:random")
     assert judge("v1") == 4
-    assert _read(run / "scores.json")["overall"]["score"] == 1.0
+    assert _official(run / "scores.json")["overall"]["score"] == 1.0

@@ -17,6 +17,7 @@ from niah.benchmarks.milebench.official import (
 from niah.errors import DataError
 from niah.sample import Dataset, ImagePart, TextPart
 from niah.scoring import score_run
+from support.scores import official_scores
 from support.tables import without_intervals
 
 
@@ -187,12 +188,15 @@ def test_score_run_on_milebench_dataset(tmp_path):
         + json.dumps({"id": "TQA/1", "response": None, "error": "HTTP 500"}) + "\n")
     summary = score_run(run_dir)
     assert summary.scored == 2 and summary.failed == 1
-    scores = json.loads((run_dir / "scores.json").read_text())
-    assert scores.pop("run_status") == {"complete": False, "answered": 1, "failed": 1, "skipped": 0,
-                                        "missing": 0, "total": 2}
-    assert scores == {"TQA": {"Accuracy": 0.5, "image_quantity_level-Accuracy": {"Few": 0.5, "Medium": 0.0,
-                                                                                "Many": 0.0},
-                              "image_quantity_level-Result": {"Few": [1.0, 2], "Medium": [0, 0], "Many": [0, 0]}}}
+    doc = json.loads((run_dir / "scores.json").read_text())
+    assert doc["run_status"] == {"complete": False, "answered": 1, "failed": 1, "skipped": 0,
+                                 "missing": 0, "total": 2}
+    # one data set: the headline is its accuracy, a plain proportion (1 of 2: Wilson's 9.5-90.5)
+    assert (doc["overall"], doc["n"], doc["ci95"], doc["ci_method"]) == (50.0, 2, [9.4531, 90.5469], "wilson")
+    assert doc["by_task"] == {"TQA": {"score": 50.0, "n": 2, "ci95": [9.4531, 90.5469]}}
+    assert doc["official"] == {"TQA": {"Accuracy": 50.0, "image_quantity_level-Accuracy": {
+        "Few": 50.0, "Medium": 0.0, "Many": 0.0},
+        "image_quantity_level-Result": {"Few": [1.0, 2], "Medium": [0, 0], "Many": [0, 0]}}}
 
 
 def test_report_has_per_dataset_image_bucket_tables(tmp_path):
@@ -235,7 +239,7 @@ def test_report_overall_is_the_data_sets_score_when_buckets_are_empty(tmp_path):
     (run_dir / "responses.jsonl").write_text("".join(
         json.dumps({"id": f"TQA/{i}", "response": r, "error": None}) + "\n" for i, r in enumerate("BBA")))
     score_run(run_dir)
-    assert json.loads((run_dir / "scores.json").read_text())["TQA"]["Accuracy"] == pytest.approx(2 / 3)
+    assert official_scores(run_dir / "scores.json")["TQA"]["Accuracy"] == pytest.approx(200 / 3, abs=1e-4)
     proc = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(run_dir), "--out", str(tmp_path / "rep"),
                            "--media-root", str(folder / "images"), "--no-samples"],
                           capture_output=True, text=True, check=False)

@@ -27,6 +27,7 @@ from niah.sample import ImagePart, Sample
 from niah.scoring import score_run
 from niah.tokens import TextTokenizer, get_tokenizer
 from support.datasets import png_bytes
+from support.scores import official_scores
 
 OFFICIAL = PromptOptions(over_limit="official")
 
@@ -297,8 +298,8 @@ def test_oracle_run_with_official_truncation_scores_one(tmp_path, name, question
     assert run["generation"]["by_task"][name] == {"max_tokens": 512, "temperature": 0.0}
     score_summary = score_run(run_dir)
     assert score_summary.scored == 3
-    scores = json.loads((run_dir / "scores.json").read_text())
-    assert scores[name][metric_key] == pytest.approx(1.0)
+    scores = official_scores(run_dir / "scores.json")
+    assert scores[name][metric_key] == pytest.approx(100.0)
 
 
 # ------------------------------------------------------------------------------------ truncation edges, sweep

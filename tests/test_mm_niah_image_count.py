@@ -66,15 +66,17 @@ def test_scoring_by_image_count_hand_checked(probe: Path, tmp_path: Path) -> Non
                        else str(n + 10))
     _run_with(probe, tmp_path / "run", reply)
     summary = score_run(tmp_path / "run")
-    probe_scores = summary.scores["image-count"]
+    official = summary.scores["official"]  # in percent
+    probe_scores = official["image-count"]
     expected: dict[str, list[float]] = {}
     for k, s in enumerate(samples):
         expected.setdefault(s.answer, []).append(0.0 if k % 3 == 2 else 1.0)
     assert probe_scores["samples"] == len(samples)
-    assert probe_scores["accuracy"] == round(sum(sum(v) for v in expected.values()) / len(samples), 6)
+    assert probe_scores["accuracy"] == round(100 * round(sum(sum(v) for v in expected.values()) / len(samples), 6), 4)
     assert {n: v["accuracy"] for n, v in probe_scores["by_images"].items()} == {
-        n: round(sum(v) / len(v), 6) for n, v in expected.items()}
-    assert "retrieval-text" in summary.scores and "image-count" not in summary.scores["context_ranges"]
+        n: round(100 * round(sum(v) / len(v), 6), 4) for n, v in expected.items()}
+    assert "retrieval-text" in official and "image-count" not in official["context_ranges"]
+    # the probe is no official task: its own row in by_task, outside the headline
     rows = [json.loads(line) for line in (tmp_path / "run" / "scored.jsonl").read_text().splitlines()]
     assert all(("image_count" in r) == (r["task"] == "image-count") for r in rows)
 

@@ -94,7 +94,8 @@ def test_mixed_gold_scores_the_rest_and_marks_the_missing(tmp_path: Path) -> Non
         json.dumps({"id": s.id, "response": "cardamom"}) + "\n" for s in ds))
     summary = score_run(run)
     assert summary.scored == 1 and summary.no_gold == 3
-    scores = json.loads((run / "scores.json").read_text())
-    assert scores[GOLD_MISSING_KEY] == 3
+    doc = json.loads((run / "scores.json").read_text())
+    assert doc[GOLD_MISSING_KEY] == 3
+    scores = doc["official"]
     assert max(scores["retrieval-text"]) > 0  # the one sample with gold was scored (correctly)
     assert "retrieval-image" not in scores

@@ -13,6 +13,7 @@ from niah.benchmarks.mmlongbench.build import build_vh, grid_for, measure
 from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart
 from niah.tokens.image import Qwen2VLRule
+from support.scores import official_scores
 
 
 def _digest(folder: Path) -> str:
@@ -147,9 +148,8 @@ def test_cli_build_run_score(tmp_path):
                                                    "--per-length", "2", "--needles", "2", "--no-progress")
     niah("run", "ds", "--model", "baseline:oracle", "--out", "run", "--no-progress")
     niah("score", "run")
-    import json
 
-    scores = json.loads((tmp_path / "run" / "scores.json").read_text())
+    scores = official_scores(tmp_path / "run" / "scores.json")
     assert scores["datasets"]["vh_multi"]["8K"] == 100.0
 
 

@@ -13,9 +13,11 @@ from niah.benchmarks.mm_niah.official import (
     score_response_files,
     write_official_responses,
 )
+from niah.benchmarks.mm_niah.score import to_percent
 from niah.errors import DataError
 from niah.sample import Dataset, ImagePart, TextPart
 from niah.scoring import score_run
+from support.scores import official_scores
 
 
 def _record(**overrides):
@@ -187,14 +189,14 @@ def test_score_run_writes_scored_rows_and_official_structure(tmp_path, images_ro
     assert rows["counting-text/000000"]["depth"] == pytest.approx(0.3)
     assert set(rows["retrieval-text/000000"]) >= {"id", "task", "benchmark", "context_length", "depth",
                                                   "num_images", "answer", "response", "error", "score", "scores"}
-    scores = json.loads((run_dir / "scores.json").read_text())
+    scores = official_scores(run_dir / "scores.json")  # in percent
     # depth 0.25 -> cell 1; context 3000 -> 2k bin
-    assert scores["retrieval-text"][1] == round((1 + 0) / 2 / 5, 6)
-    assert scores["retrieval-image"][1] == 0.0 and scores["retrieval-image"][3] == 0.2
-    assert scores["counting-text"][1] == 0.2  # mean depth 0.3 -> cell 1
+    assert scores["retrieval-text"][1] == 100 * round((1 + 0) / 2 / 5, 6)
+    assert scores["retrieval-image"][1] == 0.0 and scores["retrieval-image"][3] == 20.0
+    assert scores["counting-text"][1] == 20.0  # mean depth 0.3 -> cell 1
     assert "overall" not in scores and scores["context_ranges"][0] == "1k"
-    lenient = json.loads((run_dir / "scores.lenient.json").read_text())
-    assert lenient["retrieval-image"][1] == 0.2
+    lenient = official_scores(run_dir / "scores.lenient.json")
+    assert lenient["retrieval-image"][1] == 20.0
 
 
 def test_official_response_files_from_a_run_score_like_the_run(tmp_path, images_root):
@@ -214,9 +216,11 @@ def test_official_response_files_from_a_run_score_like_the_run(tmp_path, images_
     assert counting_line["answer"] == [1, 2]
     official = score_response_files(written)
     score_run(run_dir)
-    ours = json.loads((run_dir / "scores.json").read_text())
-    assert ours.pop("run_status")["failed"] == 1  # one request timed out: scored 0, run marked incomplete
-    assert {k.removesuffix("-val"): v for k, v in official.items()} == ours
+    doc = json.loads((run_dir / "scores.json").read_text())
+    assert doc["run_status"]["failed"] == 1  # one request timed out: scored 0, run marked incomplete
+    # the official scorer's structure is on 0-1; scores.json keeps it in percent under "official"
+    assert to_percent({k.removesuffix("-val"): v for k, v in official.items()}) == doc["official"]
+
 
 
 def test_cli_score_run_prints_disagreements(tmp_path, images_root):

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from niah.benchmarks.protocol import percent
 from niah.cli import app
 from niah.sample import Dataset
 from support.cli import invoke_ok as _ok
+from support.scores import official_scores
 
 runner = CliRunner()
 
@@ -48,7 +50,7 @@ def test_official_roundtrip_and_scores_agree(built: Path) -> None:
     _ok(["run", str(root / "imported"), "--model", "baseline:oracle", "--out", str(root / "run"),
          "--no-progress", "--media-root", str(images)])
     _ok(["score", str(root / "run")])
-    ours = json.loads((root / "run" / "scores.json").read_text())
+    ours = official_scores(root / "run" / "scores.json")  # in percent
     _ok(["export", "mm-niah-responses", str(root / "run"), "--model-name", "oracle", "--split", "val",
          "--out", str(root / "responses")])
     files = sorted((root / "responses").glob("oracle_*-val.jsonl"))
@@ -58,10 +60,10 @@ def test_official_roundtrip_and_scores_agree(built: Path) -> None:
     for task in ("retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
                  "reasoning-image"):
         key = next(k for k in official if k.startswith(task))
-        assert official[key] == ours[task]
+        assert [percent(v) for v in official[key]] == ours[task]  # the official file is on 0-1
         # 2 of 11 bins hold samples, each with all 5 depth cells answered correctly
-        assert sorted(ours[task]) == [0.0] * 9 + [1.0, 1.0]
-    assert official["overall"] == ours["overall"]
+        assert sorted(ours[task]) == [0.0] * 9 + [100.0, 100.0]
+    assert [percent(v) for v in official["overall"]] == ours["overall"]
 
     bare = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(root / "run"), "--out",
                            str(root / "report-bare")], capture_output=True, text=True, timeout=120)

@@ -18,6 +18,7 @@ from niah.judges import Judge
 from niah.run import RetryPolicy
 from niah.sample import Dataset
 from support.openai_server import OpenAIServer
+from support.scores import official_scores
 from support.seq_niah import official_record
 from support.tables import without_intervals
 
@@ -50,11 +51,11 @@ def test_build_run_score_report(built: Path) -> None:
     samples = list(Dataset(built / "ds"))
     assert {s.meta["lang"] for s in samples} == {"en", "zh"}
     assert {s.meta["needle_group"] for s in samples} == {"3-5", "6-10", ">10"}
-    oracle = _json(built / "oracle" / "scores.json")
+    oracle = official_scores(built / "oracle" / "scores.json")
     assert oracle["accuracy"] == 100.0 and oracle["n"] == 6
     assert oracle["by_lang"] == {"en": {"accuracy": 100.0, "n": 3}, "zh": {"accuracy": 100.0, "n": 3}}
     assert oracle["failure_modes"]["incorrect_samples"] == 0
-    random = _json(built / "random" / "scores.json")
+    random = official_scores(built / "random" / "scores.json")
     assert random["accuracy"] < 50.0
     fm = random["failure_modes"]
     assert fm["incorrect_samples"] == round(6 * (100 - random["accuracy"]) / 100)
@@ -90,10 +91,10 @@ def test_noise_run_score_consistency(built: Path) -> None:
         _cli("run", str(built / "nz"), "--model", f"baseline:{model}", "--out", str(built / f"nz-{model}"),
              "--no-progress")
         _cli("score", str(built / f"nz-{model}"))
-    noise = _json(built / "nz-oracle" / "scores.json")["noise"]
+    noise = official_scores(built / "nz-oracle" / "scores.json")["noise"]
     assert noise["bases"] == 6 and set(noise["kinds"]) == {"tiny-move", "big-move", "reorder", "semantic", "all"}
     assert all(k["consistency"] == 100.0 and k["consistently_correct"] == 100.0 for k in noise["kinds"].values())
-    rnd = _json(built / "nz-random" / "scores.json")["noise"]["kinds"]["all"]
+    rnd = official_scores(built / "nz-random" / "scores.json")["noise"]["kinds"]["all"]
     assert rnd["consistency"] == pytest.approx(rnd["consistently_correct"] + rnd["consistently_wrong"])
     _cli("report", str(built / "nz-oracle"), "--out", str(built / "nzrep"))
     md = (built / "nzrep" / "tables.md").read_text()
@@ -127,7 +128,7 @@ def test_import_export_round_trip(tmp_path: Path) -> None:
     _cli("import", "seq-niah", str(src), "--out", str(tmp_path / "ds"))
     _cli("run", str(tmp_path / "ds"), "--model", "baseline:oracle", "--out", str(tmp_path / "run"), "--no-progress")
     _cli("score", str(tmp_path / "run"))
-    assert _json(tmp_path / "run" / "scores.json")["accuracy"] == 100.0
+    assert official_scores(tmp_path / "run" / "scores.json")["accuracy"] == 100.0
     out = _cli("export", "seq-niah", str(tmp_path / "run"), "--out", str(tmp_path / "exp"))
     assert "NIAH_en.jsonl (1), NIAH_en_noise.jsonl (1), NIAH_zh.jsonl (1)" in out
     back = [json.loads(line) for name in ("NIAH_en.jsonl", "NIAH_zh.jsonl", "NIAH_en_noise.jsonl")
@@ -212,7 +213,7 @@ def test_llm_judge_verb(built: Path) -> None:
 
         result = judge_run(built / "random", make)
         assert result["judged"] == 6 and result["judge_failures"] == 0
-        assert _json(built / "random" / "scores.llm.json")["accuracy"] == 0.0
+        assert official_scores(built / "random" / "scores.llm.json")["accuracy"] == 0.0
     rows = [json.loads(line) for line in (built / "oracle" / "scored.jsonl").read_text().splitlines()]
     assert all(r["scores"]["llm"] == 1.0 and r["scores"][OFFICIAL] == 1.0 for r in rows)
     _cli("report", str(built / "oracle"), str(built / "oracle" / "scores.json"), "--name", "judged",
@@ -248,7 +249,7 @@ def test_eval_benchmark_seq_niah(tmp_path: Path) -> None:
     out = _cli("eval", "--benchmark", "seq-niah", "--model", "baseline:oracle", "--out", str(tmp_path / "ev"),
                "--no-progress")
     assert "synthetic-temporal" in out
-    scores = _json(tmp_path / "ev" / "run" / "scores.json")
+    scores = official_scores(tmp_path / "ev" / "run" / "scores.json")
     assert scores["accuracy"] == 100.0 and scores["n"] == 6
     assert (tmp_path / "ev" / "report" / "index.html").is_file()
 

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from niah.benchmarks.seq_niah.official import read_results, write_results
 from niah.cli import app
 from niah.sample import Dataset
+from support.scores import official_scores
 from support.seq_niah import official_record
 
 RUNNER = CliRunner()
@@ -95,7 +96,7 @@ def test_consistency_on_an_imported_noise_run(tmp_path: Path) -> None:
     _cli("import", "seq-niah", str(data), str(noise), "--out", str(tmp_path / "ds"))
     _cli("run", str(tmp_path / "ds"), "--model", "baseline:oracle", "--out", str(tmp_path / "run"), "--no-progress")
     _cli("score", str(tmp_path / "run"))
-    scores = json.loads((tmp_path / "run" / "scores.json").read_text(encoding="utf-8"))
+    scores = official_scores(tmp_path / "run" / "scores.json")
     assert scores["n"] == 1 and scores["noise_variants"] == 3
     out = _cli("noise", "consistency", str(tmp_path / "run"))
     assert "semantic   accuracy 100.00" in out and "tiny-move  accuracy 100.00" in out

@@ -179,10 +179,12 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
     _ok(["run", str(ds), "--model", "baseline:oracle", "--out", str(tmp_path / "oracle"), "--no-progress",
          "--max-frames", "8"])
     _ok(["score", str(tmp_path / "oracle")])
-    scores = json.loads((tmp_path / "oracle" / "scores.json").read_text())
-    assert scores["overall"] == 1.0 and set(scores["tasks"].values()) == {1.0}
-    assert scores["cells"]["retrieval"]["70.0s"] == {"0-0.2": 1.0, "0.2-0.4": 1.0, "0.4-0.6": 1.0, "0.6-0.8": 1.0,
-                                                     "0.8-1": 1.0}
+    doc = json.loads((tmp_path / "oracle" / "scores.json").read_text())
+    assert doc["overall"] == 100.0 and {t["score"] for t in doc["by_task"].values()} == {100.0}
+    scores = doc["official"]  # in percent, as every score of scores.json
+    assert scores["overall"] == 100.0 and set(scores["tasks"].values()) == {100.0}
+    assert scores["cells"]["retrieval"]["70.0s"] == {"0-0.2": 100.0, "0.2-0.4": 100.0, "0.4-0.6": 100.0,
+                                                     "0.6-0.8": 100.0, "0.8-1": 100.0}
     assert "never counted 0" in scores["aggregation"]
     rows = [json.loads(line) for line in (tmp_path / "oracle" / "responses.jsonl").read_text().splitlines()]
     assert all(r["prompt_policy"] == "video: 8 of 70 frames sampled uniformly" for r in rows if "/70s/" in r["id"])

@@ -189,7 +189,7 @@ def test_runs_record_needle_shown_and_scores_report_it(default_build: Path, tmp_
     assert run["needle_delivery"] == {"checked": len(rows), "shown": len(rows), "not_shown": 0}
     ok(["score", str(full)])
     scores = json.loads((full / "scores.json").read_text())
-    assert scores["overall"] == 1.0 and scores["needle_shown"]["shown_rate"] == 1.0
+    assert scores["overall"] == 100.0 and scores["needle_shown"]["shown_rate"] == 100.0
 
     out = ok(["run", str(default_build), "--model", "baseline:oracle", "--out", str(cut), "--no-progress",
               "--max-frames", "32"])
@@ -201,9 +201,10 @@ def test_runs_record_needle_shown_and_scores_report_it(default_build: Path, tmp_
     scores = json.loads((cut / "scores.json").read_text())
     shown = scores["needle_shown"]
     assert shown["samples"] == len(rows) and shown["shown"] == len(rows) - dropped
-    assert shown["score_shown"] == 1.0 and set(shown["tasks"]) == {"retrieval", "retrieval-choice", "counting",
+    assert shown["score_shown"] == 100.0 and set(shown["tasks"]) == {"retrieval", "retrieval-choice", "counting",
                                                                     "ordering"}
-    assert {"tasks", "durations", "cells", "overall", "run_status"} <= set(scores)  # the official keys stay
+    assert {"tasks", "durations", "cells", "overall"} <= set(scores["official"])  # the official keys stay
+    assert "run_status" in scores
     assert f"needles shown in {len(rows) - dropped} of {len(rows)} samples" in out
     scored = [json.loads(line) for line in (cut / "scored.jsonl").read_text().splitlines()]
     assert sum(r["needle_shown"] is False for r in scored) == dropped

@@ -502,17 +502,19 @@ def official_mean(items: Iterable[Mapping[str, Any]]) -> float | None:
 
 
 def official_scores(items: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """The family's official aggregation of the scored items, as scores.json holds it: one benchmark's
-    structure, or ``{benchmark: structure}`` for several; ``gold_missing`` when some items had no gold."""
+    """The scored items aggregated as scores.json holds them (the shared percent layout: headline, intervals,
+    ``by_task`` and the family's structure under ``official``; several benchmarks under ``benchmarks``);
+    ``gold_missing`` when some items had no gold."""
     from niah.benchmarks.protocol import OFFICIAL
-    from niah.scoring import GOLD_MISSING_KEY, get_scorer
+    from niah.scoring import GOLD_MISSING_KEY, benchmark_block, combined_block, get_scorer
 
     items = list(items)
     rows: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
     for item in _scored(items):
         rows.setdefault(str(item["benchmark"]), []).append((dict(item["row"]), dict(item["info"])))
-    per_benchmark = {benchmark: get_scorer(benchmark).aggregate(kept, OFFICIAL) for benchmark, kept in rows.items()}
-    out: dict[str, Any] = next(iter(per_benchmark.values())) if len(per_benchmark) == 1 else per_benchmark
+    blocks = {benchmark: benchmark_block(get_scorer(benchmark), benchmark, kept, OFFICIAL)
+              for benchmark, kept in rows.items()}
+    out: dict[str, Any] = next(iter(blocks.values())) if len(blocks) == 1 else combined_block(blocks, OFFICIAL)
     no_gold = sum(1 for item in items if item.get("no_gold"))
     if no_gold:
         out = {**out, GOLD_MISSING_KEY: no_gold}

@@ -36,18 +36,30 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from niah.benchmarks.protocol import JUDGE_MISSING, OFFICIAL, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    JUDGE_MISSING,
+    OFFICIAL,
+    PERCENT_DECIMALS,
+    SCORES_SCHEMA,
+    Headline,
+    ScoredRows,
+    Scorer,
+    TaskHeadline,
+    percent,
+)
 from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, read_json_file, write_atomic, write_json_atomic
 from niah.metrics.base import MetricInputError
 from niah.sample import Dataset
+from niah.stats import BOOTSTRAP, WILSON, bootstrap_intervals, is_binary, wilson_interval
 
 #: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
 RUN_STATUS_KEY = "run_status"
@@ -128,6 +140,140 @@ def count_request_log(run_dir: Path) -> int | None:
 
     path = run_dir / REQUESTS_LOG
     return read_request_log(path)[0] if path.is_file() else None
+
+
+# ------------------------------------------------------------------------------------------- scores.json layout
+
+#: ``scale`` of every score in a scores.json of the current layout.
+SCALE = "percent"
+
+
+def percent_needle_shown(summary: dict[str, Any]) -> dict[str, Any]:
+    """:func:`needle_shown_summary` with its rates and mean scores in percent (as every score of scores.json)."""
+    def part(entry: dict[str, Any]) -> dict[str, Any]:
+        return {**entry, **{key: percent(entry[key]) for key in ("shown_rate", "score_all", "score_shown")}}
+
+    return {**part(summary), "tasks": {task: part(entry) for task, entry in summary["tasks"].items()}}
+
+
+def _bounds(interval: tuple[float, float] | None, scale: float) -> list[float] | None:
+    if interval is None:
+        return None
+    return [round(interval[0] * scale, PERCENT_DECIMALS), round(interval[1] * scale, PERCENT_DECIMALS)]
+
+
+def plain_headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """The headline of a family whose scorer names none: the plain mean of the per-sample scores (0-1) x 100,
+    overall and per task."""
+    per_task: dict[str, list[float]] = defaultdict(list)
+    for row, _info in rows:
+        per_task[row["task"]].append(float(row["scores"][mode]))
+    values = [v for task_values in per_task.values() for v in task_values]
+    overall = 100 * sum(values) / len(values) if values else None
+    return Headline(metric="mean score", overall=overall, covered=overall, n=len(values), plain=True,
+                    by_task={t: TaskHeadline(100 * sum(v) / len(v), len(v), plain=True) for t, v in per_task.items()})
+
+
+def _headline_of(scorer: Scorer, structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    return (scorer.headline or plain_headline)(structure, rows, mode)
+
+
+def _headline(scorer: Scorer, rows: ScoredRows, mode: str) -> Headline:
+    return _headline_of(scorer, scorer.aggregate(rows, mode), rows, mode)
+
+
+def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headline,
+                       ) -> tuple[list[float] | None, str | None, dict[str, list[float] | None]]:
+    """95% intervals (percent) of a headline's overall and by_task scores: Wilson for a plain mean of 0/1
+    per-sample scores (a proportion), else the seeded percentile bootstrap over the scored rows, stratified as
+    the family says (:class:`Scorer` ``stratum``: outcomes redrawn within a stratum onto its own positions),
+    which recomputes the family's aggregation and headline on each resample. Returns (overall interval, its method,
+    interval per by_task key); undefined scores get None."""
+    binary = is_binary([float(row["scores"][mode]) for row, _info in rows])
+
+    def wilson(score: float | None, n: int) -> list[float] | None:
+        return _bounds(wilson_interval(score / 100, n), 100.0) if score is not None and n > 0 else None
+
+    boot: list[str] = []  # names of the statistics the bootstrap computes
+    overall: list[float] | None = None
+    method: str | None = None
+    if head.overall is not None:
+        if head.plain and binary and head.n > 0:
+            overall, method = wilson(head.overall, head.n), WILSON
+        else:
+            boot.append("")
+    tasks: dict[str, list[float] | None] = {}
+    for key, task in head.by_task.items():
+        tasks[key] = None
+        if task.score is None:
+            continue
+        if task.plain and binary and task.n > 0:
+            tasks[key] = wilson(task.score, task.n)
+        else:
+            boot.append("task:" + key)
+    if boot:
+        strata: dict[Any, list[int]] = defaultdict(list)
+        for position, (row, info) in enumerate(rows):
+            strata[scorer.stratum(row, info) if scorer.stratum is not None else row["task"]].append(position)
+        groups = list(strata.values())
+
+        def replicate(rng: random.Random) -> list[float | None]:
+            # one resample: within each stratum, drawn outcomes put at the stratum's own grid positions; the
+            # family's aggregation and headline recomputed on it
+            sample: ScoredRows = []
+            for members in groups:
+                for position in members:
+                    row, info = rows[members[rng.randrange(len(members))]]
+                    at = rows[position][0]
+                    sample.append(({**row, **{k: at[k] for k in scorer.layout_fields if k in at}}, info))
+            again = _headline(scorer, sample, mode)
+            found: dict[str, float | None] = {"": again.overall}
+            found.update({"task:" + key: task.score for key, task in again.by_task.items()})
+            return [found.get(name) for name in boot]
+
+        intervals = dict(zip(boot, bootstrap_intervals(replicate, len(boot)), strict=True))
+        if "" in intervals:
+            overall = _bounds(intervals.get(""), 1.0)
+            method = BOOTSTRAP if overall is not None else None
+        for key in head.by_task:
+            if "task:" + key in intervals:
+                tasks[key] = _bounds(intervals.get("task:" + key), 1.0)
+    return overall, method, tasks
+
+
+def benchmark_block(scorer: Scorer, benchmark: str, rows: ScoredRows, mode: str) -> dict[str, Any]:
+    """The scores.json of one benchmark's rows in one mode (see the module docstring), without run_status."""
+    structure = scorer.aggregate(rows, mode)
+    head = _headline_of(scorer, structure, rows, mode)
+    ci95, method, task_ci = headline_intervals(scorer, rows, mode, head)
+    return {
+        "schema": SCORES_SCHEMA, "benchmark": benchmark, "mode": mode, "scale": SCALE, "metric": head.metric,
+        "overall": percent(head.overall, 1.0), "ci95": ci95, "ci_method": method,
+        "covered": percent(head.covered, 1.0), "n": len(rows),
+        "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": task_ci[key]}
+                    for key, task in head.by_task.items()},
+        "official": scorer.percent(structure) if scorer.percent is not None else structure,
+    }
+
+
+def _mean_or_none(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return None if not values or len(present) < len(values) else round(sum(present) / len(present),
+                                                                          PERCENT_DECIMALS)
+
+
+def combined_block(blocks: dict[str, dict[str, Any]], mode: str) -> dict[str, Any]:
+    """scores.json of a run holding several benchmarks: each benchmark's block under ``benchmarks``, the
+    unweighted mean of their overall (and covered; null if any is null), the sum of their samples, and every
+    by_task entry named ``benchmark/task``."""
+    return {
+        "schema": SCORES_SCHEMA, "mode": mode, "scale": SCALE, "metric": "mean of the benchmarks' headlines",
+        "overall": _mean_or_none([b["overall"] for b in blocks.values()]), "ci95": None, "ci_method": None,
+        "covered": _mean_or_none([b["covered"] for b in blocks.values()]),
+        "n": sum(b["n"] for b in blocks.values()),
+        "by_task": {f"{name}/{task}": entry for name, b in blocks.items() for task, entry in b["by_task"].items()},
+        "benchmarks": blocks,
+    }
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -324,23 +470,23 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
             names += [n for n in modes_of(benchmark) if n not in names]
         aggregates: dict[str, dict[str, Any]] = {}
         for name in names:
-            # a judged mode covers the rows the judge graded (a failed verdict gives no score in that mode)
-            per_benchmark = {
-                benchmark: get_scorer(benchmark).aggregate([r for r in rows if name in r[0]["scores"]], name)
-                | ({"judged": summary.judged[benchmark]} if benchmark in summary.judged else {})
-                for benchmark, rows in kept.items()
-                if name in modes_of(benchmark)
-            }
-            for benchmark, structure in per_benchmark.items():
+            blocks: dict[str, dict[str, Any]] = {}
+            for benchmark, rows in kept.items():
+                if name not in modes_of(benchmark):
+                    continue
+                # a judged mode covers the rows the judge graded (a failed verdict gives no score in that mode)
+                mode_rows = [r for r in rows if name in r[0]["scores"]]
+                block = benchmark_block(get_scorer(benchmark), benchmark, mode_rows, name)
+                if benchmark in summary.judged:
+                    block["judged"] = summary.judged[benchmark]
                 flags = [(task, flag, scores[name]) for task, flag, scores in shown_flags.get(benchmark, ())
                          if name in scores]
-                if flags and NEEDLE_SHOWN_KEY not in structure:
-                    structure[NEEDLE_SHOWN_KEY] = needle_shown_summary(flags)
+                if flags and NEEDLE_SHOWN_KEY not in block:
+                    block[NEEDLE_SHOWN_KEY] = percent_needle_shown(needle_shown_summary(flags))
                     if name == OFFICIAL:
-                        summary.needle_shown[benchmark] = structure[NEEDLE_SHOWN_KEY]
-            aggregates[name] = (
-                next(iter(per_benchmark.values())) if len(kept) == 1 else per_benchmark
-            )
+                        summary.needle_shown[benchmark] = block[NEEDLE_SHOWN_KEY]
+                blocks[benchmark] = block
+            aggregates[name] = next(iter(blocks.values())) if len(kept) == 1 else combined_block(blocks, name)
         out.commit()
     except BaseException:
         out.abort()
@@ -371,10 +517,13 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
         summary.run_status["requests"] = requests
 
     if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
-        aggregates = {OFFICIAL: {}}
+        aggregates = {OFFICIAL: {"schema": SCORES_SCHEMA, "benchmark": None, "mode": OFFICIAL, "scale": SCALE,
+                                 "metric": None, "overall": None, "ci95": None, "ci_method": None,
+                                 "covered": None, "n": 0, "by_task": {}, "official": None}}
     for name, aggregate in aggregates.items():
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")
-        write_json_atomic(path, {**aggregate, **marker, RUN_STATUS_KEY: summary.run_status})
+        aggregates[name] = {**aggregate, **marker, RUN_STATUS_KEY: summary.run_status}
+        write_json_atomic(path, aggregates[name])
         summary.written.append(path)
     for benchmark in summary.benchmarks:  # a judged mode not applied now: its old file would pass for current
         scorer = get_scorer(benchmark)

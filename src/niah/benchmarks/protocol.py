@@ -102,12 +102,62 @@ class JudgedScoring:
     modes: tuple[str, ...] = ()
 
 
+#: Decimals kept in the percent scores of scores.json (so no 33.33330000000001).
+PERCENT_DECIMALS = 4
+
+
+def percent(value: float | None, scale: float = 100.0) -> float | None:
+    """A score on 0-1 (``scale`` 100) or already in percent (``scale`` 1) as a percent rounded to
+    :data:`PERCENT_DECIMALS`; None stays None."""
+    return None if value is None else round(float(value) * scale, PERCENT_DECIMALS)
+
+
+@dataclass(frozen=True)
+class TaskHeadline:
+    """One ``by_task`` entry of scores.json: the task's score in percent (None: undefined) over ``n`` samples.
+    ``plain``: the score is the plain mean of those ``n`` samples' per-sample scores x 100 (so, when every
+    score is 0 or 1, a proportion: a Wilson interval applies; otherwise the interval is bootstrapped)."""
+
+    score: float | None
+    n: int
+    plain: bool = False
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a family's official structure says in one number, for the shared keys of scores.json.
+
+    ``overall``: the family's official headline in percent, its quirks kept (e.g. empty bins counted 0);
+    ``covered``: the same headline over only what the run holds (no invented zeros; equal to ``overall`` on
+    a full grid); ``by_task``: per task (or per key the family reports: data set, skill); ``n``: the samples
+    the overall is computed over; ``plain``: the overall is the plain mean of those ``n`` per-sample scores
+    x 100 (see :class:`TaskHeadline`)."""
+
+    metric: str
+    overall: float | None
+    covered: float | None
+    n: int
+    by_task: dict[str, TaskHeadline]
+    plain: bool = False
+
+
 @dataclass(frozen=True)
 class Scorer:
     """How a family scores one sample and aggregates scored rows into its official structure (per mode).
 
     ``row_fields`` adds family fields to every scored.jsonl row (e.g. a needle count that a report axis bins);
     they are also handed to ``aggregate`` inside each row (a score's ``row`` fields override them).
+
+    ``headline(structure, rows, mode)`` reads the headline out of what ``aggregate`` returned for those rows;
+    the shared stage calls it on the run and on every bootstrap resample of the rows (keep it cheap).
+    ``percent(structure)`` returns the official structure with every score in percent (rounded to
+    :data:`PERCENT_DECIMALS`), as scores.json's ``official`` holds it.
+
+    ``stratum(row, info)`` and ``layout_fields`` say how the bootstrap of the headline resamples: within each
+    stratum (default: the task) it draws as many samples as the stratum holds and puts each at one of the
+    stratum's own positions (the drawn sample's outcome, the position's ``layout_fields``: where it sits in
+    the grid). So a resample keeps every cell the run filled and the grid's weights, and only the outcomes vary:
+    an aggregation that counts an empty cell 0 is never pulled down by a cell the resample happened to miss.
     """
 
     score: Callable[[Sample, str | None], SampleScore]
@@ -116,6 +166,32 @@ class Scorer:
     row_fields: Callable[[Sample], dict[str, Any]] | None = None
     #: How stored judge verdicts change the scores (families with a judge verb).
     judged: JudgedScoring | None = None
+    headline: Callable[[dict[str, Any], ScoredRows, str], Headline] | None = None
+    percent: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    stratum: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
+    layout_fields: tuple[str, ...] = ("context_length", "depth")
+
+
+#: ``schema`` of the scores.json layout :mod:`niah.scoring` writes (files without one are the older layout:
+#: the family's official structure at top level, on the family's own scale).
+SCORES_SCHEMA = "niah.scores/2"
+
+
+def official_structure(doc: Any, benchmark: str | None = None) -> tuple[Any, bool]:
+    """The family's official structure inside a scores.json and whether its scores are in percent.
+
+    A current file (``schema``) holds it under ``official`` (in percent; with several benchmarks under
+    ``benchmarks[benchmark].official``); an older file (no ``schema``) is that structure itself, on the family's
+    own scale (``False``: the reader applies the scale it always did)."""
+    if not isinstance(doc, dict) or doc.get("schema") != SCORES_SCHEMA:
+        return doc, False
+    blocks = doc.get("benchmarks")
+    if isinstance(blocks, dict):
+        block = blocks.get(benchmark) if benchmark is not None else None
+        if block is None and len(blocks) == 1:
+            block = next(iter(blocks.values()))
+        return (block.get("official") if isinstance(block, dict) else None), True
+    return doc.get("official"), True
 
 
 @dataclass(frozen=True)

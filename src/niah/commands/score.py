@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -52,11 +53,11 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
     )
     for benchmark, shown in summary.needle_shown.items():
         line = (f"{benchmark}: needles shown in {shown['shown']} of {shown['samples']} samples "
-                f"({100 * shown['shown_rate']:.1f}%)")
+                f"({shown['shown_rate']:.1f}%)")
         if shown["shown"] < shown["samples"]:
             over = shown["score_shown"]
-            line += (f"; mean score {shown['score_all']:.3f} over all, "
-                     + (f"{over:.3f} over the samples shown" if over is not None else "none shown")
+            line += (f"; mean score {shown['score_all']:.1f}% over all, "
+                     + (f"{over:.1f}% over the samples shown" if over is not None else "none shown")
                      + " (scores.json: needle_shown)")
         typer.echo(line)
     for benchmark, info in summary.judged.items():
@@ -100,29 +101,36 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
                     fg=typer.colors.YELLOW, bold=True, err=True)
     for name, count in summary.disagreements.items():
         typer.echo(f"official and {name} disagree on {count} of {summary.scored} samples")
-    overall = summary.scores.get("overall") if isinstance(summary.scores, dict) else None
-    if isinstance(overall, list) and overall and len(summary.benchmarks) == 1:
-        from niah.benchmarks.registry import get_family
-
-        title = get_family(summary.benchmarks[0]).title
-        line = f"{title} overall (mean of {len(overall)} bins x 100): {sum(overall) / len(overall) * 100:.2f}"
-        filled = _filled_mean(paths[0])
-        if filled is not None:  # the official rule counts empty bins as 0; show what the filled bins say
-            line += f"; mean over the {filled[1]} bins with samples: {filled[0]:.2f}"
+    for line in headline_lines(summary.scores):
         typer.echo(line)
     for path in summary.written:
         typer.echo(f"wrote {path}")
 
 
-def _filled_mean(run_dir: Path) -> tuple[float, int] | None:
-    """(mean x100 over the overall's bins that have samples, number of such bins) when some bins are empty."""
-    from niah.report import load_input
-    from niah.report.build import overall_counts
-    from niah.report.tables import row_from_bin_scores
+def _pct(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.1f}%"
 
-    inp = load_input(run_dir)
-    counts = overall_counts(inp)
-    if inp.overall is None or counts is None:
-        return None
-    row = row_from_bin_scores("", inp.overall, None, counts)
-    return None if row.filled is None else (row.filled, sum(1 for n in counts if n))
+
+def _ci(interval: Any, method: str | None = None) -> str:
+    if not isinstance(interval, list) or len(interval) != 2:
+        return ""
+    return f" (95% CI {float(interval[0]):.1f}-{float(interval[1]):.1f}" + (f", {method})" if method else ")")
+
+
+def headline_lines(doc: dict[str, Any]) -> list[str]:
+    """Per benchmark of a scores.json: ``NAME: METRIC X% (95% CI lo-hi, method), n=N; covered Y%``, then one
+    indented line per task (``by_task``); with several benchmarks a last line gives their unweighted mean."""
+    several = doc.get("benchmarks")
+    blocks: dict[str, Any] = (several if isinstance(several, dict)
+                              else {str(doc["benchmark"]): doc} if doc.get("benchmark") is not None else {})
+    lines: list[str] = []
+    for name, block in blocks.items():
+        metric = str(block.get("metric") or "score").split(" (", 1)[0]
+        lines.append(f"{name}: {metric} {_pct(block.get('overall'))}{_ci(block.get('ci95'), block.get('ci_method'))}"
+                     f", n={block.get('n')}; covered {_pct(block.get('covered'))}")
+        for task, entry in (block.get("by_task") or {}).items():
+            lines.append(f"  {task}: {_pct(entry.get('score'))}{_ci(entry.get('ci95'))}, n={entry.get('n')}")
+    if len(blocks) > 1:
+        lines.append(f"all benchmarks (unweighted mean): {_pct(doc.get('overall'))}, n={doc.get('n')}; covered "
+                     f"{_pct(doc.get('covered'))}")
+    return lines

@@ -90,7 +90,7 @@ def render_distributions_png(counts: Sequence[AxisCounts], title: str, *, task_o
             ax.set_ylabel("samples", fontsize=8)
         note = f" ({axis_counts.unbinned} not binned)" if axis_counts.unbinned else ""
         ax.set_title(f"{axis_counts.total} samples{note}", fontsize=8)
-    if tasks:
+    if tasks and fig.axes[0].get_legend_handles_labels()[0]:  # no bars drawn (every count 0): no legend
         fig.axes[0].legend(fontsize=6, loc="upper right")
     fig.suptitle(title if len(title) <= 90 else title[:87] + "...", fontsize=10)
     fig.tight_layout()

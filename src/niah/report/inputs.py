@@ -3,7 +3,9 @@
 A run directory gives everything: per-sample rows, hence heatmap cells (binned on the axes of the family's
 :class:`~niah.benchmarks.protocol.ReportSpec`), per-bin scores (the family's ``per_bin`` aggregation), and the
 dataset for the sample browser. A scores.json (the family's official aggregation structure, read by its
-``read_scores``) gives per-bin scores only, so it yields table rows but no heatmaps.
+``read_scores``: under ``official`` in percent in the current layout, :data:`niah.benchmarks.protocol.SCORES_SCHEMA`,
+or at top level on the family's own scale in older files) gives per-bin scores only, so it yields table rows but
+no heatmaps.
 """
 
 from __future__ import annotations
@@ -435,9 +437,13 @@ def scores_file_name(path: Path) -> str:
 def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
     """Per-bin scores from a family's official-structure scores.json (tables only: no per-cell data). The file's
     ``benchmark`` field names the family; without one, the registry's default family reads it."""
+    from niah.benchmarks.protocol import SCORES_SCHEMA
     from niah.benchmarks.registry import DEFAULT_FAMILY
 
     doc = _read_json(path)
+    if isinstance(doc, dict) and doc.get("schema") == SCORES_SCHEMA and isinstance(doc.get("benchmarks"), dict):
+        raise DataError(f"holds {len(doc['benchmarks'])} benchmarks ({', '.join(doc['benchmarks'])}); report the "
+                        "run directory (its scored.jsonl) instead", file=path)
     named = doc.get("benchmark") if isinstance(doc, dict) and isinstance(doc.get("benchmark"), str) else None
     spec = report_spec(named) or report_spec(DEFAULT_FAMILY)
     if spec is None or spec.read_scores is None:

@@ -76,7 +76,10 @@ def judge_command(
     summary = judge_run(run_dir, judge, protocol=protocol, concurrency=concurrency, dataset=dataset,
                         retry_failed=retry_failed, guarded=guarded_prompt,
                         transport=jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay))
-    overall = summary.scores.get("overall", {})
+    from niah.benchmarks.protocol import official_structure
+
+    structure, _in_percent = official_structure(summary.scores, "infinibench")
+    overall = (structure or {}).get("overall") or {}
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
                f"({summary.unparsed} unparsed; {summary.reused} verdicts reused, {summary.requested} asked); "
                f"accuracy {overall.get('accuracy')}, score {overall.get('score')} -> {run_dir / 'scores.json'}")

@@ -27,10 +27,13 @@ from niah.benchmarks.protocol import (
     JUDGE_MISSING,
     OFFICIAL,
     UNSCORED,
+    Headline,
     JudgedScoring,
     SampleScore,
     ScoredRows,
     Scorer,
+    TaskHeadline,
+    percent,
 )
 from niah.metrics.base import MetricInputError, MetricRule, require_response
 from niah.sample import Sample
@@ -186,8 +189,51 @@ def aggregate_rows(rows: ScoredRows, mode: str) -> dict[str, Any]:
     return out
 
 
+#: by_task key suffix of a skill's open-ended score (its MCQ accuracy is under the skill's own id).
+OPEN_SUFFIX = ":open"
+
+
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """Accuracy: the paper's "AVG Accuracy" (the unweighted mean of the skills' MCQ accuracies, already in
+    percent); no grid, so covered is the same number. Per skill its MCQ accuracy (a plain share of its counted
+    items) and, under ``SKILL:open``, its open-ended judge score as a percent of the judge scale's maximum
+    (the mean over the parsed verdicts)."""
+    scale = SCORE_SCALE.get(str(structure.get("protocol")), SCORE_SCALE["v1"])
+    by_task: dict[str, TaskHeadline] = {}
+    for skill, entry in structure["skills"].items():
+        if entry["mcq"] is not None:
+            by_task[skill] = TaskHeadline(entry["mcq"]["accuracy"], entry["mcq"]["counted"], plain=True)
+        if entry["open"] is not None:
+            score = entry["open"]["score"]
+            by_task[skill + OPEN_SUFFIX] = TaskHeadline(None if score is None else 100 * score / scale,
+                                                        entry["open"]["parsed"], plain=True)
+    overall = structure["overall"]["accuracy"]
+    mcq = [t for key, t in by_task.items() if not key.endswith(OPEN_SUFFIX)]
+    return Headline(metric="accuracy (MCQ, unweighted mean over skills)", overall=overall, covered=overall,
+                    n=mcq[0].n if len(mcq) == 1 else len(rows), by_task=by_task, plain=len(mcq) == 1)
+
+
+def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
+    """The official aggregation with its scores rounded to 4 places: accuracies are already percent; open-ended
+    judge scores stay on the paper's 0-5 (v1) or 0-10 (v2) scale, as the paper prints them (``by_task`` has
+    them as a percent of the scale's maximum)."""
+    def skill(entry: dict[str, Any]) -> dict[str, Any]:
+        out = dict(entry)
+        if entry["mcq"] is not None:
+            out["mcq"] = {**entry["mcq"], "accuracy": percent(entry["mcq"]["accuracy"], 1.0)}
+        if entry["open"] is not None:
+            out["open"] = {**entry["open"], "score": percent(entry["open"]["score"], 1.0)}
+        return out
+
+    return {**structure, "skills": {k: skill(v) for k, v in structure["skills"].items()},
+            "question_types": {k: {**v, "accuracy": percent(v["accuracy"], 1.0), "score": percent(v["score"], 1.0)}
+                               for k, v in structure["question_types"].items()},
+            "overall": {**structure["overall"], "accuracy": percent(structure["overall"]["accuracy"], 1.0),
+                        "score": percent(structure["overall"]["score"], 1.0)}}
+
+
 SCORER = Scorer(score_sample, aggregate_rows, (OFFICIAL,), row_fields=row_fields,
-                judged=JudgedScoring(apply_verdicts))
+                judged=JudgedScoring(apply_verdicts), headline=headline, percent=to_percent)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -6,7 +6,15 @@ from collections import defaultdict
 from typing import Any
 
 from niah.benchmarks.milebench import metrics
-from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    OFFICIAL,
+    Headline,
+    SampleScore,
+    ScoredRows,
+    Scorer,
+    TaskHeadline,
+    percent,
+)
 from niah.errors import DataError
 from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import ImagePart, Sample, parts_text
@@ -81,4 +89,40 @@ def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
     return out
 
 
-SCORER = Scorer(score_sample, aggregate)
+def _task_score(result: dict[str, Any]) -> float:
+    """A data set's official score (0-1): its accuracy, or ROUGE-L F for the open-ended sets."""
+    return float(result["Accuracy"] if "Accuracy" in result else result["Rouge-L f"])
+
+
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """Per data set its official score x 100 (accuracy, or ROUGE-L F: both plain means over its samples);
+    overall the unweighted mean over the data sets (MileBench reports data sets side by side and has no
+    grid, so covered is the same number)."""
+    counts: dict[str, int] = defaultdict(int)
+    for row, _info in rows:
+        counts[row["task"]] += 1
+    by_task = {task: TaskHeadline(100 * _task_score(result), counts[task], plain=True)
+               for task, result in structure.items()}
+    scores = [t.score for t in by_task.values() if t.score is not None]
+    overall = sum(scores) / len(scores) if scores else None
+    rouge = any("Rouge-L f" in result for result in structure.values())
+    return Headline(metric="accuracy" + (" (ROUGE-L F for open-ended sets)" if rouge else ""), overall=overall,
+                    covered=overall, n=len(rows), by_task=by_task, plain=len(by_task) == 1)
+
+
+def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
+    """Each data set's ``eval.json`` with its scores x 100 (``image_quantity_level-Result`` stays
+    ``[sum of scores, samples]`` per level, as officially)."""
+    out: dict[str, Any] = {}
+    for task, result in structure.items():
+        converted = dict(result)
+        for key in ("Accuracy", "Rouge-L f"):
+            if key in converted:
+                converted[key] = percent(converted[key])
+        converted["image_quantity_level-Accuracy"] = {
+            level: percent(value) for level, value in result["image_quantity_level-Accuracy"].items()}
+        out[task] = converted
+    return out
+
+
+SCORER = Scorer(score_sample, aggregate, headline=headline, percent=to_percent)

@@ -22,7 +22,7 @@ from niah.benchmarks.mm_niah.bins import (
     depth_cell,
 )
 from niah.benchmarks.mm_niah.family import TASKS
-from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile
+from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile, official_structure
 from niah.errors import DataError
 from niah.report.published import PublishedResults, parse_published
 
@@ -76,6 +76,15 @@ def read_scores(doc: Any, path: Path) -> ScoresFile:
     also with the leaderboard's ``-val``/``-test`` key suffixes."""
     if not isinstance(doc, dict):
         raise DataError("scores.json must be a JSON object", file=path)
+    outer = doc
+    doc, in_percent = official_structure(doc)
+    if not isinstance(doc, dict):
+        raise DataError("no official structure in this scores.json", file=path, field="official")
+    if in_percent:  # niah score writes percent; the tables read 0-1 bin scores
+        doc = {key: [v / 100 if _number(v) else v for v in value] if isinstance(value, list) and key != "context_ranges"
+               else value for key, value in doc.items()}
+        doc.setdefault("benchmark", outer.get("benchmark"))
+        doc.setdefault("scoring", outer.get("mode"))
     ranges = doc.get("context_ranges")
     if ranges is not None and [str(r).lower() for r in ranges] != list(CONTEXT_LABELS):
         raise DataError(f"context_ranges {ranges!r} differ from the official {list(CONTEXT_LABELS)!r}",

@@ -7,7 +7,15 @@ from collections import defaultdict
 from typing import Any
 
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_lenient, score_mm_niah_official
-from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    OFFICIAL,
+    Headline,
+    SampleScore,
+    ScoredRows,
+    Scorer,
+    TaskHeadline,
+    percent,
+)
 from niah.errors import DataError
 from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample
@@ -85,4 +93,81 @@ def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
     return out
 
 
-SCORER = Scorer(score_sample, aggregate, (OFFICIAL, "lenient"), row_fields=row_fields)
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def covered_overall(rows: ScoredRows, mode: str) -> float | None:
+    """The official overall over only the cells the run holds (0-1): per task and context bin the mean over its
+    depth cells with samples (the official rule counts an empty cell 0), rounded to 6 places as officially; per
+    bin the mean over the tasks with samples there; then the mean over the bins with samples. Equal to the
+    official overall on a full grid (every cell of every bin of the six tasks filled)."""
+    from niah.benchmarks.mm_niah import bins
+    from niah.benchmarks.mm_niah.official import mean_depth
+
+    by_task: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    for row, _info in rows:
+        if row["task"] != IMAGE_COUNT_TASK:
+            by_task[row["task"]].append((row["context_length"], mean_depth(row["depth"]), row["scores"][mode]))
+    per_bin: list[list[float]] = [[] for _ in bins.CONTEXT_EDGES]
+    for task_rows in by_task.values():
+        acc, counts = bins.cell_table(task_rows)
+        for b in range(len(bins.CONTEXT_EDGES)):
+            filled = [acc[c][b] for c in range(bins.NUM_DEPTH_CELLS) if counts[c][b]]
+            if filled:
+                per_bin[b].append(round(sum(filled) / len(filled), 6))
+    return _mean([round(sum(v) / len(v), 6) for v in per_bin if v])
+
+
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """Accuracy: the mean of the official overall's 11 bins x 100 (defined when all six tasks are present;
+    empty bins and cells count 0, as officially); per task the mean of its 11 bin scores x 100; the image-count
+    probe (not an official task) by its own accuracy."""
+    from niah.benchmarks.mm_niah.official import is_official_task
+
+    counts: dict[str, int] = defaultdict(int)
+    for row, _info in rows:
+        counts[row["task"]] += 1
+    by_task: dict[str, TaskHeadline] = {}
+    for key, value in structure.items():
+        if isinstance(value, list) and is_official_task(key):
+            by_task[key] = TaskHeadline(100 * sum(value) / len(value), counts[key])
+    probe = structure.get(IMAGE_COUNT_TASK)
+    if isinstance(probe, dict):
+        accuracy = probe.get("accuracy")
+        by_task[IMAGE_COUNT_TASK] = TaskHeadline(None if accuracy is None else 100 * accuracy,
+                                                 int(probe.get("samples", 0)), plain=True)
+    overall = structure.get("overall")
+    covered = covered_overall(rows, mode)
+    return Headline(
+        metric="accuracy (mean over the 11 context bins of the six tasks' mean, empty bins as 0)",
+        overall=100 * sum(overall) / len(overall) if isinstance(overall, list) and overall else None,
+        covered=None if covered is None else 100 * covered,
+        n=sum(n for task, n in counts.items() if task != IMAGE_COUNT_TASK), by_task=by_task)
+
+
+def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
+    """The official structure with every bin score x 100 (after the official rounding to 6 places on 0-1)."""
+    out: dict[str, Any] = {}
+    for key, value in structure.items():
+        if key != "context_ranges" and isinstance(value, list):
+            out[key] = [percent(v) for v in value]
+        elif key == IMAGE_COUNT_TASK and isinstance(value, dict):
+            out[key] = {**value, "accuracy": percent(value.get("accuracy")),
+                        "by_images": {n: {**entry, "accuracy": percent(entry["accuracy"])}
+                                      for n, entry in value["by_images"].items()}}
+        else:
+            out[key] = value
+    return out
+
+
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[str, int | None]:
+    """The bootstrap redraws outcomes within a task's context bin, onto the bin's own depth cells."""
+    from niah.benchmarks.mm_niah.bins import context_bin
+
+    return row["task"], context_bin(row["context_length"])
+
+
+SCORER = Scorer(score_sample, aggregate, (OFFICIAL, "lenient"), row_fields=row_fields, headline=headline,
+                stratum=stratum,
+                percent=to_percent)

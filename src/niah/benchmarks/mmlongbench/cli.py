@@ -135,7 +135,10 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
                         progress=progress)
     record_pass(run_dir, benchmark, judges)
     scored = score_run(run_dir, dataset=dataset)
-    scores = scored.scores
+    from niah.benchmarks.protocol import official_structure
+
+    structure, _in_percent = official_structure(scored.scores, benchmark)
+    scores = structure if isinstance(structure, dict) else {}
     failed = {sample_id for (sample_id, _kind), v in stats.verdicts.items() if v.failed}
     return {"judged": len({item.sample_id for item in items}) - len(failed),
             "judge_failures": scores.get("judge_failures", {}), "reused": stats.reused, "asked": stats.asked,

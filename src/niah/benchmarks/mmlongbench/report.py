@@ -16,7 +16,7 @@ from niah.benchmarks.mmlongbench.datasets import (
     LENGTH_LABELS,
     LENGTHS_K,
 )
-from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile
+from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile, official_structure
 from niah.errors import DataError
 
 CATEGORY_PREFIX = "category-"
@@ -69,7 +69,9 @@ def overall_counted(task_scores: Mapping[str, Sequence[float]],
 
 
 def read_scores(doc: Any, path: Path) -> ScoresFile:
-    """An MMLongBench ``scores.json`` (datasets, categories, overall per length; null = undefined)."""
+    """An MMLongBench ``scores.json`` (datasets, categories, overall per length; null = undefined; percent,
+    in the current layout's ``official`` as in older files)."""
+    doc, _in_percent = official_structure(doc, "mmlongbench")
     if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
         raise DataError("not an MMLongBench scores.json (no 'datasets')", file=path)
 

@@ -10,10 +10,13 @@ from niah.benchmarks.protocol import (
     JUDGE_MISSING,
     OFFICIAL,
     UNSCORED,
+    Headline,
     JudgedScoring,
     SampleScore,
     ScoredRows,
     Scorer,
+    TaskHeadline,
+    percent,
 )
 from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample
@@ -114,6 +117,62 @@ def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
     return aggregate_scores(rows, score_name)
 
 
+def _mean_present(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """The official overall (mean of the five categories, already in percent) averaged over the lengths the run
+    holds: undefined when a data set is missing at one of them, as officially. Covered: the same means over
+    only the data sets the run holds (a category of the data sets present, the overall of the categories
+    present). Per data set: its official score (x 100, the binary sets flipped below 50) averaged over the
+    lengths."""
+    from niah.benchmarks.mmlongbench.aggregate import NIAH_PAIRS
+    from niah.benchmarks.mmlongbench.datasets import CATEGORIES, CATEGORY_DATASETS, LENGTH_LABELS, LENGTHS_K
+
+    label_of = dict(zip(LENGTHS_K, LENGTH_LABELS, strict=True))
+    counts: dict[str, int] = {}
+    held: set[str] = set()
+    for row, info in rows:
+        name = str(info.get("dataset") or row.get("task"))
+        counts[name] = counts.get(name, 0) + 1
+        if info.get("length_k") in label_of:
+            held.add(label_of[info["length_k"]])
+    labels = [label for label in LENGTH_LABELS if label in held]
+    datasets: dict[str, dict[str, float | None]] = structure["datasets"]
+    overall_values = [structure["overall"].get(label) for label in labels]
+    overall = (None if not labels or any(v is None for v in overall_values)
+               else sum(v for v in overall_values if v is not None) / len(labels))
+    covered_values: list[float | None] = []
+    for label in labels:
+        def get(name: str, at: str = label) -> float | None:
+            return datasets[name][at]
+
+        per_category: list[float | None] = []
+        for category in CATEGORIES:
+            if category == "niah":
+                per_category.append(_mean_present([get("vh_single"), get("vh_multi"),
+                                                   *(_mean_present([get(t), get(i)]) for t, i in NIAH_PAIRS)]))
+            else:
+                per_category.append(_mean_present([get(name) for name in CATEGORY_DATASETS[category]]))
+        covered_values.append(_mean_present(per_category))
+    by_task = {name: TaskHeadline(_mean_present([datasets[name][label] for label in labels]), n)
+               for name, n in counts.items() if name in datasets}
+    return Headline(metric="score (mean of the five category scores, averaged over the run's lengths)",
+                    overall=overall, covered=_mean_present(covered_values), n=len(rows), by_task=by_task)
+
+
+def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
+    """The official aggregation (already in percent) with its scores rounded to 4 places."""
+    def rounded(table: dict[str, float | None]) -> dict[str, float | None]:
+        return {label: percent(value, 1.0) for label, value in table.items()}
+
+    return {**structure, "datasets": {n: rounded(t) for n, t in structure["datasets"].items()},
+            "categories": {c: rounded(t) for c, t in structure["categories"].items()},
+            "overall": rounded(structure["overall"])}
+
+
 #: The three judges of a summary (official ``eval_gpt4_summ.py``), each a judge kind in the verdict store.
 JUDGE_KINDS = ("fluency", "recall", "precision")
 
@@ -143,4 +202,10 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
                        {**judged_row, "judged": True, "judge": score.to_json()})
 
 
-SCORER = Scorer(score_sample, aggregate, row_fields=row_fields, judged=JudgedScoring(apply_verdicts))
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[Any, Any]:
+    """The bootstrap redraws outcomes within a data set at one length (the official means are per such pair)."""
+    return info.get("dataset") or row.get("task"), info.get("length_k")
+
+
+SCORER = Scorer(score_sample, aggregate, row_fields=row_fields, stratum=stratum, judged=JudgedScoring(apply_verdicts),
+                headline=headline, percent=to_percent)

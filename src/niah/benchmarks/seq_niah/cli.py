@@ -367,7 +367,11 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
                         progress=progress)
     record_pass(run_dir, BENCHMARK, judges)
     summary = score_run(run_dir, dataset=dataset)
-    scores = json.loads((run_dir / f"scores.{LLM_MODE}.json").read_text(encoding="utf-8"))
+    from niah.benchmarks.protocol import official_structure
+
+    doc = json.loads((run_dir / f"scores.{LLM_MODE}.json").read_text(encoding="utf-8"))
+    structure, _in_percent = official_structure(doc, BENCHMARK)  # the aggregation, as scores.json's official
+    scores = dict(structure) if isinstance(structure, dict) else {}
     scores.pop("judged", None)
     return {"judged": stats.items - stats.failed, "judge_failures": stats.failed, "reused": stats.reused,
             "asked": stats.asked, "scores": scores, "missing": summary.judged.get(BENCHMARK, {}).get("missing", 0)}

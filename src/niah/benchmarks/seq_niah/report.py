@@ -11,7 +11,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ExtraTable, ReportSpec, ScoresFile
+from niah.benchmarks.protocol import (
+    OFFICIAL,
+    Axis,
+    Breakdown,
+    ExtraTable,
+    ReportSpec,
+    ScoresFile,
+    official_structure,
+)
 from niah.benchmarks.seq_niah.build import LENGTH_BINS, NEEDLE_GROUPS, PIPELINES, needle_group
 from niah.benchmarks.seq_niah.judge import FAILURE_MODES
 from niah.errors import DataError
@@ -70,7 +78,9 @@ def overall_counted(task_scores: Mapping[str, Sequence[float]],
 
 
 def read_scores(doc: Any, path: Path) -> ScoresFile:
-    """A seq-niah ``scores.json`` (niah score): per task, accuracy per length bin (percent)."""
+    """A seq-niah ``scores.json`` (niah score): per task, accuracy per length bin (percent, in the current
+    layout's ``official`` as in older files)."""
+    doc, _in_percent = official_structure(doc, "seq-niah")
     if not isinstance(doc, dict) or doc.get("benchmark") != "seq-niah" or not isinstance(doc.get("tasks"), dict):
         raise DataError("not a Sequential-NIAH scores.json (no 'tasks')", file=path)
     tasks = {task: bins for task, bins in doc["tasks"].items() if isinstance(bins, dict)}
@@ -115,7 +125,8 @@ def _scores_doc(inp: ReportInput) -> dict[str, Any] | None:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    return doc if isinstance(doc, dict) else None
+    structure, _in_percent = official_structure(doc, "seq-niah")  # percent in both layouts
+    return structure if isinstance(structure, dict) else None
 
 
 def _share(count: Any, total: Any) -> str:

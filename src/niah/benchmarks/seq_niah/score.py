@@ -15,10 +15,12 @@ from niah.benchmarks.protocol import (
     JUDGES_DISAGREE,
     OFFICIAL,
     BaselineAnswers,
+    Headline,
     JudgedScoring,
     SampleScore,
     ScoredRows,
     Scorer,
+    TaskHeadline,
 )
 from niah.benchmarks.seq_niah.build import LENGTH_BINS, NEEDLE_GROUPS
 from niah.benchmarks.seq_niah.judge import FAILURE_MODES, judge_full, score_seq_niah
@@ -110,6 +112,19 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     return out
 
 
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """Accuracy: the share of (non-variant) samples judged correct x 100, overall and per task: plain
+    proportions, with no grid of which a cell could be empty (covered is the same number)."""
+    per_task: dict[str, list[float]] = {}
+    for row, _info in rows:
+        if not isinstance(row.get("variant_of"), str):
+            per_task.setdefault(row["task"], []).append(float(row["scores"][mode]))
+    return Headline(metric="accuracy", overall=structure["accuracy"], covered=structure["accuracy"],
+                    n=structure["n"], plain=True,
+                    by_task={task: TaskHeadline(100 * sum(v) / len(v), len(v), plain=True)
+                             for task, v in per_task.items()})
+
+
 def noise_aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     """Accuracy and consistency per noise kind and ``all`` (Table 5) from the base rows and variant rows of one
     run on a ``niah noise`` dataset; empty when the run holds no variants."""
@@ -189,7 +204,7 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
 
 
 SCORER = Scorer(score_sample, aggregate, row_fields=row_fields,
-                judged=JudgedScoring(apply_verdicts, modes=(LLM_MODE,)))
+                judged=JudgedScoring(apply_verdicts, modes=(LLM_MODE,)), headline=headline)
 
 
 def _judge_details(question: Any, answer: Any, response: Any) -> dict[str, Any]:

@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from niah.benchmarks.protocol import OFFICIAL, SampleScore, ScoredRows, Scorer
+from niah.benchmarks.protocol import (
+    OFFICIAL,
+    Headline,
+    SampleScore,
+    ScoredRows,
+    Scorer,
+    TaskHeadline,
+    percent,
+)
 from niah.metrics.base import MetricInputError, MetricRule, require_response
 from niah.sample import Sample
 
@@ -175,7 +184,39 @@ def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence
     return json.dumps([n for s in evidence(sentences, scores) if (n := first_int(s)) is not None])
 
 
-SCORER = Scorer(score_sample, aggregate, (OFFICIAL,), row_fields=row_fields)
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+    """Accuracy: the aggregation's overall x 100 (the mean over tasks of the mean over their cells with
+    samples: no cell is counted 0, so covered is the same number); per task its mean over its cells."""
+    counts: dict[str, int] = defaultdict(int)
+    for row, _info in rows:
+        counts[row["task"]] += 1
+    overall = structure.get("overall")
+    value = None if overall is None else 100 * overall
+    return Headline(metric="accuracy (mean over tasks of the mean over their duration x depth cells)",
+                    overall=value, covered=value, n=len(rows),
+                    by_task={task: TaskHeadline(100 * score, counts[task]) for task, score in structure["tasks"].items()})
+
+
+def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
+    """The aggregation with every accuracy x 100 (sample counts unchanged)."""
+    return {
+        **structure,
+        "tasks": {t: percent(v) for t, v in structure["tasks"].items()},
+        "durations": {t: {d: percent(v) for d, v in by.items()} for t, by in structure["durations"].items()},
+        "cells": {t: {d: {c: percent(v) for c, v in by_cell.items()} for d, by_cell in grid.items()}
+                  for t, grid in structure["cells"].items()},
+        "overall": percent(structure.get("overall")),
+    }
+
+
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[str, Any]:
+    """The bootstrap redraws outcomes within a task's duration, onto the duration's own depth cells."""
+    return row["task"], row.get("duration_s")
+
+
+SCORER = Scorer(score_sample, aggregate, (OFFICIAL,), row_fields=row_fields, headline=headline,
+                stratum=stratum, layout_fields=("depth_cell",),
+                percent=to_percent)
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule("video-niah/contains", "video-niah retrieval: the gold word or name occurs in the reply (whole "

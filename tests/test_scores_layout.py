@@ -1,0 +1,111 @@
+"""The shared scores.json layout: headline keys in percent, intervals, the official structure, old files read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from niah.benchmarks.protocol import OFFICIAL, SCORES_SCHEMA, official_structure
+from niah.report import load_input
+from niah.run import run_dataset_sync
+from niah.scoring import combined_block, get_scorer, score_run
+from support.cli import invoke_ok
+from support.datasets import write_mm_niah_like
+
+SHARED_KEYS = {"schema", "benchmark", "mode", "scale", "metric", "overall", "ci95", "ci_method", "covered", "n",
+               "by_task", "official", "run_status"}
+
+
+@pytest.fixture(scope="module")
+def oracle_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("layout")
+    dataset = write_mm_niah_like(root / "ds", per_task=2, filler_repeats=20)  # ~2k tokens: a partial grid
+    run_dataset_sync(dataset, "baseline:oracle", root / "oracle", progress=False)
+    score_run(root / "oracle")
+    return root / "oracle"
+
+
+def _doc(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_mm_niah_headline_keeps_the_official_zeros_and_covered_does_not(oracle_run: Path) -> None:
+    doc = _doc(oracle_run / "scores.json")
+    assert set(doc) == SHARED_KEYS and doc["schema"] == SCORES_SCHEMA and doc["scale"] == "percent"
+    official = doc["official"]
+    filled = [v for v in official["overall"] if v > 0]
+    # a perfect model on a small grid (two samples a task, in few context bins and depth cells): officially an
+    # empty bin and an empty depth cell count 0 (a task's bin with 2 of 5 cells answered reads 40); the
+    # headline is the mean of the 11 bins; covered, over the cells the run holds, is 100
+    assert 0 < len(filled) < 11 and max(filled) < 100.0
+    assert doc["overall"] == pytest.approx(sum(official["overall"]) / 11, abs=1e-4) and doc["overall"] < 20.0
+    assert doc["covered"] == 100.0 and doc["n"] == 12
+    # each official task is its 11 bins' mean: 2 of its 5 depth cells answered, in one bin -> 40 / 11
+    assert {task: entry["score"] for task, entry in doc["by_task"].items()} == dict.fromkeys(
+        ["retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
+         "reasoning-image"], pytest.approx(40 / 11, abs=1e-4))
+    # not a plain proportion (a mean over bins): the bootstrap of the official rule, outcomes redrawn within a
+    # task's context bin onto its own depth cells: no resample empties a cell, so a perfect model's interval
+    # is the figure itself (a plain resample of the rows would lose cells and put it below the figure)
+    assert doc["ci_method"] == "bootstrap"
+    assert doc["ci95"] == [doc["overall"], doc["overall"]]
+    lenient = _doc(oracle_run / "scores.lenient.json")
+    assert lenient["mode"] == "lenient" and set(lenient) == SHARED_KEYS
+
+
+def test_a_guessing_model_gets_an_interval_around_its_figure(oracle_run: Path) -> None:
+    random_run = oracle_run.parent / "random"
+    run_dataset_sync(oracle_run.parent / "ds", "baseline:random", random_run, progress=False)
+    score_run(random_run)
+    doc = _doc(random_run / "scores.json")
+    low, high = doc["ci95"]
+    assert doc["ci_method"] == "bootstrap" and low < high and low <= doc["overall"] <= high
+    assert doc["covered"] >= doc["overall"]  # empty cells count 0 in the official figure only
+
+
+def test_scoring_again_gives_the_same_bytes(oracle_run: Path) -> None:
+    before = (oracle_run / "scores.json").read_bytes()
+    score_run(oracle_run)
+    assert (oracle_run / "scores.json").read_bytes() == before  # the bootstrap is seeded
+
+
+def test_niah_score_prints_the_headline(oracle_run: Path) -> None:
+    doc = _doc(oracle_run / "scores.json")
+    out = invoke_ok(["score", str(oracle_run)])
+    low, high = doc["ci95"]
+    assert (f"mm-niah: accuracy {doc['overall']:.1f}% (95% CI {low:.1f}-{high:.1f}, bootstrap), n=12; "
+            "covered 100.0%") in out
+    assert f"  retrieval-text: {doc['overall']:.1f}%" in out
+
+
+def test_a_file_of_the_older_layout_reports_as_the_current_one(oracle_run: Path, tmp_path: Path) -> None:
+    rows = [(json.loads(line), {}) for line in (oracle_run / "scored.jsonl").read_text().splitlines()]
+    old = get_scorer("mm-niah").aggregate(rows, OFFICIAL)  # the official structure at the top, on 0-1
+    old_file = tmp_path / "old" / "scores.json"
+    old_file.parent.mkdir()
+    old_file.write_text(json.dumps({**old, "run_status": _doc(oracle_run / "scores.json")["run_status"]}))
+    structure, in_percent = official_structure(_doc(old_file))
+    assert not in_percent and structure["overall"] == old["overall"]
+    current, older = load_input(oracle_run / "scores.json"), load_input(old_file)
+    assert older.overall == pytest.approx(current.overall)
+    assert older.task_scores.keys() == current.task_scores.keys()
+    for task, scores in current.task_scores.items():
+        assert older.task_scores[task] == pytest.approx(scores)
+
+
+def _block(benchmark: str, overall: float | None, covered: float | None, n: int) -> dict:
+    return {"schema": SCORES_SCHEMA, "benchmark": benchmark, "mode": OFFICIAL, "scale": "percent", "metric": "m",
+            "overall": overall, "ci95": None, "ci_method": None, "covered": covered, "n": n,
+            "by_task": {"t": {"score": overall, "n": n, "ci95": None}}, "official": {}}
+
+
+def test_several_benchmarks_average_their_headlines() -> None:
+    both = combined_block({"a": _block("a", 50.0, 50.0, 4), "b": _block("b", 100.0, 80.0, 6)}, OFFICIAL)
+    assert (both["overall"], both["covered"], both["n"]) == (75.0, 65.0, 10)
+    assert set(both["by_task"]) == {"a/t", "b/t"} and set(both["benchmarks"]) == {"a", "b"}
+    assert both["ci95"] is None  # no interval for a mean of different families' figures
+    # one undefined headline leaves the mean undefined (never a mean of what happens to be there)
+    partial = combined_block({"a": _block("a", None, 40.0, 4), "b": _block("b", 100.0, 80.0, 6)}, OFFICIAL)
+    assert partial["overall"] is None and partial["covered"] == 60.0
