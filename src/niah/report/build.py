@@ -8,6 +8,7 @@ Layout of DIR:
   tables/leaderboard.{md,csv}  (2+ inputs) one row per input across families: overall, n samples, 95% interval
   report.json                  the numbers behind the tables, for scripts
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
+                               heatmaps/compare/<n>-<family>/<task>.png (2+ runs of a family: a panel per run),
                                distributions/<slug>.png (the family's distribution axes),
                                charts/<n>-<family>-accuracy-vs-length.png (2+ inputs; a line per input, 95% intervals),
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg

@@ -92,7 +92,7 @@ def _check_shape(acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]]
         raise ValueError(f"expected {rows}x{columns} sample counts")
 
 
-def _draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, *, x: Axis,
+def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, *, x: Axis,
                 y: Axis, cmap: Any, fontsize: float, x_title: bool = True, y_title: bool = True) -> None:
     """Paint the cells on ``ax`` (colours mixed with white by :func:`cell_alpha`, empty cells grey and hatched)
     and print :func:`cell_text` in each."""
@@ -161,7 +161,7 @@ def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     cmap = official_colormap(colors)
-    _draw_cells(ax, acc, counts, x=x, y=y, cmap=cmap, fontsize=7)
+    draw_cells(ax, acc, counts, x=x, y=y, cmap=cmap, fontsize=7)
     ax.set_title(_short(title, 90), fontsize=11)
     _colorbar(fig, ax, cmap)
     if counts is not None:
@@ -203,7 +203,7 @@ def render_compare_png(panels: Sequence[HeatmapPanel], title: str, *, x: Axis, y
         row, column = divmod(index, grid_columns)
         ax = axes[row][column]
         last_in_column = index + grid_columns >= len(panels)
-        _draw_cells(ax, panel.acc, panel.counts, x=x, y=y, cmap=cmap, fontsize=6,
+        draw_cells(ax, panel.acc, panel.counts, x=x, y=y, cmap=cmap, fontsize=6,
                     x_title=last_in_column, y_title=column == 0)
         ax.set_title(_short(panel.name, 60), fontsize=10)
     for index in range(len(panels), grid_rows * grid_columns):  # the unused slot of an odd count
