@@ -110,6 +110,9 @@ def test_noise_note_inside_for_overlapping_outside_for_separated(report: Path) -
         assert text.count(inside) == 2 and text.count(outside) == 2  # the Overall table and the task's
         assert "Inside the noise?" in text
     assert '<div class="table-notes noise">' in index
+    noise = json.loads((report / "report.json").read_text(encoding="utf-8"))["noise"]
+    assert sorted(noise) == ["seq_niah_overall", "seq_niah_synthetic_temporal"]
+    assert noise["seq_niah_overall"][1:] == [inside, outside]
 
 
 def test_noise_note_is_escaped_and_absent_for_one_input(runs: dict[str, Path], tmp_path: Path) -> None:
@@ -137,6 +140,9 @@ def test_side_by_side_heatmap_is_written_and_linked(report: Path) -> None:
     index = (report / "index.html").read_text(encoding="utf-8")
     assert f'<a href="{rel}"><img src="{rel}"' in index
     assert "side by side: baseline:oracle, model-x, constant-wrong" in index
+    listed = json.loads((report / "report.json").read_text(encoding="utf-8"))["side_by_side_heatmaps"]
+    assert listed == [{"task": "synthetic-temporal", "src": rel, "left_out": [],
+                       "models": ["baseline:oracle", "model-x", "constant-wrong"]}]
     # next to the per-model heatmaps of the same task
     section = index[index.index(rel):]
     assert "assets/heatmaps/1-baseline-oracle/synthetic-temporal.png" in section.split("</section>")[0]

@@ -6,7 +6,8 @@ Layout of DIR:
   tables.md                    every table in Markdown, in report order
   tables/<family prefix><key>.{md,csv,tex}
   tables/leaderboard.{md,csv}  (2+ inputs) one row per input across families: overall, n samples, 95% interval
-  report.json                  the numbers behind the tables, for scripts
+  report.json                  the numbers behind the tables, for scripts (2+ inputs: side_by_side_heatmaps, and
+                               noise: table slug -> the noise note's lines)
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
                                heatmaps/compare/<n>-<family>/<task>.png (2+ runs of a family: a panel per run),
                                distributions/<slug>.png (the family's distribution axes),
@@ -472,11 +473,15 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                    compare_html=(leaderboard_html(board, [("Markdown", "tables/leaderboard.md"),
                                                                           ("CSV", "tables/leaderboard.csv")])
                                                  + charts_html(charts)) if leaderboard_files else ""))
-    compare_json = ({"length_charts": charts_json(charts), "leaderboard": leaderboard_json(board)}
-                    if leaderboard_files else {})
+    compare_json: dict[str, Any] = ({"length_charts": charts_json(charts), "leaderboard": leaderboard_json(board)}
+                                    if leaderboard_files else {})
+    if compare_links:
+        compare_json["side_by_side_heatmaps"] = [{"task": c.task, "src": c.src, "models": c.models,
+                                                  "left_out": c.left_out} for c in compare_links]
+    noise = {t.slug: list(t.noise) for t in tables if t.noise}
     write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
                                             "distributions": distributions_json(distribution_plots),
-                                            **compare_json})
+                                            **compare_json, **({"noise": noise} if noise else {})})
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
                         distributions=[out / p.src for p in distribution_plots],
