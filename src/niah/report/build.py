@@ -101,6 +101,7 @@ class ReportResult:
     distributions: list[Path] = field(default_factory=list)
     charts: list[Path] = field(default_factory=list)            # accuracy-vs-length PNGs, one per family
     leaderboard_files: list[Path] = field(default_factory=list)  # tables/leaderboard.{md,csv}
+    compare_heatmaps: list[Path] = field(default_factory=list)  # side-by-side heatmaps (2+ runs of a family)
 
 
 def slugify(text: str, *, max_len: int = 40) -> str:
@@ -318,7 +319,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
         result, out=out, index_html=moved(result.index_html), table_files=[moved(p) for p in result.table_files],
         heatmaps=[moved(p) for p in result.heatmaps], sample_pages=[moved(p) for p in result.sample_pages],
         distributions=[moved(p) for p in result.distributions], charts=[moved(p) for p in result.charts],
-        leaderboard_files=[moved(p) for p in result.leaderboard_files])
+        leaderboard_files=[moved(p) for p in result.leaderboard_files],
+        compare_heatmaps=[moved(p) for p in result.compare_heatmaps])
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -419,7 +421,6 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                              title=task_title(spec, task), unbinned_note=spec.unbinned_note))
 
     compare_links = write_compare_heatmaps(out, inputs) if len(inputs) >= 2 else []
-    heatmap_files.extend(out / link.src for link in compare_links)
 
     distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
 
@@ -485,4 +486,5 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
                         distributions=[out / p.src for p in distribution_plots],
-                        charts=[out / c.src for c in charts], leaderboard_files=leaderboard_files)
+                        charts=[out / c.src for c in charts], leaderboard_files=leaderboard_files,
+                        compare_heatmaps=[out / c.src for c in compare_links])
