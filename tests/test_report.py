@@ -330,7 +330,7 @@ def test_heatmap_png_has_the_configured_size_and_official_colours() -> None:
     from PIL import Image
 
     acc = [[1.0] * 11 for _ in range(2)] + [[0.0] * 11 for _ in range(3)]
-    counts = [[3] * 11 for _ in range(5)]
+    counts = [[5] * 11 for _ in range(5)]  # 5 samples: drawn at full colour (fewer are faded)
     counts[4][0] = 0
     axes = {"x": MM_NIAH_REPORT.columns, "y": MM_NIAH_REPORT.rows}
     png = render_heatmap_png(acc, counts, "m - Retrieval-Text-Needle", **axes)

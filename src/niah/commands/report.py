@@ -65,7 +65,8 @@ def report(
     for note in result.notes:
         typer.echo(f"note: {note}", err=True)
     typer.echo(f"tables:   {len(result.tables)} ({out / 'tables.md'})")
-    typer.echo(f"heatmaps: {len(result.heatmaps)}")
+    typer.echo(f"heatmaps: {len(result.heatmaps)}"
+               + (f" (+{len(result.compare_heatmaps)} side by side)" if result.compare_heatmaps else ""))
     for chart in result.charts:
         typer.echo(f"chart:    {chart}")
     if result.leaderboard_files:

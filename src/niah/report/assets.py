@@ -25,6 +25,7 @@ tr.published { color: #444; font-style: italic; }
 table.audit td:nth-child(-n+3) { text-align: left; } tr.audit-fail td { color: var(--bad); font-weight: 600; }
 tr.audit-skew td { color: #9a7b00; }
 ul.table-notes, p.note, .notes { color: var(--muted); font-size: .9em; }
+div.noise { font-size: .9em; margin: .4rem 0 .8rem; } div.noise p, div.noise ul { margin: .2rem 0; }
 figure.heatmap { margin: .5rem 0 1.2rem; } figure.heatmap img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 figcaption { color: var(--muted); font-size: .9em; }
 .filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: end; margin: 1rem 0; padding: .6rem;

@@ -6,8 +6,10 @@ Layout of DIR:
   tables.md                    every table in Markdown, in report order
   tables/<family prefix><key>.{md,csv,tex}
   tables/leaderboard.{md,csv}  (2+ inputs) one row per input across families: overall, n samples, 95% interval
-  report.json                  the numbers behind the tables, for scripts
+  report.json                  the numbers behind the tables, for scripts (2+ inputs: side_by_side_heatmaps, and
+                               noise: table slug -> the noise note's lines)
   assets/                      report.css, report.js, samples.js, heatmaps/<slug>/<task>.png,
+                               heatmaps/compare/<n>-<family>/<task>.png (2+ runs of a family: a panel per run),
                                distributions/<slug>.png (the family's distribution axes),
                                charts/<n>-<family>-accuracy-vs-length.png (2+ inputs; a line per input, 95% intervals),
                                samples/<slug>/{index,chunk-NNNNN}.js, thumbs/*.jpg
@@ -48,10 +50,17 @@ from niah.report.compare import (
     write_length_charts,
 )
 from niah.report.distributions import distributions_html, distributions_json, write_distributions
-from niah.report.heatmap import write_heatmap
-from niah.report.html import HeatmapLink, InputSummary, index_page, samples_page
+from niah.report.heatmap import (
+    HeatmapPanel,
+    compare_figsize,
+    heatmap_size_px,
+    write_compare_heatmap,
+    write_heatmap,
+)
+from niah.report.html import CompareLink, HeatmapLink, InputSummary, index_page, samples_page
 from niah.report.inputs import ReportInput
 from niah.report.intervals import input_intervals, with_intervals
+from niah.report.noise import noise_lines
 from niah.report.published import PublishedResults
 from niah.report.samples import THUMBS_DIR, BrowserOptions, ThumbnailWriter, write_sample_browser
 from niah.report.tables import (
@@ -92,6 +101,7 @@ class ReportResult:
     distributions: list[Path] = field(default_factory=list)
     charts: list[Path] = field(default_factory=list)            # accuracy-vs-length PNGs, one per family
     leaderboard_files: list[Path] = field(default_factory=list)  # tables/leaderboard.{md,csv}
+    compare_heatmaps: list[Path] = field(default_factory=list)  # side-by-side heatmaps (2+ runs of a family)
 
 
 def slugify(text: str, *, max_len: int = 40) -> str:
@@ -131,21 +141,27 @@ def build_tables(inputs: Sequence[ReportInput],
         columns = spec.columns.labels
         tasks = ordered_tasks({t for inp in members for t in inp.task_scores}, spec.task_order)
         weighted = spec.weighted_overall
+        overall_inputs = [inp for inp in members if inp.overall is not None]
         overall_rows = [with_intervals(row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp),
                                                            weighted=weighted), intervals[id(inp)].get(OVERALL_KEY))
-                        for inp in members if inp.overall is not None]
+                        for inp in overall_inputs if inp.overall is not None]
         if overall_rows:
-            tables.append(ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
-                                      published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
-                                      prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero))
+            table = ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
+                                published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
+                                prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero)
+            table.noise = noise_lines(table, overall_inputs)
+            tables.append(table)
         for task in tasks:
+            task_inputs = [inp for inp in members if task in inp.task_scores]
             rows = [with_intervals(row_from_bin_scores(inp.name, inp.task_scores[task], len(columns),
                                                        inp.bin_counts.get(task), weighted=weighted),
                                    intervals[id(inp)].get(task))
-                    for inp in members if task in inp.task_scores]
-            tables.append(ResultTable(key=task, title=task_title(spec, task), rows=rows,
-                                      published=paper.section(task) if paper else None, columns=columns,
-                                      prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero))
+                    for inp in task_inputs]
+            table = ResultTable(key=task, title=task_title(spec, task), rows=rows,
+                                published=paper.section(task) if paper else None, columns=columns,
+                                prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero)
+            table.noise = noise_lines(table, task_inputs)
+            tables.append(table)
     return tables
 
 
@@ -303,7 +319,8 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
         result, out=out, index_html=moved(result.index_html), table_files=[moved(p) for p in result.table_files],
         heatmaps=[moved(p) for p in result.heatmaps], sample_pages=[moved(p) for p in result.sample_pages],
         distributions=[moved(p) for p in result.distributions], charts=[moved(p) for p in result.charts],
-        leaderboard_files=[moved(p) for p in result.leaderboard_files])
+        leaderboard_files=[moved(p) for p in result.leaderboard_files],
+        compare_heatmaps=[moved(p) for p in result.compare_heatmaps])
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -311,6 +328,38 @@ def _link_or_copy(source: str, target: str) -> None:
         os.link(source, target)  # the old folder is removed after the swap: a link keeps the file, costs nothing
     except OSError:
         shutil.copy2(source, target)
+
+
+def write_compare_heatmaps(out: Path, inputs: Sequence[ReportInput]) -> list[CompareLink]:
+    """Per family with two runs or more, one side-by-side figure per task (a panel per run that has the task,
+    binned on the same row axis as the first such run): ``assets/heatmaps/compare/<n>-<family>/<task>.png``.
+    A run binned on another row axis (one built from its own data) is left out of that figure and named in
+    its caption."""
+    links: list[CompareLink] = []
+    for index, (spec, members) in enumerate(group_by_spec(inputs)):
+        binned = [inp for inp in members if inp.cells]
+        if len(binned) < 2:
+            continue
+        family = next((m.benchmark for m in binned if m.benchmark), None) or "family"
+        for task in ordered_tasks({t for inp in binned for t in inp.cells}, spec.task_order):
+            having = [inp for inp in binned if task in inp.cells]
+            axes = [inp.rows_axis if inp.rows_axis is not None else spec.rows for inp in having]
+            rows_axis = axes[0]
+            # the same bins, labelled alike (an axis made from one input's data is a new object each time)
+            shown = [inp for inp, axis in zip(having, axes, strict=True) if axis is not None and rows_axis is not None
+                     and (axis.labels, axis.edges, axis.title) == (rows_axis.labels, rows_axis.edges, rows_axis.title)]
+            if rows_axis is None or len(shown) < 2:
+                continue
+            rel = f"assets/heatmaps/compare/{index + 1}-{slugify(family)}/{slugify(task)}.png"
+            panels = [HeatmapPanel(inp.name, inp.cells[task].acc, inp.cells[task].counts) for inp in shown]
+            title = task_title(spec, task)
+            write_compare_heatmap(out / rel, panels, f"{family}: {title}, {len(panels)} models",
+                                  x=spec.columns, y=rows_axis, colors=spec.heatmap_colors)
+            width, height = heatmap_size_px(compare_figsize(len(panels)))
+            links.append(CompareLink(task=task, title=title, src=rel, models=[inp.name for inp in shown],
+                                     left_out=[inp.name for inp in having if inp not in shown],
+                                     width=width, height=height))
+    return links
 
 
 def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptions,
@@ -371,6 +420,8 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                              samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
                                              title=task_title(spec, task), unbinned_note=spec.unbinned_note))
 
+    compare_links = write_compare_heatmaps(out, inputs) if len(inputs) >= 2 else []
+
     distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
 
     # Many models, one view: per family, accuracy over the column axis with intervals; across families, the
@@ -413,7 +464,8 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
 
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
-                                   heatmaps=heatmap_links, downloads=downloads, notes=notes,
+                                   heatmaps=heatmap_links, compare_heatmaps=compare_links,
+                                   downloads=downloads, notes=notes,
                                    modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
                                    + extra_tables_html(inputs) + distributions_html(distribution_plots)
                                    + audit_html(audits),
@@ -422,12 +474,17 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                    compare_html=(leaderboard_html(board, [("Markdown", "tables/leaderboard.md"),
                                                                           ("CSV", "tables/leaderboard.csv")])
                                                  + charts_html(charts)) if leaderboard_files else ""))
-    compare_json = ({"length_charts": charts_json(charts), "leaderboard": leaderboard_json(board)}
-                    if leaderboard_files else {})
+    compare_json: dict[str, Any] = ({"length_charts": charts_json(charts), "leaderboard": leaderboard_json(board)}
+                                    if leaderboard_files else {})
+    if compare_links:
+        compare_json["side_by_side_heatmaps"] = [{"task": c.task, "src": c.src, "models": c.models,
+                                                  "left_out": c.left_out} for c in compare_links]
+    noise = {t.slug: list(t.noise) for t in tables if t.noise}
     write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
                                             "distributions": distributions_json(distribution_plots),
-                                            **compare_json})
+                                            **compare_json, **({"noise": noise} if noise else {})})
     return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
                         heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
                         distributions=[out / p.src for p in distribution_plots],
-                        charts=[out / c.src for c in charts], leaderboard_files=leaderboard_files)
+                        charts=[out / c.src for c in charts], leaderboard_files=leaderboard_files,
+                        compare_heatmaps=[out / c.src for c in compare_links])

@@ -1,15 +1,25 @@
 """Heatmaps over any two axes of a family's report: red-yellow-green (or the family's colours), 0..1, the column
 axis across, the row axis down, in the style of the published needle-in-a-haystack heatmaps.
 
+Each cell prints its score (percent, like the tables) and its sample count, ``n``: a cell of one sample can
+only be 0 or 100, and a reader must see that before reading it. The colour of a cell with fewer than
+:data:`FADE_BELOW` samples is mixed with white (:data:`FADED_ALPHA` of the colour is kept), and a cell without
+samples is grey and hatched, never a score; :data:`CELL_LEGEND` says so under every figure.
+
 matplotlib is imported inside the functions (it costs ~0.3 s) and only its object API with the Agg canvas is
 used, so no global backend or pyplot state is touched. The figure is saved without ``bbox_inches="tight"`` so
-the PNG's pixel size is exactly ``figsize * dpi``, which callers (and tests) can rely on.
+the PNG's pixel size is exactly ``figsize * dpi``, which callers (and tests) can rely on. The fade is mixed into
+opaque colours here (no alpha channel to composite) and the PNG's metadata is fixed, so the same cells give the
+same bytes.
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +31,20 @@ HEATMAP_FIGSIZE: tuple[float, float] = (9.0, 4.0)
 HEATMAP_DPI = 100
 EMPTY_CELL_TEXT = "–"  # a cell without samples: grey and printed as a dash (the official aggregation counts it 0)
 EMPTY_CELL_COLOR = "#C8C8C8"
+EMPTY_CELL_HATCH = "//"
+#: A cell with fewer samples than this is drawn faded: its score says little (with 4 samples a Wilson interval
+#: around 50 runs from 15 to 85).
+FADE_BELOW = 5
+#: The share of a faded cell's colour that is kept (the rest is white).
+FADED_ALPHA = 0.4
+CELL_LEGEND = (f"Each cell: score (x100) and n, its samples. Cells with n < {FADE_BELOW} are faded; "
+               "grey hatched cells have no samples.")
+#: Panels of a side-by-side figure per row (more models wrap onto further rows), and each panel's size.
+COMPARE_COLUMNS = 2
+COMPARE_PANEL_SIZE: tuple[float, float] = (7.0, 3.4)
+#: PNG text chunks: matplotlib writes its version under "Software" by default; a fixed value keeps the bytes the
+#: same across matplotlib updates that draw alike.
+_PNG_METADATA = {"Software": "niah"}
 
 
 def official_colormap(colors: Sequence[str] = OFFICIAL_COLORS) -> Any:
@@ -34,46 +58,160 @@ def heatmap_size_px(figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = H
     return round(figsize[0] * dpi), round(figsize[1] * dpi)
 
 
-def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, title: str, *,
-                       x: Axis, y: Axis, colors: Sequence[str] = OFFICIAL_COLORS,
-                       figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = HEATMAP_DPI) -> bytes:
-    """PNG bytes of one task's heatmap; ``acc[y bin][x bin]`` in [0, 1], each value printed."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+def cell_alpha(n: int | None) -> float:
+    """How much of a cell's colour is drawn: all of it for ``FADE_BELOW`` samples or more (or an unknown count),
+    :data:`FADED_ALPHA` for fewer, nothing (the cell is grey) for none."""
+    if n is None or n >= FADE_BELOW:
+        return 1.0
+    return FADED_ALPHA if n > 0 else 0.0
 
-    rows, columns = len(y.labels), len(x.labels)
+
+def cell_text(value: float, n: int | None) -> str:
+    """What a cell prints: the score in percent, rounded half-up to a whole number (``100``), then its sample
+    count (``n=1``) where counts are known; :data:`EMPTY_CELL_TEXT` for a cell without samples."""
+    if n == 0:
+        return EMPTY_CELL_TEXT
+    percent = Decimal(repr(float(value) * 100.0)).quantize(Decimal("1"), rounding=ROUND_HALF_UP)
+    return f"{percent}" if n is None else f"{percent}\nn={n}"
+
+
+@dataclass(frozen=True, slots=True)
+class HeatmapPanel:
+    """One model's cells in a side-by-side figure: ``acc[y bin][x bin]`` in [0, 1] and samples per cell."""
+
+    name: str
+    acc: Sequence[Sequence[float]]
+    counts: Sequence[Sequence[int]] | None
+
+
+def _check_shape(acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, rows: int,
+                 columns: int) -> None:
     if len(acc) != rows or any(len(r) != columns for r in acc):
         raise ValueError(f"expected a {rows}x{columns} table")
-    fig = Figure(figsize=figsize, dpi=dpi)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    import numpy as np
+    if counts is not None and (len(counts) != rows or any(len(r) != columns for r in counts)):
+        raise ValueError(f"expected {rows}x{columns} sample counts")
 
-    cmap = official_colormap(colors)
-    cmap = cmap.with_extremes(bad=EMPTY_CELL_COLOR)  # a cell without samples is grey, never a score
-    values = np.ma.masked_array([list(map(float, r)) for r in acc],
-                                mask=[[counts is not None and counts[d][b] == 0 for b in range(columns)]
-                                      for d in range(rows)])
-    image = ax.imshow(values, cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto", interpolation="nearest")
+
+def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, *, x: Axis,
+                y: Axis, cmap: Any, fontsize: float, x_title: bool = True, y_title: bool = True) -> None:
+    """Paint the cells on ``ax`` (colours mixed with white by :func:`cell_alpha`, empty cells grey and hatched)
+    and print :func:`cell_text` in each."""
+    import numpy as np
+    from matplotlib.colors import to_rgb
+    from matplotlib.patches import Rectangle
+
+    rows, columns = len(y.labels), len(x.labels)
+    grey = np.array(to_rgb(EMPTY_CELL_COLOR))
+    white = np.ones(3)
+    rgb = np.zeros((rows, columns, 3))
+    for d in range(rows):
+        for b in range(columns):
+            n = None if counts is None else int(counts[d][b])
+            alpha = cell_alpha(n)
+            colour = np.array(cmap(min(1.0, max(0.0, float(acc[d][b]))))[:3])
+            rgb[d, b] = grey if alpha == 0.0 else alpha * colour + (1.0 - alpha) * white
+    ax.imshow(rgb, aspect="auto", interpolation="nearest")
+    for d in range(rows):
+        for b in range(columns):
+            n = None if counts is None else int(counts[d][b])
+            if n == 0:
+                ax.add_patch(Rectangle((b - 0.5, d - 0.5), 1.0, 1.0, fill=False, hatch=EMPTY_CELL_HATCH,
+                                       edgecolor="#9A9A9A", linewidth=0.0))
+            ax.text(b, d, cell_text(float(acc[d][b]), n), ha="center", va="center", fontsize=fontsize,
+                    color="black" if n is None or n >= FADE_BELOW else "#404040", linespacing=1.0)
     ax.set_xticks(range(columns), labels=list(x.labels))
     # The row axis runs top to bottom; with edge labels (depth 0.0, 0.2, ...) ticks sit on the cell borders.
     if y.edges is not None:
         ax.set_yticks([i - 0.5 for i in range(rows + 1)], labels=list(y.edges))
     else:
         ax.set_yticks(range(rows), labels=list(y.labels))
-    ax.set_xlabel(x.title)
-    ax.set_ylabel(y.title)
-    ax.set_title(title if len(title) <= 90 else title[:87] + "...", fontsize=11)
-    for d in range(rows):
-        for b in range(columns):
-            empty = counts is not None and counts[d][b] == 0
-            ax.text(b, d, EMPTY_CELL_TEXT if empty else f"{float(acc[d][b]):.2f}",
-                    ha="center", va="center", fontsize=8, color="black")
-    fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
-    fig.tight_layout()
+    if x_title:
+        ax.set_xlabel(x.title)
+    if y_title:
+        ax.set_ylabel(y.title)
+
+
+def _colorbar(fig: Any, axes: Any, cmap: Any) -> None:
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=1.0), cmap=cmap), ax=axes, fraction=0.04, pad=0.02)
+
+
+def _png(fig: Any, dpi: int) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
+    fig.savefig(buf, format="png", dpi=dpi, metadata=_PNG_METADATA)
     return buf.getvalue()
+
+
+def _short(title: str, limit: int) -> str:
+    return title if len(title) <= limit else title[:limit - 3] + "..."
+
+
+def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, title: str, *,
+                       x: Axis, y: Axis, colors: Sequence[str] = OFFICIAL_COLORS,
+                       figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = HEATMAP_DPI) -> bytes:
+    """PNG bytes of one task's heatmap; ``acc[y bin][x bin]`` in [0, 1], each value printed with its n."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    rows, columns = len(y.labels), len(x.labels)
+    _check_shape(acc, counts, rows, columns)
+    fig = Figure(figsize=figsize, dpi=dpi)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    cmap = official_colormap(colors)
+    draw_cells(ax, acc, counts, x=x, y=y, cmap=cmap, fontsize=7)
+    ax.set_title(_short(title, 90), fontsize=11)
+    _colorbar(fig, ax, cmap)
+    if counts is not None:
+        fig.text(0.01, 0.01, CELL_LEGEND, fontsize=7, ha="left", va="bottom", color="#404040")
+    fig.tight_layout(rect=(0.0, 0.04 if counts is not None else 0.0, 1.0, 1.0))
+    return _png(fig, dpi)
+
+
+def compare_figsize(panels: int) -> tuple[float, float]:
+    """The size (inches) of a side-by-side figure of ``panels`` models: :data:`COMPARE_COLUMNS` panels a row."""
+    columns = min(COMPARE_COLUMNS, max(1, panels))
+    rows = math.ceil(max(1, panels) / columns)
+    return COMPARE_PANEL_SIZE[0] * columns + 0.8, COMPARE_PANEL_SIZE[1] * rows + 0.9
+
+
+def render_compare_png(panels: Sequence[HeatmapPanel], title: str, *, x: Axis, y: Axis,
+                       colors: Sequence[str] = OFFICIAL_COLORS, dpi: int = HEATMAP_DPI) -> bytes:
+    """PNG bytes of one task's heatmaps side by side, one panel per model, on one colour scale (one colour bar)
+    and the same axes; :data:`COMPARE_COLUMNS` panels a row, further models wrap onto new rows."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    if not panels:
+        raise ValueError("a side-by-side heatmap needs at least one panel")
+    rows, columns = len(y.labels), len(x.labels)
+    for panel in panels:
+        _check_shape(panel.acc, panel.counts, rows, columns)
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    fig = Figure(figsize=compare_figsize(len(panels)), dpi=dpi)
+    # constrained layout places the panels, titles and the shared colour bar; the bottom strip is the legend's
+    fig.set_layout_engine(ConstrainedLayoutEngine(rect=(0.0, 0.03, 1.0, 0.97)))
+    FigureCanvasAgg(fig)
+    grid_columns = min(COMPARE_COLUMNS, len(panels))
+    grid_rows = math.ceil(len(panels) / grid_columns)
+    axes = fig.subplots(grid_rows, grid_columns, squeeze=False)
+    cmap = official_colormap(colors)
+    for index, panel in enumerate(panels):
+        row, column = divmod(index, grid_columns)
+        ax = axes[row][column]
+        last_in_column = index + grid_columns >= len(panels)
+        draw_cells(ax, panel.acc, panel.counts, x=x, y=y, cmap=cmap, fontsize=6,
+                    x_title=last_in_column, y_title=column == 0)
+        ax.set_title(_short(panel.name, 60), fontsize=10)
+    for index in range(len(panels), grid_rows * grid_columns):  # the unused slot of an odd count
+        axes[index // grid_columns][index % grid_columns].set_axis_off()
+    fig.suptitle(_short(title, 110), fontsize=12)
+    _colorbar(fig, axes.ravel().tolist(), cmap)
+    fig.text(0.01, 0.005, CELL_LEGEND, fontsize=7, ha="left", va="bottom", color="#404040")
+    return _png(fig, dpi)
 
 
 def write_heatmap(path: str | Path, acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None,
@@ -81,4 +219,11 @@ def write_heatmap(path: str | Path, acc: Sequence[Sequence[float]], counts: Sequ
     """Render and write a heatmap PNG atomically; returns the path."""
     path = Path(path)
     write_atomic(path, render_heatmap_png(acc, counts, title, **kwargs))
+    return path
+
+
+def write_compare_heatmap(path: str | Path, panels: Sequence[HeatmapPanel], title: str, **kwargs: Any) -> Path:
+    """Render and write a side-by-side heatmap PNG atomically; returns the path."""
+    path = Path(path)
+    write_atomic(path, render_compare_png(panels, title, **kwargs))
     return path

@@ -11,7 +11,7 @@ import html
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from niah.report.heatmap import heatmap_size_px
+from niah.report.heatmap import CELL_LEGEND, heatmap_size_px
 from niah.report.tables import ResultTable, to_html
 
 esc = html.escape
@@ -26,6 +26,19 @@ class HeatmapLink:
     unbinned: int
     title: str = ""
     unbinned_note: str = "not binned"
+
+
+@dataclass(slots=True)
+class CompareLink:
+    """A side-by-side figure of one task: a panel per model (``models``, in report order)."""
+
+    task: str
+    title: str
+    src: str                 # relative to the report root
+    models: list[str]
+    left_out: list[str]      # runs of the family binned on another row axis
+    width: int
+    height: int
 
 
 @dataclass(slots=True)
@@ -57,7 +70,8 @@ def _page(title: str, body: str, scripts: list[str]) -> str:
 def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTable],
                heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str],
                modes_html: str = "", footnotes: list[str] | None = None,
-               incomplete: list[str] | None = None, compare_html: str = "") -> str:
+               incomplete: list[str] | None = None, compare_html: str = "",
+               compare_heatmaps: list[CompareLink] | None = None) -> str:
     parts = [f"<h1>{esc(title)}</h1>"]
     for note in incomplete or ():  # partial runs must never pass for finished ones
         parts.append(f'<div class="banner incomplete" role="alert"><strong>Incomplete run</strong> {esc(note)}</div>')
@@ -82,11 +96,15 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
     by_task: dict[str, list[HeatmapLink]] = {}
     for hm in heatmaps:
         by_task.setdefault(hm.task, []).append(hm)
+    side_by_side: dict[str, list[CompareLink]] = {}
+    for figure in compare_heatmaps or ():
+        side_by_side.setdefault(figure.task, []).append(figure)
     pages: dict[str, str | None] = {item.name: item.samples_page for item in inputs if item.samples_page}
     shown_tasks = {t.key for t in tables}
     for table in tables:
         parts.append(f'<section id="task-{esc(table.key)}"><h2>{esc(table.title)}</h2>')
         parts.append(to_html(table))
+        parts.append(_compare_figures(side_by_side.pop(table.key, [])))
         parts.append(_heatmap_figures(by_task.get(table.key, []), pages))
         parts.append("</section>")
     for task, links in by_task.items():  # heatmaps of tasks without a table (should not happen, but show them)
@@ -119,7 +137,20 @@ def _heatmap_figures(links: list[HeatmapLink], pages: dict[str, str | None]) -> 
         out.append(f'<figure class="heatmap"><img src="{esc(quote(hm.src))}" '
                    f'alt="{esc(hm.input_name)}: {esc(hm.task)} heatmap" width="{width}" height="{height}">'
                    f"<figcaption>{esc(hm.input_name)} - {esc(hm.title or hm.task)}: {hm.samples} samples"
-                   f"{esc(extra)}{browse}</figcaption></figure>")
+                   f"{esc(extra)}. {esc(CELL_LEGEND)}{browse}</figcaption></figure>")
+    return "\n".join(out)
+
+
+def _compare_figures(links: list[CompareLink]) -> str:
+    out = []
+    for link in links:
+        src = esc(quote(link.src))
+        left_out = f"; left out (binned on another row axis): {', '.join(link.left_out)}" if link.left_out else ""
+        out.append(f'<figure class="heatmap compare"><a href="{src}"><img src="{src}" '
+                   f'alt="{esc(link.title)}: heatmaps side by side" width="{link.width}" height="{link.height}"></a>'
+                   f"<figcaption>{esc(link.title)}, side by side: {esc(', '.join(link.models))}{esc(left_out)}. One "
+                   f'colour scale for all panels. {esc(CELL_LEGEND)} · <a href="{src}">full size</a></figcaption>'
+                   "</figure>")
     return "\n".join(out)
 
 

@@ -87,7 +87,7 @@ def _figures(row: TableRow) -> list[float | None]:
     return [None if v is None else v / 100.0 for v in (*row.values, row.overall, row.filled)]
 
 
-def _row_samples(inp: ReportInput, key: str, num_bins: int) -> tuple[list[list[float]], list[float]]:
+def row_samples(inp: ReportInput, key: str, num_bins: int) -> tuple[list[list[float]], list[float]]:
     """The scores behind a row: per column bin, and all of them (the overall row: every task's samples in the
     bins where the family's overall is defined)."""
     tasks = [key] if key != OVERALL_KEY else list(inp.samples)
@@ -129,7 +129,7 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
     direct: dict[tuple[str, int], tuple[Interval, str]] = {}
     needs_bootstrap = False
     for key in keys:
-        per_bin, everything = _row_samples(inp, key, num_bins)
+        per_bin, everything = row_samples(inp, key, num_bins)
         groups = [*per_bin, everything, everything]
         for position, value in enumerate(_figures(rows[key])):
             group = groups[position]

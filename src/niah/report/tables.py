@@ -100,6 +100,9 @@ class ResultTable:
     columns: tuple[str, ...] = ()   # bin labels, as the family's report names them
     prefix: str = ""                # file-name prefix of the family's tables
     empty_bins_zero: bool = False   # the official Overall counts an empty bin as 0 (shown beside the covered one)
+    # with 2+ inputs: whether each one's difference from the best is inside the noise (niah.report.noise): a
+    # heading line, then one sentence per input
+    noise: tuple[str, ...] = ()
 
     @property
     def slug(self) -> str:
@@ -208,6 +211,8 @@ def to_markdown(table: ResultTable) -> str:
             if any(r.model == model for r in table.published.rows):
                 lines.append("")
                 lines.append(f"*{_md_text(model)}*: {_md_text(note)}")
+    if table.noise:
+        lines += ["", _md_text(table.noise[0]), ""] + [f"- {_md_text(line)}" for line in table.noise[1:]]
     return "\n".join(lines) + "\n"
 
 
@@ -302,6 +307,9 @@ def to_html(table: ResultTable) -> str:
         if any(r.model == m for r in table.published.rows)]
     if notes:
         out.append('<ul class="table-notes">' + "".join(notes) + "</ul>")
+    if table.noise:
+        out.append(f'<div class="table-notes noise"><p>{esc(table.noise[0])}</p><ul>'
+                   + "".join(f"<li>{esc(line)}</li>" for line in table.noise[1:]) + "</ul></div>")
     return "\n".join(out)
 
 
