@@ -118,3 +118,33 @@ def test_cli_lists_the_chart_and_the_leaderboard(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert f"chart:    {out / 'assets' / 'charts' / '1-mm-niah-accuracy-vs-length.png'}" in result.output
     assert f"leaderboard: {out / 'tables' / 'leaderboard.md'}" in result.output
+
+
+def test_a_ranked_overall_carries_the_interval_its_table_prints(tmp_path: Path) -> None:
+    import re
+
+    from niah.run import run_dataset_sync
+    from niah.scoring import score_run
+    from support.datasets import write_mm_niah_like
+
+    dataset = write_mm_niah_like(tmp_path / "ds", per_task=4, filler_repeats=20)
+    runs = []
+    for model in ("baseline:random", "baseline:oracle"):
+        run = tmp_path / model.split(":")[1]
+        run_dataset_sync(dataset, model, run, progress=False)
+        score_run(run)
+        runs.append(run)
+    build_report(load_inputs(runs), tmp_path / "rep", ReportOptions(sample_browser=False))
+    overall = (tmp_path / "rep" / "tables" / "mm_niah_overall.md").read_text()
+    board = list(csv.DictReader(io.StringIO((tmp_path / "rep" / "tables" / "leaderboard.csv").read_text())))
+    assert [r["model"] for r in board] == ["baseline:oracle", "baseline:random"]
+    for r in board:
+        assert r["basis"] == "overall"
+        # the Overall table's row: bins, then the official Overall (empty bins 0) with its interval
+        cells = next(line for line in overall.splitlines() if line.startswith(f"| {r['model']} |")).split(" | ")
+        official = re.fullmatch(r"([\d.]+) \[([\d.]+)-([\d.]+)\]", cells[-2].strip())
+        assert official is not None, cells
+        assert (r["overall"], r["ci_low"], r["ci_high"]) == official.groups()
+    # a mean over bins, not a share of samples: bootstrapped; the oracle's samples all scored alike (nothing to
+    # redraw): Wilson's interval of their common score put through the aggregation, as its table says
+    assert [r["interval"] for r in board] == ["wilson", "bootstrap"]

@@ -162,6 +162,13 @@ def leaderboard_row(inp: ReportInput, spec: ReportSpec) -> LeaderboardRow | None
             defined = inp.overall_counts
             n = sum(sum(c[b] for c in per_task.values()) for b in range(len(labels))
                     if defined is None or defined[b])
+        from niah.report.intervals import input_intervals
+        from niah.report.tables import OVERALL_KEY
+
+        found = input_intervals(inp).get(OVERALL_KEY)
+        if found is not None and found.overall is not None:  # the interval the overall table prints beside it
+            return LeaderboardRow(inp.name, family, score, n or None, found.overall[0] / 100.0,
+                                  found.overall[1] / 100.0, found.overall_method or method, basis)
     elif per_task:
         n = sum(map(sum, per_task.values()))
         if not n:
@@ -206,7 +213,9 @@ def leaderboard_markdown(rows: Sequence[LeaderboardRow]) -> str:
              "| " + " | ".join(LEADERBOARD_HEADER) + " |", "|" + "|".join(["---"] * len(LEADERBOARD_HEADER)) + "|"]
     lines += ["| " + " | ".join(cell(c) for c in _cells(r)) + " |" for r in rows]
     lines += ["", "Overall as in each family's overall table (basis `overall`), else the sample-weighted mean of "
-              "its tasks' bins (`pooled`); 95% interval over n samples: Wilson for 0/1 scores, else normal.", ""]
+              "its tasks' bins (`pooled`); 95% interval: for an overall the one its table prints (Wilson for a share of "
+              "0/1 scores, else a seeded bootstrap of the family's aggregation; normal for a scores file), for a "
+              "pooled mean over its n samples (Wilson for 0/1 scores, else normal).", ""]
     return "\n".join(lines)
 
 
@@ -232,8 +241,10 @@ def leaderboard_html(rows: Sequence[LeaderboardRow], links: Sequence[tuple[str, 
     files = " · ".join(f'<a href="{esc(quote(href))}">{esc(label)}</a>' for label, href in links)
     return (f'<section id="leaderboard"><h2>Leaderboard</h2><table class="leaderboard"><thead><tr>{head}</tr>'
             f"</thead><tbody>{body}</tbody></table><p class=\"notes\">Overall as in each family's overall table "
-            "(basis overall), else the sample-weighted mean of its tasks' bins (pooled); 95% interval over n "
-            f"samples: Wilson for 0/1 scores, else normal. {files}</p></section>")
+            "(basis overall), else the sample-weighted mean of its tasks' bins (pooled); 95% interval: for an "
+            "overall the one its table prints (Wilson for a share of 0/1 scores, else a seeded bootstrap of the "
+            "family's aggregation; normal for a scores file), for a pooled mean over its n samples (Wilson for "
+            f"0/1 scores, else normal). {files}</p></section>")
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,8 @@ class ReportInput:
     samples: dict[str, list[tuple[int, int, float]]] = field(default_factory=dict)
     # the (rows, columns) shape of the cell tables the samples are binned into (runs only)
     cell_shape: tuple[int, int] | None = None
+    # report.intervals.input_intervals, once computed (the tables and the leaderboard share one bootstrap)
+    interval_cache: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
         return self.breakdowns.get(title, {})

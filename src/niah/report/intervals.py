@@ -51,6 +51,7 @@ class RowIntervals:
     overall: Interval | None
     filled: Interval | None
     methods: frozenset[str]
+    overall_method: str | None = None  # the method of ``overall`` alone
 
 
 def _percent(found: tuple[float, float] | None) -> Interval | None:
@@ -191,19 +192,21 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
     out: dict[str, RowIntervals] = {}
     for k, key in enumerate(keys):
         found: list[Interval | None] = []
-        methods: set[str] = set()
+        used: list[str | None] = []
         for position, value in enumerate(_figures(rows[key])):
             if value is None:
                 found.append(None)
+                used.append(None)
             elif (key, position) in direct:
                 ci, method = direct[(key, position)]
                 found.append(ci)
-                methods.add(method)
+                used.append(method)
             else:
                 found.append(boot[k * width + position] if boot else None)
-                methods.add(BOOTSTRAP)
+                used.append(BOOTSTRAP)
         out[key] = RowIntervals(values=tuple(found[:num_bins]), overall=found[num_bins], filled=found[num_bins + 1],
-                                methods=frozenset(methods))
+                                methods=frozenset(m for m in used if m is not None),
+                                overall_method=used[num_bins] if found[num_bins] is not None else None)
     return out
 
 
@@ -231,7 +234,7 @@ def _counts_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowInterv
         total = sum(int(n) for n in counts)
         values = tuple(_normal(v, int(n)) for v, n in zip(row.values, counts, strict=True))
         found = RowIntervals(values=values, overall=_normal(row.overall, total), filled=_normal(row.filled, total),
-                             methods=frozenset({NORMAL}))
+                             methods=frozenset({NORMAL}), overall_method=NORMAL)
         out[key] = found
     return out
 
@@ -241,9 +244,10 @@ def input_intervals(inp: ReportInput) -> dict[str, RowIntervals]:
     spec = inp.spec
     if spec is None:
         return {}
-    if inp.samples and inp.cell_shape is not None:
-        return _run_intervals(inp, spec)
-    return _counts_intervals(inp, spec)
+    if inp.interval_cache is None:
+        inp.interval_cache = (_run_intervals(inp, spec) if inp.samples and inp.cell_shape is not None
+                              else _counts_intervals(inp, spec))
+    return inp.interval_cache
 
 
 def with_intervals(row: TableRow, found: RowIntervals | None) -> TableRow:
