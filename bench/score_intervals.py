@@ -29,7 +29,7 @@ FAMILIES: dict[str, tuple[str, list[str]]] = {
 }
 
 
-def niah(*args: str) -> None:
+def run_niah(*args: str) -> None:
     done = subprocess.run([sys.executable, "-m", "niah.cli", *args], capture_output=True, text=True)
     if done.returncode not in (0, 3):  # 3: some request failed (a baseline never fails; kept for safety)
         raise SystemExit(f"niah {' '.join(args)} failed:\n{done.stderr[-2000:]}")
@@ -72,11 +72,11 @@ def main() -> None:
         if not (data / "samples.jsonl").is_file():
             shutil.rmtree(data, ignore_errors=True)
             print(f"building {family} ...", file=sys.stderr)
-            niah("build", verb, "--out", str(data), "--seed", "0", "--no-progress",
+            run_niah("build", verb, "--out", str(data), "--seed", "0", "--no-progress",
                  *(o.replace("{4n}", str(4 * args.per_cell)).replace("{n}", str(args.per_cell)) for o in options))
         if not (run / "responses.jsonl").is_file():
             shutil.rmtree(run, ignore_errors=True)
-            niah("run", str(data), "--model", "baseline:random", "--out", str(run), "--no-progress")
+            run_niah("run", str(data), "--model", "baseline:random", "--out", str(run), "--no-progress")
         niah.scoring.headline_intervals = without_intervals  # type: ignore[assignment]
         plain = best_of(args.repeat, run)
         niah.scoring.headline_intervals = with_intervals

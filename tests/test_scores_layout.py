@@ -109,3 +109,18 @@ def test_several_benchmarks_average_their_headlines() -> None:
     # one undefined headline leaves the mean undefined (never a mean of what happens to be there)
     partial = combined_block({"a": _block("a", None, 40.0, 4), "b": _block("b", 100.0, 80.0, 6)}, OFFICIAL)
     assert partial["overall"] is None and partial["covered"] == 60.0
+
+
+def test_mm_niah_cell_memo_never_passes_a_bad_field() -> None:
+    from niah.benchmarks.mm_niah.score import aggregate
+    from niah.errors import DataError
+
+    def row(length: object, depth: object) -> tuple[dict, dict]:
+        return {"id": "x", "task": "retrieval-text", "context_length": length, "depth": depth,
+                "scores": {OFFICIAL: 1.0}}, {}
+
+    good = aggregate([row(1500, [0.5])], OFFICIAL)
+    assert good["retrieval-text"][0] == 0.2  # one of five depth cells of the 1k bin answered
+    for bad in (row(True, [0.5]), row(1500, [[0.5]]), row(float("nan"), 0.5), row(None, 0.5), row(1500, [2.0])):
+        with pytest.raises(DataError):
+            aggregate([bad], OFFICIAL)  # the same refusal after a memoised good row (True == 1 in a dict)

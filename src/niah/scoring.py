@@ -216,16 +216,16 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         for position, (row, info) in enumerate(rows):
             strata[scorer.stratum(row, info) if scorer.stratum is not None else row["task"]].append(position)
         groups = list(strata.values())
+        layouts = [{k: row[k] for k in scorer.layout_fields if k in row} for row, _info in rows]
 
         def replicate(rng: random.Random) -> list[float | None]:
             # one resample: within each stratum, drawn outcomes put at the stratum's own grid positions; the
             # family's aggregation and headline recomputed on it
             sample: ScoredRows = []
             for members in groups:
-                for position in members:
-                    row, info = rows[members[rng.randrange(len(members))]]
-                    at = rows[position][0]
-                    sample.append(({**row, **{k: at[k] for k in scorer.layout_fields if k in at}}, info))
+                for position, drawn in zip(members, rng.choices(members, k=len(members)), strict=True):
+                    row, info = rows[drawn]
+                    sample.append((row if drawn == position else {**row, **layouts[position]}, info))
             again = _headline(scorer, sample, mode)
             found: dict[str, float | None] = {"": again.overall}
             found.update({"task:" + key: task.score for key, task in again.by_task.items()})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from typing import Any
 
@@ -74,20 +75,81 @@ def image_count_summary(rows: list[tuple[int | None, float]]) -> dict[str, Any]:
     }
 
 
-def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
-    from niah.benchmarks.mm_niah.official import aggregate_rows
+CellTables = dict[str, tuple[list[list[float]], list[list[int]]]]
+# The cell tables of the last rows aggregated (a strong reference: ``is`` can never match a new list that took
+# a freed one's id): the headline reads the same tables as the aggregation, once per bootstrap resample.
+_last_cells: tuple[ScoredRows, str, CellTables] | None = None
 
-    by_task: dict[str, list[tuple[float, Any, float]]] = defaultdict(list)
-    probe: list[tuple[int | None, float]] = []
+
+#: (context_length, depth) -> (context bin or None, depth cell): the bootstrap bins the same layout 1000 times
+_CELL_OF: dict[tuple[Any, ...], tuple[int | None, int]] = {}
+
+
+def _cell_of(row: dict[str, Any]) -> tuple[int | None, int]:
+    """The official (context bin, depth cell) of a row, its fields checked as the official aggregation does."""
+    from niah.benchmarks.mm_niah import bins
+    from niah.benchmarks.mm_niah.official import mean_depth
+
+    length, depth = row["context_length"], row["depth"]
+    if length is None or depth is None:
+        raise DataError(f"sample {row['id']!r}: MM-NIAH aggregation needs meta.context_length and meta.depth",
+                        field="meta")
+    if isinstance(length, bool) or not isinstance(length, (int, float)) or not math.isfinite(length):
+        raise DataError("must be a number", field="context_length")
+    return bins.context_bin(length), bins.depth_cell(mean_depth(depth))
+
+
+def task_cells(rows: ScoredRows, score_name: str) -> CellTables:
+    """Per official task, the (depth cell x context bin) accuracy and sample-count tables of its rows, binned
+    as officially (depth lists averaged, 1.0 as 0.99; under 1000 tokens dropped)."""
+    global _last_cells
+    if _last_cells is not None and _last_cells[0] is rows and _last_cells[1] == score_name:
+        return _last_cells[2]
+    from niah.benchmarks.mm_niah import bins
+
+    num_bins, num_cells = len(bins.CONTEXT_EDGES), bins.NUM_DEPTH_CELLS
+    totals: dict[str, list[list[float]]] = {}
+    counts: dict[str, list[list[int]]] = {}
     for row, _info in rows:
-        if row["task"] == IMAGE_COUNT_TASK:
-            probe.append((row.get("image_count"), row["scores"][score_name]))
+        task = row["task"]
+        if task == IMAGE_COUNT_TASK:
             continue
-        if row["context_length"] is None or row["depth"] is None:
-            raise DataError(f"sample {row['id']!r}: MM-NIAH aggregation needs meta.context_length and meta.depth",
-                            field="meta")
-        by_task[row["task"]].append((row["context_length"], row["depth"], row["scores"][score_name]))
-    out = aggregate_rows(by_task)
+        length, depth = row["context_length"], row["depth"]
+        # the types in the key: True == 1 must not pass as a cached length
+        key = (type(length), length, type(depth), tuple(depth) if isinstance(depth, list) else depth)
+        hashable = True
+        try:
+            where = _CELL_OF.get(key)
+        except TypeError:  # an unhashable depth (nested lists): checked, and refused, below
+            where, hashable = None, False
+        if where is None:
+            where = _cell_of(row)
+            if hashable:
+                if len(_CELL_OF) > 100_000:  # bounded: a long session scoring many datasets
+                    _CELL_OF.clear()
+                _CELL_OF[key] = where
+        b, c = where
+        if b is None:  # under 1000 tokens: dropped, as officially
+            continue
+        if task not in totals:
+            totals[task] = [[0.0] * num_bins for _ in range(num_cells)]
+            counts[task] = [[0] * num_bins for _ in range(num_cells)]
+        totals[task][c][b] += float(row["scores"][score_name])
+        counts[task][c][b] += 1
+    cells = {task: ([[t / n if n else 0.0 for t, n in zip(totals[task][c], counts[task][c], strict=True)]
+                     for c in range(num_cells)], counts[task]) for task in totals}
+    _last_cells = (rows, score_name, cells)
+    return cells
+
+
+def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
+    from niah.benchmarks.mm_niah import bins
+    from niah.benchmarks.mm_niah.official import aggregate_task_scores
+
+    probe = [(row.get("image_count"), row["scores"][score_name]) for row, _info in rows
+             if row["task"] == IMAGE_COUNT_TASK]
+    # the official bin scores (niah.benchmarks.mm_niah.official.bin_scores, from tables shared with the headline)
+    out = aggregate_task_scores({task: bins.bin_scores(acc) for task, (acc, _n) in task_cells(rows, score_name).items()})
     if probe:  # an object, not a per-bin list: readers of the official structure skip it
         out[IMAGE_COUNT_TASK] = image_count_summary(probe)
     return out
@@ -103,15 +165,9 @@ def covered_overall(rows: ScoredRows, mode: str) -> float | None:
     bin the mean over the tasks with samples there; then the mean over the bins with samples. Equal to the
     official overall on a full grid (every cell of every bin of the six tasks filled)."""
     from niah.benchmarks.mm_niah import bins
-    from niah.benchmarks.mm_niah.official import mean_depth
 
-    by_task: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
-    for row, _info in rows:
-        if row["task"] != IMAGE_COUNT_TASK:
-            by_task[row["task"]].append((row["context_length"], mean_depth(row["depth"]), row["scores"][mode]))
     per_bin: list[list[float]] = [[] for _ in bins.CONTEXT_EDGES]
-    for task_rows in by_task.values():
-        acc, counts = bins.cell_table(task_rows)
+    for acc, counts in task_cells(rows, mode).values():
         for b in range(len(bins.CONTEXT_EDGES)):
             filled = [acc[c][b] for c in range(bins.NUM_DEPTH_CELLS) if counts[c][b]]
             if filled:
