@@ -6,14 +6,26 @@ lmms-eval DATASET --out DIR` (an lmms-eval task folder scored by niah's official
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from niah.benchmarks.protocol import Command
 
+# The options every export shares, declared once (the same spelling and help in each command).
+DatasetArg = Annotated[Path, typer.Argument(help="Dataset directory (manifest.json, samples.jsonl, media/).")]
+MediaRootsOpt = Annotated[list[Path] | None, typer.Option(
+    "--media-root", help="Allow reading media from this folder outside the dataset (an imported official set "
+    "read in place).")]
+MaxFramesOpt = Annotated[int | None, typer.Option(
+    "--max-frames", help="Frames sampled per video (as niah run's --max-frames; default 32 for a video file).")]
+QuestionFirstOpt = Annotated[bool, typer.Option(
+    "--question-first", help="The question before the context (where a family offers it).")]
+OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Replace an earlier export at --out.")]
+
 
 def export_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory (manifest.json, samples.jsonl, media/)."),
+    dataset: DatasetArg,
     out: Path = typer.Option(..., "--out", "-o", help="Folder to write: README.md (dataset card) and data/*.parquet."),
     split: str = typer.Option("test", "--split", help="The split's name."),
     no_embed: bool = typer.Option(False, "--no-embed", help="Store video frames and video files by path only "
@@ -22,9 +34,8 @@ def export_command(
                                        "size (500MB, 2GB, ...)."),
     row_group_size: int = typer.Option(100, "--row-group-size", help="Rows per Parquet row group (fewer when "
                                        "their media pass 64 MiB)."),
-    media_root: list[Path] = typer.Option(None, "--media-root", help="Allow reading media from this folder "
-                                          "outside the dataset (an imported official set read in place)."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export at --out."),
+    media_root: MediaRootsOpt = None,
+    overwrite: OverwriteOpt = False,
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """A niah dataset as a Hugging Face dataset: Parquet shards that datasets.load_dataset("parquet",
@@ -56,15 +67,12 @@ def import_command(
 
 
 def export_inspect_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory (manifest.json, samples.jsonl, media/)."),
+    dataset: DatasetArg,
     out: Path = typer.Option(..., "--out", "-o", help="The task file to write (task.py)."),
     name: str = typer.Option("niah", "--name", help="The task's name (a Python identifier)."),
-    max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (as niah run's "
-                                   "--max-frames; default 32 for a video file)."),
-    question_first: bool = typer.Option(False, "--question-first", help="The question before the context "
-                                        "(where a family offers it)."),
-    media_root: list[Path] = typer.Option(None, "--media-root", help="Allow reading media from this folder "
-                                          "outside the dataset."),
+    max_frames: MaxFramesOpt = None,
+    question_first: QuestionFirstOpt = False,
+    media_root: MediaRootsOpt = None,
 ) -> None:
     """A niah dataset as an inspect_ai task file: the family's rendered prompts as chat samples, a scorer that
     calls niah's official rule. Run it with `inspect eval task.py --model PROVIDER/MODEL`."""
@@ -76,18 +84,15 @@ def export_inspect_command(
 
 
 def export_lmms_eval_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory (manifest.json, samples.jsonl, media/)."),
+    dataset: DatasetArg,
     out: Path = typer.Option(..., "--out", "-o", help="The task folder to write (YAML, utils.py, docs/, "
                              "media/, README.md)."),
     name: str = typer.Option(None, "--name", help="The lmms-eval task name (default niah_ and the dataset "
                              "folder's name)."),
-    max_frames: int = typer.Option(None, "--max-frames", help="Frames sampled per video (as niah run's "
-                                   "--max-frames; default 32 for a video file)."),
-    question_first: bool = typer.Option(False, "--question-first", help="The question before the context "
-                                        "(where a family offers it)."),
-    media_root: list[Path] = typer.Option(None, "--media-root", help="Allow reading media from this folder "
-                                          "outside the dataset."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export at --out."),
+    max_frames: MaxFramesOpt = None,
+    question_first: QuestionFirstOpt = False,
+    media_root: MediaRootsOpt = None,
+    overwrite: OverwriteOpt = False,
 ) -> None:
     """A niah dataset as an lmms-eval task folder: the family's rendered prompts as docs (images as PIL images,
     a video as its sampled frames), process_results calling niah's official rule. Run it with `lmms_eval
