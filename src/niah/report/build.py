@@ -177,6 +177,18 @@ def build_tables(inputs: Sequence[ReportInput],
                                 prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero)
             table.noise = noise_lines(table, task_inputs)
             tables.append(table)
+    return _distinct_slugs(tables)
+
+
+def _distinct_slugs(tables: list[ResultTable]) -> list[ResultTable]:
+    """A table whose file name another table already has (one family's task in two groups of inputs with their
+    own axes: their headers tell them apart) gets a number after it, so that neither file is overwritten."""
+    seen: dict[str, int] = {}
+    for table in tables:
+        slug = table.slug
+        seen[slug] = seen.get(slug, 0) + 1
+        if seen[slug] > 1:
+            table.slug_suffix = f"_{seen[slug]}"
     return tables
 
 
