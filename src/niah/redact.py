@@ -15,11 +15,18 @@ import re
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 MASK = "***"
-_MIN_SECRET = 4  # shorter strings would mask ordinary words
+#: Registered values shorter than this are not masked: a short key value (``right``, ``test``) is an ordinary
+#: word too, and masking it everywhere garbles unrelated messages; real API keys and passwords are longer.
+_MIN_SECRET = 8
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
 
-_BEARER = re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-:]{6,}")
+#: ``Bearer KEY``, ``Basic B64``, ``token KEY`` as headers write them: the scheme word standing alone (not the end
+#: of ``8000-token``), followed by a value that looks like a credential (a digit, a symbol inside it, or a capital
+#: after a letter, as in random keys and base64) rather than an English word (``token sample.``).
+_BEARER = re.compile(r"(?i)(?<![\w\-])(bearer|basic|token)(\s+)"
+                     r"(?-i:(?=[A-Za-z0-9._~+/=\-:]*(?:[0-9]|[._~+/=\-:][A-Za-z0-9]|(?<=[A-Za-z])[A-Z])))"
+                     r"[A-Za-z0-9._~+/=\-:]{6,}")
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@:'\"]*:[^/\s@'\"]*@")
 _KEY_LIKE = re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-]{16,}")
 #: Query parameters that carry credentials (``?api_key=``, ``&key=``, ``?token=``, signed-URL signatures).

@@ -267,7 +267,9 @@ class Axis:
     built): ``data_bins`` (the bins are the distinct labels of the values present, see :class:`DataBins`;
     make such an axis with :meth:`from_data`) and ``fallback`` (a fixed axis used instead when no input of the
     report has a value of ``field``, e.g. a family whose generated sets carry a length and whose official sets
-    do not)."""
+    do not). ``grid`` is a fixed axis used instead of the data's bins when every value present bins on it (a
+    family's official length grid: data on it keeps every official column, even one it has no sample in, so
+    that tables line up with the paper's; data built on other bins gets its own columns)."""
 
     title: str
     field: str
@@ -277,25 +279,30 @@ class Axis:
     from_values: Callable[[Sequence[Any]], Axis] | None = None
     data_bins: DataBins | None = None
     fallback: Axis | None = None
+    grid: Axis | None = None
 
     @classmethod
     def from_data(cls, title: str, field: str, label: Callable[[Any], str | None],
-                  order: Callable[[Any], Any] | None = None, fallback: Axis | None = None) -> Axis:
+                  order: Callable[[Any], Any] | None = None, fallback: Axis | None = None,
+                  grid: Axis | None = None) -> Axis:
         """An axis whose bins are the distinct ``label(value)`` of ``field`` present across a report's inputs."""
-        return cls(title, field, (), _not_binned, data_bins=DataBins(label, order), fallback=fallback)
+        return cls(title, field, (), _not_binned, data_bins=DataBins(label, order), fallback=fallback, grid=grid)
 
     @property
     def across_inputs(self) -> bool:
         """The axis is made from the values present across all inputs of a report (:meth:`resolved`)."""
-        return self.data_bins is not None or self.fallback is not None
+        return self.data_bins is not None or self.fallback is not None or self.grid is not None
 
     def resolved(self, values: Sequence[Any]) -> Axis:
         """The axis a report bins on, given the distinct values of ``field`` across all its inputs: ``fallback``
-        when there is none, one bin per distinct label for ``data_bins``, else the axis itself."""
+        when there is none, ``grid`` when every value bins on it (none: too), one bin per distinct label for
+        ``data_bins``, else the axis itself."""
         if self.fallback is not None and not values:
             return self.fallback
+        if self.grid is not None and all(self.grid.bin_of(value) is not None for value in values):
+            return self.grid
         if self.data_bins is None:
-            return dataclasses.replace(self, fallback=None)
+            return dataclasses.replace(self, fallback=None, grid=None)
         label_of = self.data_bins.label
         order_of = self.data_bins.order or (lambda value: value)
         first: dict[str, Any] = {}

@@ -66,6 +66,7 @@ from niah.report.samples import THUMBS_DIR, BrowserOptions, ThumbnailWriter, wri
 from niah.report.tables import (
     INTERVALS_LEGEND,
     OVERALL_KEY,
+    PublishedSection,
     ResultTable,
     breakdowns_html,
     breakdowns_markdown,
@@ -130,6 +131,18 @@ def group_by_spec(inputs: Sequence[ReportInput]) -> list[tuple[ReportSpec, list[
     return groups
 
 
+def fit_published(section: PublishedSection | None, num_columns: int) -> PublishedSection | None:
+    """``section`` with rows as wide as the table: a row with no per-bin number (an overall only, as a paper
+    figure gives) is padded or cut to the table's bins, which may be made from the data; a section whose rows
+    hold per-bin numbers on other bins is left out (its numbers would stand under the wrong columns)."""
+    if section is None or all(len(row.values) == num_columns for row in section.rows):
+        return section
+    if any(value is not None for row in section.rows for value in row.values):
+        return None
+    rows = [dataclasses.replace(row, values=(None,) * num_columns, value_intervals=()) for row in section.rows]
+    return dataclasses.replace(section, rows=rows)
+
+
 def build_tables(inputs: Sequence[ReportInput],
                  published: PublishedResults | dict[int, PublishedResults | None] | None) -> list[ResultTable]:
     """Per family: the overall table (inputs that have an overall) then one table per task, one row per input.
@@ -147,7 +160,8 @@ def build_tables(inputs: Sequence[ReportInput],
                         for inp in overall_inputs if inp.overall is not None]
         if overall_rows:
             table = ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
-                                published=paper.section(OVERALL_KEY) if paper else None, columns=columns,
+                                published=fit_published(paper.section(OVERALL_KEY) if paper else None,
+                                                        len(columns)), columns=columns,
                                 prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero)
             table.noise = noise_lines(table, overall_inputs)
             tables.append(table)
@@ -158,10 +172,23 @@ def build_tables(inputs: Sequence[ReportInput],
                                    intervals[id(inp)].get(task))
                     for inp in task_inputs]
             table = ResultTable(key=task, title=task_title(spec, task), rows=rows,
-                                published=paper.section(task) if paper else None, columns=columns,
+                                published=fit_published(paper.section(task) if paper else None, len(columns)),
+                                columns=columns,
                                 prefix=spec.table_prefix, empty_bins_zero=spec.empty_bins_count_zero)
             table.noise = noise_lines(table, task_inputs)
             tables.append(table)
+    return _distinct_slugs(tables)
+
+
+def _distinct_slugs(tables: list[ResultTable]) -> list[ResultTable]:
+    """A table whose file name another table already has (one family's task in two groups of inputs with their
+    own axes: their headers tell them apart) gets a number after it, so that neither file is overwritten."""
+    seen: dict[str, int] = {}
+    for table in tables:
+        slug = table.slug
+        seen[slug] = seen.get(slug, 0) + 1
+        if seen[slug] > 1:
+            table.slug_suffix = f"_{seen[slug]}"
     return tables
 
 

@@ -501,29 +501,37 @@ def load_input(path: str | Path, *, name: str | None = None, dataset: str | Path
     return _scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name)
 
 
+def _axes_group(scan: RunScan) -> tuple[int, frozenset[str]]:
+    """The runs whose axes are made together: one family's, whose rows carry values in the same axis fields."""
+    return id(scan.spec), frozenset(name for name, values in scan.values.items() if values)
+
+
 def load_inputs(paths: Sequence[str | Path], *, names: Sequence[str] = (),
                 dataset: str | Path | None = None) -> list[ReportInput]:
     """Every input of one report. A family's axes made from the data (:attr:`Axis.across_inputs`) are made
-    once from the values present across all its run inputs, so that their columns line up in one table."""
+    once from the values present across its run inputs of one kind, so that their columns line up in one table.
+    Runs of a family whose rows carry different axis fields (MileBench: an official data set has image counts
+    only, a generated passkey set lengths and depths too) are different kinds: each kind gets its own axes,
+    hence its own tables, instead of the official runs' rows being unbinned on the passkey lengths."""
     if names and len(names) != len(paths):
         from niah.errors import ConfigError
         raise ConfigError(f"--name given {len(names)} times for {len(paths)} inputs (give one per input)")
     sources = [Path(p) for p in paths]
     kinds = [_source_kind(p) for p in sources]
     scans = {i: scan_run(p) for i, (p, kind) in enumerate(zip(sources, kinds, strict=True)) if kind == "run"}
-    family_values: dict[int, list[dict[str, list[Any]]]] = {}
+    group_values: dict[tuple[int, frozenset[str]], list[dict[str, list[Any]]]] = {}
     for scan in scans.values():
         if scan.spec is not None:
-            family_values.setdefault(id(scan.spec), []).append(scan.values)
-    shared = {id(scan.spec): resolve_spec(scan.spec, union_values(family_values[id(scan.spec)]))
-              for scan in scans.values() if scan.spec is not None}
+            group_values.setdefault(_axes_group(scan), []).append(scan.values)
+    shared = {key: resolve_spec(scan.spec, union_values(group_values[key]))
+              for scan in scans.values() if scan.spec is not None for key in (_axes_group(scan),)}
     loaded = []
     for i, (p, kind) in enumerate(zip(sources, kinds, strict=True)):
         name = names[i] if names else None
         if kind == "run":
             scan = scans[i]
             loaded.append(load_run_dir(p, name=name, dataset=Path(dataset) if dataset is not None else None,
-                                       scan=scan, spec=shared.get(id(scan.spec))))
+                                       scan=scan, spec=shared.get(_axes_group(scan))))
         else:
             loaded.append(_scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name))
     return loaded if names else _distinct_names(loaded)

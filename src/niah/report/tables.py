@@ -103,10 +103,13 @@ class ResultTable:
     # with 2+ inputs: whether each one's difference from the best is inside the noise (niah.report.noise): a
     # heading line, then one sentence per input
     noise: tuple[str, ...] = ()
+    # set when another table of the report has the same family prefix and key (the same task binned on other
+    # axes, e.g. MileBench's official and passkey runs): keeps their files apart
+    slug_suffix: str = ""
 
     @property
     def slug(self) -> str:
-        return self.prefix + self.key.replace("-", "_")
+        return self.prefix + self.key.replace("-", "_") + self.slug_suffix
 
     @property
     def covered(self) -> bool:

@@ -57,7 +57,8 @@ LENGTH_BINS: dict[str, tuple[int, int]] = {
     "8k-16k": (8000, 16000), "16k-32k": (16000, 32000), "32k-64k": (32000, 64000), "64k-128k": (64000, 128000),
 }
 #: Bins below the paper's 8K floor, for models with a small context window (built on request only; the
-#: paper-style report keeps the paper's four columns, the scores files group these by name like any other).
+#: report's columns are then the bins built, the paper's four only for data on them; scores files group these by
+#: name like any other).
 SHORT_LENGTH_BINS: dict[str, tuple[int, int]] = {"2k-4k": (2000, 4000), "4k-8k": (4000, 8000)}
 NEEDLE_GROUPS: dict[str, tuple[int, int]] = {"3-5": (3, 5), "6-10": (6, 10), ">10": (11, 15)}
 MIN_CUT_POINTS = 81  # official: a text with <= 80 periods is rejected

@@ -20,7 +20,13 @@ from niah.benchmarks.protocol import (
     ScoresFile,
     official_structure,
 )
-from niah.benchmarks.seq_niah.build import LENGTH_BINS, NEEDLE_GROUPS, PIPELINES, needle_group
+from niah.benchmarks.seq_niah.build import (
+    LENGTH_BINS,
+    NEEDLE_GROUPS,
+    PIPELINES,
+    SHORT_LENGTH_BINS,
+    needle_group,
+)
 from niah.benchmarks.seq_niah.judge import FAILURE_MODES
 from niah.errors import DataError
 from niah.report.published import PublishedResults, PublishedTable
@@ -38,6 +44,31 @@ TASK_TITLES = {"synthetic-temporal": "Synthetic temporal (diaries)", "real-tempo
 
 def _index(labels: tuple[str, ...]) -> Any:
     return lambda value: labels.index(value) if value in labels else None
+
+
+#: Every length bin the builder draws from (the paper's and the short ones), by name: (low, high) tokens.
+ALL_LENGTH_BINS: dict[str, tuple[int, int]] = LENGTH_BINS | SHORT_LENGTH_BINS
+
+
+def _bin_name(value: Any) -> str | None:
+    return value if isinstance(value, str) and value in ALL_LENGTH_BINS else None
+
+
+def _bin_floor(value: Any) -> int:
+    return ALL_LENGTH_BINS[value][0]
+
+
+def length_axis(title: str) -> Axis:
+    """Length-bin columns: the paper's four bins (all of them) when every sample is on them, as official and
+    default builds are; otherwise one column per bin present across the report's runs, ordered by length (a
+    ``--lengths 2k-4k,4k-8k`` build has those two columns, not four empty ones)."""
+    official = Axis(title, "length_bin", LENGTH_LABELS, _index(LENGTH_LABELS))
+    return Axis.from_data(title, "length_bin", _bin_name, order=_bin_floor, grid=official)
+
+
+def _num_bins(task_scores: Mapping[str, Sequence[float]]) -> int:
+    """The number of length columns the scores are on (the official four for a scores file)."""
+    return len(next(iter(task_scores.values()))) if task_scores else len(LENGTH_LABELS)
 
 
 def per_bin(acc: list[list[float]]) -> list[float]:
@@ -59,7 +90,7 @@ def overall(task_scores: Mapping[str, Sequence[float]]) -> list[float] | None:
     if not task_scores:
         return None
     rows = list(task_scores.values())
-    return [sum(r[c] for r in rows) / len(rows) for c in range(len(LENGTH_LABELS))]
+    return [sum(r[c] for r in rows) / len(rows) for c in range(_num_bins(task_scores))]
 
 
 def overall_counted(task_scores: Mapping[str, Sequence[float]],
@@ -70,10 +101,11 @@ def overall_counted(task_scores: Mapping[str, Sequence[float]],
         return None
     values: list[float] = []
     totals: list[int] = []
-    for c in range(len(LENGTH_LABELS)):
-        present = [task_scores[t][c] for t in task_scores if (counts.get(t) or [0] * len(LENGTH_LABELS))[c] > 0]
+    num_bins = _num_bins(task_scores)
+    for c in range(num_bins):
+        present = [task_scores[t][c] for t in task_scores if (counts.get(t) or [0] * num_bins)[c] > 0]
         values.append(sum(present) / len(present) if present else 0.0)
-        totals.append(sum((counts.get(t) or [0] * len(LENGTH_LABELS))[c] for t in task_scores))
+        totals.append(sum((counts.get(t) or [0] * num_bins)[c] for t in task_scores))
     return values, totals
 
 
@@ -205,7 +237,7 @@ def extra_tables(inputs: Sequence[ReportInput]) -> list[ExtraTable]:
 
 
 SPEC = ReportSpec(
-    columns=Axis("Input length (tokens)", "length_bin", LENGTH_LABELS, _index(LENGTH_LABELS)),
+    columns=length_axis("Input length (tokens)"),
     rows=Axis("Needles", "needle_group", GROUP_LABELS, _index(GROUP_LABELS)),
     per_bin=per_bin,
     per_bin_weighted=per_bin_weighted,
@@ -218,7 +250,7 @@ SPEC = ReportSpec(
     table_prefix="seq_niah_",
     read_scores=read_scores,
     published=published,
-    unbinned_note="outside the 8K-128K length bins",
+    unbinned_note="outside the report's length bins",
     footnote="Values: share of samples the deterministic order-aware judge marks correct, x100, per length bin "
              "(samples weighted over needle groups). The paper's numbers come from its own fine-tuned judge.",
     breakdowns=(
@@ -229,7 +261,7 @@ SPEC = ReportSpec(
         Breakdown("By noise kind", "noise_kind", None, ("base", *NOISE_KINDS[:-1])),
     ),
     distributions=(
-        Axis("Length bin", "length_bin", LENGTH_LABELS, _index(LENGTH_LABELS)),
+        length_axis("Length bin"),
         Axis("Needles", "num_needles", tuple(str(n) for n in range(3, 16)),
              lambda n: n - 3 if isinstance(n, int) and 3 <= n <= 15 else None),
     ),
