@@ -15,9 +15,9 @@ import re
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 MASK = "***"
-#: Registered values shorter than this are not masked: a short key value (``right``, ``test``) is an ordinary
-#: word too, and masking it everywhere garbles unrelated messages; real API keys and passwords are longer.
-_MIN_SECRET = 8
+#: Registered values shorter than this are not masked (``abc`` would mask ordinary words). A key the user chose
+#: is masked wherever it appears, even when it is a word: a key never reaches a file or a message.
+_MIN_SECRET = 4
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
 
