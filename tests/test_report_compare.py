@@ -148,3 +148,14 @@ def test_a_ranked_overall_carries_the_interval_its_table_prints(tmp_path: Path) 
     # a mean over bins, not a share of samples: bootstrapped; the oracle's samples all scored alike (nothing to
     # redraw): Wilson's interval of their common score put through the aggregation, as its table says
     assert [r["interval"] for r in board] == ["wilson", "bootstrap"]
+
+
+def test_the_length_chart_draws_an_interval_that_float_round_off_put_below_its_point(tmp_path: Path) -> None:
+    from niah.report.compare import LengthPoint, LengthSeries, render_length_chart_png
+
+    (inp,) = load_inputs([make_run(tmp_path)])
+    assert inp.spec is not None
+    # an upper bound a hair under its point, as an interval computed in floats can have
+    point = LengthPoint(0, "1k", 1.0, 30, 0.886, 0.9999999999999999)
+    png = render_length_chart_png([LengthSeries("oracle", "wilson", "overall", [point])], inp.spec, "chart")
+    assert png.startswith(b"\x89PNG")

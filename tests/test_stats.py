@@ -54,3 +54,13 @@ def test_bootstrap_is_seeded_and_skips_undefined_resamples():
 def test_overlap():
     assert intervals_overlap((0.1, 0.4), (0.35, 0.6))
     assert not intervals_overlap((0.1, 0.3), (0.35, 0.6))
+
+
+def test_wilson_always_holds_the_proportion_even_at_the_bounds():
+    # float round-off once put the upper bound of 30 of 30 at 0.9999999999999999: a chart's error bar below
+    # the point then had a negative length, and matplotlib refused the whole report
+    for n in range(1, 301):
+        assert wilson_interval(1.0, n)[1] == 1.0 and wilson_interval(0.0, n)[0] == 0.0
+        for k in range(0, n + 1, max(1, n // 7)):
+            lo, hi = wilson_interval(k / n, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0

@@ -34,7 +34,8 @@ def wilson_interval(p: float, n: int, z: float = Z_95) -> tuple[float, float]:
     denominator = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     half = z / denominator * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval always holds p (exactly 1 at p = 1, where float round-off gives 0.9999999999999999)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def normal_interval(mean: float, n: int, z: float = Z_95) -> tuple[float, float]:

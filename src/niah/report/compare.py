@@ -107,8 +107,9 @@ def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, ti
         shift = (i - (len(series) - 1) / 2) * spread
         xs = [p.bin + shift for p in s.points]
         ys = [p.score * 100.0 for p in s.points]
-        below = [(p.score - p.low) * 100.0 for p in s.points]
-        above = [(p.high - p.score) * 100.0 for p in s.points]
+        # never negative (matplotlib refuses it), whatever an interval's float round-off
+        below = [max(0.0, (p.score - p.low) * 100.0) for p in s.points]
+        above = [max(0.0, (p.high - p.score) * 100.0) for p in s.points]
         ax.errorbar(xs, ys, yerr=[below, above], marker="o", markersize=4, capsize=3, linewidth=1.5,
                     label=s.name if len(s.name) <= 40 else s.name[:37] + "...")
     ax.set_xticks(range(len(labels)), labels=list(labels))
