@@ -978,11 +978,12 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
     failed = report.failed
     if failed:
         console.print(f"[bold red]{len(failed)} probe(s) beat chance by more than {report.options.margin:g} "
-                      "points:[/bold red]")
+                      "points plus their sampling noise:[/bold red]")
         for p in failed:
             console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs chance {p.chance:.1f} ({p.detail})")
     else:
-        console.print(f"every probe within chance + {report.options.margin:g} points")
+        console.print(f"every probe within chance + {report.options.margin:g} points plus its sampling noise "
+                      "(99% one-sided; the noise column)")
     for p in report.skewed:
         console.print(f"[yellow]skewed (a diagnostic, not a shortcut by itself):[/yellow] {p.task} / {p.probe}: "
                       f"{p.score:.1f} vs {p.chance:.1f} ({p.detail})")

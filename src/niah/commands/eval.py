@@ -177,7 +177,7 @@ def register(app: typer.Typer) -> None:
         if audited is not None:
             if audited.passed:
                 console.print(f"audit: all {len(audited.probes)} shortcut probes within chance + "
-                              f"{audited.options.margin:g} points")
+                              f"{audited.options.margin:g} points plus their sampling noise")
             else:
                 worst = ", ".join(f"{p.task}/{p.probe}" for p in audited.failed[:4])
                 console.print(f"[bold red]audit: {len(audited.failed)} of {len(audited.probes)} shortcut probes "

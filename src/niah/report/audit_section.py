@@ -70,10 +70,10 @@ def _summary(audit: InputAudit) -> str:
     failed = audit.failed
     margin_text = f"{margin:g}" if isinstance(margin, (int, float)) else "?"
     if not failed:
-        return (f"{audit.name}: all {len(audit.probes)} probes within chance + {margin_text} points "
-                f"({audit.path})")
+        return (f"{audit.name}: all {len(audit.probes)} probes within chance + {margin_text} points plus their "
+                f"sampling noise ({audit.path})")
     return (f"{audit.name}: {len(failed)} of {len(audit.probes)} probes beat chance by more than {margin_text} "
-            f"points ({audit.path})")
+            f"points plus their sampling noise ({audit.path})")
 
 
 def audit_markdown(audits: Sequence[InputAudit]) -> str:
