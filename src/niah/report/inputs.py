@@ -510,8 +510,8 @@ def load_inputs(paths: Sequence[str | Path], *, names: Sequence[str] = (),
                 dataset: str | Path | None = None) -> list[ReportInput]:
     """Every input of one report. A family's axes made from the data (:attr:`Axis.across_inputs`) are made
     once from the values present across its run inputs of one kind, so that their columns line up in one table.
-    Runs of a family whose rows carry different axis fields (MileBench: an official data set has image counts
-    only, a generated passkey set lengths and depths too) are different kinds: each kind gets its own axes,
+    Runs of a family whose rows carry different axis fields (an imported official data set with image counts
+    only beside a generated set with lengths and depths too) are different kinds: each kind gets its own axes,
     hence its own tables, instead of the official runs' rows being unbinned on the passkey lengths."""
     if names and len(names) != len(paths):
         from niah.errors import ConfigError

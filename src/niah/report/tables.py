@@ -104,7 +104,7 @@ class ResultTable:
     # heading line, then one sentence per input
     noise: tuple[str, ...] = ()
     # set when another table of the report has the same family prefix and key (the same task binned on other
-    # axes, e.g. MileBench's official and passkey runs): keeps their files apart
+    # axes, e.g. an imported official run and a generated one): keeps their files apart
     slug_suffix: str = ""
 
     @property
