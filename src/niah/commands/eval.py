@@ -8,6 +8,7 @@ alone with its own verb, and rerunning `niah eval` resumes the run instead of re
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -224,3 +225,13 @@ def _print_scores(console: Any, run_dir: Path) -> None:
             cells[-1] = format_pct(None)  # an overall over an empty bin is missing, never a 0 counted in
         table.add_row(task, *cells, format_pct(filled))
     console.print(table)
+    scores = run_dir / "scores.json"
+    if scores.is_file():  # the headline niah score prints, from the file it wrote (interval included)
+        import json
+
+        from niah.commands.score import headline_lines
+
+        with contextlib.suppress(OSError, ValueError):
+            doc = json.loads(scores.read_text(encoding="utf-8"))
+            for line in headline_lines(doc if isinstance(doc, dict) else {})[:1]:
+                console.print(line, highlight=False, markup=False)
