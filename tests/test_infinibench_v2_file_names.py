@@ -82,3 +82,36 @@ def test_v2_file_name_imports_scores_and_exports_unchanged(v2: Path, container: 
 def test_every_exported_file_is_one_imported(v2: Path) -> None:
     for container in CONTAINERS:
         assert sorted(p.name for p in (v2 / "export" / container).iterdir()) == sorted(V2_FILE_NAMES)
+
+
+def test_fields_the_sample_does_not_carry_come_back_as_written(v2: Path, tmp_path: Path) -> None:
+    """An MCQ record's reference text beside answer_idx, a padded digit-string answer_idx, a question written
+    both as question and Q, an open record's stray answer_idx and a null show: none is a sample field, all are
+    written back."""
+    from niah.benchmarks.infinibench.loader import iter_qa_file
+    from niah.benchmarks.infinibench.official import sample_to_record
+    from support.infinibench_official import V2_EPISODE
+
+    video = V2_EPISODE + ".mp4"
+    mcq = tmp_path / "qa" / "global_appearance.json"
+    mcq.parent.mkdir()
+    mcq.write_text(json.dumps([
+        {"question": "Which coat?", "options": ["black", "grey", "I don't know"], "answer_idx": " 1",
+         "answer": "grey", "video_path_mp4": video},
+        {"question": "Which scarf?", "Q": "Which scarf, again?", "options": ["red", "blue"], "answer_idx": 0,
+         "video_path_mp4": video, "show": None}], indent=4), encoding="utf-8")
+    summary = tmp_path / "qa" / "summarization.json"
+    summary.write_text(json.dumps({"s-1": {"skill_name": "summarization", "question": "Summarize it.",
+                                           "answer": "A case is solved.", "answer_idx": 3,
+                                           "video_path_mp4": video}}, indent=2) + "\n", encoding="utf-8")
+    ds, out = tmp_path / "ds", tmp_path / "out"
+    _ok(["import", "infinibench", str(tmp_path / "qa"), "--version", "v2", "--videos", str(v2 / "videos"),
+         "--out", str(ds)])
+    _ok(["export", "infinibench", str(ds), "--out", str(out)])
+    for original in (mcq, summary):
+        assert (out / original.name).read_bytes() == original.read_bytes(), original.name
+    # the question asked is the record's "question"; an answer changed after import is written as its index
+    first, second = iter_qa_file(mcq, version="v2", videos_root=v2 / "videos")
+    assert second.question[0].text == "Which scarf?"  # type: ignore[union-attr]
+    first.answer = 0
+    assert sample_to_record(first)["answer_idx"] == "0"
