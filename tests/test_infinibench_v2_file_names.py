@@ -15,7 +15,7 @@ from niah.benchmarks.infinibench.official import records_of
 from niah.benchmarks.infinibench.skills import V2_FILE_NAMES
 from support.cli import invoke_ok as _ok
 from support.infinibench_official import write_media
-from support.infinibench_v2 import CONTAINERS, format_of, records_for, skill_of_name, write_v2_files
+from support.infinibench_v2 import CONTAINERS, format_of, records_for, skill_of_name, v2_text, write_v2_files
 from support.scores import official_scores
 
 CASES = [pytest.param(container, name, id=f"{container}-{name.removesuffix('.json')}")
@@ -45,8 +45,6 @@ def _rows(path: Path) -> list[dict[str, Any]]:
 
 
 def test_the_fixtures_hold_each_container() -> None:
-    from support.infinibench_v2 import v2_text
-
     for container in CONTAINERS:
         for name in V2_FILE_NAMES:
             kind, entries = records_of(json.loads(v2_text(name, container)), file=Path(name))

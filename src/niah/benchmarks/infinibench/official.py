@@ -11,9 +11,10 @@ Shapes read (the generator scripts of the release and v2's files):
   options as the text of a Python list.
 
 What niah does not keep in a sample's own fields (extra record fields such as ``source``, ``character``,
-``episode_neme``, ``question_id``, ``split``; the paths as written; options as lists; ``answer_idx`` as a
-string; the key order) is kept in ``meta["official"]``, and the file's layout (container, indentation,
-escaping) in the dataset manifest, so the export writes the record back as it was.
+``episode_neme``, ``question_id``, ``split``; own fields the sample does not carry, such as an MCQ record's
+``answer`` text; the paths as written; options as lists; ``answer_idx`` as a string; the key order) is kept in
+``meta["official"]``, and the file's layout (container, indentation, escaping) in the dataset manifest, so the
+export writes the record back as it was.
 """
 
 from __future__ import annotations
