@@ -30,10 +30,6 @@ from niah.errors import DataError
 
 #: Joins the items of an ordering option into the option text the prompt shows and the matcher reads.
 ORDER_JOIN = " -> "
-#: Record fields a sample can carry as its own (everything else, and any of these it does not carry, is kept as
-#: written for the export: official_meta).
-OWN_FIELDS = ("question", "Q", "options", "answer_idx", "answer", "A", "video_path_mp4", "video_path",
-              "video_path_frames", "video_subtitles", "show", "season", "episode")
 PATH_FIELDS = ("video_path_mp4", "video_path", "video_path_frames", "video_subtitles")
 #: Show slugs of the TVQA episodes (existed_videos_tvqa.json); their frame folders hold 3 frames a second.
 TVQA_SHOWS = frozenset({"friends", "bbt", "house", "castle", "met", "grey"})
