@@ -11,9 +11,10 @@ Shapes read (the generator scripts of the release and v2's files):
   options as the text of a Python list.
 
 What niah does not keep in a sample's own fields (extra record fields such as ``source``, ``character``,
-``episode_neme``, ``question_id``, ``split``; the paths as written; options as lists; ``answer_idx`` as a
-string; the key order) is kept in ``meta["official"]``, and the file's layout (container, indentation,
-escaping) in the dataset manifest, so the export writes the record back as it was.
+``episode_neme``, ``question_id``, ``split``; own fields the sample does not carry, such as an MCQ record's
+``answer`` text; the paths as written; options as lists; ``answer_idx`` as a string; the key order) is kept in
+``meta["official"]``, and the file's layout (container, indentation, escaping) in the dataset manifest, so the
+export writes the record back as it was.
 """
 
 from __future__ import annotations
@@ -29,9 +30,6 @@ from niah.errors import DataError
 
 #: Joins the items of an ordering option into the option text the prompt shows and the matcher reads.
 ORDER_JOIN = " -> "
-#: Record fields that become a sample's own fields (everything else is kept as is for the export).
-OWN_FIELDS = ("question", "Q", "options", "answer_idx", "answer", "A", "video_path_mp4", "video_path",
-              "video_path_frames", "video_subtitles", "show", "season", "episode")
 PATH_FIELDS = ("video_path_mp4", "video_path", "video_path_frames", "video_subtitles")
 #: Show slugs of the TVQA episodes (existed_videos_tvqa.json); their frame folders hold 3 frames a second.
 TVQA_SHOWS = frozenset({"friends", "bbt", "house", "castle", "met", "grey"})
@@ -110,18 +108,25 @@ def frame_fps_for(rec: dict[str, Any], paths: Sequence[str]) -> tuple[float | No
 
 def official_meta(rec: dict[str, Any], *, options_raw: Any, options_spelled: bool, key: str | None,
                   group: str | None) -> dict[str, Any]:
-    """What the export needs beyond the sample's own fields to write ``rec`` back unchanged."""
-    out: dict[str, Any] = {"keys": list(rec), "extra": {k: v for k, v in rec.items() if k not in OWN_FIELDS},
+    """What the export needs beyond the sample's own fields to write ``rec`` back unchanged.
+
+    Of the own fields, those the sample does not carry are kept as written too: an MCQ record's reference
+    text (``answer`` beside ``answer_idx``), an open-ended record's stray ``answer_idx``, the second spelling
+    of a field written twice (``question`` and ``Q``)."""
+    used = {"question" if "question" in rec else "Q", *PATH_FIELDS}
+    if options_raw is not None:
+        used |= {"options", "answer_idx"}
+    else:
+        used.add("answer" if "answer" in rec else "A")
+    used |= {k for k in ("show", "season", "episode") if rec.get(k) is not None}
+    out: dict[str, Any] = {"keys": list(rec), "extra": {k: v for k, v in rec.items() if k not in used},
                            "paths": {k: rec[k] for k in PATH_FIELDS if k in rec}}
-    for k in ("show", "season", "episode"):
-        if k in rec and rec[k] is None:
-            out["extra"][k] = None  # kept as written (a null the sample does not carry)
     if options_spelled:
         out["options"] = options_raw
     if "answer_idx" in rec and not isinstance(rec["answer_idx"], int):
         out["answer_idx"] = rec["answer_idx"]
-    for alias in ("Q", "A"):
-        if alias in rec:
+    for alias, plain in (("Q", "question"), ("A", "answer")):
+        if alias in rec and plain not in rec:  # the sample's text came from the alias: written back under it
             out.setdefault("spelling", []).append(alias)
     if key is not None:
         out["key"] = key
@@ -145,7 +150,11 @@ def sample_to_record(sample: Any) -> dict[str, Any]:
         values["options"] = official["options"] if "options" in official else list(
             meta.get("options") or [parts_text(c) for c in sample.choices or []])
         raw_idx = official.get("answer_idx")
-        values["answer_idx"] = str(sample.answer) if isinstance(raw_idx, str) else sample.answer
+        if isinstance(raw_idx, str):  # a digit string: as written (" 2" stays " 2") unless the answer changed
+            same = raw_idx.strip().isdigit() and int(raw_idx.strip()) == sample.answer
+            values["answer_idx"] = raw_idx if same else str(sample.answer)
+        else:
+            values["answer_idx"] = sample.answer
     else:
         values["A" if "A" in spelling else "answer"] = sample.answer
     for k in ("show", "season", "episode"):
