@@ -131,13 +131,6 @@ def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequenc
         ax.set_ylabel(y.title)
 
 
-def _colorbar(fig: Any, axes: Any, cmap: Any) -> None:
-    from matplotlib.cm import ScalarMappable
-    from matplotlib.colors import Normalize
-
-    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=1.0), cmap=cmap), ax=axes, fraction=0.04, pad=0.02)
-
-
 def _png(fig: Any, dpi: int) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata=_PNG_METADATA)
@@ -159,14 +152,26 @@ def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence
     _check_shape(acc, counts, rows, columns)
     fig = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+    # A fixed layout, from the figure size and the longest row label (tight_layout would draw the figure once
+    # more just to measure it: a third of a report's time went there).
+    width_px, height_px = figsize[0] * dpi, figsize[1] * dpi
+    labels = list(y.edges) if y.edges is not None else list(y.labels)
+    left = (48 + 7 * max((len(str(label)) for label in labels), default=3)) / width_px
+    bottom = (62 + (20 if counts is not None else 0)) / height_px
+    top = 1.0 - 30 / height_px
+    bar_width, bar_gap, right_pad = 14 / width_px, 16 / width_px, 44 / width_px
+    plot_width = 1.0 - left - bar_gap - bar_width - right_pad
+    ax = fig.add_axes((left, bottom, plot_width, top - bottom))
     cmap = official_colormap(colors)
     draw_cells(ax, acc, counts, x=x, y=y, cmap=cmap, fontsize=7)
     ax.set_title(_short(title, 90), fontsize=11)
-    _colorbar(fig, ax, cmap)
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    bar = fig.add_axes((left + plot_width + bar_gap, bottom, bar_width, top - bottom))
+    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=1.0), cmap=cmap), cax=bar)
     if counts is not None:
         fig.text(0.01, 0.01, CELL_LEGEND, fontsize=7, ha="left", va="bottom", color="#404040")
-    fig.tight_layout(rect=(0.0, 0.04 if counts is not None else 0.0, 1.0, 1.0))
     return _png(fig, dpi)
 
 
@@ -189,27 +194,38 @@ def render_compare_png(panels: Sequence[HeatmapPanel], title: str, *, x: Axis, y
     rows, columns = len(y.labels), len(x.labels)
     for panel in panels:
         _check_shape(panel.acc, panel.counts, rows, columns)
-    from matplotlib.layout_engine import ConstrainedLayoutEngine
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
 
-    fig = Figure(figsize=compare_figsize(len(panels)), dpi=dpi)
-    # constrained layout places the panels, titles and the shared colour bar; the bottom strip is the legend's
-    fig.set_layout_engine(ConstrainedLayoutEngine(rect=(0.0, 0.03, 1.0, 0.97)))
+    width, height = compare_figsize(len(panels))
+    fig = Figure(figsize=(width, height), dpi=dpi)
     FigureCanvasAgg(fig)
     grid_columns = min(COMPARE_COLUMNS, len(panels))
-    grid_rows = math.ceil(len(panels) / grid_columns)
-    axes = fig.subplots(grid_rows, grid_columns, squeeze=False)
+    # A fixed layout in inches (a layout engine would draw the figure again just to measure it): each panel in
+    # its COMPARE_PANEL_SIZE slot with room for its row labels, title and ticks; the suptitle above, the legend
+    # below, one colour bar in the right strip.
+    panel_w, panel_h = COMPARE_PANEL_SIZE
+    labels = list(y.edges) if y.edges is not None else list(y.labels)
+    left_pad = 0.48 + 0.07 * max((len(str(label)) for label in labels), default=3)
+    top_band, top_pad, bottom_pad, right_pad = 0.45, 0.32, 0.62, 0.15
     cmap = official_colormap(colors)
+    axes = []
     for index, panel in enumerate(panels):
         row, column = divmod(index, grid_columns)
-        ax = axes[row][column]
+        box = ((column * panel_w + left_pad) / width,
+               (height - top_band - (row + 1) * panel_h + bottom_pad) / height,
+               (panel_w - left_pad - right_pad) / width, (panel_h - top_pad - bottom_pad) / height)
+        ax = fig.add_axes(box)
+        axes.append(ax)
         last_in_column = index + grid_columns >= len(panels)
         draw_cells(ax, panel.acc, panel.counts, x=x, y=y, cmap=cmap, fontsize=6,
                     x_title=last_in_column, y_title=column == 0)
         ax.set_title(_short(panel.name, 60), fontsize=10)
-    for index in range(len(panels), grid_rows * grid_columns):  # the unused slot of an odd count
-        axes[index // grid_columns][index % grid_columns].set_axis_off()
-    fig.suptitle(_short(title, 110), fontsize=12)
-    _colorbar(fig, axes.ravel().tolist(), cmap)
+    fig.suptitle(_short(title, 110), fontsize=12, y=1.0 - 0.12 / height)
+    bar = fig.add_axes(((grid_columns * panel_w + 0.2) / width, (height - top_band - math.ceil(
+        len(panels) / grid_columns) * panel_h + bottom_pad) / height, 0.15 / width,
+        (math.ceil(len(panels) / grid_columns) * panel_h - top_pad - bottom_pad) / height))
+    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=1.0), cmap=cmap), cax=bar)
     fig.text(0.01, 0.005, CELL_LEGEND, fontsize=7, ha="left", va="bottom", color="#404040")
     return _png(fig, dpi)
 
