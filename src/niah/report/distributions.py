@@ -93,7 +93,11 @@ def render_distributions_png(counts: Sequence[AxisCounts], title: str, *, task_o
     if tasks and fig.axes[0].get_legend_handles_labels()[0]:  # no bars drawn (every count 0): no legend
         fig.axes[0].legend(fontsize=6, loc="upper right")
     fig.suptitle(title if len(title) <= 90 else title[:87] + "...", fontsize=10)
-    fig.tight_layout()
+    # a fixed layout in inches (tight_layout would draw the figure once more just to measure it)
+    width = PLOT_WIDTH_IN * max(1, len(counts))
+    rotated = any(len(c.axis.labels) > 6 for c in counts)
+    fig.subplots_adjust(left=0.55 / width, right=1.0 - 0.15 / width, bottom=(0.95 if rotated else 0.6) / PLOT_HEIGHT_IN,
+                        top=1.0 - 0.6 / PLOT_HEIGHT_IN, wspace=0.7 / (PLOT_WIDTH_IN - 0.7))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
