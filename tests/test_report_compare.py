@@ -121,8 +121,9 @@ def test_cli_lists_the_chart_and_the_leaderboard(tmp_path: Path) -> None:
 
 
 def test_a_ranked_overall_carries_the_interval_its_table_prints(tmp_path: Path) -> None:
-    import re
-
+    from niah.report.build import build_tables, group_by_spec
+    from niah.report.compare import leaderboard
+    from niah.report.tables import OVERALL_KEY
     from niah.run import run_dataset_sync
     from niah.scoring import score_run
     from support.datasets import write_mm_niah_like
@@ -134,20 +135,19 @@ def test_a_ranked_overall_carries_the_interval_its_table_prints(tmp_path: Path) 
         run_dataset_sync(dataset, model, run, progress=False)
         score_run(run)
         runs.append(run)
-    build_report(load_inputs(runs), tmp_path / "rep", ReportOptions(sample_browser=False))
-    overall = (tmp_path / "rep" / "tables" / "mm_niah_overall.md").read_text()
-    board = list(csv.DictReader(io.StringIO((tmp_path / "rep" / "tables" / "leaderboard.csv").read_text())))
-    assert [r["model"] for r in board] == ["baseline:oracle", "baseline:random"]
+    inputs = load_inputs(runs)
+    (overall,) = [t for t in build_tables(inputs, None) if t.key == OVERALL_KEY]
+    board = leaderboard(group_by_spec(inputs))
+    assert [r.model for r in board] == ["baseline:oracle", "baseline:random"]
     for r in board:
-        assert r["basis"] == "overall"
-        # the Overall table's row: bins, then the official Overall (empty bins 0) with its interval
-        cells = next(line for line in overall.splitlines() if line.startswith(f"| {r['model']} |")).split(" | ")
-        official = re.fullmatch(r"([\d.]+) \[([\d.]+)-([\d.]+)\]", cells[-2].strip())
-        assert official is not None, cells
-        assert (r["overall"], r["ci_low"], r["ci_high"]) == official.groups()
+        (row,) = [row for row in overall.rows if row.model == r.model]
+        # the official Overall (empty bins 0) the table prints, and the interval printed beside it
+        assert r.basis == "overall" and r.score * 100 == pytest.approx(row.overall)
+        assert row.overall_interval is not None
+        assert (r.low * 100, r.high * 100) == pytest.approx(row.overall_interval)
     # a mean over bins, not a share of samples: bootstrapped; the oracle's samples all scored alike (nothing to
     # redraw): Wilson's interval of their common score put through the aggregation, as its table says
-    assert [r["interval"] for r in board] == ["wilson", "bootstrap"]
+    assert [r.method for r in board] == ["wilson", "bootstrap"]
 
 
 def test_the_length_chart_draws_an_interval_that_float_round_off_put_below_its_point(tmp_path: Path) -> None:
