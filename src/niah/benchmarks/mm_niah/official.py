@@ -32,7 +32,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,6 +115,18 @@ class ScoredSample:
     score: float
 
 
+def checked_length(context_length: Any) -> float:
+    """A sample's context length as the official aggregation reads it: a finite number."""
+    if not _is_number(context_length):
+        raise DataError("must be a number", field="context_length")
+    return float(context_length)
+
+
+def sample_cell(context_length: Any, depth: Any) -> tuple[int | None, int]:
+    """The official (context bin, None under 1000 tokens; depth cell) of one sample, its fields checked."""
+    return bins.context_bin(checked_length(context_length)), bins.depth_cell(mean_depth(depth))
+
+
 def bin_scores(rows: Iterable[ScoredSample | tuple[float, Any, float]]) -> list[float]:
     """The 11 official bin scores of one task from (context_length, depth, score) rows."""
     checked: list[tuple[float, float, float]] = []
@@ -122,9 +134,7 @@ def bin_scores(rows: Iterable[ScoredSample | tuple[float, Any, float]]) -> list[
         length, depth, score = (
             (row.context_length, row.depth, row.score) if isinstance(row, ScoredSample) else row
         )
-        if not _is_number(length):
-            raise DataError("must be a number", field="context_length")
-        checked.append((length, mean_depth(depth), score))
+        checked.append((checked_length(length), mean_depth(depth), score))
     # the one binning implementation (niah.benchmarks.mm_niah.bins), shared with reports
     acc, _counts = bins.cell_table(checked)
     return bins.bin_scores(acc)
@@ -157,11 +167,6 @@ def aggregate_task_scores(task_scores: dict[str, list[float]]) -> dict[str, Any]
         out["overall"] = [round(value, 6) for value in overall]
     out["context_ranges"] = list(CONTEXT_RANGES)
     return out
-
-
-def aggregate_rows(rows_by_task: Mapping[str, Iterable[ScoredSample | tuple[float, Any, float]]]) -> dict[str, Any]:
-    """Per-sample rows grouped by task -> the official structure (used for niah runs)."""
-    return aggregate_task_scores({task: bin_scores(rows) for task, rows in rows_by_task.items()})
 
 
 # ------------------------------------------------------------------------------------------- response files

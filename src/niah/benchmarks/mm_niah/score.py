@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from collections import defaultdict
 from typing import Any
 
@@ -87,16 +86,12 @@ _CELL_OF: dict[tuple[Any, ...], tuple[int | None, int]] = {}
 
 def _cell_of(row: dict[str, Any]) -> tuple[int | None, int]:
     """The official (context bin, depth cell) of a row, its fields checked as the official aggregation does."""
-    from niah.benchmarks.mm_niah import bins
-    from niah.benchmarks.mm_niah.official import mean_depth
+    from niah.benchmarks.mm_niah.official import sample_cell
 
-    length, depth = row["context_length"], row["depth"]
-    if length is None or depth is None:
+    if row["context_length"] is None or row["depth"] is None:
         raise DataError(f"sample {row['id']!r}: MM-NIAH aggregation needs meta.context_length and meta.depth",
                         field="meta")
-    if isinstance(length, bool) or not isinstance(length, (int, float)) or not math.isfinite(length):
-        raise DataError("must be a number", field="context_length")
-    return bins.context_bin(length), bins.depth_cell(mean_depth(depth))
+    return sample_cell(row["context_length"], row["depth"])
 
 
 def task_cells(rows: ScoredRows, score_name: str) -> CellTables:
