@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from niah.report.inputs import ReportInput
 from niah.report.intervals import row_samples
-from niah.report.tables import ResultTable, TableRow, format_pct
+from niah.report.tables import ResultTable, format_pct
 from niah.stats import intervals_overlap, is_binary, two_proportion_p_value
 
 #: The two-sided level of the two-proportion test: p at or above it is inside the noise.
@@ -65,16 +65,6 @@ def format_p(p: float) -> str:
     return f"p = {p:.2f}" if p >= 0.1 else f"p = {p:.3f}"
 
 
-def headline(table: ResultTable, row: TableRow) -> tuple[float | None, tuple[float, float] | None]:
-    """The figure of the table's last column for ``row`` and its interval, as :meth:`ResultTable.cells` prints."""
-    if not table.covered:
-        return row.overall, row.overall_interval
-    if row.filled is not None:
-        return row.filled, row.filled_interval
-    complete = all(v is not None for v in row.values)
-    return (row.overall if complete else None), row.overall_interval
-
-
 def _share(inp: ReportInput | None, key: str, value: float, num_bins: int) -> tuple[float, int] | None:
     """(share of correct samples, samples) when ``value`` (percent) is exactly that share of the 0/1 scores
     behind the row ``key``; None otherwise (graded scores, an aggregation that is not a plain share)."""
@@ -90,7 +80,7 @@ def _share(inp: ReportInput | None, key: str, value: float, num_bins: int) -> tu
 def noise_verdicts(table: ResultTable, inputs: Sequence[ReportInput | None]) -> list[NoiseVerdict]:
     """Each row of ``table`` against its best row (the first of the highest last-column figures); ``inputs[i]``
     is the input behind ``table.rows[i]`` (None: unknown, no test). Empty for fewer than two rows with a figure."""
-    figures = [(row, inp, *headline(table, row)) for row, inp in zip(table.rows, inputs, strict=True)]
+    figures = [(row, inp, *table.last_figure(row)) for row, inp in zip(table.rows, inputs, strict=True)]
     known = [(row, inp, value, ci) for row, inp, value, ci in figures if value is not None]
     if len(known) < 2:
         return []

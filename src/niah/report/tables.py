@@ -128,13 +128,22 @@ class ResultTable:
         """A row's printed cells under :attr:`header`: an Overall over an empty bin is missing (``-``) unless
         the official rule counts empty bins as 0, and then the Overall over the covered bins stands beside it."""
         values = [format_estimate(v, row.value_interval(i)) for i, v in enumerate(row.values)]
+        last = format_estimate(*self.last_figure(row))
         if not self.covered:
-            return [*values, format_estimate(row.overall, row.overall_interval)]
-        complete = all(v is not None for v in row.values)
+            return [*values, last]
         official = row.overall if (self.empty_bins_zero or row.filled is None) else None
-        covered, covered_interval = ((row.filled, row.filled_interval) if row.filled is not None
-                                     else (row.overall if complete else None, row.overall_interval))
-        return [*values, format_estimate(official, row.overall_interval), format_estimate(covered, covered_interval)]
+        return [*values, format_estimate(official, row.overall_interval), last]
+
+    def last_figure(self, row: TableRow) -> tuple[float | None, tuple[float, float] | None]:
+        """The figure of the row's last printed column and its interval: the Overall, or, where the table has
+        the covered column, the Overall over the bins with samples (the Overall itself when every bin has some;
+        missing when a bin is empty and no covered figure is known)."""
+        if not self.covered:
+            return row.overall, row.overall_interval
+        if row.filled is not None:
+            return row.filled, row.filled_interval
+        complete = all(v is not None for v in row.values)
+        return (row.overall if complete else None), row.overall_interval
 
 
 def column_label(label: str) -> str:
