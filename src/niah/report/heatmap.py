@@ -131,6 +131,13 @@ def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequenc
         ax.set_ylabel(y.title)
 
 
+def _row_label_chars(y: Axis) -> int:
+    """The longest row tick label (edges where the axis labels its cell borders), in characters: the fixed
+    layouts leave that much room left of the cells (about 7 px a character at the tick font size)."""
+    labels = list(y.edges) if y.edges is not None else list(y.labels)
+    return max((len(str(label)) for label in labels), default=3)
+
+
 def _png(fig: Any, dpi: int) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata=_PNG_METADATA)
@@ -155,8 +162,7 @@ def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence
     # A fixed layout, from the figure size and the longest row label (tight_layout would draw the figure once
     # more just to measure it: a third of a report's time went there).
     width_px, height_px = figsize[0] * dpi, figsize[1] * dpi
-    labels = list(y.edges) if y.edges is not None else list(y.labels)
-    left = (48 + 7 * max((len(str(label)) for label in labels), default=3)) / width_px
+    left = (48 + 7 * _row_label_chars(y)) / width_px
     bottom = (62 + (20 if counts is not None else 0)) / height_px
     top = 1.0 - 30 / height_px
     bar_width, bar_gap, right_pad = 14 / width_px, 16 / width_px, 44 / width_px
@@ -205,8 +211,7 @@ def render_compare_png(panels: Sequence[HeatmapPanel], title: str, *, x: Axis, y
     # its COMPARE_PANEL_SIZE slot with room for its row labels, title and ticks; the suptitle above, the legend
     # below, one colour bar in the right strip.
     panel_w, panel_h = COMPARE_PANEL_SIZE
-    labels = list(y.edges) if y.edges is not None else list(y.labels)
-    left_pad = 0.48 + 0.07 * max((len(str(label)) for label in labels), default=3)
+    left_pad = 0.48 + 0.07 * _row_label_chars(y)
     top_band, top_pad, bottom_pad, right_pad = 0.45, 0.32, 0.62, 0.15
     cmap = official_colormap(colors)
     axes = []
