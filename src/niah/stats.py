@@ -75,17 +75,9 @@ def bootstrap_interval(items: Sequence[T], statistic: Callable[[Sequence[T]], fl
     there are no items or no resample is defined."""
     if not items:
         return None
-    rng = random.Random(seed)
     n = len(items)
-    values: list[float] = []
-    for _ in range(resamples):
-        value = statistic([items[rng.randrange(n)] for _ in range(n)])
-        if value is not None:
-            values.append(float(value))
-    if not values:
-        return None
-    values.sort()
-    return _percentile(values, 0.025), _percentile(values, 0.975)
+    return bootstrap_intervals(lambda rng: [statistic([items[rng.randrange(n)] for _ in range(n)])], 1,
+                               resamples=resamples, seed=seed)[0]
 
 
 def mean_interval(scores: Sequence[float], *, seed: int = BOOTSTRAP_SEED) -> tuple[tuple[float, float], str] | None:
