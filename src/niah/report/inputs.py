@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -272,8 +273,11 @@ def union_values(per_input: Sequence[Mapping[str, Sequence[Any]]]) -> dict[str, 
 
 
 #: Resolved specs by (family spec, values): inputs resolved on the same values share one spec object, so the
-#: report groups them into one set of tables (it groups inputs by spec identity).
-_RESOLVED: dict[tuple[int, str], ReportSpec] = {}
+#: report groups them into one set of tables (it groups inputs by spec identity). Each entry keeps its family
+#: spec, so an id reused by a later spec object never matches, and the oldest entries go past the bound (a
+#: long-lived process reporting many runs).
+_RESOLVED: OrderedDict[tuple[int, str], tuple[ReportSpec, ReportSpec]] = OrderedDict()
+_RESOLVED_MAX = 256
 
 
 def resolve_spec(spec: ReportSpec, values: Mapping[str, Sequence[Any]]) -> ReportSpec:
@@ -286,8 +290,9 @@ def resolve_spec(spec: ReportSpec, values: Mapping[str, Sequence[Any]]) -> Repor
     fields = sorted({a.field for a in axes if a.across_inputs})
     key = (id(spec), _values_key({f: sorted(_values_key(v) for v in values.get(f, ())) for f in fields}))
     cached = _RESOLVED.get(key)
-    if cached is not None:
-        return cached
+    if cached is not None and cached[0] is spec:
+        _RESOLVED.move_to_end(key)
+        return cached[1]
 
     def resolve(axis: Axis) -> Axis:
         return axis.resolved(values.get(axis.field, ())) if axis.across_inputs else axis
@@ -295,7 +300,9 @@ def resolve_spec(spec: ReportSpec, values: Mapping[str, Sequence[Any]]) -> Repor
     resolved = dataclasses.replace(spec, columns=resolve(spec.columns),
                                    rows=resolve(spec.rows) if spec.rows is not None else None,
                                    distributions=tuple(resolve(a) for a in spec.distributions))
-    _RESOLVED[key] = resolved
+    _RESOLVED[key] = (spec, resolved)
+    while len(_RESOLVED) > _RESOLVED_MAX:
+        _RESOLVED.popitem(last=False)
     return resolved
 
 
