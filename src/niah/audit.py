@@ -93,7 +93,7 @@ class AuditOptions:
     native_video: bool = False
     reference: Path | None = None
     #: Seeds of the ``random`` probe's baseline reply per sample (each sample's score is their mean).
-    random_draws: int = 3
+    random_draws: int = 10
     seed: int = 0
     media_roots: tuple[str, ...] = ()
 
