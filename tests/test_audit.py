@@ -382,3 +382,51 @@ def test_a_probe_on_too_few_samples_is_a_diagnostic_not_a_verdict() -> None:
     many = {i: 1.0 for i in range(MIN_VERDICT_SAMPLES)}
     enough = judge_probe("constant", "t", "no-read", many, dict.fromkeys(many, 0.0), 5.0, "best constant reply")
     assert enough is not None and not enough.passed and not enough.advisory
+
+
+def _count_build(root: Path, golds: list[int]) -> Path:
+    """A ``count`` task whose samples have exactly these golds (the haystack is filler)."""
+    rng = random.Random(0)
+    with DatasetWriter(root) as writer:
+        for i, gold in enumerate(golds):
+            writer.write(Sample(id=f"count/{i:04d}", benchmark=BENCH, task="count",
+                                context=[TextPart(" ".join(_sentence(rng) for _ in range(5)))],
+                                question=[TextPart("How many?")], answer=gold, meta={}))
+        writer.finish({"benchmark": BENCH, "tasks": ["count"], "num_samples": len(golds)})
+    return root
+
+
+def _constant_probe(root: Path) -> Any:
+    report = audit_dataset(root, AuditOptions(), progress=False)
+    return next(p for p in report.probes if p.probe == "constant")
+
+
+def test_constant_is_learned_on_the_other_samples(tmp_path: Path) -> None:
+    """Twelve distinct golds: the best constant fitted to all samples is one sample's own gold (1 in 12, a
+    selection effect); learned on the other samples it never matches."""
+    probe = _constant_probe(_count_build(tmp_path / "distinct", list(range(12))))
+    assert probe.n == 12 and probe.score == 0.0 and probe.passed
+    assert "on the other samples" in probe.detail
+
+
+def test_a_true_constant_shortcut_still_fails(tmp_path: Path) -> None:
+    """Sixteen of twenty golds are 7: learned on the others, 7 is picked for every sample and scores 80%."""
+    probe = _constant_probe(_count_build(tmp_path / "sevens", [7] * 16 + [1, 2, 3, 4]))
+    assert probe.score == 80.0 and not probe.passed
+    assert probe.detail.endswith(": 7 (for all 20 samples)")
+
+
+def test_leave_one_out_best_picks_on_the_others_only() -> None:
+    from niah.audit import leave_one_out_best
+
+    # fitted to all four samples "b" scores 50%; with each sample left out, "b" leads by no more than that
+    # sample's own point where it scores, so the tie goes to "a" (sorted first), which scores 0 there
+    loo = leave_one_out_best({"b": [1.0, 1.0, 0.0, 0.0], "a": [0.0, 0.0, 1.0, 0.0]})
+    assert loo.best == "b"
+    assert loo.picks == ["a", "a", "b", "b"] and loo.scores == [0.0, 0.0, 0.0, 0.0]
+    assert loo.most_picked() == ("a", 2)
+    # None: nothing toward the total, and the sample stays unscored when its pick is None there
+    loo = leave_one_out_best({"x": [None, 1.0, 1.0], "y": [0.0, 0.0, 0.5]})
+    assert loo.picks == ["x", "x", "x"] and loo.scores == [None, 1.0, 1.0]
+    with pytest.raises(ValueError):
+        leave_one_out_best({"x": [1.0], "y": [1.0, 0.0]})

@@ -198,3 +198,19 @@ def test_random_baseline_is_at_chance_and_audit_spec(image_build, text_builds) -
     old = [Sample(id=f"c/{i}", benchmark="mm-niah", task="counting-image", context=[], question=[],
                   answer=[0, 0, 0, 1], choices=None, meta={}) for i in range(20)]
     assert not probes(old, {})[0].passed  # mostly zeros: the constant reply beats chance
+
+
+def test_constant_probes_are_learned_on_the_other_samples() -> None:
+    """The family's constant probes go through the audit's leave-one-out pick (values worked out by hand)."""
+    def sample(i: int, task: str, answer: object, choices: int = 0) -> Sample:
+        return Sample(id=f"s/{i}", benchmark="mm-niah", task=task, context=[], question=[], answer=answer,
+                      choices=[[TextPart(f"o{k}")] for k in range(choices)] or None, meta={})
+
+    # options A, A, A, B: A is picked on the others every time and right 3 times in 4
+    options = probes([sample(i, "retrieval-image", a, 4) for i, a in enumerate([0, 0, 0, 1])], {})[0]
+    assert (options.probe, options.score, options.n) == ("constant-option", 75.0, 4)
+    # counts [0, 0], [0, 1], [1, 1]: left out, the first picks 1 (others 0.5 vs 1.5), the second 0 (a tie,
+    # 0 sorted first: half right), the third 0; fitted to all three the best would score a third
+    counts = probes([sample(i, "counting-image", a) for i, a in enumerate([[0, 0], [0, 1], [1, 1]])], {})[0]
+    assert counts.probe == "constant-count" and counts.score == pytest.approx(100 / 6, abs=0.01)
+    assert "[0, 0, ...]" in counts.detail

@@ -12,8 +12,9 @@ Probes (each a :class:`~niah.benchmarks.protocol.ProbeResult`, scores in percent
     ``random``: the family's ``baseline:random`` reply (must sit at chance, within the margin either way);
     ``question-echo``: the question (and option texts) sent back; ``majority-task``: the most frequent gold of
     the other samples of the task; ``majority-question``: the most frequent gold of the other samples asking the
-    same question text (the task's when none does); ``constant``: the best single reply for the whole task (a
-    list gold: one value repeated as many times as the gold has items); ``answer-pool``: every distinct gold of
+    same question text (the task's when none does); ``constant``: the single reply that scores best on the
+    task's other samples (a list gold: one value repeated as many times as the gold has items), cross-fitted by
+    :func:`leave_one_out_best`; ``answer-pool``: every distinct gold of
     an open-answer task listed in one reply; ``reference-table``: the gold a second build (``--reference``,
     another seed) gives the same question text.
 ``layout`` (can whitespace or position alone pick out a needle?)
@@ -48,7 +49,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from niah.benchmarks.protocol import UNSCORED, AuditSpec, NeedleSpot, ProbeResult
 from niah.errors import ConfigError, DataError
@@ -91,7 +92,8 @@ class AuditOptions:
     vision: bool = True
     native_video: bool = False
     reference: Path | None = None
-    random_draws: int = 3
+    #: Seeds of the ``random`` probe's baseline reply per sample (each sample's score is their mean).
+    random_draws: int = 10
     seed: int = 0
     media_roots: tuple[str, ...] = ()
 
@@ -550,6 +552,62 @@ class _TopCounts:
         return first[0] if reduced > 0 else None
 
 
+Label = TypeVar("Label")
+#: Samples whose leave-one-out picks are worked out at once (bounds the labels x samples array).
+_LOO_CHUNK = 512
+
+
+@dataclass(frozen=True)
+class LeaveOneOut(Generic[Label]):
+    """What :func:`leave_one_out_best` found: each sample's score (0-1, None: unscored) of the label picked
+    for it, that label, and the label with the best total over all samples."""
+
+    scores: list[float | None]
+    picks: list[Label]
+    best: Label
+
+    def most_picked(self) -> tuple[Label, int]:
+        """The label picked for the most samples (ties: the one whose ``repr`` sorts first) and how many."""
+        counts = Counter(self.picks)
+        top = max(counts.values())
+        return min((label for label, n in counts.items() if n == top), key=repr), top
+
+
+def leave_one_out_best(scores: Mapping[Label, Sequence[float | None]]) -> LeaveOneOut[Label]:
+    """The best constant reply, cross-fitted: for each sample, the label with the best total score over the
+    *other* samples, scored on this one. The maximum over labels on the same samples would count each label's
+    own luck as a shortcut (on a task of all-distinct golds one sample's own gold scores 1/n against chance 0).
+
+    ``scores`` maps each label to its score on every sample (0-1, all vectors as long). None is a reply that
+    earns nothing there (the official rule left it unscored, or the label is no reply for that sample): it
+    adds nothing to the label's total when picking, and the sample stays unscored when its pick is None there,
+    so a probe's mean covers only the samples its pick can be scored on. Ties go to the label whose ``repr``
+    sorts first. Work is one pass over labels x samples."""
+    import numpy as np
+
+    labels = sorted(scores, key=repr)
+    if not labels:
+        raise ValueError("leave_one_out_best needs at least one label")
+    rows = [scores[label] for label in labels]
+    n = len(rows[0])
+    if any(len(r) != n for r in rows):
+        raise ValueError("leave_one_out_best: every label needs one score per sample")
+    # totals summed in sample order, as a running count would: ties between labels then break the same way
+    # whatever array code computes the rest
+    totals = np.asarray([sum(v for v in r if v is not None) for r in rows], dtype=np.float64)
+    picks: list[Label] = []
+    out: list[float | None] = []
+    for start in range(0, n, _LOO_CHUNK):
+        stop = min(n, start + _LOO_CHUNK)
+        own = np.nan_to_num(np.array([r[start:stop] for r in rows], dtype=np.float64), nan=0.0)  # None: nan
+        chosen = np.argmax(totals[:, None] - own, axis=0)  # first maximum: the label sorted first
+        for offset, k in enumerate(chosen.tolist()):
+            picks.append(labels[k])
+            out.append(rows[k][start + offset])
+    best = labels[int(np.argmax(totals))]
+    return LeaveOneOut(out, picks, best)
+
+
 def _layout_probe(name: str, task: str, rows: Sequence[Counter[tuple[str, bool]]], margin: float,
                   unit: str, skew_rows: Sequence[Counter[tuple[str, bool]]] | None = None) -> list[ProbeResult]:
     """The leave-one-out layout finder over per-sample class counts, and the skew probe over ``skew_rows``
@@ -684,11 +742,6 @@ def _null_skew(samples: Sequence[Counter[tuple[str, bool]]], classes: Sequence[s
     return float(np.percentile(tv, 95))
 
 
-def _mean(values: Iterable[float | None]) -> tuple[float, int]:
-    known = [v for v in values if v is not None]
-    return (100 * sum(known) / len(known) if known else 0.0), len(known)
-
-
 def _iter(ds: Dataset, progress: Callable[[], None] | None = None) -> Iterable[Sample]:
     for sample in ds.iter_samples():
         yield sample
@@ -755,7 +808,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
 
     # second pass: replies that depend on the other samples
     replies: dict[str, dict[int, float | None]] = defaultdict(dict)
-    constants: dict[str, dict[str, list[float | None]]] = defaultdict(lambda: defaultdict(list))
+    constants: dict[str, dict[str, dict[int, float | None]]] = defaultdict(lambda: defaultdict(dict))
     with progress_bar(progress, total, "audit: no-read replies") as advance:
         for i, sample in enumerate(_iter(ds, advance)):
             f = facts[i]
@@ -779,7 +832,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                     replies["reference-table"][i] = None if own_mode is None else _official(
                         sample, _reply_for(sample, json.loads(own_mode)))
             for label, reply in candidates[task].replies(sample):
-                constants[task][label].append(_official(sample, reply))
+                constants[task][label][i] = _official(sample, reply)
             if task not in pools:
                 declared_pool[task] = hooks.spec(sample.benchmark).pool is not None
                 pools[task] = _pool(hooks.spec(sample.benchmark), task, gold_counts[task], sample)
@@ -824,14 +877,12 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                                              f"({len(pools.get(task) or [])} answers)")):
             got = replies.get(name, {})
             add(name, "no-read", {i: got[i] for i in idx if i in got}, detail)
-        best_label, best = None, -1.0
-        for label, values in sorted(constants[task].items()):
-            score, n = _mean(values)
-            if n and score > best:
-                best_label, best = label, score
-        if best_label is not None:
-            values = constants[task][best_label]
-            add("constant", "no-read", dict(zip(idx, values, strict=True)), f"best constant reply: {best_label}")
+        if constants.get(task):  # a label that is no reply for some sample (a list gold among others) is None there
+            loo = leave_one_out_best({label: [got.get(i) for i in idx] for label, got in constants[task].items()})
+            label, times = loo.most_picked()
+            picked = f"for all {len(idx)} samples" if times == len(idx) else f"most often, {times} of {len(idx)}"
+            add("constant", "no-read", dict(zip(idx, loo.scores, strict=True)),
+                f"best constant reply on the other samples: {label} ({picked})")
         task_leaks = {i: leaks[i] for i in idx if i in leaks}
         if task_leaks:
             probes.append(judge_probe(
@@ -1010,5 +1061,5 @@ def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     return settings, resolve_run_dataset(run_dir, run)
 
 
-__all__ = ["AUDIT_FILE", "AuditOptions", "AuditReport", "audit_dataset", "default_chance", "judge_probe",
-           "options_from_run", "print_report", "read_audit", "write_audit"]
+__all__ = ["AUDIT_FILE", "AuditOptions", "AuditReport", "LeaveOneOut", "audit_dataset", "default_chance",
+           "judge_probe", "leave_one_out_best", "options_from_run", "print_report", "read_audit", "write_audit"]

@@ -22,6 +22,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from niah.errors import ConfigError
@@ -33,6 +34,13 @@ if TYPE_CHECKING:
     from niah.rag import TextScorer
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
+
+
+@lru_cache(maxsize=2)
+def _context_words(text: str) -> tuple[str, ...]:
+    """The distinct words of a context, sorted; cached for the latest contexts, since ``niah audit`` draws
+    several seeds' replies for each sample in turn (reading a long context once, not once a seed)."""
+    return tuple(sorted(set(_WORDS.findall(text))))
 
 
 def _rng(seed: int, sample_id: str) -> random.Random:
@@ -89,7 +97,7 @@ class RandomBaseline(_Baseline):
                 return reply
         if sample.choices is not None:
             return chr(65 + rng.randrange(len(sample.choices)))
-        words = sorted(set(_WORDS.findall(parts_text(sample.context))))
+        words = _context_words(parts_text(sample.context))
         return rng.choice(words) if words else ""
 
     async def generate(self, request: ModelRequest) -> ModelReply:

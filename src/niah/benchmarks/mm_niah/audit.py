@@ -52,23 +52,18 @@ def chance(sample: Sample) -> float:
     return 0.0
 
 
-def _loo_constant(shares: Sequence[Mapping[Any, float]]) -> tuple[list[float], Any]:
-    """Leave-one-out score of the best constant reply: for each sample, the value that scores best on all the
-    other samples, scored on this one (the maximum over values on the same samples would count its own noise
-    as a shortcut); returns (each sample's score 0-1, the value chosen on all samples)."""
-    totals: Counter[Any] = Counter()
-    for row in shares:
-        totals.update(row)
-    scores: list[float] = []
-    for row in shares:
-        rest = {v: t - row.get(v, 0.0) for v, t in totals.items()}
-        pick = max(sorted(rest, key=repr), key=lambda v: rest[v])
-        scores.append(row.get(pick, 0.0))
-    overall = max(sorted(totals, key=repr), key=lambda v: totals[v])
-    return scores, overall
+def _loo_constant(shares: Sequence[Mapping[Any, float]]) -> tuple[list[float | None], Any]:
+    """The audit's leave-one-out best constant over per-sample ``{value: score}`` maps (a value absent from a
+    sample's map scores 0 there); returns (each sample's score 0-1, the value best on all samples)."""
+    from niah.audit import leave_one_out_best
+
+    values = {v for row in shares for v in row}
+    loo = leave_one_out_best({v: [row.get(v, 0.0) for row in shares] for v in values})
+    return loo.scores, loo.best
 
 
-def _verdict(name: str, task: str, samples: Sequence[Sample], scores: Sequence[float], detail: str) -> ProbeResult:
+def _verdict(name: str, task: str, samples: Sequence[Sample], scores: Sequence[float | None],
+             detail: str) -> ProbeResult:
     """The shared verdict (chance + margin + the sampling noise of the mean)."""
     from niah.audit import judge_probe
 
