@@ -249,3 +249,46 @@ def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None
     assert fit.prompt is not None
     t = sorted(s.meta["needle_times"])[0]
     assert f"[{t:.1f}s] The secret word is {word}.\n" in fit.prompt.text()
+
+
+def test_default_build_deals_balanced_golds_per_task_and_row(tmp_path: Path) -> None:
+    """The categorical golds come from a deck over each task's grid: every count, ordering answer, option letter
+    and secret word as often as 20 samples allow (drawn per sample, 13 of 20 ordering answers fell on one
+    option), and no duration or depth row one-sided; a second build with the seed is byte-identical."""
+    from collections import Counter
+
+    from niah.benchmarks.video_niah.build import WORDS
+    from niah.benchmarks.video_niah.pools import COUNT_RANGE
+
+    options = {"width": 160, "height": 96, "seed": 0}  # the default grid: 4 durations x 5 depth cells
+    build(tmp_path / "a", options, False)
+    samples = list(Dataset(tmp_path / "a"))
+    values = {"counting": [str(c) for c in range(COUNT_RANGE[0], COUNT_RANGE[1] + 1)], "ordering": [0, 1],
+              "retrieval-choice": [0, 1, 2, 3], "retrieval": list(WORDS)}
+    for task, expected in values.items():
+        mine = [s for s in samples if s.task == task]
+        assert len(mine) == 20
+        for group in _groups(mine):
+            counts = Counter(s.answer for s in group)
+            assert set(counts) <= set(expected), (task, counts)
+            spread = max(counts[v] for v in expected) - min(counts[v] for v in expected)
+            assert spread <= 1, (task, counts)
+    build(tmp_path / "b", options, False)
+    assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
+
+
+def _groups(samples: list) -> list[list]:
+    """The task as a whole, then each duration row and each depth row."""
+    rows: dict[object, list] = {}
+    for s in samples:
+        rows.setdefault(("duration", s.meta["duration"]), []).append(s)
+        rows.setdefault(("depth", tuple(s.meta["depth_cell"])), []).append(s)
+    return [samples, *rows.values()]
+
+
+def _digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()

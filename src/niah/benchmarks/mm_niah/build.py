@@ -21,6 +21,7 @@ import numpy as np
 
 from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
+from niah.deck import deal
 from niah.errors import ConfigError
 from niah.haystack import (
     DEFAULT_DOC_SEPARATOR,
@@ -280,6 +281,8 @@ class _Plan:
     index: int
     np_rng: np.random.Generator
     rng: random.Random
+    #: (length index, depth index, replicate): where the sample stands in its task's grid, for the decks
+    position: tuple[int, int, int] = (0, 0, 0)
     requested_cell: int | None = None  # set when the requested cell cannot exist at this exact length
 
 
@@ -293,15 +296,16 @@ def plan_grid(cfg: BuildConfig) -> list[_Plan]:
     plans: list[_Plan] = []
     for task in cfg.tasks:
         counter = 0
-        for length_spec in cfg.lengths:
+        for length_index, length_spec in enumerate(cfg.lengths):
             lo, hi = parse_length(length_spec)
-            for depth in cfg.depths:
+            for depth_index, depth in enumerate(cfg.depths):
                 cell, dlo, dhi = depth_window(depth)
                 for rep in range(cfg.per_cell):
                     s = _sample_seed(cfg.seed, task, length_spec, depth, rep)
                     np_rng = np.random.default_rng(s)
                     target = lo if hi == lo else int(np_rng.integers(lo, hi))
-                    plans.append(_Plan(task, length_spec, target, cell, dlo, dhi, counter, np_rng, random.Random(s)))
+                    plans.append(_Plan(task, length_spec, target, cell, dlo, dhi, counter, np_rng, random.Random(s),
+                                       (length_index, depth_index, rep)))
                     counter += 1
     return plans
 
@@ -352,6 +356,9 @@ def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_token
 
 
 WANT_TEXT_SHARE = 0.4
+#: Correct-option slots dealt to tasks whose option count varies (2 to 4): the correct option is slot modulo
+#: the count, and 12 is a multiple of every count, so a balanced deck of slots balances each count's positions
+ANSWER_SLOTS = 12
 DEPTH_MARGIN = 0.01  # drawn means stay this far inside their cell, so placement rounding rarely leaves it
 
 
@@ -476,6 +483,38 @@ class MMNIAHBuilder:
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
         self.warnings.extend(getattr(corpus, "notes", ()))  # what a corpus reader left out, and why
+        self._decks: dict[tuple[str, str], dict[tuple[int, ...], Any]] = {}
+
+    def _grid(self) -> list[tuple[int, int, int]]:
+        cfg = self.cfg
+        return [(li, di, rep) for li in range(len(cfg.lengths)) for di in range(len(cfg.depths))
+                for rep in range(cfg.per_cell)]
+
+    def _dealt(self, plan: _Plan, what: str, values: Sequence[Any]) -> Any:
+        """The plan's value of a balanced deck of ``values`` over its task's grid (:mod:`niah.deck`): each
+        value as often as the task's sample count allows, and no length or depth one-sided. Drawn per sample
+        instead, 55 samples put 17 correct options on one of four positions (a constant reply scored 31)."""
+        deck = self._decks.get((plan.task, what))
+        if deck is None:
+            deck = self._decks[(plan.task, what)] = deal(
+                list(values), self._grid(), f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/{what}")
+        return deck[plan.position]
+
+    def _statement_counts(self, plan: _Plan) -> list[int]:
+        """counting-text: the plan's statements (1 to 3, from a deck) and the count each states: one deck
+        over every statement of the task, balanced per length, depth and statement slot."""
+        from niah.benchmarks.mm_niah.needles import COUNT_RANGE
+
+        key = (plan.task, "counts")
+        deck = self._decks.get(key)
+        if deck is None:
+            statements = deal([1, 2, 3], self._grid(), f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/statements")
+            slots = [(*pos, slot) for pos, k in sorted(statements.items()) for slot in range(k)]
+            deck = self._decks[key] = deal(list(range(COUNT_RANGE[0], COUNT_RANGE[1] + 1)), slots,
+                                           f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/counts",
+                                           strata=[(0,), (1,), (3,)])
+        k = self._dealt(plan, "statements", [1, 2, 3])
+        return [deck[(*plan.position, slot)] for slot in range(k)]
 
     def manifest(self, num_by_task: dict[str, int]) -> dict[str, Any]:
         cfg = self.cfg
@@ -632,11 +671,8 @@ class MMNIAHBuilder:
                                         extra_meta={"needle_template": filled.template.id})
 
     def _counting_text(self, plan: _Plan) -> Sample | None:
-        from niah.benchmarks.mm_niah.needles import COUNT_RANGE
-
         variant = plan.rng.choice(self.counting)
-        k = plan.rng.randint(1, 3)
-        counts = [plan.rng.randint(*COUNT_RANGE) for _ in range(k)]
+        counts = self._statement_counts(plan)
         return self._text_needle_sample(plan, [variant.render(n) for n in counts],
                                         question=[TextPart(variant.question)], answer=counts, choices=None)
 
@@ -649,7 +685,8 @@ class MMNIAHBuilder:
         choices: list[list[Part]] | None = None
         answer: Any = filled.answer
         if self.cfg.reasoning_choices:
-            options, answer = choice_values(filled, plan.rng, self.pools)
+            options, answer = choice_values(filled, plan.rng, self.pools,
+                                            answer_slot=self._dealt(plan, "answer-slot", range(ANSWER_SLOTS)))
             choices = [[TextPart(c)] for c in options]
         return self._text_needle_sample(plan, list(filled.needles), question=[TextPart(filled.question)],
                                         answer=answer, choices=choices, gold_text=filled.answer,
@@ -701,7 +738,8 @@ class MMNIAHBuilder:
         cartoon = ni.draw_cartoon(kind, 256, look)
         pasted, _box = ni.paste_needle(ctx.load_variant(images[k]), cartoon, rng=plan.rng)
         needle_path = ctx.store(f"{plan.task}/{plan.index:06d}-needle.jpg", pasted)
-        options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look)
+        options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look,
+                                                answer=self._dealt(plan, "answer", range(4)))
         choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
         paths = self._store_layout_images(layout, {id(specs[k]): needle_path})
         question: list[Part] = [
@@ -761,7 +799,8 @@ class MMNIAHBuilder:
         src_idx = plan.rng.randrange(len(ctx.corpus_images))
         source = ctx.load_variant(ctx.haystack_image(src_idx, cap))
         try:
-            puzzle = ni.make_reasoning_image(kind, source, plan.rng)
+            puzzle = ni.make_reasoning_image(kind, source, plan.rng,
+                                             answer_slot=self._dealt(plan, "answer-slot", range(ANSWER_SLOTS)))
         except ConfigError:
             return None  # e.g. a source too uniform for a camera-motion pair: draw another
         costs = [ctx.rule.tokens(*im.size) for im in puzzle.needle_images]

@@ -260,10 +260,11 @@ def fill(template: Template, rng: random.Random, pools: dict[str, tuple[str, ...
     raise DataError(f"{template.id}: no draw keeps the answer out of the question", field="slots")
 
 
-def choice_values(filled: Filled, rng: random.Random, pools: dict[str, tuple[str, ...]] | None = None
-                  ) -> tuple[list[str], int]:
+def choice_values(filled: Filled, rng: random.Random, pools: dict[str, tuple[str, ...]] | None = None,
+                  answer_slot: int | None = None) -> tuple[list[str], int]:
     """Four options in a random order and the answer's index: the template's ``choices`` slots, or else the
-    answer and three other values of its pool that the needles and the question do not name."""
+    answer and three other values of its pool that the needles and the question do not name. ``answer_slot``
+    modulo the option count places the answer (a build deals it from a balanced deck), else it lands at random."""
     pools = load_pools() if pools is None else pools
     if filled.template.choices is not None:
         options = [filled.values[s] for s in filled.template.choices]
@@ -273,4 +274,7 @@ def choice_values(filled: Filled, rng: random.Random, pools: dict[str, tuple[str
                   if v != filled.answer and not contains(text, v) and not contains(v, filled.answer)]
         options = [filled.answer, *rng.sample(others, 3)]
     rng.shuffle(options)
+    if answer_slot is not None:
+        options.remove(filled.answer)
+        options.insert(answer_slot % (len(options) + 1), filled.answer)
     return options, options.index(filled.answer)

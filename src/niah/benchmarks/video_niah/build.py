@@ -53,6 +53,7 @@ from PIL import Image
 
 from niah.benchmarks.video_niah.durations import duration_label
 from niah.benchmarks.video_niah.pools import COUNT_RANGE, shows_words
+from niah.deck import deal
 from niah.english import with_article
 from niah.errors import ConfigError
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart, VideoPart
@@ -543,20 +544,43 @@ def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: 
                         for i, (s, e, text) in enumerate(cues)], reindex=False)
 
 
-def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow, k: int,
-                store: FrameStore) -> Sample:
+def label_pool(opts: BuildOptions, task: str) -> list[str]:
+    """What a task's needles show: secret words, or cartoon kinds."""
     from niah.benchmarks.mm_niah.needle_images import CARTOON_KINDS
+
+    return list(WORDS) if shows_words(opts.needle, task) else sorted(CARTOON_KINDS)
+
+
+def task_golds(opts: BuildOptions, task: str) -> dict[tuple[int, ...], Any]:
+    """Each sample's categorical gold, by its grid position (duration, depth row, replicate), from a balanced
+    deck over the task (:mod:`niah.deck`): counting's count, ordering's answer, retrieval-choice's correct
+    option and retrieval's word or object. Drawn per sample instead, a 20-sample task put 65% of ordering
+    answers on one option and 40% of counts on one number, so a constant reply beat chance by 15 points."""
+    values: list[Any] = {"counting": list(range(COUNT_RANGE[0], COUNT_RANGE[1] + 1)), "ordering": [0, 1],
+                         "retrieval-choice": list(range(4))}.get(task) or label_pool(opts, task)
+    positions = [(d, r, k) for d in range(len(opts.durations)) for r in range(len(opts.rows))
+                 for k in range(opts.per_cell)]
+    return deal(values, positions, f"video-niah/{opts.seed}/{task}/{opts.needle}/{opts.depth_mode}/golds")
+
+
+def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow, k: int,
+                store: FrameStore, gold: Any) -> Sample:
+    """One sample; ``gold`` is its value from ``task_golds``."""
     from niah.tokens.image import get_image_rule
 
     rng = random.Random(f"video-niah/{opts.seed}/{task}/{haystack.label}/{opts.depth_mode}/{row.label}/{k}")
     n_frames = len(haystack.frames)
     span = opts.span(haystack.duration)
     fps = haystack.fps
-    kinds = sorted(CARTOON_KINDS)
     words = shows_words(opts.needle, task)
-    pool = list(WORDS) if words else kinds
-    count = {"counting": rng.randint(*COUNT_RANGE), "ordering": 2}.get(task, 1)
-    labels = [rng.choice(pool)] * count if task == "counting" else rng.sample(pool, count)
+    pool = label_pool(opts, task)
+    count = int(gold) if task == "counting" else 2 if task == "ordering" else 1
+    if task == "counting":
+        labels = [rng.choice(pool)] * count
+    elif task == "retrieval":
+        labels = [str(gold)]
+    else:
+        labels = rng.sample(pool, count)
     place = place_exact if row.exact else place_in_cell
     firsts = place(rng, row, count, span, n_frames)
     depths = [round(first / (n_frames - span), 6) for first in firsts]
@@ -597,7 +621,7 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
         option_names = None
     elif task == "retrieval-choice":
         others = rng.sample([p for p in pool if p != labels[0]], 3)
-        answer = rng.randrange(4)
+        answer = int(gold)
         option_labels = others[:answer] + [labels[0]] + others[answer:]
         option_names = [name(lab) for lab in option_labels]
         question = f"Which of these {noun}s appears in the video?"
@@ -609,11 +633,11 @@ def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow
         answer = str(count)
         option_names = None
     else:
-        order = [0, 1] if rng.random() < 0.5 else [1, 0]
+        earlier = 0 if firsts[0] < firsts[1] else 1
+        answer = int(gold)  # the options are ordered so that the needle shown first is option ``gold``
+        order = [0, 1] if answer == earlier else [1, 0]
         option_labels = [labels[i] for i in order]
         option_names = [name(lab) for lab in option_labels]
-        earlier = 0 if firsts[0] < firsts[1] else 1
-        answer = order.index(earlier)
         question = f"Both of these {noun}s appear in the video. Which one appears first?"
         choices = ([[TextPart(n)] for n in option_names] if text_options
                    else [[ImagePart(store.put(_option_image(lab)))] for lab in option_labels])
@@ -643,6 +667,7 @@ def build(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, in
     started = time.perf_counter()
     with DatasetWriter(out) as writer:
         store = FrameStore(writer)
+        golds = {task: task_golds(opts, task) for task in opts.tasks}
         haystacks = []
         for index, duration in enumerate(opts.durations):
             if progress:
@@ -652,9 +677,10 @@ def build(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, in
             haystacks.append({"duration": hay.label, "frames": len(hay.frames), "fps": hay.fps, "width": hay.width,
                               "height": hay.height, "source": hay.source})
             for task in opts.tasks:
-                for row in opts.rows:
+                for row_index, row in enumerate(opts.rows):
                     for k in range(opts.per_cell):
-                        writer.write(make_sample(opts, task, hay, row, k, store))
+                        gold = golds[task][(index, row_index, k)]
+                        writer.write(make_sample(opts, task, hay, row, k, store, gold))
                         counts[task] += 1
         writer.finish({"benchmark": BENCHMARK, "tasks": list(opts.tasks), "needle": opts.needle,
                        "frames": opts.frames if opts.frames is not None else ALL_FRAMES,

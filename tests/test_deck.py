@@ -1,0 +1,43 @@
+"""Balanced decks of categorical golds: even counts over the task, even rows, a function of key and grid only."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from niah.deck import deal
+
+
+def _spread(counts: Counter[int], values: range) -> int:
+    return max(counts[v] for v in values) - min(counts[v] for v in values)
+
+
+@pytest.mark.parametrize(("lengths", "depths", "reps", "count"),
+                         [(4, 5, 1, 4), (4, 5, 1, 2), (11, 5, 1, 10), (11, 5, 3, 4), (2, 2, 1, 4)])
+def test_every_value_as_often_as_the_grid_allows_and_rows_even(lengths: int, depths: int, reps: int,
+                                                                 count: int) -> None:
+    positions = list(itertools.product(range(lengths), range(depths), range(reps)))
+    values = range(count)
+    dealt = deal(list(values), positions, f"test/{lengths}/{depths}/{reps}/{count}")
+    assert set(dealt) == set(positions)
+    assert _spread(Counter(dealt.values()), values) <= 1
+    for axis in (0, 1):
+        for row in {p[axis] for p in positions}:
+            in_row = Counter(v for p, v in dealt.items() if p[axis] == row)
+            assert _spread(in_row, values) <= 1, (axis, row, in_row)
+
+
+def test_the_deal_depends_on_key_and_grid_not_on_the_order_given() -> None:
+    positions = list(itertools.product(range(4), range(5), range(1)))
+    first = deal([0, 1, 2, 3], positions, "k")
+    assert deal([0, 1, 2, 3], list(reversed(positions)), "k") == first
+    assert deal([0, 1, 2, 3], positions, "other key") != first
+
+
+def test_bad_decks_are_refused() -> None:
+    with pytest.raises(ValueError):
+        deal([], [(0,)], "k")
+    with pytest.raises(ValueError):
+        deal([1, 1], [(0,)], "k")
