@@ -394,3 +394,24 @@ def test_zero_text_tokens_per_image_is_refused_with_the_way_out(tmp_path: Path) 
     res = _build_cli(tmp_path / "o2", "--no-images", "--tasks", "retrieval-image")
     assert res.exit_code != 0 and "need images" in res.output
     assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()
+
+
+def test_categorical_golds_are_dealt_evenly_per_task(grid: Path) -> None:
+    """retrieval-image's correct option and counting-text's counts and statement numbers come from balanced
+    decks over the task's grid (drawn per sample, 55 samples put 17 correct options on one of four places)."""
+    from collections import Counter
+
+    samples = list(Dataset(grid))
+
+    def spread(counts: Counter[int], values: range) -> int:
+        return max(counts[v] for v in values) - min(counts[v] for v in values)
+
+    positions = Counter(s.answer for s in samples if s.task == "retrieval-image")
+    assert spread(positions, range(4)) <= 1, positions
+    counting = [s.answer for s in samples if s.task == "counting-text"]
+    assert spread(Counter(len(a) for a in counting), range(1, 4)) <= 1
+    assert spread(Counter(c for a in counting for c in a), range(1, 11)) <= 1
+    for depth in range(5):  # no depth row one-sided either
+        in_row = Counter(s.answer for s in samples if s.task == "retrieval-image"
+                         and s.meta.get("requested_depth_cell", s.meta["depth_cell"]) == depth)
+        assert spread(in_row, range(4)) <= 1, (depth, in_row)
