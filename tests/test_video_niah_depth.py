@@ -80,7 +80,7 @@ def test_built_grid_pins_no_needle(tmp_path: Path) -> None:
     samples = list(Dataset(out))
     assert len(samples) == 4 * 5 * 6
     span = 2
-    at_edge = 0
+    at_edge = {1: 0, 2: 0}  # needles on the first or last frame: of one-needle samples, of the others
     by_row: dict[tuple[str, tuple[float, float]], list[tuple[int, ...]]] = {}
     for s in samples:
         lo, hi = s.meta["depth_cell"]
@@ -89,11 +89,14 @@ def test_built_grid_pins_no_needle(tmp_path: Path) -> None:
         assert lo <= sum(depths) / len(depths) <= hi + 1e-6
         assert all(abs(a - b) > span for a, b in itertools.combinations(firsts, 2))
         assert [round(t - (span - 1) // 2) for t in s.meta["needle_times"]] == firsts  # 1 fps: time = frame
-        at_edge += sum(f in (0, 120 - span) for f in firsts)
+        at_edge[min(len(firsts), 2)] += sum(f in (0, 120 - span) for f in firsts)
         by_row.setdefault((s.task, (lo, hi)), []).append(tuple(firsts))
     assert len(by_row) == 20
     assert all(len(set(v)) >= 4 for v in by_row.values())  # 6 samples of a row: (nearly) all at different frames
-    assert at_edge <= 4  # random placement: ~1/24 of the edge-cell single needles, not all of them
+    # random placement: ~1/24 of the 24-odd edge-cell single needles (pinned: all of them); several needles
+    # whose mean lies in an edge cell stand near the edge more often, but pinned they would be 40 and more
+    assert at_edge[1] <= 4
+    assert at_edge[2] <= 12
 
 
 def test_any_depth_cells_and_exact_depths_build_and_report(tmp_path: Path) -> None:
