@@ -18,6 +18,9 @@ object shown full-frame; ``clip``, the cartoon moving across the frame for a few
   cartoon onto the scene, as MM-NIAH pastes image needles into its documents);
 - ``ordering``: which of two needles came first.
 
+Each task's categorical golds (the count, the ordering answer, the correct option, the retrieval word or
+object) are dealt from a balanced, seeded deck over the task's grid (``task_golds``), not drawn per sample.
+
 Depth (``--depth-mode``): a needle n frames long starting at frame s of the sample's N frames has depth
 s / (N - n) (0: it opens the video, 1: it ends on the last frame), a place among the frames the model is given.
 The grid's rows are
