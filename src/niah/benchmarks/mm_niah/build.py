@@ -356,9 +356,6 @@ def _choose_images(ctx: _Context, plan: _Plan, *, min_images: int, reserve_token
 
 
 WANT_TEXT_SHARE = 0.4
-#: Correct-option slots dealt to tasks whose option count varies (2 to 4): the correct option is slot modulo
-#: the count, and 12 is a multiple of every count, so a balanced deck of slots balances each count's positions
-ANSWER_SLOTS = 12
 DEPTH_MARGIN = 0.01  # drawn means stay this far inside their cell, so placement rounding rarely leaves it
 
 
@@ -499,6 +496,11 @@ class MMNIAHBuilder:
             deck = self._decks[(plan.task, what)] = deal(
                 list(values), self._grid(), f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/{what}")
         return deck[plan.position]
+
+    def _answer_for(self, plan: _Plan) -> Callable[[int], int]:
+        """The correct option's index for a question of n options, from a deck of 0..n-1 over the task: one
+        deck per option count, as reasoning-image's puzzles have 2 to 4 options (chosen with the puzzle)."""
+        return lambda n: int(self._dealt(plan, f"answer-of-{n}", range(n)))
 
     def _statement_counts(self, plan: _Plan) -> list[int]:
         """counting-text: the plan's statements (1 to 3, from a deck) and the count each states: one deck
@@ -685,8 +687,7 @@ class MMNIAHBuilder:
         choices: list[list[Part]] | None = None
         answer: Any = filled.answer
         if self.cfg.reasoning_choices:
-            options, answer = choice_values(filled, plan.rng, self.pools,
-                                            answer_slot=self._dealt(plan, "answer-slot", range(ANSWER_SLOTS)))
+            options, answer = choice_values(filled, plan.rng, self.pools, answer_for=self._answer_for(plan))
             choices = [[TextPart(c)] for c in options]
         return self._text_needle_sample(plan, list(filled.needles), question=[TextPart(filled.question)],
                                         answer=answer, choices=choices, gold_text=filled.answer,
@@ -799,8 +800,7 @@ class MMNIAHBuilder:
         src_idx = plan.rng.randrange(len(ctx.corpus_images))
         source = ctx.load_variant(ctx.haystack_image(src_idx, cap))
         try:
-            puzzle = ni.make_reasoning_image(kind, source, plan.rng,
-                                             answer_slot=self._dealt(plan, "answer-slot", range(ANSWER_SLOTS)))
+            puzzle = ni.make_reasoning_image(kind, source, plan.rng, answer_for=self._answer_for(plan))
         except ConfigError:
             return None  # e.g. a source too uniform for a camera-motion pair: draw another
         costs = [ctx.rule.tokens(*im.size) for im in puzzle.needle_images]

@@ -671,11 +671,21 @@ def same_kind(truth: tuple[float, tuple[float, float, float]],
     return math.dist(c0, c1) <= _KIND_MAX_COLOUR
 
 
+#: Where the correct option stands, given the number of options (a build's deck; see ``make_reasoning_image``).
+AnswerFor = Callable[[int], int]
+
+
+def _checked(answer: int, n_options: int) -> int:
+    if not 0 <= answer < n_options:
+        raise ConfigError(f"the correct option's index must lie in 0..{n_options - 1}, got {answer}")
+    return answer
+
+
 def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
-                  patch_fraction: tuple[float, float], answer_slot: int | None = None
+                  patch_fraction: tuple[float, float], answer_for: AnswerFor | None = None
                   ) -> tuple[Image.Image, list[Image.Image], int, Box]:
     """Cut the hole and choose distractors; returns (puzzle, options, answer index, hole box). The true piece
-    stands at ``answer_slot`` modulo the option count (see ``make_reasoning_image``), else at random."""
+    stands where ``answer_for(n_options)`` says (see ``make_reasoning_image``), else at random."""
     if not 2 <= n_options <= 4:
         raise ConfigError(f"a jigsaw needs 2 to 4 options, got {n_options}")
     low, high = patch_fraction
@@ -711,7 +721,7 @@ def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
     if len(distractors) < n_options - 1:
         raise ConfigError("source image is too uniform to make distinct jigsaw options; pick a busier image")
 
-    answer = rng.randrange(n_options) if answer_slot is None else answer_slot % n_options
+    answer = rng.randrange(n_options) if answer_for is None else _checked(answer_for(n_options), n_options)
     options = list(distractors)
     options.insert(answer, truth)
     puzzle = src.copy()
@@ -774,14 +784,14 @@ def compose_jigsaw_panel(puzzle: Image.Image, options: Sequence[Image.Image],
 
 def make_camera_motion(source: Image.Image, rng: random.Random, *,
                        crop_fraction: tuple[float, float] = (0.6, 0.72),
-                       shift_fraction: tuple[float, float] = (0.14, 0.24), answer_slot: int | None = None
+                       shift_fraction: tuple[float, float] = (0.14, 0.24), answer_for: AnswerFor | None = None
                        ) -> tuple[Image.Image, Image.Image, int, str, tuple[str, str]]:
     """BLINK multi-view-style camera motion: two same-size crops of one image, shifted horizontally.
 
     If the camera moves right, the second view's window lies to the right of the first. Returns
     (first view, second view, answer index, question, choices) with choices ("left", "right"), so the
     answer maps to option A for left and B for right, as the official scorer's "the camera is moving
-    left" -> a rule expects. ``answer_slot`` modulo 2 fixes the answer (a build deals it), else it is random.
+    left" -> a rule expects. ``answer_for(2)`` fixes the answer (a build deals it), else it is random.
     """
     src = source.convert("RGB")
     width, height = src.size
@@ -796,8 +806,8 @@ def make_camera_motion(source: Image.Image, rng: random.Random, *,
     window_b = src.crop((left + shift, top, left + shift + crop_w, top + crop_h))
     if _mean_diff(window_a, window_b) < _MIN_OPTION_DIFF / 2:
         raise ConfigError("source image is too uniform for a camera-motion pair; pick a busier image")
-    moving_right = rng.random() < 0.5 if answer_slot is None else bool(
-        CAMERA_MOTION_CHOICES[answer_slot % 2] == "right")
+    moving_right = rng.random() < 0.5 if answer_for is None else (
+        CAMERA_MOTION_CHOICES[_checked(answer_for(2), 2)] == "right")
     if moving_right:
         first, second = window_a, window_b
     else:
@@ -807,29 +817,29 @@ def make_camera_motion(source: Image.Image, rng: random.Random, *,
 
 
 def make_reasoning_image(kind: str, source: Image.Image, rng: random.Random,
-                         answer_slot: int | None = None) -> ReasoningImagePuzzle:
+                         answer_for: AnswerFor | None = None) -> ReasoningImagePuzzle:
     """Build one reasoning-image puzzle of ``kind`` (see ``REASONING_IMAGE_KINDS``) from ``source``.
 
-    ``answer_slot``: the correct option is option ``answer_slot % n`` of the puzzle's n options (a build deals
-    slots 0..11 from a balanced deck, and 12 is a multiple of every option count, 2 to 4), else at random.
+    ``answer_for``: the correct option's index given the puzzle's option count (a build deals it from a
+    balanced deck per count), else at random.
 
     - "jigsaw": one needle (the holed picture), 2 image options;
     - "jigsaw-panel": one needle (picture plus numbered pieces), text options "piece 1"...;
     - "camera-motion": two needles (first and second view, in document order), text options left/right.
     """
     if kind == "jigsaw":
-        puzzle, options, answer, hole = _jigsaw_parts(source, rng, 2, (0.28, 0.4), answer_slot)
+        puzzle, options, answer, hole = _jigsaw_parts(source, rng, 2, (0.28, 0.4), answer_for)
         return ReasoningImagePuzzle(kind, (puzzle,), JIGSAW_QUESTION, None, tuple(options), answer,
                                     {"hole_box": hole})
     if kind == "jigsaw-panel":
         n_options = rng.randint(2, 4)
-        puzzle, options, answer, hole = _jigsaw_parts(source, rng, n_options, (0.28, 0.4), answer_slot)
+        puzzle, options, answer, hole = _jigsaw_parts(source, rng, n_options, (0.28, 0.4), answer_for)
         panel = compose_jigsaw_panel(puzzle, options)
         choices = tuple(f"piece {i}" for i in range(1, n_options + 1))
         return ReasoningImagePuzzle(kind, (panel,), JIGSAW_PANEL_QUESTION, choices, None, answer,
                                     {"hole_box": hole, "pieces": n_options})
     if kind == "camera-motion":
-        first, second, answer, question, choices = make_camera_motion(source, rng, answer_slot=answer_slot)
+        first, second, answer, question, choices = make_camera_motion(source, rng, answer_for=answer_for)
         return ReasoningImagePuzzle(kind, (first, second), question, choices, None, answer,
                                     {"direction": choices[answer]})
     raise ConfigError(f"unknown reasoning-image kind {kind!r}; choose from {', '.join(REASONING_IMAGE_KINDS)}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -261,10 +262,11 @@ def fill(template: Template, rng: random.Random, pools: dict[str, tuple[str, ...
 
 
 def choice_values(filled: Filled, rng: random.Random, pools: dict[str, tuple[str, ...]] | None = None,
-                  answer_slot: int | None = None) -> tuple[list[str], int]:
+                  answer_for: Callable[[int], int] | None = None) -> tuple[list[str], int]:
     """Four options in a random order and the answer's index: the template's ``choices`` slots, or else the
-    answer and three other values of its pool that the needles and the question do not name. ``answer_slot``
-    modulo the option count places the answer (a build deals it from a balanced deck), else it lands at random."""
+    answer and three other values of its pool that the needles and the question do not name. ``answer_for``
+    (the option count -> the answer's index; a build deals it from a balanced deck) places the answer, else it
+    lands at random."""
     pools = load_pools() if pools is None else pools
     if filled.template.choices is not None:
         options = [filled.values[s] for s in filled.template.choices]
@@ -274,7 +276,8 @@ def choice_values(filled: Filled, rng: random.Random, pools: dict[str, tuple[str
                   if v != filled.answer and not contains(text, v) and not contains(v, filled.answer)]
         options = [filled.answer, *rng.sample(others, 3)]
     rng.shuffle(options)
-    if answer_slot is not None:
+    if answer_for is not None:
+        at = answer_for(len(options))
         options.remove(filled.answer)
-        options.insert(answer_slot % (len(options) + 1), filled.answer)
+        options.insert(at, filled.answer)
     return options, options.index(filled.answer)
