@@ -214,3 +214,12 @@ def test_constant_probes_are_learned_on_the_other_samples() -> None:
     counts = probes([sample(i, "counting-image", a) for i, a in enumerate([[0, 0], [0, 1], [1, 1]])], {})[0]
     assert counts.probe == "constant-count" and counts.score == pytest.approx(100 / 6, abs=0.01)
     assert "[0, 0, ...]" in counts.detail
+
+
+def test_reasoning_choices_put_the_answer_where_the_deck_says() -> None:
+    rng = random.Random(0)
+    for t in templates.load_reasoning_templates()[:8]:
+        filled = templates.fill(t, rng)
+        for where in range(4):
+            options, index = templates.choice_values(filled, rng, answer_for=lambda n, where=where: where)
+            assert index == where and options[where] == filled.answer and len(set(options)) == 4

@@ -328,3 +328,24 @@ def test_jigsaw_distractors_are_the_same_kind_of_picture_as_the_answer() -> None
                 assert truth / 3 - 1 <= _detail(option) <= truth * 3 + 3, (seed, truth, _detail(option))
         checked += 1
     assert checked >= 20
+
+
+def test_a_dealt_answer_places_the_correct_option(haystack: Image.Image) -> None:
+    """A build deals where the correct option stands (a balanced deck); the options follow it."""
+    for where in range(4):
+        options, answer = make_image_options("rocket", CARTOON_KINDS, random.Random(0), size=96, seed=1,
+                                             answer=where)
+        expected = Image.new("RGBA", (96, 96), (255, 255, 255, 255))
+        cartoon = draw_cartoon("rocket", round(96 * 0.8), 1)
+        expected.alpha_composite(cartoon, ((96 - cartoon.width) // 2, (96 - cartoon.height) // 2))
+        assert answer == where
+        assert [i for i, o in enumerate(options) if png_bytes(o) == png_bytes(expected.convert("RGB"))] == [where]
+    with pytest.raises(ConfigError):
+        make_image_options("rocket", CARTOON_KINDS, random.Random(0), answer=4)
+    for kind in REASONING_IMAGE_KINDS:
+        for last in (False, True):
+            puzzle = make_reasoning_image(kind, haystack, random.Random(1),
+                                          answer_for=lambda n, last=last: n - 1 if last else 0)
+            options = puzzle.choices if puzzle.choices is not None else puzzle.choice_images
+            assert options is not None
+            assert puzzle.answer == (len(options) - 1 if last else 0), (kind, last)
