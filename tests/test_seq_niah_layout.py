@@ -85,7 +85,8 @@ def test_gaps_before_needles_are_the_haystack_sentences_gaps(samples):
             assert "  " not in inner and "\n\n\n" not in inner
             assert s.meta["lang"] == "en" or " " not in inner
     # some needles continue the line of the sentence before them, as most haystack sentences do, some start one
-    assert 0.3 < gaps["inline"] / sum(gaps.values()) < 0.8, gaps
+    # (how often each, sentence by sentence, is what the audit's skew below compares with the haystack)
+    assert gaps["inline"] >= 5 and gaps["line"] >= 5, gaps
 
 
 @pytest.mark.parametrize("probe", ["text-paragraph-role", "text-whitespace"])

@@ -8,7 +8,7 @@ the text is split into ``k + 1`` shards, each keeping its period; the needles, s
 the needles away: cut points are sentence ends only (not every period), and a needle is placed like a sentence
 of the long text itself instead of between the official single newlines, which put every needle on a line of
 its own: ``A`` is empty (the text's own gap at the cut follows) and ``B`` is the gap before a sentence of the
-text drawn among those followed by that same gap (:func:`sentence_frames`, :func:`draw_gap_before`,
+text drawn among those followed by that same gap (:class:`SentenceGaps`,
 :func:`deal_needles`), so a needle continues a line, opens a paragraph or stands alone as often as the text's
 sentences do. The prompt is a document prefix (one of ``Document: ``, ``Document: \\n``, ``Document:``,
 ``Document:\\n``, empty; ZH ``文档：`` ... with full-width or ASCII colon), the text with needles, a blank
@@ -125,7 +125,7 @@ def parse_needles(spec: str) -> tuple[int, int]:
 #: The line breaks of the long text, each drawn uniformly and independently: after every title, heading,
 #: paragraph, list item and document. Real long texts mix both (the official Chinese texts use either between
 #: paragraphs, the English ones a single newline after a heading); needles take the gaps of the text's own
-#: sentences (:func:`draw_gap_before`), so the whitespace around them says nothing about whether they are.
+#: sentences (:class:`SentenceGaps`), so the whitespace around them says nothing about whether they are.
 BREAKS = ("\n", "\n\n")
 #: Closing marks that may follow a sentence's period (a cut after the period would orphan them).
 _CLOSERS = "\"'”’)]」』）"
@@ -280,31 +280,60 @@ def gap_at(text: str, at: int) -> str:
 #: 。！？； (Chinese puts no space between sentences). A match is the gap before the piece that follows it.
 _PIECE_GAP = re.compile(r"[ \t\u3000]*\n\s*|(?<=[.!?;:\"'\u201d\u2019)\]])[ \t\u3000]+|(?<=[\u3002\uff01\uff1f\uff1b])")
 
-SentenceFrames = dict[str, list[str]]
+def gap_before_sentence(text: str, cut: int) -> str | None:
+    """The gap before the sentence of ``text`` that ends at ``cut``: the last :data:`_PIECE_GAP` before its
+    period, looked for from the line break its line starts after (that break itself for the first sentence of a
+    line); None for a sentence that opens the text."""
+    start = max(text.rfind("\n", 0, cut), 0)
+    while start > 0 and text[start - 1].isspace():  # from the start of the whitespace run holding that break
+        start -= 1
+    gap = None
+    for m in _PIECE_GAP.finditer(text, start, cut - 1):
+        gap = m.group()
+    return gap
 
 
-def sentence_frames(text: str, lang: str) -> SentenceFrames:
-    """The whitespace around the sentences of ``text`` that end at a cut point: for each gap that follows such a
-    sentence (a space or nothing between two sentences of a line, a line break or blank line where the line
-    ends), the gaps before the sentences it follows (:data:`_PIECE_GAP`), in text order. A sentence opening the
-    text has no gap before and is left out."""
-    import bisect
-
-    gaps = [(m.end(), m.group()) for m in _PIECE_GAP.finditer(text)]
-    ends = [end for end, _g in gaps]
-    frames: SentenceFrames = {}
+def sentence_frames(text: str, lang: str) -> dict[str, list[str]]:
+    """Every sentence of ``text`` that ends at a cut point, by the gap that follows it (a space or nothing
+    between two sentences of a line, a line break or blank line where the line ends): the gaps before them
+    (:func:`gap_before_sentence`), in text order."""
+    frames: dict[str, list[str]] = {}
     for cut in _cut_positions(text, lang):
-        j = bisect.bisect_left(ends, cut) - 1  # the last gap that ends before the sentence's period
-        if j >= 0:
-            frames.setdefault(gap_at(text, cut), []).append(gaps[j][1])
+        before = gap_before_sentence(text, cut)
+        if before is not None:
+            frames.setdefault(gap_at(text, cut), []).append(before)
     return frames
 
 
-def draw_gap_before(frames: SentenceFrames, after: str, rng: random.Random) -> str:
-    """The gap before a sentence of the text (:func:`sentence_frames`) drawn among those followed by ``after``
-    (any sentence where none is)."""
-    models = frames.get(after) or [g for gaps in frames.values() for g in gaps]
-    return rng.choice(models) if models else rng.choice(BREAKS)
+class SentenceGaps:
+    """Draws the gap before a sentence of ``text`` (one ending at a cut point of ``cuts``) among those followed
+    by a given gap, each equally likely: a draw from what :func:`sentence_frames` lists, looking only at the
+    sentences drawn (a few per needle, not a pass over a 100K-token text)."""
+
+    _TRIES = 64
+
+    def __init__(self, text: str, cuts: Sequence[int]) -> None:
+        self.text = text
+        self.cuts = cuts
+        self._by_after: dict[str, list[int]] | None = None
+
+    def draw_before(self, after: str, rng: random.Random) -> str:
+        """The gap before a sentence followed by ``after`` (before any sentence where none is)."""
+        for _ in range(self._TRIES if self.cuts else 0):  # rejection: uniform among those followed by ``after``
+            cut = self.cuts[rng.randrange(len(self.cuts))]
+            if gap_at(self.text, cut) == after:
+                before = gap_before_sentence(self.text, cut)
+                if before is not None:
+                    return before
+        if self._by_after is None:  # a rare gap: every sentence looked at once
+            self._by_after = {}
+            for cut in self.cuts:
+                self._by_after.setdefault(gap_at(self.text, cut), []).append(cut)
+        for pool in (self._by_after.get(after, []), self.cuts):
+            found = [g for g in (gap_before_sentence(self.text, c) for c in pool) if g is not None]
+            if found:
+                return rng.choice(found)
+        return rng.choice(BREAKS)
 
 
 _LINE_GAP = re.compile(r"[ \t\u3000]*\n\s*")
@@ -421,7 +450,10 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
     # each cut point is framed like a sentence of this haystack: the text's own gap at the cut follows the
     # needle, and the gap before it is drawn among the haystack's sentences followed by that same gap; the
     # needles are then dealt to these slots (those holding line breaks to the slots that start a line)
-    haystack_frames = sentence_frames("".join(pool.units[u] for u in body), lang)
+    unit_starts = [0]
+    for u in body:
+        unit_starts.append(unit_starts[-1] + len(pool.units[u]))
+    haystack = SentenceGaps("".join(pool.units[u] for u in body), [unit_starts[pos] + off for pos, off in cands])
     cuts_by_unit: dict[int, list[int]] = {}
     befores: list[str] = []
     afters: list[str] = []
@@ -429,7 +461,7 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         pos, off = cands[i]
         cuts_by_unit.setdefault(pos, []).append(off)
         afters.append(gap_at(pool.units[body[pos]], off))
-        befores.append(draw_gap_before(haystack_frames, afters[-1], py_rng))
+        befores.append(haystack.draw_before(afters[-1], py_rng))
     dealt = deal_needles(needles, befores, afters, py_rng)
     pieces: list[str] = [doc_prefix]
     total = 0
@@ -448,8 +480,8 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
                 needle = needles[dealt[ni]]
                 # a needle's first line is framed like a sentence followed by the gap that follows that line: the
                 # slot's drawn gap for a one-line needle, a fresh draw for one whose first line ends in a break
-                before = befores[ni] if "\n" not in needle else draw_gap_before(
-                    haystack_frames, first_line_gap(needle, afters[ni]), py_rng)
+                before = befores[ni] if "\n" not in needle else haystack.draw_before(
+                    first_line_gap(needle, afters[ni]), py_rng)
                 parts.append(unit[prev:off] + before)
                 # tokens before the needle (small count: this paragraph only); a space joining the needle to
                 # the sentence before is counted with the needle, whose first token holds it

@@ -5,7 +5,7 @@ Works on any text-needle sample whose ``meta.needles`` records each needle's ``t
 that records positions the same way. A needle standing on its own line (``"\\n" + needle + "\\n"``, the
 Sequential-NIAH layout of imported files) keeps that wrapping when it moves; a needle that records its own breaks
 (``before``/``after``/``replaced``: niah-built Sequential-NIAH samples) moves the way the builder places one, its
-gap before drawn afresh from the text's own sentences (:func:`niah.benchmarks.seq_niah.build.draw_gap_before`),
+gap before drawn afresh from the text's own sentences (:class:`niah.benchmarks.seq_niah.build.SentenceGaps`),
 and so do the look-alike sentences of semantic noise; its cut points are then the builder's sentence ends.
 
 Kinds (official names in ``meta.noise_type``):
@@ -123,11 +123,11 @@ def _assemble(sample: Sample, lay: _Layout, cuts: Sequence[int], needles: Sequen
     new_meta: list[dict[str, Any]] = []
     pos = len(lay.head)
     frame_rng = random.Random(f"seq-niah-noise-frame/{sample.id}/{kind}/{suffix}")
-    haystack_frames: dict[str, list[str]] = {}
+    haystack = None
     if lay.framed:
-        from niah.benchmarks.seq_niah.build import draw_gap_before, first_line_gap, gap_at, sentence_frames
+        from niah.benchmarks.seq_niah.build import SentenceGaps, first_line_gap, gap_at
 
-        haystack_frames = sentence_frames(lay.raw, sample.meta.get("lang", "en"))
+        haystack = SentenceGaps(lay.raw, _periods(lay.raw, sample.meta.get("lang", "en"), framed=True))
     for c, is_extra, idx, text in events:
         if c > prev:
             out.append(lay.raw[prev:c])
@@ -136,7 +136,8 @@ def _assemble(sample: Sample, lay: _Layout, cuts: Sequence[int], needles: Sequen
             # placed like a sentence of the text, as the builder does (two at one sentence end follow each other
             # as two sentences would); the text's own gap follows, nothing is replaced. Needles keep their order
             # here: each is framed where it goes, none dealt to a line start
-            before = draw_gap_before(haystack_frames, first_line_gap(text, gap_at(lay.raw, c)), frame_rng)
+            assert haystack is not None
+            before = haystack.draw_before(first_line_gap(text, gap_at(lay.raw, c)), frame_rng)
             after, replaced = "", 0
             frame = {"before": before, "after": after, "replaced": ""}
         else:
