@@ -561,9 +561,12 @@ def make_sample(qa: dict[str, Any], pipeline: str, pool: LongTextPool, target: i
     needles = [raw_needles[i] for i in order]
     doc_prefix = py_rng.choice(DOC_PREFIXES[lang])
     question_prefix = py_rng.choice(QUESTION_PREFIXES[lang])
+    # the layout's draws (needle gaps, dealing) come from a stream of their own, seeded by one draw: how many
+    # they take (needles, redraws) then never shifts the questions and lengths of the samples after this one
+    layout_rng = random.Random(py_rng.getrandbits(64))
     for _ in range(12):
         try:
-            ins = insert_needles(pool, target, needles, qa["question"], rng, py_rng, doc_prefix=doc_prefix,
+            ins = insert_needles(pool, target, needles, qa["question"], rng, layout_rng, doc_prefix=doc_prefix,
                                  question_prefix=question_prefix)
             break
         except _TooFewCuts:
