@@ -7,7 +7,6 @@ import pytest
 
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.build import (
-    BREAKS,
     DOC_PREFIXES,
     LENGTH_BINS,
     QUESTION_PREFIXES,
@@ -15,6 +14,7 @@ from niah.benchmarks.seq_niah.build import (
     build_seq_niah,
     prompt_text,
     raw_text_of,
+    sentence_frames,
 )
 from niah.benchmarks.seq_niah.judge import judge
 from niah.benchmarks.seq_niah.sources import load_source
@@ -53,10 +53,12 @@ def test_short_bins_for_small_context_models_are_exact_and_named(tmp_path):
         assert tok.count(prompt_text(s)) == s.meta["length"] and lo <= s.meta["length"] < hi
 
 
-def test_needles_on_their_own_line_after_a_sentence_end(built):
+def test_needles_stand_like_sentences_right_after_a_sentence_end(built):
     for s in built[2]:
         ctx = s.context[0].text
         period = "。" if s.meta["lang"] == "zh" else "."
+        haystack_gaps = {g for gaps in sentence_frames(raw_text_of(s), s.meta["lang"]).values() for g in gaps}
+        assert haystack_gaps <= {" ", "", "\n", "\n\n"}
         needles = s.meta["needles"]
         assert [n["inserted_index"] for n in needles] == list(range(len(needles)))
         offsets = [n["offset"] for n in needles]
@@ -64,16 +66,15 @@ def test_needles_on_their_own_line_after_a_sentence_end(built):
         for n in needles:
             at = n["offset"]
             assert ctx[at:at + len(n["text"])] == n["text"]
-            # a line of its own right after a sentence end, between breaks drawn like every other break
-            before, after = n["before"], n["after"]
-            assert before in BREAKS and ctx[at - len(before):at] == before
+            # right after a sentence end, after a gap that stands before some sentence of the haystack (a space
+            # or nothing continuing the line, a line break, a blank line); the text's own gap follows
+            before = n["before"]
+            assert before in haystack_gaps and ctx[at - len(before):at] == before
             assert ctx[at - len(before) - 1] == period
             end = at + len(n["text"])
-            if after:  # mid-paragraph: the break took the place of the space between two sentences
-                assert after in BREAKS and ctx[end:end + len(after)] == after and not ctx[end + len(after)].isspace()
-                assert n["replaced"] == (" " if lang_spaced(s) else "")
-            else:  # at a paragraph end: the paragraph's own break follows
-                assert ctx[end] == "\n" and n["replaced"] == ""
+            assert n["after"] == "" and n["replaced"] == ""
+            if lang_spaced(s):  # the gap after the sentence end the needle follows: a space or a line break
+                assert ctx[end] in (" ", "\n") and not ctx[end + 1].isspace() or ctx[end:end + 2] == "\n\n"
             assert ctx.count(n["text"]) == 1
         # gold order kept beside the inserted order; every needle once
         assert sorted(n["gold_index"] for n in needles) == list(range(len(needles)))
@@ -265,3 +266,29 @@ def test_llama2_sp_pool_counts_add_up_to_the_text():
         units = pool.units[1:200]
         assert int(pool.unit_tokens[1:200].sum()) == tok.count(pool.units[0] + "".join(units)) - tok.count(
             pool.units[0]), lang
+
+
+@pytest.mark.parametrize("tokenizer", ["cl100k_base", "llama2-sp"])
+def test_needles_continuing_a_line_keep_lengths_and_depths_exact(tmp_path, tokenizer):
+    """A needle that continues a line after a space tokenizes with it (``" Diary"`` is one cl100k token,
+    ``"▁Diary"`` one SentencePiece piece), unlike one after a line break: the length the build claims is still
+    the count of the whole input re-tokenized, and each depth is the tokens of the input before the needle (the
+    joining space counted with the needle), at a token boundary of the whole input."""
+    out = tmp_path / "ds"
+    build_seq_niah(out, langs=("en", "zh"), lengths=("8k-16k",), needles="6-10", per_cell=1, seed=3,
+                   tokenizer=tokenizer, progress=False)
+    tok = get_tokenizer(tokenizer)
+    joined = 0
+    for s in Dataset(out):
+        text = prompt_text(s)
+        length = s.meta["length"]
+        assert tok.count(text) == length and s.meta["tokenizer"] == tok.name
+        for n in s.meta["needles"]:
+            space = n["before"] == " "
+            joined += space
+            split = n["offset"] - (1 if space else 0)
+            before = tok.count(text[:split])
+            assert round(before / length, 6) == n["depth"], (n["before"], n["text"][:30])
+            if tokenizer == "cl100k_base":  # a token boundary of the whole input (SentencePiece would add a
+                assert before + tok.count(text[split:]) == length  # word-start piece to the second half)
+    assert joined  # some needles do continue a line after a space

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from niah.benchmarks.seq_niah.build import BREAKS, _cut_positions, build_seq_niah, raw_text_of
+from niah.benchmarks.seq_niah.build import _cut_positions, build_seq_niah, raw_text_of, sentence_frames
 from niah.benchmarks.seq_niah.judge import judge
 from niah.benchmarks.seq_niah.noise import consistency, gold_unchanged, make_variants, noise_samples
 from niah.benchmarks.seq_niah.official import read_official
@@ -38,14 +38,15 @@ def _raw_cuts(sample):
 
 
 def _check_layout(v):
-    """Each needle a line of its own after a sentence end, between breaks of the builder's kind."""
+    """Each needle right after a sentence end, after a gap that stands before some sentence of the text (as the
+    builder frames them); the text's own gap follows it, nothing replaced."""
     ctx = v.context[0].text
+    gaps = {g for frame in sentence_frames(raw_text_of(v), "en").values() for g in frame}
     for n in v.meta["needles"]:
         at, end = n["offset"], n["offset"] + len(n["text"])
-        assert ctx[at:end] == n["text"] and n["before"] in BREAKS and ctx[at - len(n["before"]):at] == n["before"]
+        assert ctx[at:end] == n["text"] and n["before"] in gaps and ctx[at - len(n["before"]):at] == n["before"]
         assert ctx[at - len(n["before"]) - 1] == "."
-        assert ctx[end:end + len(n["after"])] == n["after"] and ctx[end + len(n["after"])] != " "
-        assert ctx[end] == "\n"
+        assert n["after"] == n["replaced"] == "" and ctx[end] in " \n"
 
 
 def test_tiny_move_stays_within_three_sentence_ends_in_order(base):
@@ -87,9 +88,9 @@ def test_semantic_noise_look_alikes_gold_unchanged(base):
         assert gold_unchanged(base, v)
         assert v.meta["length"] > base.meta["length"] == v.meta["base_length"]
         for sentence in v.meta["noise_sentences"]:
-            at = ctx.index(sentence)  # a line of its own after a sentence end, like the needles
-            assert ctx[at - 1] == "\n" and ctx[:at].rstrip("\n").endswith(".")
-            assert ctx[at + len(sentence)] == "\n"
+            at = ctx.index(sentence)  # after a sentence end and a gap of the text's kind, like the needles
+            assert ctx[at - 1] in " \n" and ctx[:at].rstrip().endswith(".")
+            assert ctx[at + len(sentence)] in " \n"
     first = variants[0].meta["noise_sentences"][0]
     other = re.search(r"of (\w+ \w+)", first).group(1)
     assert other != name and other.split()[-1] == name.split()[-1]

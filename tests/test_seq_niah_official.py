@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from niah.benchmarks.seq_niah.build import build_seq_niah, prompt_text
+from niah.benchmarks.seq_niah.build import build_seq_niah, prompt_text, raw_text_of
 from niah.benchmarks.seq_niah.official import (
     export_builder,
     read_official,
@@ -101,6 +101,12 @@ def test_built_samples_export_and_import_back(tmp_path):
     assert prompt_text(again) == prompt_text(built[0]) and again.answer == built[0].answer
     assert [n["text"] for n in again.meta["needles"]] == [n["text"] for n in built[0].meta["needles"]]
     assert [n["gold_index"] for n in again.meta["needles"]] == [n["gold_index"] for n in built[0].meta["needles"]]
+    # needles placed like the text's sentences (some continuing a line) are found, and their frames recovered
+    # from the raw text, so noise re-places them as the builder would and the raw text is not stored twice
+    assert any("\n" not in n["before"] for n in built[0].meta["needles"])
+    frame = [(n["before"], n["after"], n["replaced"]) for n in built[0].meta["needles"]]
+    assert [(n["before"], n["after"], n["replaced"]) for n in again.meta["needles"]] == frame
+    assert "raw_text" not in again.meta and raw_text_of(again) == raw_text_of(built[0])
 
 
 def test_result_files(tmp_path):

@@ -5,13 +5,16 @@ positions of ``.`` (EN) or ``。`` (ZH) in the long text -- every occurrence, as
 a text with 80 or fewer is rejected (and counted); ``k`` of them are drawn without replacement and sorted;
 the text is split into ``k + 1`` shards, each keeping its period; the needles, shuffled, go between them as
 ``shard_1 + B_1 + needle_1 + A_1 + shard_2 + ... + shard_{k+1}``. Two deviations keep the layout from giving
-the needles away: cut points are sentence ends only (not every period), and the breaks ``B``/``A`` around a
-needle are drawn like every line break of the long text (:data:`BREAKS`, :func:`frame_needle`) instead of the
-official single newlines, which no other line of a text has. The prompt is a document prefix (one of
-``Document: ``, ``Document: \\n``, ``Document:``, ``Document:\\n``, empty; ZH ``文档：`` ... with full-width or
-ASCII colon), the text with needles, a blank line, a question prefix (``Question: `` ... or
-``Please answer the question:\\n``; ZH ``问题：`` ... or ``回答以下问题：\\n``) and the question; the document
-always comes first (the official question-first branch has weight 0).
+the needles away: cut points are sentence ends only (not every period), and a needle is placed like a sentence
+of the long text itself instead of between the official single newlines, which put every needle on a line of
+its own: ``A`` is empty (the text's own gap at the cut follows) and ``B`` is the gap before a sentence of the
+text drawn among those followed by that same gap (:class:`SentenceGaps`,
+:func:`deal_needles`), so a needle continues a line, opens a paragraph or stands alone as often as the text's
+sentences do. The prompt is a document prefix (one of ``Document: ``, ``Document: \\n``, ``Document:``,
+``Document:\\n``, empty; ZH ``文档：`` ... with full-width or ASCII colon), the text with needles, a blank
+line, a question prefix (``Question: `` ... or ``Please answer the question:\\n``; ZH ``问题：`` ... or
+``回答以下问题：\\n``) and the question; the document always comes first (the official question-first branch
+has weight 0).
 
 Length: the official ``length`` field is the number of tokens (GPT-4's ``cl100k_base``) of the whole ``input``:
 document prefix, text with needles, the blank line, question prefix and question. A built sample's
@@ -120,10 +123,9 @@ def parse_needles(spec: str) -> tuple[int, int]:
 # --- the long-text pool ------------------------------------------------------------------------------------
 
 #: The line breaks of the long text, each drawn uniformly and independently: after every title, heading,
-#: paragraph, list item and document, on each side of every needle. Real long texts mix both (the official
-#: Chinese texts use either between paragraphs, the English ones a single newline after a heading), and with
-#: one draw for every break, haystack lines and needle lines stand between breaks of one distribution: the
-#: whitespace around a line says nothing about whether it is a needle.
+#: paragraph, list item and document. Real long texts mix both (the official Chinese texts use either between
+#: paragraphs, the English ones a single newline after a heading); needles take the gaps of the text's own
+#: sentences (:class:`SentenceGaps`), so the whitespace around them says nothing about whether they are.
 BREAKS = ("\n", "\n\n")
 #: Closing marks that may follow a sentence's period (a cut after the period would orphan them).
 _CLOSERS = "\"'”’)]」』）"
@@ -217,7 +219,8 @@ class Inserted:
     needle_depths: list[float]  # tokens of the input before each needle / length
     doc_ids: list[str]
     cut_points: int  # candidate cut points the text offered
-    frames: list[tuple[str, str, str]]  # per needle: break before, break after, text it replaced (a space or "")
+    frames: list[tuple[str, str, str]]  # per needle: gap before, gap after, text it replaced (both empty here)
+    placed: list[int]  # per needle in text order: its index in the needles given (:func:`deal_needles`)
 
 
 class _Redraw(Exception):
@@ -260,17 +263,114 @@ def _cut_positions(text: str, lang: str) -> list[int]:
     return out
 
 
-def frame_needle(text: str, cut: int, rng: random.Random) -> tuple[str, str, int]:
-    """How a needle stands at the sentence end ``cut`` of ``text``: (line break before it, line break after it,
-    characters of ``text`` it replaces). The needle is a line of its own like every other line: a break drawn
-    from :data:`BREAKS` before it; after it, the text's own break where the paragraph ends there, else a
-    drawn one that takes the place of the space between the two sentences (so the next line starts at a
-    word, as lines do)."""
-    before = rng.choice(BREAKS)
-    nxt = text[cut:cut + 1]
-    if nxt == "\n" or nxt == "":
-        return before, "", 0
-    return before, rng.choice(BREAKS), 1 if nxt == " " else 0
+#: Whitespace that may stand between two sentences of a line (a run of it ends no line).
+_INLINE_SPACE = " \t\u3000"
+
+
+def gap_at(text: str, at: int) -> str:
+    """The whitespace run of ``text`` starting at ``at``."""
+    end = at
+    while end < len(text) and text[end].isspace():
+        end += 1
+    return text[at:end]
+
+
+#: Where a reader's sentence (or clause) starts: after a line break, after whitespace following a full stop,
+#: question or exclamation mark, semicolon, colon or closing quote or bracket, and in Chinese right after
+#: 。！？； (Chinese puts no space between sentences). A match is the gap before the piece that follows it.
+_PIECE_GAP = re.compile(r"[ \t\u3000]*\n\s*|(?<=[.!?;:\"'\u201d\u2019)\]])[ \t\u3000]+|(?<=[\u3002\uff01\uff1f\uff1b])")
+
+def gap_before_sentence(text: str, cut: int) -> str | None:
+    """The gap before the sentence of ``text`` that ends at ``cut``: the last :data:`_PIECE_GAP` before its
+    period, looked for from the line break its line starts after (that break itself for the first sentence of a
+    line); None for a sentence that opens the text."""
+    start = max(text.rfind("\n", 0, cut), 0)
+    while start > 0 and text[start - 1].isspace():  # from the start of the whitespace run holding that break
+        start -= 1
+    gap = None
+    for m in _PIECE_GAP.finditer(text, start, cut - 1):
+        gap = m.group()
+    return gap
+
+
+def sentence_frames(text: str, lang: str) -> dict[str, list[str]]:
+    """Every sentence of ``text`` that ends at a cut point, by the gap that follows it (a space or nothing
+    between two sentences of a line, a line break or blank line where the line ends): the gaps before them
+    (:func:`gap_before_sentence`), in text order."""
+    frames: dict[str, list[str]] = {}
+    for cut in _cut_positions(text, lang):
+        before = gap_before_sentence(text, cut)
+        if before is not None:
+            frames.setdefault(gap_at(text, cut), []).append(before)
+    return frames
+
+
+class SentenceGaps:
+    """Draws the gap before a sentence of ``text`` (one ending at a cut point of ``cuts``) among those followed
+    by a given gap, each equally likely: a draw from what :func:`sentence_frames` lists, looking only at the
+    sentences drawn (a few per needle, not a pass over a 100K-token text)."""
+
+    _TRIES = 64
+
+    def __init__(self, text: str, cuts: Sequence[int]) -> None:
+        self.text = text
+        self.cuts = cuts
+        self._by_after: dict[str, list[int]] | None = None
+
+    def draw_before(self, after: str, rng: random.Random) -> str:
+        """The gap before a sentence followed by ``after`` (before any sentence where none is)."""
+        for _ in range(self._TRIES if self.cuts else 0):  # rejection: uniform among those followed by ``after``
+            cut = self.cuts[rng.randrange(len(self.cuts))]
+            if gap_at(self.text, cut) == after:
+                before = gap_before_sentence(self.text, cut)
+                if before is not None:
+                    return before
+        if self._by_after is None:  # a rare gap: every sentence looked at once
+            self._by_after = {}
+            for cut in self.cuts:
+                self._by_after.setdefault(gap_at(self.text, cut), []).append(cut)
+        for pool in (self._by_after.get(after, []), self.cuts):
+            found = [g for g in (gap_before_sentence(self.text, c) for c in pool) if g is not None]
+            if found:
+                return rng.choice(found)
+        return rng.choice(BREAKS)
+
+
+_LINE_GAP = re.compile(r"[ \t\u3000]*\n\s*")
+
+
+def first_line_gap(needle: str, after_cut: str) -> str:
+    """The gap that follows a needle's first line: its own first line break (a title or date on a line of its
+    own), else the text's gap at the cut, which follows the whole needle."""
+    inner = _LINE_GAP.search(needle)
+    return inner.group() if inner else after_cut
+
+
+def deal_needles(needles: Sequence[str], befores: Sequence[str], afters: Sequence[str], rng: random.Random,
+                 ) -> list[int]:
+    """Which needle takes each slot (a cut point: the gap drawn before it, the text's gap after it), as indices
+    into ``needles``. A needle that holds line breaks starts a line within itself (its date or its event), so
+    those go to the slots that start a line, as many as there are: the needles' line starts are then the text's
+    own, not added to them. Any left over go where a line continues after the cut (a sentence that starts a
+    line is more often followed by another than it ends its line), then anywhere; the other needles, in their
+    (shuffled) order, take the rest."""
+    line_slots = [i for i, b in enumerate(befores) if "\n" in b]
+    inline_slots = [i for i, b in enumerate(befores) if "\n" not in b and "\n" not in afters[i]]
+    closing_slots = [i for i, b in enumerate(befores) if "\n" not in b and "\n" in afters[i]]
+    for group in (line_slots, inline_slots, closing_slots):
+        rng.shuffle(group)
+    multi = [j for j, n in enumerate(needles) if "\n" in n]
+    single = [j for j, n in enumerate(needles) if "\n" not in n]
+    dealt = [0] * len(needles)
+    for j, slot in zip(multi + single, line_slots + inline_slots + closing_slots, strict=True):
+        dealt[slot] = j
+    return dealt
+
+
+def _joins_needle(before: str) -> bool:
+    """Whether the gap before a needle is inline whitespace that a tokenizer's word-start token takes in with
+    the needle's first word (``" Diary"`` is one token in cl100k, one ``▁Diary`` piece in SentencePiece)."""
+    return bool(before) and all(c in _INLINE_SPACE for c in before)
 
 
 def _word_cuts(text: str, lang: str) -> list[int]:
@@ -307,7 +407,7 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
     lang = pool.lang
     k = len(needles)
     suffix = JOINER + question_prefix + question
-    needle_cost = sum(tok.count(n) for n in needles) + 2 * k  # a break is one token, either run
+    needle_cost = sum(tok.count(n) for n in needles) + 2 * k  # the gap before each: a token at most
     fixed = tok.count(doc_prefix) + tok.count(suffix) + needle_cost
     margin = 24 + 2 * k
     budget = target - fixed - margin
@@ -347,10 +447,22 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
     if len(cands) < MIN_CUT_POINTS:
         raise _TooFewCuts(len(cands))
     picks = sorted(int(i) for i in rng.choice(len(cands), size=k, replace=False))
+    # each cut point is framed like a sentence of this haystack: the text's own gap at the cut follows the
+    # needle, and the gap before it is drawn among the haystack's sentences followed by that same gap; the
+    # needles are then dealt to these slots (those holding line breaks to the slots that start a line)
+    unit_starts = [0]
+    for u in body:
+        unit_starts.append(unit_starts[-1] + len(pool.units[u]))
+    haystack = SentenceGaps("".join(pool.units[u] for u in body), [unit_starts[pos] + off for pos, off in cands])
     cuts_by_unit: dict[int, list[int]] = {}
+    befores: list[str] = []
+    afters: list[str] = []
     for i in picks:
         pos, off = cands[i]
         cuts_by_unit.setdefault(pos, []).append(off)
+        afters.append(gap_at(pool.units[body[pos]], off))
+        befores.append(haystack.draw_before(afters[-1], py_rng))
+    dealt = deal_needles(needles, befores, afters, py_rng)
     pieces: list[str] = [doc_prefix]
     total = 0
     chars = len(doc_prefix)
@@ -365,16 +477,24 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
             parts: list[str] = []
             prev = 0
             for off in cuts_by_unit[pos]:
-                before, after, replaced = frame_needle(unit, off, py_rng)
+                needle = needles[dealt[ni]]
+                # a needle's first line is framed like a sentence followed by the gap that follows that line: the
+                # slot's drawn gap for a one-line needle, a fresh draw for one whose first line ends in a break
+                before = befores[ni] if "\n" not in needle else haystack.draw_before(
+                    first_line_gap(needle, afters[ni]), py_rng)
                 parts.append(unit[prev:off] + before)
-                # tokens before the needle line (small count: this paragraph only)
-                needle_tokens_before.append(total + (tok.count(lead + "".join(parts)) if pos == 0 else
-                                                     _count_after_break(tok, "".join(parts))))
+                # tokens before the needle (small count: this paragraph only); a space joining the needle to
+                # the sentence before is counted with the needle, whose first token holds it
+                head = "".join(parts)
+                if _joins_needle(before):
+                    head = head[:len(head) - len(before)]
+                needle_tokens_before.append(total + (tok.count(lead + head) if pos == 0 else
+                                                     _count_after_break(tok, head)))
                 offsets.append(chars + sum(len(p) for p in parts))
-                frames.append((before, after, unit[off:off + replaced]))
-                parts.append(needles[ni] + after)
+                frames.append((before, "", ""))
+                parts.append(needle)
                 ni += 1
-                prev = off + replaced
+                prev = off
             parts.append(unit[prev:])
             new_unit = "".join(parts)
             total += tok.count(lead + new_unit) if pos == 0 else _count_after_break(tok, new_unit)
@@ -397,10 +517,10 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         if attempt == 3:
             raise ConfigError(f"could not reach exactly {target} tokens with {tok.name}")
     text_with_needles = text[len(doc_prefix):]
-    if any(text[at:at + len(n)] != n for at, n in zip(offsets, needles, strict=True)):
+    if any(text[at:at + len(needles[j])] != needles[j] for at, j in zip(offsets, dealt, strict=True)):
         raise AssertionError("needle offsets do not match the text")  # a bug, never a data problem
     return Inserted(doc_prefix, text_with_needles, question_prefix, target, offsets,
-                    [t / target for t in needle_tokens_before], docs_used, len(cands), frames)
+                    [t / target for t in needle_tokens_before], docs_used, len(cands), frames, dealt)
 
 
 def _make_tail(pool: LongTextPool, candidates: list[int], suffix: str, want: int) -> str:
@@ -441,9 +561,12 @@ def make_sample(qa: dict[str, Any], pipeline: str, pool: LongTextPool, target: i
     needles = [raw_needles[i] for i in order]
     doc_prefix = py_rng.choice(DOC_PREFIXES[lang])
     question_prefix = py_rng.choice(QUESTION_PREFIXES[lang])
+    # the layout's draws (needle gaps, dealing) come from a stream of their own, seeded by one draw: how many
+    # they take (needles, redraws) then never shifts the questions and lengths of the samples after this one
+    layout_rng = random.Random(py_rng.getrandbits(64))
     for _ in range(12):
         try:
-            ins = insert_needles(pool, target, needles, qa["question"], rng, py_rng, doc_prefix=doc_prefix,
+            ins = insert_needles(pool, target, needles, qa["question"], rng, layout_rng, doc_prefix=doc_prefix,
                                  question_prefix=question_prefix)
             break
         except _TooFewCuts:
@@ -454,10 +577,10 @@ def make_sample(qa: dict[str, Any], pipeline: str, pool: LongTextPool, target: i
         raise ConfigError(f"could not build a {target}-token sample from this corpus (texts too short or no exact tail)")
     context_text = ins.doc_prefix + ins.text_with_needles
     full_input = context_text + JOINER + ins.question_prefix + qa["question"]
-    needles_meta = [{"text": n, "gold_index": g, "inserted_index": i, "offset": off, "depth": round(d, 6),
-                     "before": fr[0], "after": fr[1], "replaced": fr[2]}
-                    for i, (n, g, off, d, fr) in enumerate(zip(needles, order, ins.needle_offsets, ins.needle_depths,
-                                                               ins.frames, strict=True))]
+    needles_meta = [{"text": needles[j], "gold_index": order[j], "inserted_index": i, "offset": off,
+                     "depth": round(d, 6), "before": fr[0], "after": fr[1], "replaced": fr[2]}
+                    for i, (j, off, d, fr) in enumerate(zip(ins.placed, ins.needle_offsets, ins.needle_depths,
+                                                            ins.frames, strict=True))]
     meta: dict[str, Any] = {
         "lang": lang, "pipeline": pipeline, "ppl": PPL[pipeline], "source": qa["meta"].get("source", PPL[pipeline]),
         "length": ins.length, "length_bin": length_bin(ins.length), "num_needles": len(needles),

@@ -4,9 +4,9 @@ Works on any text-needle sample whose ``meta.needles`` records each needle's ``t
 ``offset`` in the (single) text context part -- Sequential-NIAH samples, built or imported, and any family
 that records positions the same way. A needle standing on its own line (``"\\n" + needle + "\\n"``, the
 Sequential-NIAH layout of imported files) keeps that wrapping when it moves; a needle that records its own breaks
-(``before``/``after``/``replaced``: niah-built Sequential-NIAH samples) moves the way the builder places one, with
-breaks drawn afresh (:func:`niah.benchmarks.seq_niah.build.frame_needle`), and so do the look-alike sentences
-of semantic noise; its cut points are then the builder's sentence ends.
+(``before``/``after``/``replaced``: niah-built Sequential-NIAH samples) moves the way the builder places one, its
+gap before drawn afresh from the text's own sentences (:class:`niah.benchmarks.seq_niah.build.SentenceGaps`),
+and so do the look-alike sentences of semantic noise; its cut points are then the builder's sentence ends.
 
 Kinds (official names in ``meta.noise_type``):
 
@@ -123,18 +123,23 @@ def _assemble(sample: Sample, lay: _Layout, cuts: Sequence[int], needles: Sequen
     new_meta: list[dict[str, Any]] = []
     pos = len(lay.head)
     frame_rng = random.Random(f"seq-niah-noise-frame/{sample.id}/{kind}/{suffix}")
-    last_cut, last_after = -1, ""
+    haystack = None
+    if lay.framed:
+        from niah.benchmarks.seq_niah.build import SentenceGaps, first_line_gap, gap_at
+
+        haystack = SentenceGaps(lay.raw, _periods(lay.raw, sample.meta.get("lang", "en"), framed=True))
     for c, is_extra, idx, text in events:
         if c > prev:
             out.append(lay.raw[prev:c])
             pos += c - prev
         if lay.framed:
-            from niah.benchmarks.seq_niah.build import frame_needle
-
-            before, after, replaced = frame_needle(lay.raw, c, frame_rng)
-            if c == last_cut:  # a second line at the same sentence end: the first one's break separates them
-                before, replaced = ("" if last_after else before), 0
-            frame = {"before": before, "after": after, "replaced": lay.raw[c:c + replaced]}
+            # placed like a sentence of the text, as the builder does (two at one sentence end follow each other
+            # as two sentences would); the text's own gap follows, nothing is replaced. Needles keep their order
+            # here: each is framed where it goes, none dealt to a line start
+            assert haystack is not None
+            before = haystack.draw_before(first_line_gap(text, gap_at(lay.raw, c)), frame_rng)
+            after, replaced = "", 0
+            frame = {"before": before, "after": after, "replaced": ""}
         else:
             wrap = lay.wrap or ("\n" if is_extra else "")
             before, after, replaced = wrap, wrap, 0
@@ -152,7 +157,6 @@ def _assemble(sample: Sample, lay: _Layout, cuts: Sequence[int], needles: Sequen
         out.append(after)
         pos += len(after)
         prev = max(prev, c + replaced)
-        last_cut, last_after = c, after
     out.append(lay.raw[prev:])
     ctx = "".join(out)
     meta = dict(sample.meta)

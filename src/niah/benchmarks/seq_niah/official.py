@@ -105,17 +105,41 @@ def _need(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], file: P
 
 
 def _needle_positions(text: str, needles: list[str], file: Path, line: int) -> list[int]:
-    """Offsets of ``"\\n" + needle + "\\n"`` for each needle in inserted order, searched left to right."""
+    """Offsets of each needle in inserted order, searched left to right: on its own line
+    (``"\\n" + needle + "\\n"``, the official layout) where it stands so, else wherever it stands (niah's
+    builder places needles like the text's sentences, many continuing a line)."""
     out: list[int] = []
     start = 0
     for i, n in enumerate(needles):
-        at = text.find("\n" + n + "\n", start)
+        own_line = text.find("\n" + n + "\n", start)
+        at = own_line + 1 if own_line >= 0 else text.find(n, start)
         if at < 0:
-            raise DataError("needle not found in text_with_needles on its own line (after the previous one)",
+            raise DataError("needle not found in text_with_needles (after the previous one)",
                             file=file, line=line, field=f"meta_QA.needles[{i}]")
-        out.append(at + 1)
-        start = at + 1 + len(n)
+        out.append(at)
+        start = at + len(n)
     return out
+
+
+def _frame_from_text(sample: Sample, raw_text: str) -> bool:
+    """Give each needle of an imported sample the frame niah's builder writes (``before``: the whitespace
+    between the sentence end and the needle, nothing after it or replaced) when that recovers ``raw_text``
+    exactly; False (sample unchanged) when it does not."""
+    context = "".join(p.text for p in sample.context if isinstance(p, TextPart))
+    needles = sample.meta["needles"]
+    framed = []
+    prev = len(sample.meta.get("doc_prefix", ""))
+    for nd in sorted(needles, key=lambda n: n["offset"]):
+        head = context[prev:nd["offset"]]
+        framed.append({**nd, "before": head[len(head.rstrip()):], "after": "", "replaced": ""})
+        prev = nd["offset"] + len(nd["text"])
+    trial = Sample(id=sample.id, benchmark=sample.benchmark, task=sample.task, context=sample.context,
+                   question=sample.question, answer=sample.answer, meta={**sample.meta, "needles": framed})
+    if raw_text_of(trial) != raw_text:
+        return False
+    by_index = {n["inserted_index"]: n for n in framed}
+    sample.meta["needles"] = [by_index[n["inserted_index"]] for n in needles]
+    return True
 
 
 def _gold_indices(needles: list[str], raw: list[str], file: Path, line: int) -> list[int]:
@@ -197,7 +221,7 @@ def builder_record_to_sample(obj: Any, *, file: str | Path = "<input>", line: in
         meta["noise_sentences"] = list(inserted_noise)
     sample = Sample(id=md5, benchmark=BENCHMARK, task=pipeline, context=[TextPart(context)],
                     question=[TextPart(question)], answer=output, meta=meta)
-    if raw_text_of(sample) != raw_text:
+    if raw_text_of(sample) != raw_text and not _frame_from_text(sample, raw_text):
         meta["raw_text"] = raw_text
     return sample
 
