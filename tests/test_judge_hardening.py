@@ -84,7 +84,7 @@ def test_429_and_500_then_success_end_with_verdicts_and_are_not_asked_again(run:
 
 @pytest.mark.parametrize("kind", ["surrogate", "garbage", "no_choices", "400", "echo401", "huge"])
 def test_no_reply_ends_a_judge_run(run: Path, kind: str) -> None:
-    plan = FaultPlan(share={kind: 0.5}, fail_attempts=99, huge_bytes=9 * 1024 * 1024)
+    plan = FaultPlan(share={kind: 0.5}, fail_attempts=99, huge_bytes=9 * 1024 * 1024, by_order=True)
     with OpenAIServer(responder=lambda body: CORRECT, faults=plan) as srv:
         _judge(run, srv, "--max-attempts", "2")
         assert any(e.fault == kind for e in srv.log)
@@ -185,7 +185,7 @@ def test_a_judge_run_killed_mid_way_asks_only_the_unfinished_items_again(run: Pa
 def test_judge_keys_never_reach_a_file_or_a_message(run: Path) -> None:
     key = "sk-judge-VERYSECRET-0123456789abcdef"
     url_secret = "JUDGEURLPASSWORD-4242"
-    plan = FaultPlan(share={"echo401": 0.5}, fail_attempts=99)
+    plan = FaultPlan(share={"echo401": 0.5}, fail_attempts=99, by_order=True)
     with OpenAIServer(responder=lambda body: CORRECT, faults=plan) as srv:
         host = srv.base_url.removeprefix("http://")
         done = subprocess.run([sys.executable, "-m", "niah.cli", "judge", "seq-niah", str(run), "--judge",

@@ -36,7 +36,10 @@ class FaultPlan:
 
     ``share`` maps a fault kind to the fraction of prompts that get it; ``fail_attempts`` is how many
     attempts of such a prompt fail before it succeeds; prompts in the ``permanent`` share fail with a 500
-    on every attempt. ``timeout_s`` is how long a "timeout" fault stalls before answering."""
+    on every attempt. ``timeout_s`` is how long a "timeout" fault stalls before answering. ``by_order``
+    places each prompt by the order in which distinct prompts first arrive (alternately at 1/8 and 5/8)
+    instead of by its hash: a share of 0.5 then faults exactly every other prompt, whatever the prompts say (a
+    hash can put all of a handful of prompts on one side)."""
 
     share: dict[str, float] = field(default_factory=dict)
     fail_attempts: int = 1
@@ -44,9 +47,10 @@ class FaultPlan:
     timeout_s: float = 2.0
     drip_s: float = 0.5
     huge_bytes: int = 20 * 1024 * 1024
+    by_order: bool = False
 
-    def fault_for(self, prompt_hash: str, attempt: int) -> str | None:
-        u = int(prompt_hash[:8], 16) / 0xFFFFFFFF
+    def fault_for(self, prompt_hash: str, attempt: int, ordinal: int = 0) -> str | None:
+        u = ((ordinal % 2) + 0.25) / 2 if self.by_order else int(prompt_hash[:8], 16) / 0xFFFFFFFF
         edge = 0.0
         for kind in FAULT_KINDS:
             edge += self.share.get(kind, 0.0)
@@ -131,6 +135,7 @@ class OpenAIServer:
         self.count_prompt_tokens = count_prompt_tokens
         self.log: list[LoggedRequest] = []
         self._attempts: dict[str, int] = {}
+        self._ordinals: dict[str, int] = {}  # distinct prompts in the order they first arrived
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -151,9 +156,10 @@ class OpenAIServer:
         prompt_hash = hashlib.sha256(canonical.encode()).hexdigest()
         m = MARKER.search(canonical)
         with self._lock:
+            ordinal = self._ordinals.setdefault(prompt_hash, len(self._ordinals))
             attempt = self._attempts.get(prompt_hash, 0) + 1
             self._attempts[prompt_hash] = attempt
-            fault = self.faults.fault_for(prompt_hash, attempt) if authorized else None
+            fault = self.faults.fault_for(prompt_hash, attempt, ordinal) if authorized else None
             entry = LoggedRequest(len(self.log), m.group(1) if m else None, prompt_hash, attempt, fault,
                                   authorized, body, path)
             self.log.append(entry)
