@@ -430,3 +430,22 @@ def test_leave_one_out_best_picks_on_the_others_only() -> None:
     assert loo.picks == ["x", "x", "x"] and loo.scores == [None, 1.0, 1.0]
     with pytest.raises(ValueError):
         leave_one_out_best({"x": [1.0], "y": [1.0, 0.0]})
+
+
+def test_printed_report_shows_dataset_text_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """Task names, details and notes come from the dataset: printed as rich markup, "[/bold]" raised a
+    MarkupError after all the work, and "[hf]" vanished."""
+    import io
+
+    from niah.audit import AuditOptions, AuditReport, ProbeResult, print_report
+
+    probes = [ProbeResult("constant", "[/bold]", "no-read", 80.0, 25.0, 20, False, "best reply: [hf] [/x]"),
+              ProbeResult("text-whitespace-skew", "[/bold]", "layout", 30.0, 5.0, 20, False, "[red]x",
+                          advisory=True)]
+    report = AuditReport("ds", 20, AuditOptions(), probes, tasks={"[/bold]": 20}, notes=["[/note] [b]"])
+    stream = io.StringIO()
+    print_report(report, stream)
+    print_report(report)  # the terminal console too
+    for out in (stream.getvalue(), capsys.readouterr().out):
+        assert "[/bold] (20 samples)" in out and "best reply: [hf] [/x]" in out
+        assert "note: [/note] [b]" in out and "([red]x)" in out and "SHORTCUT" in out

@@ -243,6 +243,26 @@ def test_help_shows_types_as_users_read_them_and_describes_eval_and_run():
     assert seen > 20
 
 
+def test_help_texts_hold_no_unescaped_markup_tags():
+    """Typer renders help as rich markup, where "[hf]" or "[head, relation, tail, date]" is read as a style tag
+    and vanishes (a user was told to ``pip install 'niah'``): every help text that shows brackets escapes them."""
+    import re
+
+    import typer.main
+
+    tag = re.compile(r"(?<!\\)\[[a-z#/@][^\[]*?\]")
+    root = typer.main.get_command(app)
+    found = []
+    for path, command in _commands(root):
+        texts = [command.help or "", *(getattr(p, "help", None) or "" for p in command.params)]
+        found += [(path, m.group(0)) for t in texts for m in tag.finditer(t)]
+    assert not found
+    shown = CliRunner().invoke(app, ["export", "hf", "--help"], env={"COLUMNS": "200"}).output
+    assert "niah[hf]" in shown
+    shown = CliRunner().invoke(app, ["build", "seq-niah", "--help"], env={"COLUMNS": "200"}).output
+    assert "[head, relation, tail, date]" in shown
+
+
 def test_run_help_points_at_prompt_switches_niah_list_shows():
     run_help = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output
     assert "niah list" in run_help

@@ -1004,6 +1004,7 @@ def read_audit(path: Path) -> dict[str, Any] | None:
 def print_report(report: AuditReport, stream: Any = None) -> None:
     """One table per task: probe, kind, score, chance, n, verdict."""
     from rich.table import Table
+    from rich.text import Text
 
     from niah.console import wide_console
 
@@ -1011,7 +1012,7 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
     if stream is not None:
         from rich.console import Console
 
-        console = Console(file=stream, width=140)
+        console = Console(file=stream, width=140, markup=False)  # task names and details are dataset text
     by_task: dict[str, list[ProbeResult]] = defaultdict(list)
     for p in report.probes:
         by_task[p.task].append(p)
@@ -1020,24 +1021,24 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
         for col in ("probe", "kind", "score", "chance", "n", "verdict"):
             table.add_column(col, justify="right" if col in ("score", "chance", "n") else "left")
         for p in probes:
-            verdict = ("[green]ok[/green]" if p.passed else "[yellow]skewed[/yellow]" if p.advisory
-                       else "[bold red]SHORTCUT[/bold red]")
+            verdict = (Text("ok", style="green") if p.passed else Text("skewed", style="yellow") if p.advisory
+                       else Text("SHORTCUT", style="bold red"))
             table.add_row(p.probe, p.kind, f"{p.score:.1f}", f"{p.chance:.1f}", str(p.n), verdict)
         console.print(table)
     for note in report.notes:
         console.print(f"note: {note}")
     failed = report.failed
     if failed:
-        console.print(f"[bold red]{len(failed)} probe(s) beat chance by more than {report.options.margin:g} "
-                      "points plus their sampling noise:[/bold red]")
+        console.print(f"{len(failed)} probe(s) beat chance by more than {report.options.margin:g} "
+                      "points plus their sampling noise:", style="bold red")
         for p in failed:
             console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs chance {p.chance:.1f} ({p.detail})")
     else:
         console.print(f"every probe within chance + {report.options.margin:g} points plus its sampling noise "
                       "(99% one-sided; the noise column)")
     for p in report.skewed:
-        console.print(f"[yellow]skewed (a diagnostic, not a shortcut by itself):[/yellow] {p.task} / {p.probe}: "
-                      f"{p.score:.1f} vs {p.chance:.1f} ({p.detail})")
+        console.print(Text.assemble(("skewed (a diagnostic, not a shortcut by itself):", "yellow"),
+                                    f" {p.task} / {p.probe}: {p.score:.1f} vs {p.chance:.1f} ({p.detail})"))
 
 
 def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:

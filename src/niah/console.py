@@ -7,12 +7,14 @@ from typing import Any
 
 def wide_console(min_width: int = 130) -> Any:
     """A rich Console; when output is piped or captured (no terminal), wide enough that tables keep their
-    labels instead of squeezing them into ellipses."""
+    labels instead of squeezing them into ellipses. Markup is off: what it prints holds dataset, model and
+    path text, in which ``[/x]`` would raise and ``[name]`` vanish; styles are given as ``style=`` or
+    :class:`rich.text.Text`."""
     from rich.console import Console
 
-    console = Console()
+    console = Console(markup=False)
     if not console.is_terminal:
-        console = Console(width=max(console.width, min_width))
+        console = Console(width=max(console.width, min_width), markup=False)
     return console
 
 
@@ -37,7 +39,7 @@ class progress_bar:
         )
 
         # progress goes to stderr, like niah run's, so that stdout can be piped
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        self._bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), TimeRemainingColumn(), transient=False,
                              console=Console(stderr=True))
         self._bar.__enter__()

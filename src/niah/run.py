@@ -333,7 +333,7 @@ class _Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self._progress = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
             TextColumn("[red]{task.fields[failed]} failed"), TextColumn("{task.fields[reused]} reused"),
             console=Console(stderr=True), transient=False, refresh_per_second=4,

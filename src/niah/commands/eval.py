@@ -168,6 +168,8 @@ def register(app: typer.Typer) -> None:
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
                        progress=not no_progress, published=not no_published, benchmark=benchmark,
                        media_roots=tuple(media_root or ()), audit=audit)
+        from rich.text import Text
+
         console = wide_console()
         s = res["summary"]
         console.print(f"run: {s.answered} answered, {s.failed} failed, {s.skipped} skipped; "
@@ -181,9 +183,10 @@ def register(app: typer.Typer) -> None:
                               f"{audited.options.margin:g} points plus their sampling noise")
             else:
                 worst = ", ".join(f"{p.task}/{p.probe}" for p in audited.failed[:4])
-                console.print(f"[bold red]audit: {len(audited.failed)} of {len(audited.probes)} shortcut probes "
-                              f"beat chance[/bold red] ({worst}{', ...' if len(audited.failed) > 4 else ''}); "
-                              f"see the report's Audit section or `niah audit {res['dataset']}`")
+                console.print(Text.assemble(
+                    (f"audit: {len(audited.failed)} of {len(audited.probes)} shortcut probes beat chance",
+                     "bold red"), f" ({worst}{', ...' if len(audited.failed) > 4 else ''}); "
+                    f"see the report's Audit section or `niah audit {res['dataset']}`"))
         console.print(f"report: {res['report']}")
         from niah.commands.run import exit_on_unanswered
 
@@ -203,8 +206,9 @@ def _print_scores(console: Any, run_dir: Path) -> None:
     inp = load_input(run_dir)
     rs = inp.run_status
     if rs and inp.incomplete:
-        console.print(f"[bold yellow]INCOMPLETE RUN: {rs.get('answered')} answered, {rs.get('failed')} failed, "
-                      f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples[/]")
+        console.print(f"INCOMPLETE RUN: {rs.get('answered')} answered, {rs.get('failed')} failed, "
+                      f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples",
+                      style="bold yellow")
     if inp.spec is None or not inp.task_scores:
         return
     labels = inp.spec.columns.labels

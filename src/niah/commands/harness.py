@@ -40,7 +40,8 @@ def export_command(
 ) -> None:
     """A niah dataset as a Hugging Face dataset: Parquet shards that datasets.load_dataset("parquet",
     data_dir=DIR) loads (images as Image features, video as frame lists), every sample field kept, and a
-    dataset card. Needs the datasets package (pip install 'niah[hf]')."""
+    dataset card. Needs the datasets package (pip install 'niah\\[hf]')."""
+    # (the help is rich markup: an unescaped "[hf]" would be read as a style tag and vanish)
     from niah.hf import export_hf, parse_size
 
     summary = export_hf(dataset, out, split=split, embed=not no_embed, max_shard_bytes=parse_size(max_shard_size),

@@ -60,7 +60,7 @@ def build_command(
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path (obelics:, "
                                         "textdir:, jsonl: prefixes)")] = "default",
     source: Annotated[Path | None, typer.Option(
-        "--source", help="QA source for real-temporal (relations [head, relation, tail, date]) or real-logical "
+        "--source", help="QA source for real-temporal (relations \\[head, relation, tail, date]) or real-logical "
                          "(questions with ordered items) JSONL")] = None,
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="tokenizer the lengths are exact in")] = "cl100k_base",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
