@@ -415,3 +415,19 @@ def test_categorical_golds_are_dealt_evenly_per_task(grid: Path) -> None:
         in_row = Counter(s.answer for s in samples if s.task == "retrieval-image"
                          and s.meta.get("requested_depth_cell", s.meta["depth_cell"]) == depth)
         assert spread(in_row, range(4)) <= 1, (depth, in_row)
+
+
+def test_reasoning_image_answers_are_dealt_per_puzzle_kind(tmp_path: Path) -> None:
+    """Each puzzle kind asks its own question text, so its answers are balanced on their own (one deck over
+    the task left 25 two-option jigsaws at 15/10: the most frequent answer per question scored 54.5 against
+    46.5), and the kinds themselves are dealt over the grid."""
+    from collections import Counter
+
+    out = tmp_path / "ds"
+    build_mm_niah(BuildConfig(per_cell=1, seed=0, tasks=("reasoning-image",)), out, progress=False)
+    samples = list(Dataset(out))
+    kinds = Counter(s.meta["puzzle_kind"] for s in samples)
+    assert len(samples) == 55 and max(kinds.values()) - min(kinds.values()) <= 10, kinds
+    for kind in ("jigsaw", "camera-motion"):  # two options each; a position that fell back draws at random
+        answers = Counter(s.answer for s in samples if s.meta["puzzle_kind"] == kind)
+        assert abs(answers[0] - answers[1]) <= 2, (kind, answers)

@@ -55,6 +55,8 @@ DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "2
                    "48k-64k", "64k-72k")
 DEFAULT_DEPTHS = (0.0, 0.2, 0.4, 0.6, 0.8)  # lower edges of the five official depth cells
 BENCHMARK = "mm-niah"
+#: Builds of a reasoning-image position's dealt puzzle kind before it may take another (of the 25 a sample has)
+KIND_TRIES = 12
 HAYSTACK_EXCLUDE = ("penguin", "needle")
 # Colour/tilt variants per cartoon kind: drawing is slow (~0.1 s) and cached, so a small fixed set is reused.
 CARTOON_LOOKS = 4  # haystack sentences that could be mistaken for needles are dropped
@@ -481,6 +483,7 @@ class MMNIAHBuilder:
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
         self.warnings.extend(getattr(corpus, "notes", ()))  # what a corpus reader left out, and why
         self._decks: dict[tuple[str, str], dict[tuple[int, ...], Any]] = {}
+        self._kind_tries: dict[tuple[str, tuple[int, ...]], int] = {}  # builds of a position's dealt kind
 
     def _grid(self) -> list[tuple[int, int, int]]:
         cfg = self.cfg
@@ -497,10 +500,35 @@ class MMNIAHBuilder:
                 list(values), self._grid(), f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/{what}")
         return deck[plan.position]
 
-    def _answer_for(self, plan: _Plan) -> Callable[[int], int]:
-        """The correct option's index for a question of n options, from a deck of 0..n-1 over the task: one
-        deck per option count, as reasoning-image's puzzles have 2 to 4 options (chosen with the puzzle)."""
-        return lambda n: int(self._dealt(plan, f"answer-of-{n}", range(n)))
+    def _answer_for(self, plan: _Plan, kind: str | None = None) -> Callable[[int], int]:
+        """The correct option's index for a question of n options, from a deck of 0..n-1: one deck per option
+        count over the task, or, given the puzzle ``kind`` a position was dealt (:meth:`_puzzle_kind`), one
+        per kind and count over that kind's positions, so that each question text is balanced on its own (one
+        deck over the task left a kind's 25 two-option puzzles at 15/10: its most frequent answer scored 54.5
+        against 46.5). A position whose puzzle fell back to another kind draws at random."""
+        if kind is None:
+            return lambda n: int(self._dealt(plan, f"answer-of-{n}", range(n)))
+
+        def answer(n: int) -> int:
+            key = (plan.task, f"answer-of-{kind}-{n}")
+            deck = self._decks.get(key)
+            if deck is None:
+                kinds = self._decks[(plan.task, "kind")]
+                positions = sorted(pos for pos, k in kinds.items() if k == kind)
+                deck = self._decks[key] = deal(list(range(n)), positions,
+                                               f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/{key[1]}")
+            got = deck.get(plan.position)
+            return plan.rng.randrange(n) if got is None else int(got)
+
+        return answer
+
+    def _puzzle_kind(self, plan: _Plan, kinds: Sequence[str]) -> str:
+        """The puzzle kind of a reasoning-image sample: dealt over the task's grid; after
+        ``KIND_TRIES`` failed builds of it (a source too uniform, images too costly for a short context) drawn
+        at random, so that a kind that cannot fit a length never stops the build."""
+        dealt = str(self._dealt(plan, "kind", kinds))
+        tries = self._kind_tries[(plan.task, plan.position)] = self._kind_tries.get((plan.task, plan.position), 0) + 1
+        return dealt if tries <= KIND_TRIES else plan.rng.choice(list(kinds))
 
     def _statement_counts(self, plan: _Plan) -> list[int]:
         """counting-text: the plan's statements (1 to 3, from a deck) and the count each states: one deck
@@ -795,12 +823,12 @@ class MMNIAHBuilder:
         from niah.benchmarks.mm_niah import needle_images as ni
 
         ctx = self.ctx
-        kind = plan.rng.choice(ni.REASONING_IMAGE_KINDS)
+        kind = self._puzzle_kind(plan, ni.REASONING_IMAGE_KINDS)
         cap = max(256, plan.target // 6)
         src_idx = plan.rng.randrange(len(ctx.corpus_images))
         source = ctx.load_variant(ctx.haystack_image(src_idx, cap))
         try:
-            puzzle = ni.make_reasoning_image(kind, source, plan.rng, answer_for=self._answer_for(plan))
+            puzzle = ni.make_reasoning_image(kind, source, plan.rng, answer_for=self._answer_for(plan, kind))
         except ConfigError:
             return None  # e.g. a source too uniform for a camera-motion pair: draw another
         costs = [ctx.rule.tokens(*im.size) for im in puzzle.needle_images]
