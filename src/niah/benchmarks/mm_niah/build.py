@@ -56,7 +56,7 @@ DEFAULT_LENGTHS = ("1k-2k", "2k-4k", "4k-8k", "8k-12k", "12k-16k", "16k-24k", "2
 DEFAULT_DEPTHS = (0.0, 0.2, 0.4, 0.6, 0.8)  # lower edges of the five official depth cells
 BENCHMARK = "mm-niah"
 #: Builds of a reasoning-image position's dealt puzzle kind before it may take another (of the 25 a sample has)
-KIND_TRIES = 12
+KIND_TRIES = 5
 HAYSTACK_EXCLUDE = ("penguin", "needle")
 # Colour/tilt variants per cartoon kind: drawing is slow (~0.1 s) and cached, so a small fixed set is reused.
 CARTOON_LOOKS = 4  # haystack sentences that could be mistaken for needles are dropped
@@ -524,11 +524,15 @@ class MMNIAHBuilder:
 
     def _puzzle_kind(self, plan: _Plan, kinds: Sequence[str]) -> str:
         """The puzzle kind of a reasoning-image sample: dealt over the task's grid; after
-        ``KIND_TRIES`` failed builds of it (a source too uniform, images too costly for a short context) drawn
-        at random, so that a kind that cannot fit a length never stops the build."""
+        ``KIND_TRIES`` failed builds of it (a source too uniform, images too costly for a short context) the
+        kinds in turn, the others first, so that a kind that cannot fit a length never stops the build (at
+        3K tokens only a plain jigsaw may fit)."""
         dealt = str(self._dealt(plan, "kind", kinds))
-        tries = self._kind_tries[(plan.task, plan.position)] = self._kind_tries.get((plan.task, plan.position), 0) + 1
-        return dealt if tries <= KIND_TRIES else plan.rng.choice(list(kinds))
+        key = (plan.task, plan.position)
+        tries = self._kind_tries[key] = self._kind_tries.get(key, 0) + 1
+        if tries <= KIND_TRIES:
+            return dealt
+        return kinds[(kinds.index(dealt) + tries - KIND_TRIES) % len(kinds)]
 
     def _statement_counts(self, plan: _Plan) -> list[int]:
         """counting-text: the plan's statements (1 to 3, from a deck) and the count each states: one deck
@@ -840,9 +844,11 @@ class MMNIAHBuilder:
         specs = _haystack_specs(images, plan.rng)
         n = len(puzzle.needle_images)
         needle_specs = [ImageSpec(c, payload=("needle", i)) for i, c in enumerate(costs)]
-        insert_at = [plan.rng.randint(0, len(specs)) for _ in range(n)]
-        for pos, spec in sorted(zip(insert_at, needle_specs, strict=True), key=lambda x: -x[0]):
-            specs.insert(pos, spec)
+        # places drawn in order, so that the first view stands first (drawn unordered, half the camera pairs
+        # were built only to be thrown away, and a hard cell could run out of tries)
+        insert_at = sorted(plan.rng.randint(0, len(specs)) for _ in range(n))
+        for k in reversed(range(n)):  # the last needle first: an earlier one at the same place goes before it
+            specs.insert(insert_at[k], needle_specs[k])
         idx = [specs.index(s) for s in needle_specs]
         targets = draw_depths(plan.rng, n, plan.cell)
         layout, depth_of = self._pinned_layout(plan, specs, dict(zip(idx, targets, strict=True)), single=(n == 1))
