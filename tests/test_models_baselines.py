@@ -201,3 +201,29 @@ def test_dense_minilm_retriever_ranks_the_paraphrase_first():
     scores = scorer("Which spice flavours the soup?",
                     ["The train left at noon.", "Saffron gives the soup its taste.", "Cats sleep a lot."])
     assert max(range(3), key=scores.__getitem__) == 1
+
+
+def test_random_baseline_takes_the_runs_sampling_seed():
+    """``niah run --seed N`` reaches baseline:random as it reaches a model: another seed, another draw (it was
+    ignored, so runs with seeds 1-4 repeated one draw); the same seed, the same replies."""
+    import dataclasses
+
+    from niah.models.base import ModelRequest
+    from niah.prompts import render_prompt
+
+    backend = load_backend("baseline:random")
+    samples = [_sample("retrieval-image", [TextPart("a long context")], "Which?", 1,
+                       choices=[[TextPart(c)] for c in "wxyz"]) for _ in range(1)]
+    samples = [dataclasses.replace(samples[0], id=f"retrieval-image/{i}") for i in range(40)]
+
+    def replies(seed: int | None) -> list[str]:
+        out = []
+        for sample in samples:
+            prompt = render_prompt(sample, Path("."))
+            gen = dataclasses.replace(prompt.generation, seed=seed)
+            out.append(asyncio.run(backend.generate(ModelRequest(prompt=prompt, generation=gen, sample=sample))).text)
+        return out
+
+    assert replies(None) == replies(None) and replies(1) == replies(1)
+    assert replies(1) != replies(2) and replies(None) != replies(3)
+    assert replies(0) == replies(None)  # the option's default seed is 0

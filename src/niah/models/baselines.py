@@ -73,6 +73,9 @@ class _Baseline:
 class RandomBaseline(_Baseline):
     """Options: ``seed`` (default 0), and for a family's random answerer (``RandomShape``) ``count_max`` (largest
     random count, default 10) and ``count_items`` (largest number of counts in one reply, default 3).
+
+    A request's sampling seed (``niah run --seed``), when set, replaces the ``seed`` option, as it would a
+    model's: runs with different seeds are different draws (it was ignored, so every run repeated one draw).
     """
 
     def __init__(self, spec: ModelSpec) -> None:
@@ -88,8 +91,8 @@ class RandomBaseline(_Baseline):
         return {"provider": "baseline", "kind": "random", "seed": self.seed, "count_max": self.count_max,
                 "count_items": self.count_items}
 
-    def answer(self, sample: Sample) -> str:
-        rng = _rng(self.seed, sample.id)
+    def answer(self, sample: Sample, seed: int | None = None) -> str:
+        rng = _rng(self.seed if seed is None else seed, sample.id)
         answers = _family_answers(sample)
         if answers is not None and answers.random is not None:
             reply = answers.random(sample, RandomShape(rng, self.count_max, self.count_items))
@@ -101,7 +104,7 @@ class RandomBaseline(_Baseline):
         return rng.choice(words) if words else ""
 
     async def generate(self, request: ModelRequest) -> ModelReply:
-        return ModelReply(text=self.answer(_need_sample(request)))
+        return ModelReply(text=self.answer(_need_sample(request), request.generation.seed))
 
 
 @dataclass(frozen=True, slots=True)
