@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -147,10 +148,15 @@ def test_cli_build_run_score(tmp_path):
     assert "built 2 samples (vh_multi: 2)" in niah("build", "mmlongbench-vh", "--out", "ds", "--lengths", "8k",
                                                    "--per-length", "2", "--needles", "2", "--no-progress")
     niah("run", "ds", "--model", "baseline:oracle", "--out", "run", "--no-progress")
-    niah("score", "run")
+    printed = niah("score", "run")
 
     scores = official_scores(tmp_path / "run" / "scores.json")
     assert scores["datasets"]["vh_multi"]["8K"] == 100.0
+    # two correct samples are no certainty: the interval is Wilson's over them, not the bootstrap's zero width;
+    # and an overall the official rule leaves undefined (one category of four) says so
+    task = json.loads((tmp_path / "run" / "scores.json").read_text())["by_task"]["vh_multi"]
+    assert task["score"] == 100.0 and task["ci95"][0] < 40.0 and task["ci95"][1] == 100.0
+    assert "score - (its official overall is not defined on this set" in printed
 
 
 def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):

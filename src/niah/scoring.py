@@ -232,12 +232,21 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
             return [found.get(name) for name in boot]
 
         intervals = dict(zip(boot, bootstrap_intervals(replicate, len(boot)), strict=True))
+
+        def resampled(name: str, score: float | None, n: int) -> list[float] | None:
+            # 0/1 outcomes that all came out alike give every resample the same figure: a zero-width interval
+            # that claims certainty; their common score's Wilson interval over the n samples is the honest one
+            bounds = _bounds(intervals.get(name), 1.0)
+            if bounds is not None and binary and bounds[0] == bounds[1] and score in (0.0, 100.0) and n > 0:
+                return wilson(score, n)
+            return bounds
+
         if "" in intervals:
-            overall = _bounds(intervals.get(""), 1.0)
+            overall = resampled("", head.overall, head.n)
             method = BOOTSTRAP if overall is not None else None
-        for key in head.by_task:
+        for key, task in head.by_task.items():
             if "task:" + key in intervals:
-                tasks[key] = _bounds(intervals.get("task:" + key), 1.0)
+                tasks[key] = resampled("task:" + key, task.score, task.n)
     return overall, method, tasks
 
 
