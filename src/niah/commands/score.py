@@ -126,8 +126,9 @@ def headline_lines(doc: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     for name, block in blocks.items():
         metric = str(block.get("metric") or "score").split(" (", 1)[0]
-        undefined = (" (its official overall is not defined on this set, e.g. categories or lengths it lacks; "
-                     "see the tasks and covered)" if block.get("overall") is None and block.get("n") else "")
+        # e.g. categories or lengths the set lacks: the tasks and covered below still say how it did
+        undefined = " (the official overall is undefined on this set)" if block.get("overall") is None and block.get(
+            "n") else ""
         lines.append(f"{name}: {metric} {_pct(block.get('overall'))}{_ci(block.get('ci95'), block.get('ci_method'))}"
                      f"{undefined}, n={block.get('n')}; covered {_pct(block.get('covered'))}")
         for task, entry in (block.get("by_task") or {}).items():
