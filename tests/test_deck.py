@@ -41,3 +41,20 @@ def test_bad_decks_are_refused() -> None:
         deal([], [(0,)], "k")
     with pytest.raises(ValueError):
         deal([1, 1], [(0,)], "k")
+
+
+@pytest.mark.parametrize(("lengths", "depths", "reps", "count"), [(11, 5, 8, 4), (11, 5, 6, 10)])
+def test_large_grids_keep_lengths_and_depths_even_and_cells_near_even(lengths: int, depths: int, reps: int,
+                                                                       count: int) -> None:
+    """--per-cell 6-8 on the default grid (330-440 positions): the task, each length and each depth as even as
+    the deck allows, each cell within two (a cell of 8 samples and 4 values: no value more than twice as often
+    as another); the swaps are searched in numpy, so this is a fraction of a second (bench/deck_deal.py)."""
+    positions = list(itertools.product(range(lengths), range(depths), range(reps)))
+    values = range(count)
+    dealt = deal(list(values), positions, f"large/{reps}/{count}")
+    assert _spread(Counter(dealt.values()), values) <= 1
+    for axis in (0, 1):
+        for row in range(positions[-1][axis] + 1):
+            assert _spread(Counter(v for p, v in dealt.items() if p[axis] == row), values) <= 1
+    for cell in itertools.product(range(lengths), range(depths)):
+        assert _spread(Counter(v for p, v in dealt.items() if p[:2] == cell), values) <= 2

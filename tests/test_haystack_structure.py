@@ -323,6 +323,7 @@ def test_built_needles_sit_in_paragraphs_and_contexts_end_on_sentences(built: Pa
                 positions += len(sentence_gap.findall(block)) + 1 + (not headed)
     assert ends / samples >= 0.98
     chance, close_chance = open_positions / positions, close_positions / positions
-    # two-sided around chance (opening sits a little below it: see the test above); was 0.115 vs 0.219
-    assert total >= 100 and chance - 0.08 <= opens / total <= chance + 0.05, (opens / total, chance)
+    # two-sided around chance: opening sits 0.03-0.05 below it (see the test above), and 144 needles leave a
+    # standard error of 0.034 (seeds 5-8 gave 0.139, 0.167, 0.208, 0.167); the defect it guards read 0.115
+    assert total >= 100 and chance - 0.10 <= opens / total <= chance + 0.05, (opens / total, chance)
     assert abs(closes / total - close_chance) <= 0.06, (closes / total, close_chance)
