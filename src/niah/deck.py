@@ -44,7 +44,7 @@ def deal(values: Sequence[Value], positions: Sequence[Position], key: str,
     extra = set(rng.sample(range(count), len(positions) % count))
     deck = [v for v in range(count) for _ in range(len(positions) // count + (v in extra))]
     order = sorted(positions)  # the deal depends on the set of positions, not on the order they were given in
-    # each stratum's row of every position, as row numbers; rows[s][r, v]: value v's count in row r of stratum s
+    # row_ids[s][i]: the number of position i's row in stratum s (positions sharing those coordinates share it)
     row_ids = []
     for group in strata:
         numbered: dict[tuple[int, ...], int] = {}
@@ -57,12 +57,11 @@ def deal(values: Sequence[Value], positions: Sequence[Position], key: str,
         dealt = np.array(deck, dtype=np.int64)
         score = _even_out(dealt, row_ids, count, rng)
         if best is None or score < best[0]:
-            best = (score, [int(v) for v in dealt])
+            best = (score, dealt.tolist())
         if score[0] == 0:
             break
     assert best is not None
-    dealt_values = best[1]
-    return {pos: values[v] for pos, v in zip(order, dealt_values, strict=True)}
+    return {pos: values[v] for pos, v in zip(order, best[1], strict=True)}
 
 
 #: Shuffles climbed per deal (the first whose rows all come out even is kept).
@@ -78,7 +77,7 @@ def _even_out(dealt: np.ndarray, row_ids: Sequence[np.ndarray], count: int,
     positions took 65-100 s per deal that way). Returns (how far the rows are from even: the sum of each row's
     spread beyond one, the sum of squares)."""
     n = len(dealt)
-    rows = []
+    rows = []  # rows[s][r, v]: how often value v is dealt in row r of stratum s
     for ids in row_ids:
         table = np.zeros((int(ids.max()) + 1 if n else 0, count), dtype=np.int64)
         np.add.at(table, (ids, dealt), 1)
