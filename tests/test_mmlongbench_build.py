@@ -156,7 +156,7 @@ def test_cli_build_run_score(tmp_path):
     # and an overall the official rule leaves undefined (one category of four) says so
     task = json.loads((tmp_path / "run" / "scores.json").read_text())["by_task"]["vh_multi"]
     assert task["score"] == 100.0 and task["ci95"][0] < 40.0 and task["ci95"][1] == 100.0
-    assert "score - (the official overall is undefined on this set), n=2" in printed
+    assert "score undefined on this set (the official overall needs parts it lacks; per task below), n=2" in printed
 
 
 def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):

@@ -127,10 +127,11 @@ def headline_lines(doc: dict[str, Any]) -> list[str]:
     for name, block in blocks.items():
         metric = str(block.get("metric") or "score").split(" (", 1)[0]
         # e.g. categories or lengths the set lacks: the tasks and covered below still say how it did
-        undefined = " (the official overall is undefined on this set)" if block.get("overall") is None and block.get(
-            "n") else ""
-        lines.append(f"{name}: {metric} {_pct(block.get('overall'))}{_ci(block.get('ci95'), block.get('ci_method'))}"
-                     f"{undefined}, n={block.get('n')}; covered {_pct(block.get('covered'))}")
+        undefined = block.get("overall") is None and bool(block.get("n"))
+        value = ("undefined on this set (the official overall needs parts it lacks"
+                 + ("; per task below)" if block.get("by_task") else ")")
+                 if undefined else f"{_pct(block.get('overall'))}{_ci(block.get('ci95'), block.get('ci_method'))}")
+        lines.append(f"{name}: {metric} {value}, n={block.get('n')}; covered {_pct(block.get('covered'))}")
         for task, entry in (block.get("by_task") or {}).items():
             lines.append(f"  {task}: {_pct(entry.get('score'))}{_ci(entry.get('ci95'))}, n={entry.get('n')}")
     if len(blocks) > 1:
