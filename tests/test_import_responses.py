@@ -292,3 +292,53 @@ def test_an_oversized_zip_member_is_refused_before_it_is_read(reference, tmp_pat
     monkeypatch.setattr(niah.harness.logs, "MAX_MEMBER_BYTES", 64)
     with pytest.raises(DataError, match=r"log.eval:header.json: is larger than 64 bytes uncompressed"):
         import_responses("inspect", log, dataset, tmp_path / "run")
+
+
+def _inspect_written_eval(path: Path, replies: dict[str, str]) -> Path:
+    """An .eval log written by inspect_ai itself (its members Zstandard-compressed in recent releases)."""
+    inspect_log = pytest.importorskip("inspect_ai.log")
+    from inspect_ai.model import ModelOutput
+
+    spec = inspect_log.EvalSpec(created="2026-01-01T00:00:00+00:00", task="niah",
+                                dataset=inspect_log.EvalDataset(name="niah"), model="mockllm/model",
+                                config=inspect_log.EvalConfig())
+    samples = [inspect_log.EvalSample(id=sid, epoch=1, input="prompt", target="gold",
+                                      output=ModelOutput.from_content("mockllm/model", text))
+               for sid, text in replies.items()]
+    inspect_log.write_eval_log(inspect_log.EvalLog(eval=spec, samples=samples, status="success"), str(path))
+    return path
+
+
+def test_an_eval_log_inspect_writes_imports_in_a_fresh_interpreter(reference, tmp_path):
+    """Importing inspect_ai patches zipfile to read Zstandard; a user's `niah import responses` never imports it,
+    so the real log is read in a subprocess where zipfile knows no Zstandard."""
+    import subprocess
+    import sys
+
+    dataset, replies, _order, ref_dir = reference
+    log = _inspect_written_eval(tmp_path / "theirs.eval", replies)
+    with zipfile.ZipFile(log) as archive:
+        methods = {info.compress_type for info in archive.infolist()}
+    if 93 not in methods:
+        pytest.skip(f"this inspect_ai writes no Zstandard members ({methods})")
+    done = subprocess.run([sys.executable, "-m", "niah", "import", "responses", str(log), "--from", "inspect",
+                           "--dataset", str(dataset), "--out", str(tmp_path / "run")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    score_run(tmp_path / "run")
+    _assert_scores_equal(tmp_path / "run", ref_dir)
+
+
+def test_a_damaged_zstandard_member_is_one_located_error(reference, tmp_path):
+    dataset, replies, _order, _ref = reference
+    log = _inspect_written_eval(tmp_path / "theirs.eval", replies)
+    with zipfile.ZipFile(log) as archive:
+        info = next(i for i in archive.infolist() if i.filename.startswith("samples/"))
+    if info.compress_type != 93:
+        pytest.skip("this inspect_ai writes no Zstandard members")
+    data = bytearray(log.read_bytes())
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    data[start + info.compress_size // 2] ^= 0xFF  # one byte inside the compressed frame
+    log.write_bytes(bytes(data))
+    with pytest.raises(DataError, match=rf"theirs.eval:{info.filename}: cannot be read from the zip"):
+        import_responses("inspect", log, dataset, tmp_path / "run")

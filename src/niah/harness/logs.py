@@ -3,7 +3,9 @@
 Two formats are read, from their documented layouts (never with the harness installed):
 
 - **inspect_ai** eval logs: a ``.json`` log is one object whose ``samples`` list holds ``EvalSample`` objects; an
-  ``.eval`` log is a zip holding ``header.json`` and one ``samples/<id>_epoch_<n>.json`` per sample. A sample's
+  ``.eval`` log is a zip holding ``header.json`` and one ``samples/<id>_epoch_<n>.json`` per sample (members
+  deflated or, as recent inspect_ai writes them, Zstandard-compressed, which Python's zipfile cannot read: those are
+  decompressed here with the ``zstandard`` package inspect_ai depends on). A sample's
   reply is ``output.completion``, else the text of ``output.choices[0].message.content``, else the last assistant
   message in ``messages``; a sample with ``error`` set failed. Its niah id is ``metadata.niah_id`` when present,
   else its ``id``.
@@ -18,8 +20,11 @@ Every problem raises one :class:`~niah.errors.DataError` naming the file, line (
 
 from __future__ import annotations
 
+import io
 import json
+import struct
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +36,8 @@ from niah.iox import MAX_JSON_FILE_BYTES, iter_jsonl, read_json_file
 HARNESSES = ("inspect", "lmms-eval")
 #: Largest zip member of an ``.eval`` log read (uncompressed): a sample with a long transcript stays well under.
 MAX_MEMBER_BYTES = 256 << 20
+#: The zip compression method number of Zstandard (APPNOTE 4.4.5), which ``zipfile`` does not know before 3.14.
+ZIP_ZSTANDARD = 93
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +170,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) ->
     if info.file_size > MAX_MEMBER_BYTES:
         raise DataError(f"is larger than {MAX_MEMBER_BYTES} bytes uncompressed; refused", file=label)
     try:
-        data = archive.read(info)
+        data = _zstd_member(archive, info, label) if info.compress_type == ZIP_ZSTANDARD else archive.read(info)
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
         raise DataError(f"cannot be read from the zip: {exc}", file=label) from None
     try:
@@ -174,6 +181,46 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) ->
         raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=label, line=exc.lineno) from None
     except (ValueError, RecursionError) as exc:
         raise DataError(f"invalid JSON: {str(exc)[:120]}", file=label) from None
+
+
+def _zstd_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) -> bytes:
+    """A Zstandard-compressed member: its raw bytes located through the local header, decompressed with a bound
+    (the size the central directory states, so a member that inflates beyond it is refused) and CRC-checked."""
+    try:
+        import zstandard
+    except ImportError:
+        raise DataError("is Zstandard-compressed (as inspect_ai writes .eval logs); install the zstandard package "
+                        "(inspect_ai depends on it) or re-save the log as .json with `inspect log convert`",
+                        file=label) from None
+    handle = archive.fp
+    if handle is None:
+        raise ValueError("the zip file is closed")
+    handle.seek(info.header_offset)
+    header = handle.read(30)
+    if len(header) != 30 or header[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile("bad local file header")
+    name_len, extra_len = struct.unpack("<HH", header[26:30])
+    handle.seek(info.header_offset + 30 + name_len + extra_len)
+    raw = handle.read(info.compress_size)
+    if len(raw) != info.compress_size:
+        raise zipfile.BadZipFile("truncated member")
+    try:
+        chunks: list[bytes] = []
+        got = 0
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw)) as reader:
+            while got <= info.file_size:  # one byte past the stated size is enough to refuse it
+                chunk = reader.read(info.file_size + 1 - got)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                got += len(chunk)
+        data = b"".join(chunks)
+    except zstandard.ZstdError as exc:
+        raise DataError(f"cannot be read from the zip: Zstandard: {exc}", file=label) from None
+    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+        raise DataError("cannot be read from the zip: the Zstandard member does not match its stated size and CRC",
+                        file=label)
+    return data
 
 
 def _inspect_eval_zip(path: Path, epoch: int) -> HarnessLog:

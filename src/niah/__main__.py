@@ -1,0 +1,5 @@
+"""``python -m niah``: the same command line as the ``niah`` script."""
+
+from niah.cli import main
+
+main()
