@@ -11,6 +11,7 @@ from niah.benchmarks.protocol import OFFICIAL, SCORES_SCHEMA, official_structure
 from niah.report import load_input
 from niah.run import run_dataset_sync
 from niah.scoring import combined_block, get_scorer, score_run
+from niah.stats import wilson_interval
 from support.cli import invoke_ok
 from support.datasets import write_mm_niah_like
 
@@ -47,10 +48,14 @@ def test_mm_niah_headline_keeps_the_official_zeros_and_covered_does_not(oracle_r
         ["retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image",
          "reasoning-image"], pytest.approx(40 / 11, abs=1e-4))
     # not a plain proportion (a mean over bins): the bootstrap of the official rule, outcomes redrawn within a
-    # task's context bin onto its own depth cells: no resample empties a cell, so a perfect model's interval
-    # is the figure itself (a plain resample of the rows would lose cells and put it below the figure)
-    assert doc["ci_method"] == "bootstrap"
-    assert doc["ci95"] == [doc["overall"], doc["overall"]]
+    # task's context bin onto its own depth cells, so no resample empties a cell. A perfect model's outcomes
+    # are all alike (every resample the same figure): its interval is the official rule applied to the Wilson
+    # interval of 12 of 12 correct, put in for every sample (the figure scaled by its lower end), not zero width
+    low_share = wilson_interval(1.0, 12)[0]
+    assert doc["ci_method"] == "wilson"
+    assert doc["ci95"] == pytest.approx([doc["overall"] * low_share, doc["overall"]], abs=0.01)
+    assert {t: e["ci95"] for t, e in doc["by_task"].items()} == dict.fromkeys(
+        doc["by_task"], pytest.approx([40 / 11 * wilson_interval(1.0, 2)[0], 40 / 11], abs=0.01))
     lenient = _doc(oracle_run / "scores.lenient.json")
     assert lenient["mode"] == "lenient" and set(lenient) == SHARED_KEYS
 
@@ -63,6 +68,14 @@ def test_a_guessing_model_gets_an_interval_around_its_figure(oracle_run: Path) -
     low, high = doc["ci95"]
     assert doc["ci_method"] == "bootstrap" and low < high and low <= doc["overall"] <= high
     assert doc["covered"] >= doc["overall"]  # empty cells count 0 in the official figure only
+    # graded scores elsewhere in the run (counting) do not make a task whose samples all scored 0 certain: its
+    # interval is Wilson's for 0 of n put through the official rule (2 of a bin's 5 depth cells filled, one bin
+    # of 11), as the report's tables print it
+    zero = {t: e for t, e in doc["by_task"].items() if e["score"] == 0.0}
+    assert zero and "counting-text" in doc["by_task"]
+    for entry in zero.values():
+        high = 100 * wilson_interval(0.0, entry["n"])[1] * 2 / 5 / 11
+        assert entry["n"] == 2 and entry["ci95"] == pytest.approx([0.0, high], abs=0.01)
 
 
 def test_scoring_again_gives_the_same_bytes(oracle_run: Path) -> None:
@@ -75,7 +88,7 @@ def test_niah_score_prints_the_headline(oracle_run: Path) -> None:
     doc = _doc(oracle_run / "scores.json")
     out = invoke_ok(["score", str(oracle_run)])
     low, high = doc["ci95"]
-    assert (f"mm-niah: accuracy {doc['overall']:.1f}% (95% CI {low:.1f}-{high:.1f}, bootstrap), n=12; "
+    assert (f"mm-niah: accuracy {doc['overall']:.1f}% (95% CI {low:.1f}-{high:.1f}, wilson), n=12; "
             "covered 100.0%") in out
     assert f"  retrieval-text: {doc['overall']:.1f}%" in out
 

@@ -59,7 +59,15 @@ from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, read_json_file, write_atomic, write_json_atomic
 from niah.metrics.base import MetricInputError
 from niah.sample import Dataset
-from niah.stats import BOOTSTRAP, WILSON, bootstrap_intervals, is_binary, wilson_interval
+from niah.stats import (
+    BOOTSTRAP,
+    NORMAL,
+    WILSON,
+    alike_interval,
+    bootstrap_intervals,
+    is_binary,
+    wilson_interval,
+)
 
 #: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
 RUN_STATUS_KEY = "run_status"
@@ -233,20 +241,41 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
 
         intervals = dict(zip(boot, bootstrap_intervals(replicate, len(boot)), strict=True))
 
-        def resampled(name: str, score: float | None, n: int) -> list[float] | None:
-            # 0/1 outcomes that all came out alike give every resample the same figure: a zero-width interval
-            # that claims certainty; their common score's Wilson interval over the n samples is the honest one
+        alike_methods: dict[str, str] = {}  # statistics whose interval is that of a common score (its method)
+
+        def resampled(name: str, score: float | None) -> list[float] | None:
+            # outcomes that all came out alike give every resample the same figure: a zero-width interval that
+            # claims certainty. The aggregations are monotone in the scores, so the figure with the common
+            # score's own interval put in for every sample behind it bounds the figure (a perfect run: its
+            # Wilson interval over the samples; one filled bin of an official mean over all bins: that scaled)
             bounds = _bounds(intervals.get(name), 1.0)
-            if bounds is not None and binary and bounds[0] == bounds[1] and score in (0.0, 100.0) and n > 0:
-                return wilson(score, n)
-            return bounds
+            if bounds is None or bounds[0] != bounds[1] or score is None:
+                return bounds
+            task = name.removeprefix("task:") if name else None
+            behind = [k for k, (row, _info) in enumerate(rows) if task is None or row["task"] == task] or list(
+                range(len(rows)))
+            values = {float(rows[k][0]["scores"][mode]) for k in behind}
+            if len(values) != 1:
+                return bounds
+            common = values.pop()
+            alike_methods[name] = WILSON if common in (0.0, 1.0) else NORMAL
+            ends = []
+            for bound in alike_interval(common, len(behind)):
+                chosen = set(behind)
+                moved: ScoredRows = [({**row, "scores": {**row["scores"], mode: bound}} if k in chosen else row, info)
+                                     for k, (row, info) in enumerate(rows)]
+                again = _headline(scorer, moved, mode)
+                figure = again.overall if task is None else (
+                    again.by_task[task].score if task in again.by_task else None)
+                ends.append(score if figure is None else figure)
+            return [round(min(ends), PERCENT_DECIMALS), round(max(ends), PERCENT_DECIMALS)]
 
         if "" in intervals:
-            overall = resampled("", head.overall, head.n)
-            method = BOOTSTRAP if overall is not None else None
+            overall = resampled("", head.overall)
+            method = alike_methods.get("", BOOTSTRAP) if overall is not None else None
         for key, task in head.by_task.items():
             if "task:" + key in intervals:
-                tasks[key] = resampled("task:" + key, task.score, task.n)
+                tasks[key] = resampled("task:" + key, task.score)
     return overall, method, tasks
 
 

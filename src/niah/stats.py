@@ -53,6 +53,13 @@ def interval(p: float, n: int, method: str) -> tuple[float, float]:
     return wilson_interval(p, n) if method == WILSON else normal_interval(p, n)
 
 
+def alike_interval(score: float, n: int) -> tuple[float, float]:
+    """The interval of ``n`` samples that all scored ``score`` (in [0, 1]), where a bootstrap has nothing to
+    redraw and would claim certainty: Wilson's for a proportion (all 0 or all 1), else the normal approximation
+    with the largest variance a mean of ``score`` can have."""
+    return wilson_interval(score, n) if score in (0.0, 1.0) else normal_interval(score, n)
+
+
 def is_binary(scores: Sequence[float]) -> bool:
     """True when every score is exactly 0 or 1 (a proportion: the Wilson interval applies)."""
     return all(s == 0 or s == 1 for s in scores)
