@@ -449,3 +449,24 @@ def test_printed_report_shows_dataset_text_as_written(capsys: pytest.CaptureFixt
     for out in (stream.getvalue(), capsys.readouterr().out):
         assert "[/bold] (20 samples)" in out and "best reply: [hf] [/x]" in out
         assert "note: [/note] [b]" in out and "([red]x)" in out and "SHORTCUT" in out
+
+
+def test_an_audit_of_another_dataset_is_not_filed_as_the_runs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    root = _build(tmp_path / "cued", {"image-last"})
+    other = _build(tmp_path / "clean", set())
+    run = tmp_path / "run"
+    runner = CliRunner()
+    assert runner.invoke(app, ["run", str(root), "--model", "baseline:oracle", "--out", str(run),
+                               "--no-progress"]).exit_code == 0
+    result = runner.invoke(app, ["audit", str(other), "--run", str(run), "--no-progress"])
+    assert result.exit_code == 2 and "is not the dataset of run" in result.output
+    assert not (run / "audit.json").exists()
+    # the run's own dataset named explicitly is fine; another one written elsewhere on purpose too
+    assert runner.invoke(app, ["audit", str(root), "--run", str(run), "--no-progress"]).exit_code == 1
+    elsewhere = tmp_path / "other-audit.json"
+    result = runner.invoke(app, ["audit", str(other), "--run", str(run), "--out", str(elsewhere), "--no-progress"])
+    assert result.exit_code in (0, 1) and elsewhere.is_file()

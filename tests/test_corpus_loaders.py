@@ -286,3 +286,13 @@ def test_encoded_copies_jpeg_bytes_and_reencodes_procedural(tmp_path):
     procedural = next(i for i in load_corpus("default").images() if i.recipe is not None)
     data, ext = procedural.encoded()
     assert ext == ".jpg" and data[:2] == b"\xff\xd8"
+
+
+def test_textdir_reads_txt_files_only_and_names_the_file_given(tmp_path):
+    _write_jsonl(tmp_path / "long.jsonl", [{"text": "Long text."}])
+    (tmp_path / "notes.txt").write_text("A note.", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"textdir: reads \.txt files .* not long\.jsonl"):
+        load_corpus(f"textdir:{tmp_path / 'long.jsonl'}")
+    one = load_corpus(f"textdir:{tmp_path / 'notes.txt'}")
+    assert one.name == f"textdir:{tmp_path / 'notes.txt'}"  # the manifest records what was read
+    assert [d.paragraphs for d in one.documents()] == [("A note.",)]

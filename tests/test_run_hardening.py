@@ -445,3 +445,12 @@ def test_a_truncated_image_is_refused_even_when_another_library_lets_pil_load_th
     path.write_bytes(png_bytes(2, (64, 64))[:120])
     assert "not a decodable image" in (media_problem(path, "image") or "")
     assert ImageFile.LOAD_TRUNCATED_IMAGES is True  # the other library's setting is left as it was
+
+
+def test_a_run_inside_its_dataset_folder_is_refused(tmp_path: Path) -> None:
+    """The next build into a dataset folder replaces it whole: a run written there would go with it."""
+    dataset = write_mm_niah_like(tmp_path / "ds", per_task=1)
+    for out in (dataset, dataset / "runs" / "r1"):
+        with pytest.raises(ConfigError, match="is the dataset .* or lies inside it"):
+            run_dataset_sync(dataset, "baseline:oracle", out, progress=False)
+    assert not (dataset / RUN_JSON).exists() and not (dataset / "runs").exists()

@@ -123,3 +123,20 @@ def test_a_killed_build_leaves_nothing_behind_after_the_next_build(tmp_path: Pat
         w.write(_sample(0))
         w.finish({})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]
+
+
+def test_a_rebuild_with_other_samples_says_it_replaced_the_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                                   ) -> None:
+    def build(n: int) -> None:
+        with DatasetWriter(tmp_path / "ds") as w:
+            for i in range(n):
+                w.write(Sample(id=f"s{i}", benchmark="toy", task="t", context=[TextPart("x")],
+                               question=[TextPart("q")], answer="a"))
+            w.finish({})
+
+    build(3)
+    build(3)  # the same samples again (a rebuild with the same seed): nothing to say
+    assert "replaced" not in capsys.readouterr().err
+    build(2)
+    assert f"note: replaced the dataset in {tmp_path / 'ds'} (3 samples before, 2 now" in capsys.readouterr().err
+    assert len(list(Dataset(tmp_path / "ds"))) == 2

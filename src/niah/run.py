@@ -601,6 +601,10 @@ async def run_dataset(
         backend = model
         spec = backend.spec
     out_path = Path(out_dir)
+    if out_path.resolve() == ds.root.resolve() or out_path.resolve().is_relative_to(ds.root.resolve()):
+        # a dataset folder is replaced whole by the next build into it: a run kept there would go with it
+        raise ConfigError(f"--out {out_dir} is the dataset {ds.root} or lies inside it; a rebuild of the dataset "
+                          "would delete the run: choose a folder outside it")
     summary = RunSummary(out_dir=out_path, model=spec.spec_string(), dataset=str(ds.root), dry_run=dry_run)
     started_clock = time.monotonic()
 

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import shutil
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -671,6 +672,30 @@ def _replaceable(out: Path) -> bool:
     return (out / SAMPLES_FILE).is_file() or not any(out.iterdir())
 
 
+def _replaced_dataset(out: Path, built: Path) -> int | None:
+    """The sample count of the dataset at ``out`` when the one ``built`` replaces it with other samples (None:
+    no dataset there, or the same samples.jsonl byte for byte, as a rebuild with the same seed writes)."""
+    old = out / SAMPLES_FILE
+    if not old.is_file():
+        return None
+    new = built / SAMPLES_FILE
+    try:
+        if old.stat().st_size == new.stat().st_size and _file_digest(old) == _file_digest(new):
+            return None
+        with old.open("rb") as fh:
+            return sum(1 for line in fh if line.strip())
+    except OSError:
+        return None
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def refuse_output_over_input(source: str | Path, out: str | Path, *, what: str = "--out") -> None:
     """A command deriving a dataset from ``source`` must not write it over ``source`` (the finished output
     replaces ``out`` whole) nor into or around it."""
@@ -748,8 +773,14 @@ class DatasetWriter:
         manifest.setdefault("format_version", FORMAT_VERSION)
         manifest["num_samples"] = self.count
         write_json_atomic(self._tmp / MANIFEST_FILE, manifest)
+        replaced = _replaced_dataset(self.out, self._tmp)
         replace_dir(self._tmp, self.out)
         self._tmp = None
+        if replaced is not None:
+            # a rebuild with other settings: runs of the old samples are now stale (their request keys no longer
+            # match, which score and report say), so the replacement is said, not silent
+            print(f"note: replaced the dataset in {self.out} ({replaced} samples before, {self.count} now, other "
+                  "contents): runs of the old samples are stale", file=sys.stderr)
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if self._fh is not None and not self._fh.closed:

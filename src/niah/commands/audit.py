@@ -57,6 +57,11 @@ def audit(
     settings: dict[str, object] = {}
     if run is not None:
         settings, run_dataset = options_from_run(run)
+        if dataset is not None and dataset.resolve() != run_dataset.resolve() and out is None:
+            # audit.json in a run folder is that run's audit (the report shows it as such)
+            raise ConfigError(f"{dataset} is not the dataset of run {run} ({run_dataset}); its audit would be "
+                              "filed in the run as the run's own: leave DATASET out, or give --out to write it "
+                              "elsewhere")
         dataset = dataset or run_dataset
     if dataset is None:
         raise ConfigError("give a DATASET folder or --run RUN")

@@ -85,6 +85,10 @@ def _open(path: Path, kind: str | None, *, lang: str, seed: int) -> Corpus:
 
 
 def _open_file(path: Path, kind: str | None, *, lang: str, seed: int) -> Corpus:
+    if kind == "textdir" and path.suffix.lower() != ".txt":
+        # a text corpus is .txt files: JSON lines read as prose would put their braces and keys in the haystack
+        raise ConfigError(f"--corpus textdir: reads .txt files (or a folder of them), not {path.name}: give a "
+                          "JSONL corpus without the prefix, or as jsonl:PATH")
     if kind == "textdir" or (kind is None and path.suffix == ".txt"):
         return TextDirCorpus(path.parent, lang=lang, seed=seed, files=[path])
     if kind is None:

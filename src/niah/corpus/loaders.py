@@ -187,8 +187,9 @@ class TextDirCorpus:
         self.root = root
         self.lang = lang
         self.seed = seed
-        self.name = f"textdir:{root}"
         self._files = list(files) if files is not None else None
+        # the corpus as given: one file is named itself (its folder would read every .txt beside it)
+        self.name = f"textdir:{self._files[0]}" if self._files and len(self._files) == 1 else f"textdir:{root}"
         self._pool: list[CorpusImage] | None = None
 
     def _paths(self) -> list[Path]:
