@@ -285,6 +285,20 @@ def test_delivery_follows_the_runners_frame_sampling(tmp_path: Path) -> None:
     report = audit_dataset(root, AuditOptions(max_frames=8), progress=False)
     delivery = next(p for p in report.probes if p.probe == "needles-delivered")
     assert not delivery.passed and 0 < delivery.score < 100
+    # a needle that is not sent is no shortcut: the verdict and the summary say what it is
+    import io
+
+    from niah.audit import print_report
+    from niah.report.audit_section import InputAudit, audit_markdown
+
+    printed = io.StringIO()
+    print_report(report, printed)
+    text = printed.getvalue()
+    assert "NOT SENT" in text and "delivery probe(s) failed" in text
+    assert "SHORTCUT" not in text and "beat chance" not in text
+    tables = audit_markdown([InputAudit("v", tmp_path / "audit.json", report.to_json())])
+    # the needles and what tells samples apart (same-prompt) are both missing from what is sent
+    assert "| NOT SENT |" in tables and "2 delivery probe(s) failed" in tables and "beat chance" not in tables
     same = _build(tmp_path / "s", {"same-prompt"}, tasks=("watch",))
     assert _verdicts(same)[("watch", "same-prompt")] is False
 

@@ -911,7 +911,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             detail = f"{shown} of {needed} needles in the sent prompts"
             if errors:
                 detail += f"; {len(errors)} not rendered (first: {errors[0]})"
-            probes.append(ProbeResult("needles-delivered", task, "delivery", round(rate, 2), 100.0, len(located),
+            probes.append(ProbeResult("needles-delivered", task, DELIVERY, round(rate, 2), 100.0, len(located),
                                       len(ok) == len(located), detail))
         hashed = [i for i in idx if facts[i].prompt_hash is not None]
         if hashed:
@@ -920,7 +920,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                 golds_by_prompt[facts[i].prompt_hash or ""].add(facts[i].gold)
             clash = [i for i in hashed if len(golds_by_prompt[facts[i].prompt_hash or ""]) > 1]
             rate = 100 * len(clash) / len(hashed)
-            probes.append(ProbeResult("same-prompt", task, "delivery", round(rate, 2), 0.0, len(hashed),
+            probes.append(ProbeResult("same-prompt", task, DELIVERY, round(rate, 2), 0.0, len(hashed),
                                       not clash, "samples sending exactly another sample's prompt with a "
                                                  "different gold"))
     for benchmark, samples in sorted(probe_samples.items()):
@@ -1001,6 +1001,20 @@ def read_audit(path: Path) -> dict[str, Any] | None:
     return data
 
 
+#: The kind of the probes that check what the model is sent: a failure there is a sample that cannot be
+#: answered from its prompt, not a way to score without doing the task.
+DELIVERY = "delivery"
+
+
+def verdict_label(passed: bool, advisory: bool, kind: str) -> str:
+    """A probe's verdict as the tables print it."""
+    if passed:
+        return "ok"
+    if advisory:
+        return "skewed"
+    return "NOT SENT" if kind == DELIVERY else "SHORTCUT"
+
+
 def print_report(report: AuditReport, stream: Any = None) -> None:
     """One table per task: probe, kind, score, chance, n, verdict."""
     from rich.table import Table
@@ -1021,19 +1035,25 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
         for col in ("probe", "kind", "score", "chance", "n", "verdict"):
             table.add_column(col, justify="right" if col in ("score", "chance", "n") else "left")
         for p in probes:
-            verdict = (Text("ok", style="green") if p.passed else Text("skewed", style="yellow") if p.advisory
-                       else Text("SHORTCUT", style="bold red"))
+            label = verdict_label(p.passed, p.advisory, p.kind)
+            verdict = Text(label, style={"ok": "green", "skewed": "yellow"}.get(label, "bold red"))
             table.add_row(p.probe, p.kind, f"{p.score:.1f}", f"{p.chance:.1f}", str(p.n), verdict)
         console.print(table)
     for note in report.notes:
         console.print(f"note: {note}")
-    failed = report.failed
-    if failed:
-        console.print(f"{len(failed)} probe(s) beat chance by more than {report.options.margin:g} "
+    shortcuts = [p for p in report.failed if p.kind != DELIVERY]
+    unsent = [p for p in report.failed if p.kind == DELIVERY]
+    if shortcuts:
+        console.print(f"{len(shortcuts)} probe(s) beat chance by more than {report.options.margin:g} "
                       "points plus their sampling noise:", style="bold red")
-        for p in failed:
+        for p in shortcuts:
             console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs chance {p.chance:.1f} ({p.detail})")
-    else:
+    if unsent:
+        console.print(f"{len(unsent)} delivery probe(s) failed: samples that cannot be answered from what the "
+                      "model is sent:", style="bold red")
+        for p in unsent:
+            console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs {p.chance:.1f} expected ({p.detail})")
+    if not report.failed:
         console.print(f"every probe within chance + {report.options.margin:g} points plus its sampling noise "
                       "(99% one-sided; the noise column)")
     for p in report.skewed:
@@ -1062,5 +1082,5 @@ def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     return settings, resolve_run_dataset(run_dir, run)
 
 
-__all__ = ["AUDIT_FILE", "AuditOptions", "AuditReport", "LeaveOneOut", "audit_dataset", "default_chance",
-           "judge_probe", "leave_one_out_best", "options_from_run", "print_report", "read_audit", "write_audit"]
+__all__ = ["AUDIT_FILE", "DELIVERY", "AuditOptions", "AuditReport", "LeaveOneOut", "audit_dataset", "default_chance",
+           "judge_probe", "leave_one_out_best", "options_from_run", "print_report", "read_audit", "verdict_label", "write_audit"]

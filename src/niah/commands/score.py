@@ -97,7 +97,7 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
     rs = summary.run_status
     if rs and not rs["complete"]:
         typer.secho(f"INCOMPLETE RUN: {rs['answered']} answered, {rs['failed']} failed, {rs['skipped']} skipped, "
-                    f"{rs['missing']} missing of {rs['total']} samples; scores cover only what was answered",
+                    f"{rs['missing']} missing of {rs['total']} samples; failed and skipped ones score 0, missing ones are left out",
                     fg=typer.colors.YELLOW, bold=True, err=True)
     for name, count in summary.disagreements.items():
         typer.echo(f"official and {name} disagree on {count} of {summary.scored} samples")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.audit import AUDIT_FILE, read_audit
+from niah.audit import AUDIT_FILE, DELIVERY, read_audit, verdict_label
 from niah.report.inputs import ReportInput
 
 
@@ -57,9 +57,7 @@ def _rows(audit: InputAudit) -> list[tuple[str, ...]]:
 
 
 def _verdict(probe: dict[str, Any]) -> str:
-    if probe.get("passed"):
-        return "ok"
-    return "skewed" if probe.get("advisory") else "SHORTCUT"
+    return verdict_label(bool(probe.get("passed")), bool(probe.get("advisory")), str(probe.get("kind", "")))
 
 
 HEADER = ("task", "probe", "kind", "score", "chance", "n", "verdict")
@@ -72,8 +70,14 @@ def _summary(audit: InputAudit) -> str:
     if not failed:
         return (f"{audit.name}: all {len(audit.probes)} probes within chance + {margin_text} points plus their "
                 f"sampling noise ({audit.path})")
-    return (f"{audit.name}: {len(failed)} of {len(audit.probes)} probes beat chance by more than {margin_text} "
-            f"points plus their sampling noise ({audit.path})")
+    unsent = sum(1 for p in failed if p.get("kind") == DELIVERY)
+    parts = []
+    if len(failed) > unsent:
+        parts.append(f"{len(failed) - unsent} of {len(audit.probes)} probes beat chance by more than {margin_text} "
+                     "points plus their sampling noise")
+    if unsent:
+        parts.append(f"{unsent} delivery probe(s) failed (samples that cannot be answered from what is sent)")
+    return f"{audit.name}: {'; '.join(parts)} ({audit.path})"
 
 
 def audit_markdown(audits: Sequence[InputAudit]) -> str:

@@ -267,7 +267,7 @@ def incomplete_notes(inputs: Sequence[ReportInput]) -> list[str]:
         if rs is not None and inp.incomplete:
             out.append(f"{inp.name}: {rs.get('answered')} answered, {rs.get('failed')} failed, "
                        f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples; "
-                       "its scores cover only what was answered")
+                       "failed and skipped samples score 0 in its figures, missing ones are left out")
     return out
 
 
