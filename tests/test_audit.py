@@ -484,3 +484,20 @@ def test_an_audit_of_another_dataset_is_not_filed_as_the_runs(tmp_path: Path) ->
     elsewhere = tmp_path / "other-audit.json"
     result = runner.invoke(app, ["audit", str(other), "--run", str(run), "--out", str(elsewhere), "--no-progress"])
     assert result.exit_code in (0, 1) and elsewhere.is_file()
+
+
+def test_a_guess_on_five_samples_does_not_fail_on_luck() -> None:
+    """10 random replies on each of 5 four-option samples: 19 right of 50 (38%) is 2 binomial standard errors
+    from chance, luck; the 5 samples' means happen to lie close together, which alone would call it a shortcut."""
+    from niah.audit import judge_probe
+
+    values = dict(enumerate([0.4, 0.4, 0.3, 0.4, 0.4]))
+    chances = dict.fromkeys(values, 0.25)
+    alone = judge_probe("random", "t", "no-read", values, chances, 5.0, "", two_sided=True)
+    floored = judge_probe("random", "t", "no-read", values, chances, 5.0, "", two_sided=True, replies=10)
+    assert alone is not None and not alone.passed and not alone.advisory
+    assert floored is not None and floored.passed and floored.noise > 13.0
+    # a real shortcut still fails: every one of 55 samples right against chance 25
+    sure = judge_probe("constant", "t", "no-read", dict.fromkeys(range(55), 1.0), dict.fromkeys(range(55), 0.25),
+                       5.0, "", replies=1)
+    assert sure is not None and not sure.passed

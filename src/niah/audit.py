@@ -675,9 +675,14 @@ MIN_VERDICT_SAMPLES = 5
 
 
 def judge_probe(name: str, task: str, kind: str, values: Mapping[int, float | None], chances: Mapping[int, float],
-           margin: float, detail: str, *, two_sided: bool = False) -> ProbeResult | None:
+           margin: float, detail: str, *, two_sided: bool = False, replies: int | None = None) -> ProbeResult | None:
     """A probe's verdict from per-sample scores (0-1) and chances: the mean may beat chance by ``margin`` points
-    plus the sampling noise of that mean (one-sided 99%; ``two_sided``: may also fall short by as much)."""
+    plus the sampling noise of that mean (one-sided 99%; ``two_sided``: may also fall short by as much).
+
+    ``replies``: each value is the mean score of that many replies (1: one reply) whose blind score has the
+    sample's chance as its mean. Their spread under chance is then known (at most ``c (1 - c) / replies`` per
+    sample, a score in [0, 1] of mean c), and the noise is never estimated below it: five samples whose
+    spread happens to be small must not fail a guess on luck."""
     pairs = [(v, chances.get(i, 0.0)) for i, v in values.items() if v is not None]
     if not pairs:
         return None
@@ -687,6 +692,8 @@ def judge_probe(name: str, task: str, kind: str, values: Mapping[int, float | No
     diffs = [100 * (v - c) for v, c in pairs]
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    if replies is not None:
+        sd = max(sd, 100 * math.sqrt(sum(c * (1 - c) for _v, c in pairs) / n / replies))
     noise = NOISE_Z * sd / math.sqrt(n)
     gap = abs(score - chance) if two_sided else score - chance
     few = n < MIN_VERDICT_SAMPLES  # one or two samples cannot show a shortcut (nor rule one out): advisory only
@@ -858,13 +865,17 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
         chances = {i: facts[i].chance for i in idx}
 
         def add(name: str, kind: str, values: Mapping[int, float | None], detail: str, *,
-                two_sided: bool = False, task: str = task, chances: Mapping[int, float] = chances) -> None:
-            probe = judge_probe(name, task, kind, values, chances, margin, detail, two_sided=two_sided)
+                two_sided: bool = False, task: str = task, chances: Mapping[int, float] = chances,
+                replies: int = 1) -> None:
+            # each no-read value is the score of a blind reply (or the mean of ``replies`` of them)
+            probe = judge_probe(name, task, kind, values, chances, margin, detail, two_sided=two_sided,
+                                replies=replies)
             if probe is not None:
                 probes.append(probe)
 
         add("random", "no-read", {i: facts[i].random for i in idx},
-            f"baseline:random ({options.random_draws} seeds) must sit at chance", two_sided=True)
+            f"baseline:random ({options.random_draws} seeds) must sit at chance", two_sided=True,
+            replies=options.random_draws)
         add("question-echo", "no-read", {i: facts[i].echo for i in idx}, "the question and option texts sent back")
         for name, detail in (("majority-task", "most frequent gold of the task's other samples"),
                              ("majority-question", "most frequent gold of the other samples asking the same "
