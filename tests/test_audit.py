@@ -501,3 +501,15 @@ def test_a_guess_on_five_samples_does_not_fail_on_luck() -> None:
     sure = judge_probe("constant", "t", "no-read", dict.fromkeys(range(55), 1.0), dict.fromkeys(range(55), 0.25),
                        5.0, "", replies=1)
     assert sure is not None and not sure.passed
+
+
+def test_out_naming_a_folder_writes_audit_json_in_it(tmp_path: Path, clean_find: Path) -> None:
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    folder = tmp_path / "audits"
+    folder.mkdir()
+    result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((folder / "audit.json").read_text())["passed"] is True

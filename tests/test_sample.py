@@ -140,3 +140,13 @@ def test_a_rebuild_with_other_samples_says_it_replaced_the_dataset(tmp_path: Pat
     build(2)
     assert f"note: replaced the dataset in {tmp_path / 'ds'} (3 samples before, 2 now" in capsys.readouterr().err
     assert len(list(Dataset(tmp_path / "ds"))) == 2
+
+
+def test_an_atomic_write_over_a_folder_is_one_line_naming_it(tmp_path: Path) -> None:
+    from niah.errors import ConfigError
+    from niah.iox import write_atomic
+
+    (tmp_path / "out").mkdir()
+    with pytest.raises(ConfigError, match=r"output .*out is a folder; give a file path"):
+        write_atomic(tmp_path / "out", "x")
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary file left beside it

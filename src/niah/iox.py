@@ -16,9 +16,17 @@ from typing import Any
 from niah.errors import ConfigError, DataError
 
 
+def refuse_folder_as_file(path: str | Path, what: str = "output") -> None:
+    """A file output named by a folder (``--out DIR`` where a file is meant) is refused in one line; commands
+    call this before their work, and every atomic write again before it writes."""
+    if Path(path).is_dir():
+        raise ConfigError(f"{what} {path} is a folder; give a file path (e.g. {Path(path) / 'out.json'})")
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write a file so that readers see either the old or the complete new content, never a torn one."""
     path = Path(path)
+    refuse_folder_as_file(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -21,8 +21,8 @@ def audit(
         "--run", help="A run folder: audit what this run sends (its frame and image budgets, capability fit) "
                       "and write audit.json into it, where `niah report` shows it.")] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Where to write audit.json (default: in the run folder with --run, else in the "
-                            "dataset folder).")] = None,
+        "--out", "-o", help="Where to write audit.json: a file, or a folder to hold it (default: in the run "
+                            "folder with --run, else in the dataset folder).")] = None,
     reference: Annotated[Path | None, typer.Option(
         "--reference", help="A second build of the same kind with another seed: its question -> answer table "
                             "is tried as a reply (a model that memorised another build).")] = None,
@@ -53,7 +53,8 @@ def audit(
         print_report,
         write_audit,
     )
-
+    if out is not None and out.is_dir():
+        out = out / AUDIT_FILE  # a folder given: audit.json in it
     settings: dict[str, object] = {}
     if run is not None:
         settings, run_dataset = options_from_run(run)

@@ -85,6 +85,9 @@ def register(app: typer.Typer) -> None:
             return
         if rule is None or input_path is None or output_path is None:
             raise ConfigError("give RULE --input FILE --output FILE, or --list")
+        from niah.iox import refuse_folder_as_file
+
+        refuse_folder_as_file(output_path, "--output")
         result = score_file(rule, input_path, output_path)
         for error in result.refused:
             typer.echo(f"refused {error}", err=True)

@@ -34,7 +34,12 @@ def register(app: typer.Typer) -> None:
         """Score responses: a niah run (writes scored.jsonl and scores.json, applying the verdicts a judge verb
         stored in the run) or official files."""
         if format == "run":
+            if out is not None:
+                raise ConfigError("--out is for official formats; a run's scores are written into the run folder "
+                                  "(scores.json, scored.jsonl): copy them from there")
             _score_run(paths, dataset, judged=not no_judged)
+        elif dataset is not None or no_judged:
+            raise ConfigError(f"--dataset and --no-judged are for --format run, not {format}")
         elif format in formats:
             formats[format].function(paths, out)
         else:
