@@ -432,3 +432,12 @@ def test_reasoning_image_answers_are_dealt_per_puzzle_kind(tmp_path: Path) -> No
     for kind in ("jigsaw", "camera-motion"):  # two options each; a position that fell back draws at random
         answers = Counter(s.answer for s in samples if s.meta["puzzle_kind"] == kind)
         assert abs(answers[0] - answers[1]) <= 2, (kind, answers)
+
+
+def test_a_depth_that_is_no_cell_edge_is_refused_naming_the_cells() -> None:
+    from niah.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"--depths 0.3 is not an official depth cell: .*0, 0.2, 0.4, 0.6, 0.8.*"
+                                          r"lies in the cell from 0.2"):
+        BuildConfig(tasks=["retrieval-text"], lengths=["1k"], depths=[0.3]).validate()
+    BuildConfig(tasks=["retrieval-text"], lengths=["1k"], depths=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0]).validate()

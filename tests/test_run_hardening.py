@@ -454,3 +454,10 @@ def test_a_run_inside_its_dataset_folder_is_refused(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match="is the dataset .* or lies inside it"):
             run_dataset_sync(dataset, "baseline:oracle", out, progress=False)
     assert not (dataset / RUN_JSON).exists() and not (dataset / "runs").exists()
+
+
+def test_a_limit_of_no_samples_is_refused(tmp_path: Path) -> None:
+    dataset = write_mm_niah_like(tmp_path / "ds", per_task=1)
+    with pytest.raises(ConfigError, match="--limit must be at least 1 sample, not 0"):
+        run_dataset_sync(dataset, "baseline:oracle", tmp_path / "run", limit=0, progress=False)
+    assert not (tmp_path / "run").exists()

@@ -589,8 +589,9 @@ async def run_dataset(
         raise ConfigError("concurrency must be at least 1")
     _refuse_non_finite({**user_generation.to_json(), "retry initial_delay": retry.initial_delay,
                         "retry max_delay": retry.max_delay, **(model_options or {})})
-    if limit is not None and limit < 0:
-        raise ConfigError("limit must not be negative")
+    if limit is not None and limit < 1:
+        raise ConfigError(f"--limit must be at least 1 sample, not {limit} (--dry-run shows what a run would send "
+                          "without asking anything)")
     if rpm is not None and not rpm > 0:  # NaN too
         raise ConfigError(f"--rpm must be a positive number of requests per minute, not {rpm!r}")
     task_filter = set(tasks) if tasks else None

@@ -102,6 +102,13 @@ class BuildConfig:
         for d in self.depths:
             if not 0.0 <= d <= 1.0:
                 raise ConfigError(f"depth {d} outside [0, 1]")
+            steps = d / bins.DEPTH_STEP
+            if abs(steps - round(steps)) > 1e-6:
+                # a depth names an official cell by its lower edge; 0.3 would silently become the 0.2-0.4 cell
+                edges = ", ".join(f"{k * bins.DEPTH_STEP:g}" for k in range(bins.NUM_DEPTH_CELLS))
+                raise ConfigError(f"--depths {d:g} is not an official depth cell: give a cell's lower edge "
+                                  f"({edges}; 1 also names the last cell); {d:g} lies in the cell from "
+                                  f"{min(int(steps), bins.NUM_DEPTH_CELLS - 1) * bins.DEPTH_STEP:g}")
         if self.per_cell < 1:
             raise ConfigError("--per-cell must be >= 1")
         for spec in self.lengths:
