@@ -441,3 +441,12 @@ def test_a_depth_that_is_no_cell_edge_is_refused_naming_the_cells() -> None:
                                           r"lies in the cell from 0.2"):
         BuildConfig(tasks=["retrieval-text"], lengths=["1k"], depths=[0.3]).validate()
     BuildConfig(tasks=["retrieval-text"], lengths=["1k"], depths=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0]).validate()
+
+
+def test_every_media_file_is_named_by_a_sample(grid: Path) -> None:
+    """A redrawn sample stores none of its images: the media folder holds exactly what the samples show (an
+    export to a harness, which copies named files only, then loses nothing)."""
+    named = {p.path for s in Dataset(grid) for parts in (s.context, s.question, *(s.choices or []))
+             for p in parts if isinstance(p, ImagePart)}
+    stored = {str(f.relative_to(grid)) for f in (grid / "media").rglob("*") if f.is_file()}
+    assert stored == named

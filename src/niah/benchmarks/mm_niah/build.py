@@ -15,6 +15,7 @@ import io
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -625,10 +626,13 @@ class MMNIAHBuilder:
     # ------------------------------------------------------------------ shared assembly
     def _finish_sample(self, plan: _Plan, layout: Layout, depths: list[float], *, question: list[Part],
                        answer: Any, choices: list[list[Part]] | None, needles_meta: list[Any],
-                       image_paths: dict[int, str], extra_meta: dict[str, Any] | None = None) -> Sample | None:
+                       image_paths: Callable[[], dict[int, str]], extra_meta: dict[str, Any] | None = None
+                       ) -> Sample | None:
+        """``image_paths`` stores the layout's haystack images (called only for a sample that is kept, so a
+        redrawn one leaves no file that no sample names)."""
         if depths and bins.depth_cell(depths) != plan.cell:
             return None  # realized mean depth left the requested cell: redraw
-        context = _context_parts(layout, image_paths)
+        context = _context_parts(layout, image_paths())
         num_images = sum(1 for p in context if isinstance(p, ImagePart))
         meta: dict[str, Any] = {
             "context_length": layout.context_length,
@@ -698,7 +702,7 @@ class MMNIAHBuilder:
             haystack = "".join(it.text for it in layout.items if it.kind == "text")
             if mentions(haystack, gold_text):
                 return None  # the haystack names the answer itself: another draw
-        paths = self._store_layout_images(layout)
+        paths = partial(self._store_layout_images, layout)
         return self._finish_sample(plan, layout, layout.needle_depths, question=question, answer=answer,
                                    choices=choices, needles_meta=list(statements), image_paths=paths,
                                    extra_meta=extra_meta)
@@ -741,7 +745,7 @@ class MMNIAHBuilder:
         images = _choose_images(self.ctx, plan, min_images=1, reserve_tokens=0)
         specs = [ImageSpec(im.tokens, payload=im) for im in images]
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs)
-        paths = self._store_layout_images(layout)
+        paths = partial(self._store_layout_images, layout)
         return self._finish_sample(plan, layout, [], question=[TextPart(IMAGE_COUNT_QUESTION)],
                                    answer=str(len(images)), choices=None, needles_meta=[], image_paths=paths,
                                    extra_meta={"image_count": len(images)})
@@ -781,7 +785,7 @@ class MMNIAHBuilder:
         options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look,
                                                 answer=self._dealt(plan, "answer", range(4)))
         choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
-        paths = self._store_layout_images(layout, {id(specs[k]): needle_path})
+        paths = partial(self._store_layout_images, layout, {id(specs[k]): needle_path})
         question: list[Part] = [
             TextPart("Which of the following images appears in a certain image of the above document?")]
         return self._finish_sample(plan, layout, depths, question=question, answer=answer, choices=choices,
@@ -816,7 +820,7 @@ class MMNIAHBuilder:
             override[id(specs[k])] = path
             counts[k] = m
             needle_paths.append(path)
-        paths = self._store_layout_images(layout, override)
+        paths = partial(self._store_layout_images, layout, override)
         # the answer lists every context image in reading order: pasted count, 0 for the others
         by_id = {id(s): k for k, s in enumerate(specs)}
         answer = [counts.get(by_id[id(it.payload)], 0) for it in layout.items if it.kind == "image"]
@@ -868,7 +872,7 @@ class MMNIAHBuilder:
             path = ctx.store(f"{plan.task}/{plan.index:06d}-needle{i}.jpg", img)
             override[id(spec)] = path
             needle_paths.append(path)
-        paths = self._store_layout_images(layout, override)
+        paths = partial(self._store_layout_images, layout, override)
         if puzzle.choice_images is not None:
             choices: list[list[Part]] = [
                 [ImagePart(ctx.store(f"{plan.task}/{plan.index:06d}-option{i}.jpg", img))]
