@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from niah.audit import AuditOptions, audit_dataset, default_chance
+from niah.audit import AuditOptions, audit_dataset, default_chance, leave_one_out_best
 from niah.benchmarks.protocol import (
     OFFICIAL,
     AuditSpec,
@@ -74,6 +74,12 @@ def _locate(sample: Sample) -> list[NeedleSpot]:
     return spots
 
 
+def _group(sample: Sample) -> str:
+    """A variant is one group with its base (unless a test switches groups off to show what they prevent)."""
+    base = sample.meta.get("variant_of")
+    return base if isinstance(base, str) and not _CUE.get("no_groups") else sample.id
+
+
 def _chance(sample: Sample) -> float:
     """Counts are uniform over 0-9, watched words over 20; otherwise the shared default."""
     return {"count": 0.1, "watch": 0.05}.get(sample.task, default_chance(sample))
@@ -85,7 +91,7 @@ def toy_family() -> Iterator[None]:
         name=BENCH, title="toy audit", tasks=("find", "pick", "count", "watch"),
         scorer=lambda: Scorer(_exact, _aggregate),
         baselines=lambda: BaselineAnswers(random=_random, oracle=_oracle),
-        audit=lambda: AuditSpec(locate=_locate, chance=_chance),
+        audit=lambda: AuditSpec(locate=_locate, chance=_chance, group=_group),
     ))
     _CUE.clear()
     yield
@@ -513,3 +519,53 @@ def test_out_naming_a_folder_writes_audit_json_in_it(tmp_path: Path, clean_find:
     result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(folder)])
     assert result.exit_code == 0, result.output
     assert json.loads((folder / "audit.json").read_text())["passed"] is True
+
+
+def test_variants_of_one_item_are_left_out_with_it(tmp_path: Path) -> None:
+    """Noise variants keep their base's question and gold: left out one by one, a sample's own variants would
+    tell the table its gold (100 vs chance 0); left out as a group, nothing is learned."""
+    rng = random.Random(5)
+    root = tmp_path / "noisy"
+    with DatasetWriter(root) as writer:
+        for b in range(30):
+            gold = WORDS[b]
+            question = f"What is the code word of item {b}?"
+            for v in range(4):
+                context = [TextPart(" ".join(_sentence(rng) for _ in range(6)) + f" The code word is {gold}.")]
+                meta: dict[str, Any] = {"needle_texts": [f"The code word is {gold}."]}
+                if v:
+                    meta["variant_of"] = f"find/{b:03d}"
+                writer.write(Sample(id=f"find/{b:03d}" + (f"_{v}" if v else ""), benchmark=BENCH, task="find",
+                                    context=context, question=[TextPart(question)], answer=gold, meta=meta))
+        writer.finish({})
+    grouped = {p.probe: p for p in audit_dataset(root, progress=False).probes}
+    assert grouped["majority-question"].score == 0.0 and grouped["majority-question"].passed
+    assert grouped["constant"].score == 0.0
+    _CUE["no_groups"] = True
+    alone = {p.probe: p for p in audit_dataset(root, progress=False).probes}
+    assert alone["majority-question"].score == 100.0 and not alone["majority-question"].passed
+
+
+def test_group_left_out_modes_and_constants_match_a_full_recount() -> None:
+    from collections import Counter
+
+    from niah.audit import _TopCounts
+
+    rng = random.Random(11)
+    for _ in range(200):
+        golds = [rng.choice("abcdef") for _ in range(rng.randint(1, 30))]
+        groups = [str(rng.randrange(8)) for _ in golds]
+        counts = Counter(golds)
+        removed_by = {g: Counter(x for x, h in zip(golds, groups, strict=True) if h == g) for g in set(groups)}
+        top = _TopCounts(counts, 1 + max(len(c) for c in removed_by.values()))
+        for removed in removed_by.values():
+            left = {k: counts[k] - removed.get(k, 0) for k in counts if counts[k] - removed.get(k, 0) > 0}
+            want = min(left, key=lambda k: (-left[k], k)) if left else None
+            assert top.mode_without_counts(removed) == want
+        scores = {label: [float(x == label) if rng.random() > 0.2 else None for x in golds] for label in "abc"}
+        loo = leave_one_out_best(scores, groups=groups)
+        for i, g in enumerate(groups):
+            totals = {label: sum(v for v, h in zip(vals, groups, strict=True) if v is not None and h != g)
+                      for label, vals in scores.items()}
+            best = min(totals, key=lambda label: (-totals[label], label))
+            assert loo.picks[i] == best and loo.scores[i] == scores[best][i]

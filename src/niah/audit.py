@@ -182,6 +182,10 @@ class _Hooks:
         chance = self.spec(sample.benchmark).chance or default_chance
         return float(chance(sample))
 
+    def group(self, sample: Sample) -> str:
+        group = self.spec(sample.benchmark).group
+        return "id:" + sample.id if group is None else "group:" + str(group(sample))
+
 
 def _official(sample: Sample, reply: str | None) -> float | None:
     """The family's official per-sample score of ``reply`` (0-1), or None when the rule leaves it unscored."""
@@ -360,6 +364,7 @@ class _Facts:
     prompt_hash: str | None = None
     shape: str = ""
     delivery_error: str | None = None
+    group: str = ""  # samples of one group are left out together (AuditSpec.group; default its id)
 
 
 def _leak_text(sample: Sample) -> str | None:
@@ -484,7 +489,7 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
         + ["".join(p.text for p in c if isinstance(p, TextPart)) for c in sample.choices or ()])
     facts = _Facts(task=sample.task, gold=_gold_key(sample.answer), question=_question_key(sample),
                    chance=hooks.chance(sample), random=sum(known) / len(known) if known else None,
-                   echo=_official(sample, echo_reply), needles=len(spots))
+                   echo=_official(sample, echo_reply), needles=len(spots), group=hooks.group(sample))
     texts = [s.text for s in spots if s.kind == "text" and s.text]
     facts.needle_texts = tuple(texts)
     if texts:
@@ -531,25 +536,30 @@ def _role(before: str, after: str) -> str:
 
 
 class _TopCounts:
-    """Leave-one-out modes (the most frequent key with one ``own`` taken out; ties: the smaller key) without a
-    pass over every distinct key per sample: the two best keys suffice."""
+    """Leave-one-out modes (the most frequent key once some counts are taken out; ties: the smaller key)
+    without a pass over every distinct key per sample: with counts taken from at most ``width - 1`` keys, the
+    best remaining key is a touched one or among the ``width`` best."""
 
-    def __init__(self, counts: Counter[str]) -> None:
+    def __init__(self, counts: Counter[str], width: int = 2) -> None:
         self.counts = counts
-        self.top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
+        self.width = max(2, width)
+        self.top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:self.width]
 
     def mode_without(self, own: str) -> str | None:
-        if not self.top:
-            return None
-        first = self.top[0]
-        if first[0] != own:
-            return first[0]
-        reduced = first[1] - 1
-        if len(self.top) > 1:
-            second = self.top[1]
-            if second[1] > reduced or (second[1] == reduced and second[0] < first[0]):
-                return second[0]
-        return first[0] if reduced > 0 else None
+        return self.mode_without_counts(Counter({own: 1}))
+
+    def mode_without_counts(self, removed: Counter[str]) -> str | None:
+        """The mode once ``removed`` (a sample's group: its golds and how often) is taken out."""
+        if len(removed) >= self.width:
+            pool = dict(self.counts)  # a group touching more keys than the kept top: count them all
+        else:
+            pool = dict(self.top) | {k: self.counts[k] for k in removed if k in self.counts}
+        best: tuple[int, str] | None = None
+        for key, count in pool.items():
+            left = count - removed.get(key, 0)
+            if left > 0 and (best is None or (-left, key) < (-best[0], best[1])):
+                best = (left, key)
+        return best[1] if best is not None else None
 
 
 Label = TypeVar("Label")
@@ -573,7 +583,8 @@ class LeaveOneOut(Generic[Label]):
         return min((label for label, n in counts.items() if n == top), key=repr), top
 
 
-def leave_one_out_best(scores: Mapping[Label, Sequence[float | None]]) -> LeaveOneOut[Label]:
+def leave_one_out_best(scores: Mapping[Label, Sequence[float | None]],
+                       groups: Sequence[str] | None = None) -> LeaveOneOut[Label]:
     """The best constant reply, cross-fitted: for each sample, the label with the best total score over the
     *other* samples, scored on this one. The maximum over labels on the same samples would count each label's
     own luck as a shortcut (on a task of all-distinct golds one sample's own gold scores 1/n against chance 0).
@@ -582,7 +593,8 @@ def leave_one_out_best(scores: Mapping[Label, Sequence[float | None]]) -> LeaveO
     earns nothing there (the official rule left it unscored, or the label is no reply for that sample): it
     adds nothing to the label's total when picking, and the sample stays unscored when its pick is None there,
     so a probe's mean covers only the samples its pick can be scored on. Ties go to the label whose ``repr``
-    sorts first. Work is one pass over labels x samples."""
+    sorts first. Work is one pass over labels x samples. ``groups`` (one name per sample): a sample's whole
+    group is left out when its label is picked (variants of one item would otherwise teach each other)."""
     import numpy as np
 
     labels = sorted(scores, key=repr)
@@ -595,11 +607,24 @@ def leave_one_out_best(scores: Mapping[Label, Sequence[float | None]]) -> LeaveO
     # totals summed in sample order, as a running count would: ties between labels then break the same way
     # whatever array code computes the rest
     totals = np.asarray([sum(v for v in r if v is not None) for r in rows], dtype=np.float64)
+    if groups is not None and len(groups) != n:
+        raise ValueError("leave_one_out_best: one group per sample")
+    grouped = groups is not None and len(set(groups)) < n
+    if grouped:
+        assert groups is not None
+        names = sorted(set(groups))
+        member = np.searchsorted(np.asarray(names), np.asarray(groups))
+        everything = np.nan_to_num(np.array(rows, dtype=np.float64), nan=0.0)
+        by_group = np.zeros((len(labels), len(names)), dtype=np.float64)
+        np.add.at(by_group.T, member, everything.T)  # each sample's scores summed into its group's column
     picks: list[Label] = []
     out: list[float | None] = []
     for start in range(0, n, _LOO_CHUNK):
         stop = min(n, start + _LOO_CHUNK)
-        own = np.nan_to_num(np.array([r[start:stop] for r in rows], dtype=np.float64), nan=0.0)  # None: nan
+        if grouped:
+            own = by_group[:, member[start:stop]]  # the sample's group, itself included
+        else:
+            own = np.nan_to_num(np.array([r[start:stop] for r in rows], dtype=np.float64), nan=0.0)  # None: nan
         chosen = np.argmax(totals[:, None] - own, axis=0)  # first maximum: the label sorted first
         for offset, k in enumerate(chosen.tolist()):
             picks.append(labels[k])
@@ -796,15 +821,25 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     for i, f in enumerate(facts):
         by_task[f.task].append(i)
     gold_counts = {t: Counter(facts[i].gold for i in idx) for t, idx in by_task.items()}
-    task_top = {t: _TopCounts(c) for t, c in gold_counts.items()}
+    # a sample's group (itself, or a base and its variants) per table key: what leaving it out takes away
+    group_golds: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
+    for f in facts:
+        for key in ((f.task,), (f.task, "q", f.question), (f.task, "s", f.shape)):
+            group_golds[(*key, f.group)][f.gold] += 1
+    width = 1 + max((len(c) for c in group_golds.values()), default=1)
+
+    def left_out(f: _Facts, *key: str) -> Counter[str]:
+        return group_golds[(*key, f.group)]
+
+    task_top = {t: _TopCounts(c, width) for t, c in gold_counts.items()}
     candidates = {t: _ConstantCandidates.of(c) for t, c in gold_counts.items()}
     question_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     shape_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for f in facts:
         question_golds[(f.task, f.question)][f.gold] += 1
         shape_golds[(f.task, f.shape)][f.gold] += 1
-    question_top = {k: _TopCounts(c) for k, c in question_golds.items()}
-    shape_top = {k: _TopCounts(c) for k, c in shape_golds.items()}
+    question_top = {k: _TopCounts(c, width) for k, c in question_golds.items()}
+    shape_top = {k: _TopCounts(c, width) for k, c in shape_golds.items()}
     pools: dict[str, list[str] | None] = {}
     declared_pool: dict[str, bool] = {}
     leak_counts: dict[str, Counter[str]] = {}
@@ -820,14 +855,14 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
         for i, sample in enumerate(_iter(ds, advance)):
             f = facts[i]
             task = f.task
-            own_mode = task_top[task].mode_without(f.gold)
+            own_mode = task_top[task].mode_without_counts(left_out(f, task))
             if own_mode is not None:
                 replies["majority-task"][i] = _official(sample, _reply_for(sample, json.loads(own_mode)))
-            q_mode = question_top[(task, f.question)].mode_without(f.gold) or own_mode
+            q_mode = question_top[(task, f.question)].mode_without_counts(left_out(f, task, "q", f.question)) or own_mode
             if q_mode is not None:
                 replies["majority-question"][i] = _official(sample, _reply_for(sample, json.loads(q_mode)))
             if len(shape_top) > len(by_task):  # samples of some task differ in shape
-                s_mode = shape_top[(task, f.shape)].mode_without(f.gold) or own_mode
+                s_mode = shape_top[(task, f.shape)].mode_without_counts(left_out(f, task, "s", f.shape)) or own_mode
                 if s_mode is not None:
                     replies["shape-table"][i] = _official(sample, _reply_for(sample, json.loads(s_mode)))
             if reference is not None:
@@ -846,7 +881,8 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             pool = pools[task]
             if pool:
                 if not declared_pool.get(task):  # learned from the other samples: a unique gold is not in it
-                    pool = [g for g in pool if gold_counts[task][_gold_key(g)] > (1 if _gold_key(g) == f.gold else 0)]
+                    mine = left_out(f, task)
+                    pool = [g for g in pool if gold_counts[task][_gold_key(g)] > mine.get(_gold_key(g), 0)]
                 replies["answer-pool"][i] = _official(sample, ", ".join(pool))
             finder = leak_finders.get(task)
             if finder is not None and f.leak_gold is not None:
@@ -889,7 +925,8 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             got = replies.get(name, {})
             add(name, "no-read", {i: got[i] for i in idx if i in got}, detail)
         if constants.get(task):  # a label that is no reply for some sample (a list gold among others) is None there
-            loo = leave_one_out_best({label: [got.get(i) for i in idx] for label, got in constants[task].items()})
+            loo = leave_one_out_best({label: [got.get(i) for i in idx] for label, got in constants[task].items()},
+                                     groups=[facts[i].group for i in idx])
             label, times = loo.most_picked()
             picked = f"for all {len(idx)} samples" if times == len(idx) else f"most often, {times} of {len(idx)}"
             add("constant", "no-read", dict(zip(idx, loo.scores, strict=True)),
@@ -1066,7 +1103,7 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
             console.print(f"  {p.task} / {p.probe}: {p.score:.1f} vs {p.chance:.1f} expected ({p.detail})")
     if not report.failed:
         console.print(f"every probe within chance + {report.options.margin:g} points plus its sampling noise "
-                      "(99% one-sided; the noise column)")
+                      "(99% one-sided; each probe's noise is in audit.json)")
     for p in report.skewed:
         console.print(Text.assemble(("skewed (a diagnostic, not a shortcut by itself):", "yellow"),
                                     f" {p.task} / {p.probe}: {p.score:.1f} vs {p.chance:.1f} ({p.detail})"))

@@ -486,12 +486,15 @@ class AuditSpec:
     probes (``samples``: the family's samples without their context, so that the audit never holds a
     dataset's haystacks in memory; ``options``: the audit's settings by name); ``pool(task, samples)`` names a
     closed answer pool a model could list (default: the distinct golds of open-answer tasks with at most 50 of
-    them)."""
+    them); ``group(sample)`` names the samples that are one item asked several ways (a base sample and its
+    noise variants, which share its question and gold): the cross-fitted probes leave a sample's whole group
+    out, not the sample alone (default: every sample is its own group)."""
 
     locate: Callable[[Sample], Sequence[NeedleSpot]] | None = None
     chance: Callable[[Sample], float] | None = None
     probes: Callable[[Sequence[Sample], Mapping[str, Any]], Sequence[ProbeResult]] | None = None
     pool: Callable[[str, Sequence[Sample]], Sequence[str] | None] | None = None
+    group: Callable[[Sample], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 ``meta.needles`` holds one record per inserted needle (``text``, ``offset`` in the context text, ...), not the
 plain strings the shared locator reads; some files carry it as a JSON string. Chance is 0: the answer is an
 open list of 3-15 items that must all be named (in order, where the question asks for it), which no reply made
-without reading the context names but by luck.
+without reading the context names but by luck. A noise variant (``meta.variant_of``: the base it was made
+from, whose question and gold it keeps) is one group with its base, so no probe learns a base's gold from its
+own variants.
 """
 
 from __future__ import annotations
@@ -44,4 +46,10 @@ def chance(sample: Sample) -> float:
     return 0.0
 
 
-SPEC = AuditSpec(locate=locate, chance=chance)
+def group(sample: Sample) -> str:
+    """The base sample a noise variant was made from (the variant's group), else the sample itself."""
+    base = (sample.meta or {}).get("variant_of")
+    return base if isinstance(base, str) and base else sample.id
+
+
+SPEC = AuditSpec(locate=locate, chance=chance, group=group)
