@@ -127,3 +127,12 @@ def test_the_shared_builder_vocabulary_reaches_the_builder(tmp_path) -> None:
     assert dict(counts) == {"TextNeedleInAHaystack": 1}
     (sample,) = list(Dataset(tmp_path / "ds"))
     assert sample.meta["context_length"] == 4000
+
+
+@pytest.mark.parametrize("per_cell", [0, -3])
+def test_a_build_of_no_samples_is_refused(tmp_path: Path, per_cell: int) -> None:
+    from niah.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=f"--per-cell must be at least 1 sample per task and length, not {per_cell}"):
+        build_milebench_niah(tmp_path / "ds", lengths=[4096], per_length=per_cell, progress=False)
+    assert not (tmp_path / "ds").exists()

@@ -112,6 +112,8 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
         raise ConfigError(f"unknown task(s) {unknown}; choose from {', '.join(TASKS)}")
+    if per_length < 1:
+        raise ConfigError(f"--per-cell must be at least 1 sample per task and length, not {per_length}")
     if images_per_sample < 1:
         raise ConfigError("--images must be at least 1 (MileBench haystacks interleave images)")
     if image_tokens < 1:
