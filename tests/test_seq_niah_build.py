@@ -12,6 +12,7 @@ from niah.benchmarks.seq_niah.build import (
     QUESTION_PREFIXES,
     SHORT_LENGTH_BINS,
     build_seq_niah,
+    min_cut_points,
     prompt_text,
     raw_text_of,
     sentence_frames,
@@ -43,11 +44,14 @@ def test_lengths_are_exact_in_cl100k(built):
 
 def test_short_bins_for_small_context_models_are_exact_and_named(tmp_path):
     out = tmp_path / "short"
-    build_seq_niah(out, langs=("en",), lengths=("2k-4k", "4k-8k"), needles="3-5", per_cell=1, seed=0,
+    # Chinese too: 2K tokens hold fewer sentences than the official 81-cut minimum, which is scaled below 8K
+    build_seq_niah(out, langs=("en", "zh"), lengths=("2k-4k", "4k-8k"), needles="3-15", per_cell=1, seed=0,
                    progress=False)
     tok = get_tokenizer("cl100k_base")
     samples = list(Dataset(out))
-    assert [s.meta["length_bin"] for s in samples] == ["2k-4k", "4k-8k"]
+    assert sorted((s.meta["lang"], s.meta["length_bin"]) for s in samples) == sorted(
+        (lang, b) for lang in ("en", "zh") for b in ("2k-4k", "4k-8k") for _group in range(3))
+    assert min_cut_points(2000, 15) == 31 and min_cut_points(2000, 3) == 21 and min_cut_points(8000, 3) == 81
     for s in samples:
         lo, hi = SHORT_LENGTH_BINS[s.meta["length_bin"]]
         assert tok.count(prompt_text(s)) == s.meta["length"] and lo <= s.meta["length"] < hi

@@ -65,6 +65,17 @@ LENGTH_BINS: dict[str, tuple[int, int]] = {
 SHORT_LENGTH_BINS: dict[str, tuple[int, int]] = {"2k-4k": (2000, 4000), "4k-8k": (4000, 8000)}
 NEEDLE_GROUPS: dict[str, tuple[int, int]] = {"3-5": (3, 5), "6-10": (6, 10), ">10": (11, 15)}
 MIN_CUT_POINTS = 81  # official: a text with <= 80 periods is rejected
+#: The official minimum is for its 8K floor; a shorter bin (``SHORT_LENGTH_BINS``) needs as many cut points per
+#: token, not as many in all (2K tokens of Chinese hold about 60 sentences: 81 could never be met).
+OFFICIAL_FLOOR_TOKENS = 8000
+
+
+def min_cut_points(target: int, needles: int) -> int:
+    """Cut points a haystack of ``target`` tokens must offer: the official 81 from 8K up, the same density
+    below (never fewer than twice the needles plus one, so their places are still drawn from many)."""
+    if target >= OFFICIAL_FLOOR_TOKENS:
+        return MIN_CUT_POINTS
+    return max(2 * needles + 1, -(-MIN_CUT_POINTS * target // OFFICIAL_FLOOR_TOKENS))
 OFFICIAL_SEED = 1024
 
 DOC_PREFIXES = {"en": ("Document: ", "Document: \n", "Document:", "Document:\n", ""),
@@ -444,7 +455,7 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         raise _Redraw
     # candidate cut points (unit index, offset in unit), in text order
     cands: list[tuple[int, int]] = [(pos, off) for pos, u in enumerate(body) for off in _cut_positions(pool.units[u], lang)]
-    if len(cands) < MIN_CUT_POINTS:
+    if len(cands) < min_cut_points(target, k):
         raise _TooFewCuts(len(cands))
     picks = sorted(int(i) for i in rng.choice(len(cands), size=k, replace=False))
     # each cut point is framed like a sentence of this haystack: the text's own gap at the cut follows the
