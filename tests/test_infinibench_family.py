@@ -78,6 +78,10 @@ def test_judge_v1_and_v2_only_for_what_rules_leave_undecided(imported: Path) -> 
     _ok(["score", str(run)])
     rules = official_scores(run / "scores.json")
     undecided_mcq = rules["undecided"]["mcq"]
+    # the headline is MCQ accuracy: its n (and interval) count the MCQ items, not the open-ended ones beside them
+    shared = json.loads((run / "scores.json").read_text())
+    mcq_items = sum(entry["mcq"]["counted"] for entry in rules["skills"].values() if entry["mcq"] is not None)
+    assert shared["n"] == mcq_items and shared["n"] < len((root / "ds" / "samples.jsonl").read_text().splitlines())
     with OpenAIServer(responder=judge_reply) as srv:
         out = _ok(["judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
                    "--protocol", "v1"])

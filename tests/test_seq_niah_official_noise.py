@@ -5,11 +5,13 @@ samples."""
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from niah.benchmarks.seq_niah.official import read_results, write_results
 from niah.cli import app
 from niah.sample import Dataset
+from niah.stats import wilson_interval
 from support.scores import official_scores
 from support.seq_niah import official_record
 
@@ -173,3 +175,14 @@ def test_semantic_kinds_follow_the_pipeline_of_imported_records(tmp_path: Path) 
     sentences = [v.meta["noise_sentences"] for v in steps]
     assert all(len(s) == 1 for s in sentences) and len({s[0] for s in sentences}) == 3  # three distinct remarks
     assert len({v.meta["md5"] for v in relation + steps}) == 6
+
+
+def test_the_headline_n_counts_only_the_samples_behind_it(tmp_path: Path) -> None:
+    data, noise, _base = _noise_files(tmp_path / "official")
+    _cli("import", "seq-niah", str(data), str(noise), "--out", str(tmp_path / "ds"))
+    _cli("run", str(tmp_path / "ds"), "--model", "baseline:oracle", "--out", str(tmp_path / "run"), "--no-progress")
+    out = _cli("score", str(tmp_path / "run"))
+    doc = json.loads((tmp_path / "run" / "scores.json").read_text(encoding="utf-8"))
+    # 4 samples in the run (a base and 3 variants), 1 behind the accuracy and its interval
+    assert doc["n"] == 1 and "n=1;" in out
+    assert doc["ci95"] == [pytest.approx(100 * wilson_interval(1.0, 1)[0], abs=0.01), 100.0]

@@ -287,7 +287,7 @@ def benchmark_block(scorer: Scorer, benchmark: str, rows: ScoredRows, mode: str)
     return {
         "schema": SCORES_SCHEMA, "benchmark": benchmark, "mode": mode, "scale": SCALE, "metric": head.metric,
         "overall": percent(head.overall, 1.0), "ci95": ci95, "ci_method": method,
-        "covered": percent(head.covered, 1.0), "n": len(rows),
+        "covered": percent(head.covered, 1.0), "n": head.n,  # the samples behind the headline and its interval
         "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": task_ci[key]}
                     for key, task in head.by_task.items()},
         "official": scorer.percent(structure) if scorer.percent is not None else structure,

@@ -210,7 +210,7 @@ def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline
     overall = structure["overall"]["accuracy"]
     mcq = [t for key, t in by_task.items() if not key.endswith(OPEN_SUFFIX)]
     return Headline(metric="accuracy (MCQ, unweighted mean over skills)", overall=overall, covered=overall,
-                    n=mcq[0].n if len(mcq) == 1 else len(rows), by_task=by_task, plain=len(mcq) == 1)
+                    n=sum(t.n for t in mcq), by_task=by_task, plain=len(mcq) == 1)  # open-ended items are outside it
 
 
 def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
