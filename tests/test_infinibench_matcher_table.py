@@ -48,3 +48,12 @@ def test_matcher_case(options: str, reply: str, decision: str) -> None:
 def test_the_issue_replies_go_to_the_judge(reply: str) -> None:
     # the three replies once decided wrongly ("I don't know", "I don't know", Leonard) are now undecided
     assert match_option(OPTIONS["characters"], reply)[0] is None
+
+
+@pytest.mark.parametrize("reply", ["I'm not sure, but I think it's B", "Not sure, B", "Unsure: C",
+                                   "I'm not certain, B"])
+def test_unsure_of_a_named_option_is_not_i_dont_know(reply: str) -> None:
+    # these once read as a decided "I don't know" (or, "not certain", as no match): they name an option, so the
+    # judge decides them; saying unsure alone is still the abstention
+    assert match_option(OPTIONS["characters"], reply) == (None, "hedged")
+    assert match_option(OPTIONS["characters"], reply.split(",")[0].split(":")[0]) == (5, "idk")

@@ -25,6 +25,8 @@ SUBTITLE_MODES: tuple[str, ...] = ("none", "per_frame", "transcript")
 
 _VTT_STAMP = r"(?:\d{2,}:)?\d{2}:\d{2}\.\d{3}"
 _VTT_TIMING = re.compile(rf"{_VTT_STAMP}\s+-->\s+{_VTT_STAMP}(?:\s.*)?$")
+_VTT_STAMP_START = re.compile(r"\d+:\d")
+_VTT_NON_CUE = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t]|$)")
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>|\{\\[^{}]*\}")  # <i>, <font ...>, <c.yellow>, {\an8}
 
 
@@ -76,15 +78,52 @@ def parse_vtt(text: str, *, file: str | Path | None = None) -> list[Cue]:
     import webvtt
     from webvtt.errors import MalformedFileError
 
-    # webvtt-py drops cues whose timing line it cannot read; a hostile file must fail instead, naming the line.
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        if "-->" in raw and not _VTT_TIMING.match(raw.strip()):
-            raise DataError(f"invalid WebVTT cue timing {raw.strip()[:60]!r}", file=file, line=lineno)
+    _check_vtt_timings(text, file)
     try:
         vtt = webvtt.from_string(text)
     except (MalformedFileError, ValueError) as exc:
         raise DataError(f"invalid WebVTT: {exc}", file=file) from None
     return _checked([Cue(_secs(c.start), _secs(c.end), clean_text(c.text)) for c in vtt.captions], file)
+
+
+def _vtt_blocks(text: str) -> list[list[tuple[int, str]]]:
+    """The file's blocks (runs of non-blank lines), each line with its 1-based number (CRLF, LF or CR ends one)."""
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        if raw.strip():
+            current.append((lineno, raw.strip()))
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _check_vtt_timings(text: str, file: str | Path | None) -> None:
+    """Refuse a cue block whose timing line is malformed or missing, naming its line.
+
+    webvtt-py skips any block without ``-->`` in its first two lines and any timing it cannot read, so
+    ``00:01.000 -> 00:03.000`` (one dash) or a timing line with no arrow would silently lose the cue.
+    """
+    for i, block in enumerate(_vtt_blocks(text)):
+        for lineno, line in block:
+            if "-->" in line and not _VTT_TIMING.match(line):
+                raise DataError(f"invalid WebVTT cue timing {line[:60]!r}", file=file, line=lineno)
+        if i == 0 or _VTT_NON_CUE.match(block[0][1]):
+            continue  # the WEBVTT header (webvtt-py checks it), NOTE / STYLE / REGION blocks
+        # A cue's timing is the block's first line, or its second after a cue identifier.
+        if any("-->" in line for _, line in block[:2]):
+            continue
+        stamped = [(n, t) for n, t in block[:2] if _VTT_STAMP_START.match(t)]
+        if stamped:  # "00:01.000 -> 00:03.000", "00:01.000 00:03.000": a timing line without its arrow
+            lineno, line = stamped[0]
+            raise DataError(f"invalid WebVTT cue timing {line[:60]!r} (expected 'start --> end')",
+                            file=file, line=lineno)
+        lineno, line = block[0]  # text with no timing at all (e.g. after a blank line inside a cue)
+        raise DataError(f"WebVTT cue block without a 'start --> end' timing line: {line[:60]!r}",
+                        file=file, line=lineno)
 
 
 def _secs(stamp: str) -> float:

@@ -19,8 +19,9 @@ Rules, tried in this order (the first that applies decides or refuses):
    option texts occurring as whole words. Exactly one named option decides; several are ``ambiguous``; a
    named option preceded by a negation ("not (B)") makes it ``negated``; markers outside the option range are
    ``out-of-range``.
-8. ``idk``: a reply saying it does not know ("I'm not sure", "cannot be determined") picks the "I don't know"
-   option when there is one.
+8. ``idk``: a reply saying it does not know and naming no option ("I'm not sure", "Unsure.", "cannot be
+   determined") picks the "I don't know" option when there is one. Unsure of a named option ("Not sure, B",
+   "I'm not sure, but I think it's B") is ``hedged`` instead: undecided, never "I don't know".
 9. ``no-match``: nothing named; undecided.
 """
 
@@ -46,10 +47,12 @@ _NEGATION_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|was|are|were|does|did|do|can|
                              r"wrong|incorrect|false|unlikely)\b")
 # Hedges: a reply naming an option but saying it is unsure is left to the judge ("I would say B, but I'm not
 # sure", "Probably C", "Maybe Penny?"). "I think" and "I believe" commit; they are not hedges.
-_HEDGE = re.compile(r"\b(?:probably|maybe|perhaps|possibly|likely|guess|guessing|unsure|uncertain|"
-                    r"(?:could|might|may)\s+be|not\s+(?:\w+\s+)?(?:sure|certain)|can'?t\s+be\s+(?:sure|certain)|"
-                    r"cannot\s+be\s+(?:sure|certain)|(?:don'?t|do\s+not)\s+know\s+for\s+(?:sure|certain)|"
+# Saying one is unsure: with an option named a hedge, alone an abstention ("Not sure." is "I don't know").
+_UNSURE = r"not\s+(?:\w+\s+)?(?:sure|certain)|unsure|uncertain|(?:can'?t|cannot)\s+be\s+(?:sure|certain)"
+_HEDGE = re.compile(r"\b(?:probably|maybe|perhaps|possibly|likely|guess|guessing|(?:could|might|may)\s+be|"
+                    rf"{_UNSURE}|(?:don'?t|do\s+not)\s+know\s+for\s+(?:sure|certain)|"
                     r"hard\s+to\s+(?:say|tell))\b", re.I)
+_UNSURE_ALONE = re.compile(rf"\b(?:{_UNSURE})\b", re.I)
 # "None of them", "neither ...": the reply rejects the options; with an option named it goes to the judge,
 # alone it is the "I don't know" choice (the official judge prompt maps a reply choosing none to it).
 _NONE_OF = re.compile(r"\b(?:none\s+of\s+(?:them|these|those|the\s+(?:above|options|choices|answers))|"
@@ -82,6 +85,19 @@ _MARK_CHOSEN_LETTER = re.compile(r"\b(?i:say|pick|choose|select|go\s+with|opt\s+
 # A capital letter after a hedge or a conjunction: "Probably C", "Likely A", "B, maybe C", "Both B and D".
 _MARK_HEDGED_LETTER = re.compile(r"(?:^|\b(?i:probably|maybe|perhaps|possibly|likely|both|and|or))\s*,?\s*"
                                  r"[\(\[]?([A-Z])(?![A-Za-z'])(?!\s+(?!and\b|or\b)[a-z])")
+# A capital letter standing as a word; "A" and "I" only when no lower-case word follows (the article, the pronoun:
+# "A woman knocks", "but I think").
+_CAPITAL = r"[\(\[]?(?:([B-HJ-Z])|([AI])(?!\s+[a-z]))(?![A-Za-z'])"
+# A lower-case letter ending the reply ("not sure, but it's b"); not "i", which is the pronoun far more often.
+_LOWER_LAST = r"[\(\[]?([a-hj-z])(?=\s*[\)\]]?\s*[.?!]?\s*$)"
+# A letter after a statement of the answer: "I think it's B", "it is C", "it could be D", "Not sure but B".
+_MARK_STATED_LETTER = re.compile(r"\b(?i:it'?s|it\s+(?:is|was|(?:would|must|should|might|could|may)\s+be)|"
+                                 rf"think|believe|but)\s+(?:{_CAPITAL}|{_LOWER_LAST})")
+# A letter right after saying one is unsure: "Not sure, B", "Unsure: C", "I'm not certain - maybe d" (without
+# these, a hedged reply naming an option read as "I don't know").
+_MARK_UNSURE_LETTER = re.compile(rf"\b(?i:{_UNSURE})\s*[,:;.\-\u2013\u2014]?\s*"
+                                 r"(?:(?i:but|maybe|probably|perhaps|possibly)\s*,?\s*)?"
+                                 rf"(?:{_CAPITAL}|{_LOWER_LAST})")
 _MARK_OPENING_LETTER = re.compile(r"^[\(\[]?([A-Za-z])\s*[.:)\]]\s+")
 # A reply that is only letters and connectors: "A or B", "B/C", "(A), (D)".
 _LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&)\s*)+[\(\[]?[A-Z][\)\]]?$")
@@ -111,7 +127,7 @@ def idk_index(options: Sequence[str]) -> int | None:
 
 def _says_idk(text: str) -> bool:
     low = text.translate(_APOSTROPHES).casefold()
-    return any(p in low for p in _IDK_PHRASES)
+    return any(p in low for p in _IDK_PHRASES) or bool(_UNSURE_ALONE.search(low))
 
 
 def match_option(options: Sequence[str], response: str | None, *, index_base: int = 1) -> tuple[int | None, str]:
@@ -174,7 +190,7 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         for m in re.finditer(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", text):
             name(_LETTERS.index(m.group(1)), m.start(), m.end())
     for pattern in (_MARK_PAREN, _MARK_OPTION_LETTER, _MARK_ANSWER_LETTER, _MARK_OPENING_LETTER,
-                    _MARK_CHOSEN_LETTER, _MARK_HEDGED_LETTER):
+                    _MARK_CHOSEN_LETTER, _MARK_HEDGED_LETTER, _MARK_STATED_LETTER, _MARK_UNSURE_LETTER):
         for m in pattern.finditer(text):
             letter = next(g for g in m.groups() if g)
             name(_LETTERS.index(letter.upper()), m.start(), m.end())
