@@ -108,3 +108,11 @@ def test_score_rouge_l_processes_and_handles_empty():
     assert score_rouge_l("a red car", None) == 0.0
     with pytest.raises(MetricInputError):
         score_rouge_l("!!!", "x")
+
+
+@pytest.mark.parametrize("gold", [".", "  ", "'\"'", "?!"])
+@pytest.mark.parametrize("rule", [score_needle, score_substring, score_rouge_l])
+def test_a_gold_empty_after_processing_is_refused_by_every_rule(rule, gold) -> None:
+    """Substring matching would give it 1 for any reply, the token rule 0: neither says anything."""
+    with pytest.raises(MetricInputError, match="gold answer is empty after processing"):
+        rule(gold, "any reply at all")

@@ -35,10 +35,20 @@ def _gold(answer: Any) -> str:
     return answer
 
 
+def _processed_gold(answer: Any) -> str:
+    """The processed gold, refused when nothing is left: the official ROUGE-L path asserts on it, and the
+    token and substring paths would score it 0 or 1 for any reply (an empty string is in every text), a
+    figure that says nothing about the model."""
+    gold = process(_gold(answer))
+    if gold == "":
+        raise MetricInputError("gold answer is empty after processing", field="answer")
+    return gold
+
+
 def score_needle(answer: Any, response: str | None) -> float:
     """Needle data sets (``*NeedleInAHaystack``): processed gold is one of the whitespace tokens of the
     processed prediction. A failed request scores 0 (the official script would crash)."""
-    gold = process(_gold(answer))
+    gold = _processed_gold(answer)
     response = require_response(response)
     if response is None:
         return 0.0
@@ -47,7 +57,7 @@ def score_needle(answer: Any, response: str | None) -> float:
 
 def score_substring(answer: Any, response: str | None) -> float:
     """``MMCoQA``: processed gold is a substring of the processed prediction (official ``needle=False`` path)."""
-    gold = process(_gold(answer))
+    gold = _processed_gold(answer)
     response = require_response(response)
     if response is None:
         return 0.0
@@ -61,9 +71,7 @@ def score_rouge_l(answer: Any, response: str | None) -> float:
     official code asserts). A prediction that is not empty but has no sentence for the package (only periods
     left after the 32-period limit) makes the package raise; we score it 0 instead.
     """
-    gold = process(_gold(answer))
-    if gold == "":
-        raise MetricInputError("gold answer is empty after processing", field="answer")
+    gold = _processed_gold(answer)
     response = require_response(response)
     if response is None:
         return 0.0
