@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -179,3 +182,71 @@ def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):
         assert 0.4 <= sample.depth < 0.6  # a random depth inside the requested cell
         # the gold, answered as the oracle does, scores 1 under the data set's official rule
         assert score_sample(sample, format_gold(sample.answer)).scores["official"] == 1.0
+
+
+def test_image_needle_sets_record_the_files_they_show_and_the_audit_finds_them(tmp_path):
+    from niah.audit import AuditOptions, audit_dataset
+    from niah.benchmarks.mmlongbench.build import build_niah
+
+    image_tasks = [f"mm_niah_{t}" for t in ("retrieval-image", "counting-image", "reasoning-image")]
+    build_niah(tmp_path / "ds", tasks=[t.removeprefix("mm_niah_") for t in image_tasks], lengths=(8,),
+               depths=(0.2, 0.6), seed=1)
+    ds = Dataset(tmp_path / "ds")
+    for sample in ds:
+        # the needle list names the very files the parts show (media/K8/...), which exist in the dataset
+        shown = {p.path for p in sample.context if isinstance(p, ImagePart)}
+        assert sample.meta["needles"] and set(sample.meta["needles"]) <= shown, sample.id
+        assert all(ds.resolve_media(path).is_file() for path in sample.meta["needles"])
+    report = audit_dataset(tmp_path / "ds", AuditOptions(), progress=False)
+    delivered = {p.task: p.score for p in report.probes if p.probe == "needles-delivered"}
+    assert delivered == dict.fromkeys(image_tasks, 100.0)
+    assert {p.task for p in report.probes if p.probe.startswith("image-position")} == set(image_tasks)
+
+
+@contextmanager
+def _within(seconds: float) -> Iterator[None]:
+    """Fail the test (instead of hanging the suite) when its body runs longer than ``seconds``."""
+    def expire(*_: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    """Six 56x56 pictures: 4 tokens each, and only 4, 6, 8, 9 ... tokens near their square aspect."""
+    from PIL import Image
+
+    root = tmp_path_factory.mktemp("tiny")
+    for i in range(6):
+        Image.new("RGB", (56, 56), (40 * i, 100, 200 - 30 * i)).save(root / f"{i}.jpg")
+    return root
+
+
+def test_tiny_images_fill_the_length_exactly_without_spinning(tmp_path, tiny):
+    rule = Qwen2VLRule(min_pixels=4 * 784, max_pixels=16384 * 784)
+    with _within(8):
+        build_vh(tmp_path / "ds", lengths=(8,), per_length=2, images=tiny)
+    ds = Dataset(tmp_path / "ds")
+    assert [measure(s, ds.media_root, "llama2-sp", rule) for s in ds] == [8192, 8192]
+
+
+def test_a_length_the_images_cannot_sum_to_fails_fast(tmp_path, tiny):
+    # every image exactly 2x2 patches (the pixel limits allow no other size): 16K is out of reach
+    with _within(8), pytest.raises(ConfigError, match="cannot fill 16384 tokens exactly with these images"):
+        build_vh(tmp_path / "ds", lengths=(16,), per_length=2, images=tiny, max_pixels=4 * 784)
+
+
+def test_nearest_orders_as_sorting_by_distance():
+    from niah.benchmarks.mmlongbench.build import _nearest
+
+    for center in (-3.0, 0.5, 1.0, 4.5, 7.25, 9.0, 12.0):
+        for low, high in ((1, 9), (3, 3), (5, 2)):
+            expected = sorted(range(low, high + 1), key=lambda t: abs(t - center))
+            assert list(_nearest(center, low, high)) == expected, (center, low, high)

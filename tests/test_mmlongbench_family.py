@@ -310,3 +310,33 @@ def test_scores_file_of_a_run_at_some_lengths_keeps_its_rows(tmp_path: Path) -> 
     tables = build_tables([load_input(path)], None)
     assert [t.key for t in tables] == ["vh_single"]
     assert tables[0].rows[0].cells() == ["75.0", "50.0", "-", "-", "-", "25.0"]
+
+
+@pytest.mark.parametrize("name", ["NIAH/vh_single_test_1000_K9_dep6.jsonl", "NIAH/vh_single_K8.jsonl",
+                                  "vrag/infoseek_K8_dep6.jsonl", "ICL/cars196_K8.jsonl", "summ/notes.json"])
+def test_import_refuses_a_file_of_the_data_folders_it_does_not_know(tmp_path, name):
+    from niah.benchmarks.mmlongbench.official import write_mmlongbench_dataset
+
+    write_data_root(tmp_path, datasets=("vh_single", "gov-report"))
+    (tmp_path / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data" / name).write_text('{"id": 0}\n', encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        write_mmlongbench_dataset(tmp_path / "data", tmp_path / "images", tmp_path / "ds")
+    message = str(caught.value)
+    # names the file and lists the official names, whatever --datasets picked
+    assert message.startswith(str(tmp_path / "data" / name) + ": ")
+    assert "NIAH/vh_single_test_1000_K<k>_dep6.jsonl" in message and "(<k>: 8, 16, 32, 64, 128)" in message
+    assert not (tmp_path / "ds").exists()
+    with pytest.raises(DataError):
+        write_mmlongbench_dataset(tmp_path / "data", tmp_path / "images", tmp_path / "ds", datasets=["gov-report"])
+
+
+def test_import_takes_the_official_files_and_key_points_beside_other_kinds_of_file(tmp_path):
+    write_data_root(tmp_path, datasets=("vh_single", "gov-report"))
+    (tmp_path / "data" / "NIAH" / "README.md").write_text("notes\n", encoding="utf-8")
+    (tmp_path / "data" / "NIAH" / "vh_single_test_1000_K8_dep6.jsonl.bak").write_text("{}\n", encoding="utf-8")
+    proc = _niah(tmp_path, "import", "mmlongbench", "data", "--media-root", "images", "--out", "ds")
+    assert proc.returncode == 0, proc.stderr
+    (tmp_path / "data" / "NIAH" / "vh_single_K8.jsonl").write_text("{}\n", encoding="utf-8")
+    proc = _niah(tmp_path, "import", "mmlongbench", "data", "--media-root", "images", "--out", "ds2")
+    assert proc.returncode != 0 and "data/NIAH/vh_single_K8.jsonl: unknown MMLongBench data set" in proc.stderr

@@ -27,8 +27,10 @@ Length is exact under the stated rules: the text of the whole user turn (``promp
 newlines between images, question, prefix line) counted with the text tokenizer (default ``llama2-sp``), plus
 each image's tokens under the image rule (default ``qwen2vl-28px`` with ``min_pixels``/``max_pixels`` as
 parameters: one token per 28x28 pixels after the smart resize). Images are embedded in the dataset (never
-linked): each is resized to a multiple of 28 pixels so the rule maps it to itself, and the last two
-distractors get the sizes (kept near their aspect ratios) whose tokens make the total exact.
+linked): each is resized to a multiple of 28 pixels so the rule maps it to itself, and the last two (or a few
+more) distractors get the sizes (kept near their aspect ratios) whose tokens make the total exact. Tiny images
+have few such sizes: when none sums to the gap, the last distractor is dropped and the fit tried again, and a
+length still out of reach after a few drops is a ConfigError, never an endless search.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from __future__ import annotations
 import io
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,6 +121,20 @@ def grid_for(tokens: int, aspect: float, rule: Qwen2VLRule) -> tuple[int, int] |
     return None if best is None else best[1]
 
 
+def _nearest(center: float, low: int, high: int) -> Iterator[int]:
+    """The integers of ``[low, high]`` in order of their distance from ``center``, the lower first on a tie (as
+    sorting the range by that distance would give them, without building and sorting it)."""
+    below = min(high, math.floor(center))
+    above = max(low, below + 1)
+    while below >= low or above <= high:
+        if above > high or (below >= low and center - below <= above - center):
+            yield below
+            below -= 1
+        else:
+            yield above
+            above += 1
+
+
 def _exact_grids(aspects: Sequence[float], left: int, rule: Qwen2VLRule) -> list[tuple[int, int]] | None:
     """Grids for images of these aspects whose tokens sum to exactly ``left`` (each near an equal share and
     within the rule's limits), or None."""
@@ -130,7 +146,7 @@ def _exact_grids(aspects: Sequence[float], left: int, rule: Qwen2VLRule) -> list
     grids: list[tuple[int, int]] = []
     for index, aspect in enumerate(aspects[:-2]):
         share = left / (len(aspects) - index)
-        for t in sorted(range(1, min(most, left) + 1), key=lambda t: abs(t - share)):
+        for t in _nearest(share, 1, min(most, left)):
             grid = grid_for(t, aspect, rule)
             if grid is not None:
                 grids.append(grid)
@@ -138,7 +154,7 @@ def _exact_grids(aspects: Sequence[float], left: int, rule: Qwen2VLRule) -> list
                 break
         else:
             return None
-    for t1 in sorted(range(1, left), key=lambda t: abs(t - left / 2)):
+    for t1 in _nearest(left / 2, 1, left - 1):
         g1 = grid_for(t1, aspects[-2], rule)
         g2 = grid_for(left - t1, aspects[-1], rule) if g1 is not None else None
         if g1 is not None and g2 is not None:
@@ -347,19 +363,7 @@ def _one(target: int, answer: str, needles: int, pool: list[PoolImage], rng: ran
         context.append(nxt)
         used += nxt.tokens
         cursor += 1
-    # make it exact: re-size the last few distractors so their tokens are exactly what is left
-    text_tokens = _prompt_text_tokens(tok, len(context), question_shell)
-    distractor_at = [i for i, s in enumerate(context) if s.role == "distractor"]
-    for movable_count in range(2, len(distractor_at) + 1):
-        movable = distractor_at[-movable_count:]
-        fixed = sum(s.tokens for i, s in enumerate(context) if i not in movable) + query_tokens
-        grids = _exact_grids([context[i].aspect for i in movable], target - text_tokens - fixed, rule)
-        if grids is not None:
-            for i, grid in zip(movable, grids, strict=True):
-                context[i].grid = grid
-            break
-    else:
-        raise ConfigError(f"cannot fill {target} tokens exactly with these images (too few or too large)")
+    text_tokens = _fit_exactly(context, query_tokens, target, tok, question_shell, rule)
     # every image to a random place (the needles, filled first, and every repeat alike)
     context = rng.sample(context, len(context))
     context_paths = [media(s.image, s.grid) for s in context]
@@ -379,6 +383,44 @@ def _one(target: int, answer: str, needles: int, pool: list[PoolImage], rng: ran
                         "image_tokens": sum(s.tokens for s in context) + query_tokens, "text_tokens": text_tokens,
                         "generator": "mmlongbench-vh"})
     return sample
+
+
+#: How many of the last distractors the exact fit may re-size at once, and how many it may drop. What is left
+#: after filling is under one image's tokens, so a few images absorb it; trying every distractor of a haystack
+#: of thousands of tiny images never ended, and could not succeed when their sizes cannot sum to the gap.
+MAX_MOVABLE = 32
+MAX_DROPPED = 8
+
+
+def _fit_exactly(context: list[_Slot], query_tokens: int, target: int, tok: TextTokenizer,
+                 question_shell: list[Part], rule: Qwen2VLRule) -> int:
+    """Re-size the last few distractors of ``context`` (in place) so that the prompt is exactly ``target``
+    tokens; returns its text tokens. When no re-sizing reaches it (small images have few token counts near their
+    aspect: 56x56 pictures take 4, 6, 8, 9 ... tokens, never a gap of 4m+1 over m of them), the last distractor
+    is dropped, giving its tokens and its newline back, and the fit tried again; a ConfigError after a few."""
+    for _ in range(MAX_DROPPED + 1):
+        text_tokens = _prompt_text_tokens(tok, len(context), question_shell)
+        total = sum(s.tokens for s in context) + query_tokens
+        distractor_at = [i for i, s in enumerate(context) if s.role == "distractor"]
+        movable: list[int] = []
+        for i in reversed(distractor_at[-MAX_MOVABLE:]):
+            movable.insert(0, i)
+            if len(movable) < 2:
+                continue
+            fixed = total - sum(context[j].tokens for j in movable)
+            grids = _exact_grids([context[j].aspect for j in movable], target - text_tokens - fixed, rule)
+            if grids is not None:
+                for j, grid in zip(movable, grids, strict=True):
+                    context[j].grid = grid
+                return text_tokens
+        if len(distractor_at) <= 2:
+            break
+        del context[distractor_at[-1]]
+    raise ConfigError(f"cannot fill {target} tokens exactly with these images: re-sizing up to {MAX_MOVABLE} of "
+                      f"the last distractors (each within a factor 2 of its aspect and within the pixel limits "
+                      f"{rule.min_pixels}..{rule.max_pixels}) and dropping up to {MAX_DROPPED} never sums to the "
+                      f"tokens left (images too few, too large for the pixel limits, or too small to take the "
+                      f"sizes the gap needs; try larger images or other --min-pixels/--max-pixels)")
 
 
 def measure(sample: Sample, media_root: str | Path, tokenizer: str | TextTokenizer, rule: Qwen2VLRule) -> int:
@@ -492,9 +534,22 @@ def build_niah(out: str | Path, *, tasks: Sequence[str] = NIAH_TASKS, lengths: S
 
 
 def _renamed(sample: Sample, rename: Mapping[str, str]) -> Sample:
+    """``sample`` with its media under their new names: the image parts and every path its meta records (the
+    image needles of ``meta.needles``), so that the needle list names the very files the parts show (the
+    needle locator matches them by path)."""
     def parts(items: Sequence[Part]) -> list[Part]:
         return [ImagePart(rename.get(p.path, p.path)) if isinstance(p, ImagePart) else p for p in items]
 
+    def renamed(value: Any) -> Any:
+        if isinstance(value, str):
+            return rename.get(value, value)
+        if isinstance(value, list):
+            return [renamed(v) for v in value]
+        if isinstance(value, dict):
+            return {k: renamed(v) for k, v in value.items()}
+        return value
+
     sample.context = parts(sample.context)
     sample.question = parts(sample.question)
+    sample.meta = renamed(sample.meta)
     return sample

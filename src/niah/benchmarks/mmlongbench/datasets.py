@@ -146,25 +146,35 @@ def official_file_name(dataset: str, length_k: int) -> str:
     return OfficialFile(info, length_k, info.depths).relative_path
 
 
+def official_file_patterns() -> list[str]:
+    """Every data set's official file name with ``<k>`` for its length (``NIAH/vh_single_test_1000_K<k>_dep6.jsonl``),
+    in data-set order: the names a data folder may hold."""
+    return [f"{d.folder}/{d.stem}_K<k>{f'_dep{d.depths}' if d.depths is not None else ''}.{d.ext}"
+            for d in DATASETS.values()]
+
+
 def parse_official_file(relative: str) -> OfficialFile:
     """``NIAH/retrieval-text_test_K8_dep6.jsonl`` -> its data set, length and depth count; a name the configs do
-    not use is a :class:`DataError` that says which names exist."""
+    not use is a :class:`DataError` that says why and lists the names that exist."""
+    def refuse(reason: str) -> DataError:
+        return DataError(f"{reason}; the official files are {', '.join(official_file_patterns())} (<k>: "
+                         f"{', '.join(map(str, LENGTHS_K))})", file=relative)
+
     folder, _, base = relative.replace("\\", "/").rpartition("/")
     folder = folder.rsplit("/", 1)[-1]
     match = _FILE_NAME.match(base)
     if match is None:
-        raise DataError("not an MMLongBench file name (<name>_K<8|16|32|64|128>[_dep<n>].jsonl|json)", file=relative)
+        raise refuse("not an MMLongBench file name (<name>_K<8|16|32|64|128>[_dep<n>].jsonl|json)")
     info = _BY_FILE_STEM.get((folder, match["stem"]))
     if info is None:
-        known = ", ".join(sorted(f"{d.folder}/{d.stem}" for d in DATASETS.values()))
-        raise DataError(f"unknown MMLongBench data set {folder}/{match['stem']}; known: {known}", file=relative)
+        raise refuse(f"unknown MMLongBench data set {folder}/{match['stem']}")
     length_k = int(match["k"])
     if length_k not in LENGTHS_K:
-        raise DataError(f"length K{length_k} is not one of {', '.join(f'K{k}' for k in LENGTHS_K)}", file=relative)
+        raise refuse(f"length K{length_k} is not one of {', '.join(f'K{k}' for k in LENGTHS_K)}")
     depths = int(match["dep"]) if match["dep"] is not None else None
     if match["ext"] != info.ext:
-        raise DataError(f"{info.name} files are .{info.ext}", file=relative)
+        raise refuse(f"{info.name} files are .{info.ext}")
     if depths != info.depths:
         expected = f"_dep{info.depths}" if info.depths is not None else "no _dep suffix"
-        raise DataError(f"{info.name} files have {expected} in the official configs", file=relative)
+        raise refuse(f"{info.name} files have {expected} in the official configs")
     return OfficialFile(info, length_k, depths)

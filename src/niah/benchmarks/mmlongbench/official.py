@@ -457,13 +457,32 @@ def _load_icl(path: Path, official: OfficialFile, root: Path | None, limit: int 
 
 def find_official_files(data_root: Path, datasets: Sequence[str] | None = None,
                         lengths: Sequence[int] | None = None) -> list[tuple[str, Path]]:
-    """The official files present under ``data_root`` (relative name, path), in data-set then length order."""
+    """The official files present under ``data_root`` (relative name, path), in data-set then length order.
+
+    Every ``.jsonl``/``.json`` file of the data folders must be an official file (or a summarization key-point
+    file): any other is a :class:`DataError` naming it and listing the official names, so that a misnamed file
+    (``vh_single_K8.jsonl``, a ``K9``) is never skipped in silence. Official files outside ``datasets`` or
+    ``lengths`` are left out."""
     from niah.benchmarks.mmlongbench.datasets import LENGTHS_K, official_file_name
 
     names = list(datasets) if datasets else list(DATASETS)
     unknown = [n for n in names if n not in DATASETS]
     if unknown:
         raise DataError(f"unknown MMLongBench data set(s) {', '.join(unknown)}; known: {', '.join(DATASETS)}")
+    aside = {f"summ/{name}" for name in CLAIMS_FILES.values()}
+    for folder in sorted({d.folder for d in DATASETS.values()}):
+        if not (data_root / folder).is_dir():
+            continue
+        for path in sorted((data_root / folder).iterdir()):
+            relative = f"{folder}/{path.name}"
+            if path.suffix not in (".jsonl", ".json") or not path.is_file() or relative in aside:
+                continue
+            try:
+                parse_official_file(relative)
+            except DataError as exc:
+                raise DataError(f"{exc.message}; the import reads every .jsonl and .json of the data folders (the "
+                                f"key-point files {', '.join(sorted(aside))} aside): move this one out or give it "
+                                f"its official name", file=path) from None
     found: list[tuple[str, Path]] = []
     for name in names:
         for k in lengths or LENGTHS_K:
