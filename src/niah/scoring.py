@@ -65,6 +65,7 @@ from niah.stats import (
     WILSON,
     alike_interval,
     bootstrap_intervals,
+    interval_points,
     is_binary,
     wilson_interval,
 )
@@ -245,9 +246,9 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
 
         def resampled(name: str, score: float | None) -> list[float] | None:
             # outcomes that all came out alike give every resample the same figure: a zero-width interval that
-            # claims certainty. The aggregations are monotone in the scores, so the figure with the common
-            # score's own interval put in for every sample behind it bounds the figure (a perfect run: its
-            # Wilson interval over the samples; one filled bin of an official mean over all bins: that scaled)
+            # claims certainty. The figure with each value of the common score's own interval put in for every
+            # sample behind it bounds the figure (a perfect run: its Wilson interval over the samples; one
+            # filled bin of an official mean over all bins: that scaled; a flip below 50: never under 50)
             bounds = _bounds(intervals.get(name), 1.0)
             if bounds is None or bounds[0] != bounds[1] or score is None:
                 return bounds
@@ -260,7 +261,7 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
             common = values.pop()
             alike_methods[name] = WILSON if common in (0.0, 1.0) else NORMAL
             ends = []
-            for bound in alike_interval(common, len(behind)):
+            for bound in interval_points(*alike_interval(common, len(behind))):
                 chosen = set(behind)
                 moved: ScoredRows = [({**row, "scores": {**row["scores"], mode: bound}} if k in chosen else row, info)
                                      for k, (row, info) in enumerate(rows)]

@@ -60,6 +60,19 @@ def alike_interval(score: float, n: int) -> tuple[float, float]:
     return wilson_interval(score, n) if score in (0.0, 1.0) else normal_interval(score, n)
 
 
+#: Points across an interval at which an aggregation is evaluated to bound it: an official rule need not be
+#: monotone in the scores (MMLongBench flips a visual-haystack score below 50), so the ends alone can miss its
+#: least or greatest value inside.
+INTERVAL_POINTS = 41
+
+
+def interval_points(low: float, high: float, points: int = INTERVAL_POINTS) -> list[float]:
+    """``points`` values evenly spread from ``low`` to ``high``, both included."""
+    if points < 2 or high <= low:
+        return [low, high]
+    return [low + (high - low) * k / (points - 1) for k in range(points)]
+
+
 def is_binary(scores: Sequence[float]) -> bool:
     """True when every score is exactly 0 or 1 (a proportion: the Wilson interval applies)."""
     return all(s == 0 or s == 1 for s in scores)

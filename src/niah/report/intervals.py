@@ -31,6 +31,7 @@ from niah.stats import (
     BOOTSTRAP,
     NORMAL,
     bootstrap_intervals,
+    interval_points,
     is_binary,
     mean_interval,
     normal_interval,
@@ -162,13 +163,13 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
                 direct[(key, position)] = _mean_interval(group)
             elif len(set(group)) == 1:
                 # an aggregation of samples that all scored alike: a bootstrap has nothing to redraw (it would
-                # print a zero-width interval). The aggregations are monotone in the scores, so the interval of
-                # the samples' common score, put in for every one of them, bounds the figure.
+                # print a zero-width interval). The interval of the samples' common score, each value of it put
+                # in for every one of them, bounds the figure (at points across it: a rule need not be monotone)
                 (low, high), method = _mean_interval(group)
                 def constant(bound: float) -> Callable[[int, float], float]:
                     return lambda _i, _score: bound
 
-                ends = [figure_with(constant(bound)) for bound in (low / 100.0, high / 100.0)]
+                ends = [figure_with(constant(bound)) for bound in interval_points(low / 100.0, high / 100.0)]
                 moved_ends = [value if end is None else end for end in ends]
                 direct[(key, position)] = (min(moved_ends) * 100.0, max(moved_ends) * 100.0), method
             else:

@@ -261,7 +261,7 @@ def build_vh(out: str | Path, *, lengths: Sequence[int] = LENGTHS_K, per_length:
     if bad:
         raise ConfigError(f"lengths must be among {', '.join(map(str, LENGTHS_K))} (K tokens), got {bad}")
     if per_length < 1:
-        raise ConfigError("--per-length must be at least 1")
+        raise ConfigError("--per-cell must be at least 1")
     rule = Qwen2VLRule(min_pixels=min_pixels, max_pixels=max_pixels)
     tok = get_tokenizer(tokenizer)
     pool = image_pool(images, seed)
