@@ -196,7 +196,9 @@ def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max
 def pick_folder_frames(frames: tuple[str, ...], *, folder_fps: float | None, fps: float | None,
                        cap: int | None) -> tuple[list[int], list[float]]:
     """Indices (and times) of the frames of a frame folder to keep: every 1/``fps`` s when given, then at most
-    ``cap`` spread uniformly (first and last kept), as a frame folder's frames are already a sampling."""
+    ``cap``, the frame at the centre of each of ``cap`` equal segments, as a video file is sampled (keeping the
+    first and last frame would show a needle at either end always and one inside only where the grid falls:
+    a U-shape over depth made by the sampler)."""
     rate = folder_fps or 1.0
     indices = list(range(len(frames)))
     if fps is not None and fps < rate:
@@ -204,13 +206,9 @@ def pick_folder_frames(frames: tuple[str, ...], *, folder_fps: float | None, fps
         indices = sorted({min(len(frames) - 1, math.floor(k * step + 1e-9))
                           for k in range(max(1, math.ceil(len(frames) / step - 1e-9)))})
     if cap is not None and len(indices) > cap:
-        if cap <= 0:
-            indices = []
-        elif cap == 1:
-            indices = [indices[len(indices) // 2]]
-        else:
-            stride = (len(indices) - 1) / (cap - 1)
-            indices = [indices[round(i * stride)] for i in range(cap)]
+        n = len(indices)
+        indices = [] if cap <= 0 else [indices[min(n - 1, math.floor((k + 0.5) * n / cap + 1e-9))]
+                                       for k in range(cap)]
     return indices, [i / rate for i in indices]
 
 
