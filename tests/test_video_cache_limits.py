@@ -365,3 +365,14 @@ def test_a_signal_during_decoding_stops_the_run(slow_dataset: Path, tmp_path: Pa
     assert meta["complete"] is False and meta["finished"] is None
     if sig == signal.SIGTERM:
         assert "terminated (SIGTERM)" in err and meta["interrupted"] == "SIGTERM"
+
+
+def test_probe_with_limits_refuses_a_video_over_them(tmp_path: Path) -> None:
+    from niah.video import VideoLimits as Exported
+
+    assert Exported is VideoLimits  # importable from niah.video, as the docs show
+    video = barcode_video(tmp_path / "clip.mp4", seconds=4, fps=8, width=64, height=48)
+    assert probe(video).duration == pytest.approx(4.0, abs=0.2)  # no limits: the header as it claims
+    with pytest.raises(DataError, match=r"clip\.mp4: video claims to last 4 s, over the limit of 2 s"):
+        probe(video, limits=VideoLimits(max_seconds=2))
+    assert probe(video, limits=VideoLimits(max_seconds=60)).duration == pytest.approx(4.0, abs=0.2)

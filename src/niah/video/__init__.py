@@ -8,6 +8,7 @@ from niah.video.frames import (
     Frame,
     FrameSample,
     VideoInfo,
+    VideoLimits,
     encode_jpeg,
     fps_times,
     frames_at,
@@ -32,7 +33,7 @@ from niah.video.subtitles import (
 )
 
 __all__ = [
-    "SUBTITLE_MODES", "Cue", "Frame", "FrameSample", "SubtitleMode", "VideoInfo", "VideoTokens",
+    "SUBTITLE_MODES", "Cue", "Frame", "FrameSample", "SubtitleMode", "VideoInfo", "VideoLimits", "VideoTokens",
     "align_to_frames", "count_video_tokens", "encode_jpeg", "fps_times", "frame_spans", "frames_at",
     "iter_frames_at", "list_frame_folder", "load_subtitles", "parse_srt", "parse_vtt", "plan_times", "probe",
     "sample_frame_folder", "sample_video", "transcript", "uniform_times",

@@ -268,9 +268,17 @@ def _stream_times(container: Any, stream: Any) -> tuple[float, float]:
 
 def probe(path: str | Path, *, limits: VideoLimits | None = None) -> VideoInfo:
     """Read a video's header (no decoding unless the header lacks a duration; then frames are decoded up to
-    the last one, or until past ``limits.max_seconds``). Frames over the image pixel cap are refused."""
+    the last one, or until past ``limits.max_seconds``). Frames over the image pixel cap are refused; with
+    ``limits`` given, so is a claimed duration (or frame count) over them (without, the header is reported
+    as it claims, for the caller to judge)."""
+    info = _probe(path, (limits or VideoLimits()).max_seconds)
+    if limits is not None and info.duration > 0:  # no duration at all is the caller's to refuse
+        limits.check_info(info)
+    return info
+
+
+def _probe(path: str | Path, most: float) -> VideoInfo:
     container = _open(path)
-    most = (limits or VideoLimits()).max_seconds
     stopped = _stop_check()
     try:
         stream = container.streams.video[0]
