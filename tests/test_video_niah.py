@@ -240,8 +240,14 @@ def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None
     word = s.question[0].text.split("secret word ")[1].split()[0]  # type: ignore[union-attr]
     needle_cues = [c for c in cues if c.text == f"The secret word is {word}."]
     assert len(needle_cues) == int(s.answer) == len(s.meta["needle_times"])
+    # each needle line lies inside the span its frame shows (2 s or one frame's time, whichever is less), and
+    # is shaped like the filler lines: lengths from one distribution, starts off the frame grid
+    room = min(2.0, 1 / part.fps)
     for cue, t in zip(needle_cues, sorted(s.meta["needle_times"]), strict=True):
-        assert cue.start <= t < cue.end
+        assert t <= cue.start and cue.end <= t + room + 1e-3
+    lengths = [c.end - c.start for c in cues]
+    assert min(lengths) >= room / 2 - 1e-3 and max(lengths) <= room + 1e-3
+    assert not any(abs(c.start * part.fps - round(c.start * part.fps)) < 1e-3 for c in needle_cues)
     # every haystack frame is untouched: the needle is in the subtitles only
     plain = samples["retrieval/40s/d0-0.2/000"].context[0]
     assert isinstance(plain, VideoPart) and plain.frames == part.frames

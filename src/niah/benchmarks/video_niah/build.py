@@ -522,22 +522,40 @@ def _render_needle_frames(kind: str, needle: _Needle, haystack: Haystack, first:
     return out
 
 
+#: A subtitle line lasts this long (seconds) at most, needle or filler alike.
+LINE_SECONDS = (1.5, 3.0)
+
+
+def _line_length(rng: random.Random, room: float) -> float:
+    """How long one line stays on screen, drawn the same way for needle and filler lines (so that no cue
+    marks a needle by its length): 1.5-3 s, or within ``room`` when a needle line must fit less (the half of
+    it up to all of it)."""
+    high = min(LINE_SECONDS[1], room)
+    return rng.uniform(min(LINE_SECONDS[0], high / 2), high)
+
+
 def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: Sequence[str], num_frames: int,
                    fps: float, line_seconds: float | None = None) -> str:
-    """An SRT with the needle lines at their spans and filler talk every 6-12 s elsewhere (never overlapping a
-    needle line, so no cue marks where the needle is by its shape). ``line_seconds``: a needle line lasts that
-    long from its frame's time (sampled frames lie far apart; a line as long as a frame's span would leave a
-    silence around it that marks it), else it spans its frames."""
+    """An SRT with the needle lines inside their spans and filler talk every 6-12 s elsewhere (never
+    overlapping a needle line). ``line_seconds``: the room a needle line has from its frame's time (sampled
+    frames lie far apart; a line as long as a frame's span would leave a silence around it that marks it), else
+    it has its frames' span. Needle and filler lines are shaped alike: lengths drawn from one distribution
+    (:func:`_line_length`, capped by the needle's room), starts at any millisecond, not on the frame grid,
+    so nothing in the file's timing tells a needle cue from a filler cue."""
     import datetime as dt
 
     import srt  # type: ignore[import-untyped,unused-ignore]
 
     duration = num_frames / fps
-    cues = [(first / fps, first / fps + line_seconds if line_seconds is not None else (first + span) / fps, line)
-            for first, line in zip(firsts, lines, strict=True)]
+    room = line_seconds if line_seconds is not None else span / fps
+    cues: list[tuple[float, float, str]] = []
+    for first, line in zip(firsts, lines, strict=True):
+        length = _line_length(rng, room)
+        start = first / fps + rng.uniform(0.0, room - length)  # inside the span its frame shows
+        cues.append((start, start + length, line))
     t = rng.uniform(1.0, 6.0)
     while t < duration - 1.0:
-        length = min(rng.uniform(1.5, 3.0), duration - t)
+        length = min(_line_length(rng, room), duration - t)
         if all(t + length <= s or t >= e for s, e, _ in cues):
             cues.append((t, t + length, rng.choice(FILLER_LINES)))
         t += rng.uniform(6.0, 12.0)
