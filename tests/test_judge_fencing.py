@@ -73,7 +73,8 @@ def test_judge_infinibench_guarded_prompt_option(tmp_path):
 
     def ok(*args: str) -> str:
         res = runner.invoke(app, list(args))
-        assert res.exit_code == 0, res.output + repr(res.exception)
+        # a judge pass whose gullible or guarded replies do not all parse ends with 3 (failed verdicts stored)
+        assert res.exit_code in ((0, 3) if args[0] == "judge" else (0,)), res.output + repr(res.exception)
         return res.output
 
     write_videos(tmp_path / "videos")

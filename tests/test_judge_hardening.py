@@ -9,6 +9,7 @@ requests are counted at the server where reuse is claimed."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -59,7 +60,16 @@ def run(seq_ds: Path, tmp_path: Path) -> Path:
 
 
 def _judge(run: Path, srv: OpenAIServer, *extra: str) -> str:
-    return _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url, *FAST, *extra)
+    """A judge pass; it exits 3 exactly when some stored verdicts failed (and says how to ask them again)."""
+    res = runner.invoke(app, ["judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+                              *FAST, *extra])
+    failed = re.search(r"\((\d+) unparsed;", res.output)
+    assert failed is not None, res.output + repr(res.exception)
+    if int(failed.group(1)):
+        assert res.exit_code == 3 and "judge verdict(s) failed" in res.output and "--retry-failed" in res.output
+    else:
+        assert res.exit_code == 0, res.output + repr(res.exception)
+    return res.output
 
 
 # ------------------------------------------------------------------------------- transient faults, then success
@@ -145,7 +155,9 @@ def _judge_peak_kib(run: Path, srv: OpenAIServer) -> int:
     done = subprocess.run([sys.executable, "-c", code, "judge", "seq-niah", str(run), "--judge", "openai:judge",
                            "--base-url", srv.base_url, "--max-attempts", "1", "--concurrency", "2"],
                           capture_output=True, text=True, timeout=300, env=ENV)
-    assert done.returncode == 0, done.stderr
+    # exit 3 when a verdict failed (a 100 MB reply is refused and stored as failed), 0 otherwise
+    assert done.returncode in (0, 3) and (done.returncode == 3) == ("judge verdict(s) failed" in done.stderr), \
+        done.stderr
     return int(done.stderr.rsplit("PEAK", 1)[1].split()[0])
 
 
@@ -192,7 +204,7 @@ def test_judge_keys_never_reach_a_file_or_a_message(run: Path) -> None:
                                "openai:judge", "--base-url", f"http://user:{url_secret}@{host}", "--api-key-env",
                                "NIAH_JUDGE_KEY", "--max-attempts", "1"], capture_output=True, text=True,
                               timeout=120, env={**ENV, "NIAH_JUDGE_KEY": key})
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 3, done.stderr  # some verdicts failed (the 401s): status 3, said on stderr
         assert any(e.fault == "echo401" for e in srv.log)
     assert any("401" in (r["error"] or "") for r in _store_rows(run))
     scored = _niah("score", str(run))
@@ -322,9 +334,11 @@ def test_every_judge_verb_takes_the_deadline_and_retry_options(tmp_path: Path, f
     plan = FaultPlan(share={"timeout": 1.0}, fail_attempts=99, timeout_s=30.0)
     with OpenAIServer(faults=plan) as srv:
         t0 = time.monotonic()
-        _cli(*verb, "--judge", "openai:judge", "--base-url", srv.base_url, "--timeout", "1", "--max-attempts", "2",
-             "--retry-delay", "0.01", "--concurrency", "16")
+        res = runner.invoke(app, [*verb, "--judge", "openai:judge", "--base-url", srv.base_url, "--timeout", "1",
+                                  "--max-attempts", "2", "--retry-delay", "0.01", "--concurrency", "16"])
         elapsed = time.monotonic() - t0
+        # every verdict failed: each judge verb ends with status 3, saying how to ask them again
+        assert res.exit_code == 3 and "--retry-failed` asks them again" in res.output, res.output
         asked = len(srv.log)
     rows = _store_rows(run)
     assert rows and asked == 2 * len(rows)  # --max-attempts 2, even where a protocol has its own (v2: 3)

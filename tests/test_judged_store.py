@@ -23,9 +23,10 @@ from support.processes import kill_when_lines
 runner = CliRunner()
 
 
-def _cli(*args: str) -> str:
+def _cli(*args: str, code: int = 0) -> str:
+    """A CLI call and its output; ``code`` 3 for a judge pass that stores failed verdicts."""
     res = runner.invoke(app, list(args))
-    assert res.exit_code == 0, res.output + repr(res.exception)
+    assert res.exit_code == code, res.output + repr(res.exception)
     return res.output
 
 
@@ -134,7 +135,7 @@ def test_seq_niah_failed_verdicts_are_kept_until_retry(seq_ds: Path, monkeypatch
     monkeypatch.setenv("JUDGE_TEST_KEY", "judge-secret-4711")
     with OpenAIServer(responder=_seq_responder, api_key="judge-secret-4711") as srv:
         out = _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
-                   "--api-key-env", "JUDGE_TEST_KEY")
+                   "--api-key-env", "JUDGE_TEST_KEY", code=3)
         assert len(srv.log) == 6 + 2  # the shared judge re-asks a reply that does not parse, 3 tries in all
     assert "judged 5 samples (1 unparsed" in out
     written = "".join(p.read_text() for p in run.iterdir() if p.is_file())
@@ -142,7 +143,8 @@ def test_seq_niah_failed_verdicts_are_kept_until_retry(seq_ds: Path, monkeypatch
     assert "sk-***" in (run / STORE_NAME).read_text()  # the failed reply is stored, redacted
     assert _read(run / "scores.llm.json")["n"] == 5 and _read(run / "scores.llm.json")["judged"]["failed"] == 1
     with OpenAIServer(responder=_seq_responder) as srv:
-        out = _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+        # reused, the failed verdict still stands: status 3 again, until --retry-failed asks it
+        out = _cli("judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url, code=3)
         assert len(srv.log) == 0 and "1 of them failed (pass --retry-failed" in out
     with OpenAIServer(responder=lambda body: '{"verdict": "incorrect", "failure_modes": ["other"], '
                       '"reason": "r"}') as srv:
@@ -214,18 +216,18 @@ def test_mmlongbench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
     res = runner.invoke(app, ["score", str(run)])
     assert "NOT JUDGED: 1 mmlongbench sample(s)" in res.output
     with OpenAIServer(responder=_summ_responder) as srv:
-        _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+        _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url, code=3)
         assert len(srv.log) == 3
     failed = _official(run / "scores.json")
     assert sum(failed["judge_failures"].values()) == 1 and _read(run / "scores.json")["judged"]["failed"] == 1
     _cli("score", str(run))
     assert _official(run / "scores.json") == failed
     with OpenAIServer(responder=_summ_responder) as srv:
-        _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
-        assert len(srv.log) == 0  # the failed verdict is kept ...
+        _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url, code=3)
+        assert len(srv.log) == 0  # the failed verdict is kept (and the pass still ends with status 3) ...
         _cli("judge", "mmlongbench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
-             "--retry-failed")
-        assert len(srv.log) == 1  # ... until asked again
+             "--retry-failed", code=3)
+        assert len(srv.log) == 1  # ... until asked again (this judge still cannot read that summary)
     # a rerun with another model: every summary judged again
     _niah(tmp_path, "run", "ds", "--model", "baseline:random", "--out", "oracle", "--no-progress", "--overwrite",
           "--media-root", "images")

@@ -5,7 +5,8 @@ Exit statuses of the CLI (documented in docs/running.md, "Exit status"):
 - 0: every request asked was answered (``niah run``, ``niah eval``), or the verb did what it was asked;
 - 1: a verb's own verdict (``niah audit`` found a shortcut, ``niah metric`` refused a row);
 - 2: an error: bad arguments or input, an interrupted run; one ``error:`` line on stderr, no traceback;
-- 3: the run finished but some requests failed or were skipped (``--allow-failures`` makes it 0).
+- 3: the run finished but some requests failed or were skipped (``--allow-failures`` makes it 0), or a judge
+  verb stored verdicts that failed (no reply, or a reply that never parsed).
 """
 
 from __future__ import annotations
@@ -53,3 +54,15 @@ def reason_counts(label: str, reasons: Mapping[str, int]) -> str:
     total = sum(reasons.values())
     ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
     return f"{total} {label}: " + ", ".join(f"{reason} x {n}" for reason, n in ranked)
+
+
+def exit_if_judge_failures(failed: int, judged: int, verb: str) -> None:
+    """End a judge verb with status 3 when some of its verdicts failed (``judged``: the ones that did not):
+    they are stored as failed and left out of the scores, which a script must tell from a clean pass."""
+    if failed:
+        import typer
+
+        typer.echo(f"exit {EXIT_INCOMPLETE}: {failed} of {judged + failed} judge verdict(s) failed (no reply, or a "
+                   f"reply that never parsed); they are left out of the scores: `{verb} --retry-failed` asks them "
+                   "again", err=True)
+        raise typer.Exit(EXIT_INCOMPLETE)

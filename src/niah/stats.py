@@ -61,8 +61,8 @@ def alike_interval(score: float, n: int) -> tuple[float, float]:
 
 
 #: Points across an interval at which an aggregation is evaluated to bound it: an official rule need not be
-#: monotone in the scores (MMLongBench flips a visual-haystack score below 50), so the ends alone can miss its
-#: least or greatest value inside.
+#: monotone in the scores (one family flips a yes/no score below 50 to 100 minus it), so the ends alone can
+#: miss its least or greatest value inside.
 INTERVAL_POINTS = 41
 
 

@@ -83,6 +83,11 @@ def judge_command(
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
                f"({summary.unparsed} unparsed; {summary.reused} verdicts reused, {summary.requested} asked); "
                f"accuracy {overall.get('accuracy')}, score {overall.get('score')} -> {run_dir / 'scores.json'}")
+    from niah.outcome import exit_if_judge_failures
+
+    asked = int(summary.asked["mcq"] + summary.asked["open"])
+    exit_if_judge_failures(int(summary.unparsed), max(0, asked - int(summary.unparsed)),
+                           f"niah judge infinibench {run_dir}")
 
 
 def export_command(

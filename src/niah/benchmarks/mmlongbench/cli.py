@@ -94,6 +94,11 @@ def judge_command(
     typer.echo(json.dumps({"judged": result["judged"], "judge_failures": result["judge_failures"],
                            "reused": result["reused"], "asked": result["asked"],
                            "overall": result["scores"]["overall"]}))
+    from niah.outcome import exit_if_judge_failures
+
+    failures = result["judge_failures"]  # per data set and length
+    exit_if_judge_failures(sum(failures.values()) if isinstance(failures, dict) else int(failures),
+                           int(result["judged"]), f"niah judge mmlongbench {run_dir}")
 
 
 def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dataset: str | Path | None = None,

@@ -417,6 +417,9 @@ def judge_command(
     typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed; {result['reused']} "
                f"verdicts reused, {result['asked']} asked); LLM-judge accuracy {result['scores'].get('accuracy')} "
                f"-> {Path(run_dir) / 'scores.llm.json'}")
+    from niah.outcome import exit_if_judge_failures
+
+    exit_if_judge_failures(int(result["judge_failures"]), int(result["judged"]), f"niah judge seq-niah {run_dir}")
 
 
 def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any]:
