@@ -147,8 +147,9 @@ def test_video_frames_become_uniformly_sampled_images_for_models_without_video()
     sample = _sample("video-task", context=[TextPart("Watch."), VideoPart(frames=frames)], benchmark="vbench")
     fit = fit_to_capabilities(render_prompt(sample, Path(".")), sample, Capabilities(max_images=4))
     assert fit.prompt is not None
+    # the centre of each of 4 equal segments of the 10 frames, as a video file is sampled (not first and last)
     assert [p.path for p in fit.prompt.parts if isinstance(p, ImagePart)] == [
-        "media/f0.png", "media/f3.png", "media/f6.png", "media/f9.png"]
+        "media/f1.png", "media/f3.png", "media/f6.png", "media/f8.png"]
     assert fit.policy == "video: 4 of 10 frames sampled uniformly"
     file_only = _sample("video-task", context=[VideoPart(path="media/v.mp4")], benchmark="vbench")
     fit = fit_to_capabilities(render_prompt(file_only, Path(".")), file_only, Capabilities(video=True))
