@@ -335,7 +335,8 @@ def place_needles(needles: Sequence[Needle], num_frames: int, fps: float) -> lis
     for a, b in zip(visual, visual[1:], strict=False):
         if b.first_frame < a.first_frame + a.num_frames:
             raise ConfigError(f"needles {a.label!r} and {b.label!r} overlap (frames {a.first_frame}-"
-                              f"{a.first_frame + a.num_frames - 1} and {b.first_frame}-)")
+                              f"{a.first_frame + a.num_frames - 1} and {b.first_frame}-"
+                              f"{b.first_frame + b.num_frames - 1})")
     return placed
 
 

@@ -200,13 +200,19 @@ def judge_test_command(
 
     if n < 1:
         raise ConfigError("--n must be at least 1")
+    # everything given is read before the 2,000 judgements: a wrong path fails at once, not minutes later
+    official_set = official_cases(official) if official is not None else None
+    if json_out is not None:
+        from niah.iox import refuse_folder_as_file
+
+        refuse_folder_as_file(json_out, "--json")
     result = run_judge_test(n, seed=seed)
     typer.echo(render_tables(result))
     written = run_answer_set(hand_written_cases())
     typer.echo("\n" + render_answer_set(written, "Hand-written answers: agreement with the labels per answer kind"))
     numbers: dict[str, Any] = {**result.to_json(), "hand_written": written.to_json()}
-    if official is not None:
-        outputs = run_answer_set(official_cases(official))
+    if official_set is not None:
+        outputs = run_answer_set(official_set)
         typer.echo("\n" + render_answer_set(outputs, "Official model outputs: agreement with the labels"))
         numbers["official_outputs"] = outputs.to_json()
     if json_out is not None:

@@ -292,9 +292,9 @@ class BuildOptions:
             n_frames = out.frame_count(d)
             if n_frames < 12 * span:
                 where = f"{n_frames} frames" if out.frames is not None else f"{n_frames} frames at {fps:g} fps"
+                more = "more --frames" if out.frames is not None else "a longer duration or a higher --fps"
                 raise ConfigError(f"a {duration_label(d)} haystack of {where} has too few frames for needles of "
-                                  f"{span} frames (need at least {12 * span}); use a longer duration, more "
-                                  "--frames or shorter needles")
+                                  f"{span} frames (need at least {12 * span}); use {more} or shorter needles")
             if depth_mode == "cell":
                 # every cell must hold every needle count a task may draw, before any frame is written
                 counts = sorted({k for t in tasks for k in range(1, MAX_NEEDLES[t] + 1)})
@@ -304,7 +304,9 @@ class BuildOptions:
                             raise ConfigError(
                                 f"depth cell {row.label} of the {duration_label(d)} haystack ({n_frames} frames) "
                                 f"cannot hold {count} needle(s) of {span} frames with their mean depth inside it; "
-                                "use fewer, wider depth cells, a longer duration or shorter needles")
+                                f"use fewer, wider depth cells, "
+                                f"{'more --frames' if out.frames is not None else 'a longer duration'} or shorter "
+                                "needles")
         return out
 
 
@@ -479,7 +481,8 @@ def place_in_cell(rng: random.Random, row: DepthRow, count: int, span: int, num_
             if low <= sum(starts) <= high:
                 return starts
     raise ConfigError(f"cannot place {count} needles of {span} frames with their mean depth in cell {row.label} "
-                      f"of {num_frames} frames; use fewer, wider depth cells or a longer duration")
+                      f"of {num_frames} frames; use fewer, wider depth cells or more frames (--frames, or a longer "
+                      "duration with --frames all)")
 
 
 def place_exact(rng: random.Random, row: DepthRow, count: int, span: int, num_frames: int) -> list[int]:
@@ -495,7 +498,8 @@ def place_exact(rng: random.Random, row: DepthRow, count: int, span: int, num_fr
                 break
         else:
             raise ConfigError(f"cannot place {count} needles of {span} frames apart in {num_frames} frames; "
-                              "use a longer duration or shorter needles")
+                              "use more frames (--frames, or a longer duration with --frames all) or shorter "
+                              "needles")
     return starts
 
 
