@@ -450,3 +450,18 @@ def test_every_media_file_is_named_by_a_sample(grid: Path) -> None:
              for p in parts if isinstance(p, ImagePart)}
     stored = {str(f.relative_to(grid)) for f in (grid / "media").rglob("*") if f.is_file()}
     assert stored == named
+
+
+def test_a_sample_that_cannot_be_drawn_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Corpus pictures too plain for every reasoning puzzle: the error names that, not only the depth cell."""
+    from niah.benchmarks.mm_niah import needle_images
+    from niah.errors import ConfigError
+
+    def plain(*_args: object, **_kwargs: object) -> None:
+        raise ConfigError("the source is too uniform for a camera-motion pair")
+
+    monkeypatch.setattr(needle_images, "make_reasoning_image", plain)
+    cfg = BuildConfig(tasks=["reasoning-image"], lengths=["2k"], depths=[0.4], per_cell=1)
+    with pytest.raises(ConfigError, match=r"reasoning-image: no sample .* in 25 draws: no puzzle from the corpus "
+                                          r"image drawn \(the source is too uniform.*needs pictures with texture\) \(25 of 25\)"):
+        build_mm_niah(cfg, tmp_path / "ds", progress=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -489,6 +490,7 @@ class MMNIAHBuilder:
         self.num_built = 0
         self.corpus_name = getattr(corpus, "name", cfg.corpus)
         self.warnings: list[str] = []  # samples that could not be built exactly as requested, and why
+        self.redraws: Counter[str] = Counter()  # why the current sample's draws were thrown away
         self.warnings.extend(getattr(corpus, "notes", ()))  # what a corpus reader left out, and why
         self._decks: dict[tuple[str, str], dict[tuple[int, ...], Any]] = {}
         self._kind_tries: dict[tuple[str, tuple[int, ...]], int] = {}  # builds of a position's dealt kind
@@ -612,16 +614,24 @@ class MMNIAHBuilder:
         plan.depth_lo = cell * bins.DEPTH_STEP
         plan.depth_hi = min(plan.depth_lo + bins.DEPTH_STEP, 1.0)
 
+    def _redraw(self, reason: str) -> Sample | None:
+        """Throw this draw away (None: no sample), counting why: the error after the last draw names the usual
+        reason."""
+        self.redraws[reason] += 1
+        return None
+
     def build_one(self, plan: _Plan) -> Sample:
         make = getattr(self, "_" + plan.task.replace("-", "_"))
         self._fit_target(plan)
-        for _attempt in range(25):
+        self.redraws = Counter()
+        draws = 25
+        for _attempt in range(draws):
             sample = make(plan)
             if sample is not None:
                 return sample
-        raise ConfigError(
-            f"{plan.task}: could not place needles with a mean depth in cell {plan.cell} at {plan.target} tokens"
-        )
+        why = "; ".join(f"{reason} ({n} of {draws})" for reason, n in self.redraws.most_common(2))
+        raise ConfigError(f"{plan.task}: no sample with needles at a mean depth in cell {plan.cell} at "
+                          f"{plan.target} tokens in {draws} draws" + (f": {why}" if why else ""))
 
     # ------------------------------------------------------------------ shared assembly
     def _finish_sample(self, plan: _Plan, layout: Layout, depths: list[float], *, question: list[Part],
@@ -631,7 +641,7 @@ class MMNIAHBuilder:
         """``image_paths`` stores the layout's haystack images (called only for a sample that is kept, so a
         redrawn one leaves no file that no sample names)."""
         if depths and bins.depth_cell(depths) != plan.cell:
-            return None  # realized mean depth left the requested cell: redraw
+            return self._redraw("the realized mean depth left the cell")
         context = _context_parts(layout, image_paths())
         num_images = sum(1 for p in context if isinstance(p, ImagePart))
         meta: dict[str, Any] = {
@@ -701,7 +711,7 @@ class MMNIAHBuilder:
 
             haystack = "".join(it.text for it in layout.items if it.kind == "text")
             if mentions(haystack, gold_text):
-                return None  # the haystack names the answer itself: another draw
+                return self._redraw("the haystack names the answer itself")
         paths = partial(self._store_layout_images, layout)
         return self._finish_sample(plan, layout, layout.needle_depths, question=question, answer=answer,
                                    choices=choices, needles_meta=list(statements), image_paths=paths,
@@ -777,7 +787,7 @@ class MMNIAHBuilder:
         layout, depth_of = self._pinned_layout(plan, specs, {k: target}, single=True)
         depths = [depth_of[k]]
         if bins.depth_cell(depths) != plan.cell:
-            return None
+            return self._redraw("the realized mean depth left the cell")
         look = plan.rng.randrange(CARTOON_LOOKS)
         cartoon = ni.draw_cartoon(kind, 256, look)
         pasted, _box = ni.paste_needle(ctx.load_variant(images[k]), cartoon, rng=plan.rng)
@@ -808,7 +818,7 @@ class MMNIAHBuilder:
         layout, depth_of = self._pinned_layout(plan, specs, pinned, single=(c == 1))
         depths = [depth_of[k] for k in sorted(needle_idx, key=lambda k: depth_of[k])]
         if bins.depth_cell(depths) != plan.cell:
-            return None
+            return self._redraw("the realized mean depth left the cell")
         counts: dict[int, int] = {}
         override: dict[int, str] = {}
         needle_paths: list[str] = []
@@ -844,11 +854,12 @@ class MMNIAHBuilder:
         source = ctx.load_variant(ctx.haystack_image(src_idx, cap))
         try:
             puzzle = ni.make_reasoning_image(kind, source, plan.rng, answer_for=self._answer_for(plan, kind))
-        except ConfigError:
-            return None  # e.g. a source too uniform for a camera-motion pair: draw another
+        except ConfigError as exc:  # e.g. a source too uniform for a camera-motion pair: draw another
+            return self._redraw(f"no puzzle from the corpus image drawn ({exc}; the corpus images may be too "
+                                "plain: reasoning-image needs pictures with texture)")
         costs = [ctx.rule.tokens(*im.size) for im in puzzle.needle_images]
         if sum(costs) > plan.target * 0.6:
-            return None  # this puzzle's images are too costly for so short a context: draw another kind
+            return self._redraw("the puzzle's images cost too many tokens for this length")
         # the source picture itself must not also appear in the document (it would give the piece away)
         images = _choose_images(ctx, plan, min_images=0, reserve_tokens=0, extra_tokens=sum(costs),
                                 exclude=src_idx)
@@ -865,7 +876,7 @@ class MMNIAHBuilder:
         layout, depth_of = self._pinned_layout(plan, specs, dict(zip(idx, targets, strict=True)), single=(n == 1))
         depths = [depth_of[k] for k in idx]
         if depths != sorted(depths) or bins.depth_cell(depths) != plan.cell:
-            return None  # needle order (first view first) or mean depth cell not as requested: redraw
+            return self._redraw("the needle order or the mean depth cell came out other than requested")
         override: dict[int, str] = {}
         needle_paths: list[str] = []
         for i, (spec, img) in enumerate(zip(needle_specs, puzzle.needle_images, strict=True)):
