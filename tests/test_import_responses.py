@@ -236,22 +236,14 @@ def test_unknown_harness_is_refused(reference, tmp_path):
 def test_fixtures_are_valid_for_the_real_inspect_ai_and_its_own_logs_import(reference, tmp_path):
     """Our fixture logs load with inspect_ai's own reader, and logs inspect_ai writes import the same."""
     inspect_log = pytest.importorskip("inspect_ai.log")
-    from inspect_ai.model import ModelOutput
 
     dataset, replies, _order, ref_dir = reference
     for path in (write_inspect_json(tmp_path / "ours.json", replies),
                  write_inspect_eval(tmp_path / "ours.eval", replies, id_in_metadata=True)):
         log = inspect_log.read_eval_log(str(path))
         assert log.samples is not None and [s.output.completion for s in log.samples] == list(replies.values())
-    spec = inspect_log.EvalSpec(created="2026-01-01T00:00:00+00:00", task="niah",
-                                dataset=inspect_log.EvalDataset(name="niah"), model="mockllm/model",
-                                config=inspect_log.EvalConfig())
-    samples = [inspect_log.EvalSample(id=sid, epoch=1, input="prompt", target="gold",
-                                      output=ModelOutput.from_content("mockllm/model", text))
-               for sid, text in replies.items()]
     for name in ("theirs.eval", "theirs.json"):
-        inspect_log.write_eval_log(inspect_log.EvalLog(eval=spec, samples=samples, status="success"),
-                                   str(tmp_path / name))
+        _inspect_written_eval(tmp_path / name, replies)
         import_responses("inspect", tmp_path / name, dataset, tmp_path / name.replace(".", "-"))
         score_run(tmp_path / name.replace(".", "-"))
         _assert_scores_equal(tmp_path / name.replace(".", "-"), ref_dir)
