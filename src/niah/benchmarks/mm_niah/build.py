@@ -245,9 +245,18 @@ class _Context:
             return img.convert("RGB")
 
     def store_haystack_image(self, im: _HaystackImage) -> str:
-        rel = f"haystack/{_safe_name(im.key)}.jpg"
+        return self._store_context_jpeg(self.variant_jpeg(im))
+
+    def store_context_image(self, img: Any) -> str:
+        """A context image (a needle, pasted or drawn) under the same kind of name a haystack image has."""
+        return self._store_context_jpeg(_encode_jpeg(img))
+
+    def _store_context_jpeg(self, data: bytes) -> str:
+        # every context image is named by its content, in one folder: a file name never tells a needle from
+        # the haystack (names like "-needle.jpg" would, to anything that reads paths: an export, a harness)
+        rel = f"images/{hashlib.sha256(data).hexdigest()[:20]}.jpg"
         if rel not in self.written:
-            self.write_media(rel, self.variant_jpeg(im))
+            self.write_media(rel, data)
             self.written.add(rel)
         return f"media/{rel}"
 
@@ -273,10 +282,6 @@ class _Context:
             self.write_media(rel, data)
             self.written.add(rel)
         return f"media/{rel}"
-
-
-def _safe_name(s: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in s)
 
 
 @dataclass
@@ -791,7 +796,7 @@ class MMNIAHBuilder:
         look = plan.rng.randrange(CARTOON_LOOKS)
         cartoon = ni.draw_cartoon(kind, 256, look)
         pasted, _box = ni.paste_needle(ctx.load_variant(images[k]), cartoon, rng=plan.rng)
-        needle_path = ctx.store(f"{plan.task}/{plan.index:06d}-needle.jpg", pasted)
+        needle_path = ctx.store_context_image(pasted)
         options, answer = ni.make_image_options(kind, ni.CARTOON_KINDS, plan.rng, n=4, seed=look,
                                                 answer=self._dealt(plan, "answer", range(4)))
         choices: list[list[Part]] = [[ImagePart(ctx.store_shared_png(o, "options"))] for o in options]
@@ -823,10 +828,10 @@ class MMNIAHBuilder:
         override: dict[int, str] = {}
         needle_paths: list[str] = []
         cartoon = ni.draw_cartoon(kind, 256, plan.rng.randrange(CARTOON_LOOKS))
-        for n, k in enumerate(needle_idx):
+        for k in needle_idx:
             m = draw[k]
             pasted, _boxes = ni.paste_many(ctx.load_variant(images[k]), [cartoon] * m, plan.rng)
-            path = ctx.store(f"{plan.task}/{plan.index:06d}-needle{n}.jpg", pasted)
+            path = ctx.store_context_image(pasted)
             override[id(specs[k])] = path
             counts[k] = m
             needle_paths.append(path)
@@ -879,8 +884,8 @@ class MMNIAHBuilder:
             return self._redraw("the needle order or the mean depth cell came out other than requested")
         override: dict[int, str] = {}
         needle_paths: list[str] = []
-        for i, (spec, img) in enumerate(zip(needle_specs, puzzle.needle_images, strict=True)):
-            path = ctx.store(f"{plan.task}/{plan.index:06d}-needle{i}.jpg", img)
+        for spec, img in zip(needle_specs, puzzle.needle_images, strict=True):
+            path = ctx.store_context_image(img)
             override[id(spec)] = path
             needle_paths.append(path)
         paths = partial(self._store_layout_images, layout, override)
