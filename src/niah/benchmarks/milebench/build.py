@@ -14,6 +14,7 @@ Scoring is MileBench's needle rule (the passkey must be a whole token of the pro
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 from collections.abc import Mapping, Sequence
@@ -48,6 +49,12 @@ def passkey_image(base: Any, key: str) -> Any:
     draw.rectangle((x - 16, y - 16, x + w + 16, y + h + 16), fill=(255, 255, 255))
     draw.text((x - left, y - top), text, fill=(0, 0, 0), font=font)
     return image
+
+
+def _store_context_image(writer: DatasetWriter, data: bytes) -> str:
+    """A context image named by its content, in one folder: no file name tells the passkey image from the
+    haystack (to an export or a harness that reads paths)."""
+    return writer.write_media(f"images/{hashlib.sha256(data).hexdigest()[:20]}.jpg", data)
 
 
 def _jpeg(image: Any) -> bytes:
@@ -136,7 +143,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
             picture = pictures[index]
             if picture.id not in stored:
                 image = picture.load().convert("RGB").resize((IMAGE_SIDE, IMAGE_SIDE))
-                stored[picture.id] = writer.write_media(f"haystack/{len(stored):04d}.jpg", _jpeg(image))
+                stored[picture.id] = _store_context_image(writer, _jpeg(image))
             return stored[picture.id]
 
         for task in tasks:
@@ -189,8 +196,8 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
             if item.kind == "image":
                 i = item.payload.payload
                 if i == needle_image:
-                    rel = needle_rel = writer.write_media(f"needles/{sample_id.replace('/', '_')}.jpg",
-                                             _jpeg(passkey_image(pictures[chosen[i]].load(), key)))
+                    rel = needle_rel = _store_context_image(
+                        writer, _jpeg(passkey_image(pictures[chosen[i]].load(), key)))
                 else:
                     rel = haystack_image(chosen[i])
                 parts.append(ImagePart(rel))
