@@ -67,6 +67,9 @@ LEAK_MAX_CHARS = 100
 LEAK_GOLDS = 300
 #: One-sided 99% normal quantile: the sampling noise a verdict allows beyond the margin.
 NOISE_Z = 2.33
+#: The kind of the probes that check what the model is sent: a failure there is a sample that cannot be
+#: answered from its prompt, not a way to score without doing the task.
+DELIVERY = "delivery"
 #: Random-placement draws for the skew probes' chance level.
 SKEW_DRAWS = 200
 
@@ -544,9 +547,6 @@ class _TopCounts:
         self.counts = counts
         self.width = max(2, width)
         self.top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:self.width]
-
-    def mode_without(self, own: str) -> str | None:
-        return self.mode_without_counts(Counter({own: 1}))
 
     def mode_without_counts(self, removed: Counter[str]) -> str | None:
         """The mode once ``removed`` (a sample's group: its golds and how often) is taken out."""
@@ -1047,11 +1047,6 @@ def read_audit(path: Path) -> dict[str, Any] | None:
     if not isinstance(data, dict) or not isinstance(data.get("probes"), list):
         raise DataError(f"{path}: not an audit.json (no 'probes' list)")
     return data
-
-
-#: The kind of the probes that check what the model is sent: a failure there is a sample that cannot be
-#: answered from its prompt, not a way to score without doing the task.
-DELIVERY = "delivery"
 
 
 def verdict_label(passed: bool, advisory: bool, kind: str) -> str:

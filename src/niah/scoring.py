@@ -260,9 +260,9 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
                 return bounds
             common = values.pop()
             alike_methods[name] = WILSON if common in (0.0, 1.0) else NORMAL
+            chosen = set(behind)
             ends = []
             for bound in interval_points(*alike_interval(common, len(behind))):
-                chosen = set(behind)
                 moved: ScoredRows = [({**row, "scores": {**row["scores"], mode: bound}} if k in chosen else row, info)
                                      for k, (row, info) in enumerate(rows)]
                 again = _headline(scorer, moved, mode)

@@ -53,6 +53,7 @@ def audit(
         print_report,
         write_audit,
     )
+
     if out is not None and out.is_dir():
         out = out / AUDIT_FILE  # a folder given: audit.json in it
     settings: dict[str, object] = {}

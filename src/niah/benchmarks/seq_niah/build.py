@@ -65,6 +65,7 @@ LENGTH_BINS: dict[str, tuple[int, int]] = {
 SHORT_LENGTH_BINS: dict[str, tuple[int, int]] = {"2k-4k": (2000, 4000), "4k-8k": (4000, 8000)}
 NEEDLE_GROUPS: dict[str, tuple[int, int]] = {"3-5": (3, 5), "6-10": (6, 10), ">10": (11, 15)}
 MIN_CUT_POINTS = 81  # official: a text with <= 80 periods is rejected
+OFFICIAL_SEED = 1024
 #: The official minimum is for its 8K floor; a shorter bin (``SHORT_LENGTH_BINS``) needs as many cut points per
 #: token, not as many in all (2K tokens of Chinese hold about 60 sentences: 81 could never be met).
 OFFICIAL_FLOOR_TOKENS = 8000
@@ -76,7 +77,7 @@ def min_cut_points(target: int, needles: int) -> int:
     if target >= OFFICIAL_FLOOR_TOKENS:
         return MIN_CUT_POINTS
     return max(2 * needles + 1, -(-MIN_CUT_POINTS * target // OFFICIAL_FLOOR_TOKENS))
-OFFICIAL_SEED = 1024
+
 
 DOC_PREFIXES = {"en": ("Document: ", "Document: \n", "Document:", "Document:\n", ""),
                 "zh": ("文档：", "文档：\n", "文档:", "文档:\n", "")}
