@@ -23,8 +23,8 @@ FAMILIES: dict[str, tuple[str, list[str], list[str], list[str]]] = {
     "mm-niah": ("mm-niah", ["--per-cell", "1"], ["--per-cell", "3"], []),
     "seq-niah": ("seq-niah", ["--per-cell", "1", "--lengths", "8k-16k,16k-32k"],
                  ["--per-cell", "3", "--lengths", "8k-16k,16k-32k"], []),
-    "mmlongbench-vh": ("mmlongbench-vh", [], ["--per-length", "40", "--lengths", "8k,16k,32k"], []),
-    "milebench-niah": ("milebench-niah", [], ["--per-length", "30"], []),
+    "mmlongbench-vh": ("mmlongbench-vh", [], ["--per-cell", "40", "--lengths", "8k,16k,32k"], []),
+    "milebench-niah": ("milebench-niah", [], ["--per-cell", "30"], []),
     "video-niah": ("video-niah", [], ["--per-cell", "3"], ["--max-frames", "64"]),
 }
 

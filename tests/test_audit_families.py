@@ -18,8 +18,8 @@ from niah.cli import app
 BUILDS = {
     "mm-niah": ["mm-niah", "--per-cell", "1", "--lengths", "1k-2k,4k-8k"],
     "seq-niah": ["seq-niah", "--per-cell", "2", "--lengths", "8k-16k"],
-    "mmlongbench-vh": ["mmlongbench-vh", "--lengths", "8k", "--per-length", "24"],
-    "milebench-niah": ["milebench-niah", "--per-length", "8"],
+    "mmlongbench-vh": ["mmlongbench-vh", "--lengths", "8k", "--per-cell", "24"],
+    "milebench-niah": ["milebench-niah", "--per-cell", "8"],
     "video-niah": ["video-niah", "--durations", "1m,2m", "--per-cell", "1"],
 }
 #: What the docs recommend running each with (video-niah: as many frames as the build sampled).

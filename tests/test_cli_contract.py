@@ -422,6 +422,38 @@ def test_eval_refuses_a_length_its_builder_cannot_build_and_leaves_nothing(tmp_p
     assert not (tmp_path / "ev").exists()
 
 
+
+
+@pytest.mark.parametrize("benchmark", ["seq-niah", "mmlongbench"])
+def test_eval_refuses_an_option_its_builder_does_not_take(tmp_path, benchmark):
+    """--image-tokens for a text-only family, or for MMLongBench (whose image cost is the official Qwen2-VL rule),
+    was dropped silently (seq-niah) or ended in a TypeError traceback (mmlongbench)."""
+    result = _niah("eval", "--benchmark", benchmark, "--image-tokens", "fixed:100", "--out", tmp_path / "ev")
+    assert result.exit_code == EXIT_ERROR
+    assert result.stderr.startswith("error: --image-tokens does not apply to the ")
+    assert not (tmp_path / "ev").exists()
+
+
+def test_image_tokens_takes_a_rule_on_milebench_too(tmp_path):
+    """One --image-tokens RULE everywhere: MileBench's fixed cost is N or fixed:N (it took only an integer, and
+    niah eval's rule string ended in a TypeError); any other rule is refused, saying what it takes."""
+    from niah.benchmarks.milebench.build import build_milebench_niah
+
+    as_rule, as_number = tmp_path / "rule", tmp_path / "number"
+    build_milebench_niah(as_rule, lengths=[1024], per_length=1, image_tokens="fixed:100")
+    build_milebench_niah(as_number, lengths=[1024], per_length=1, image_tokens=100)
+    assert (as_rule / "samples.jsonl").read_bytes() == (as_number / "samples.jsonl").read_bytes()
+    result = _niah("build", "milebench-niah", "--image-tokens", "qwen2vl-28px", "--out", tmp_path / "ds")
+    assert result.exit_code == EXIT_ERROR and "give N or fixed:N" in result.stderr
+    assert not (tmp_path / "ds").exists()
+
+
+def test_eval_image_tokens_reaches_the_video_builder(tmp_path):
+    """video-niah's builder read only its older option name (image_rule): niah eval's --image-tokens was lost."""
+    from niah.benchmarks.video_niah.build import BuildOptions
+
+    assert BuildOptions.from_mapping({"image_tokens": "fixed:64"}).image_rule == "fixed:64"
+    assert BuildOptions.from_mapping({"image_rule": "fixed:32"}).image_rule == "fixed:32"
 # ------------------------------------------------------------------------------------- help: described, wrapped
 
 

@@ -68,9 +68,16 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
                 raise ConfigError(f"benchmark {family.name!r} has no builder; give a DATASET")
             builder = builders[0]
             # only what the user set: a family keeps its own tokenizer, image rule and corpus defaults
-            given = {"corpus": corpus, "tokenizer": tokenizer, "image_tokens": image_tokens}
-            options = {**builder.eval_defaults, "per_cell": per_cell, "seed": seed,
-                       **{k: v for k, v in given.items() if v is not None}}
+            given = {k: v for k, v in {"corpus": corpus, "tokenizer": tokenizer,
+                                        "image_tokens": image_tokens}.items() if v is not None}
+            # an option the builder does not take is refused, not silently dropped (a text-only family has no
+            # image cost; MMLongBench's is the official Qwen2-VL rule, set by its own pixel options)
+            ignored = [k for k in given if builder.option_kinds and k not in builder.option_kinds]
+            if ignored:
+                spelled = ", ".join("--" + k.replace("_", "-") for k in ignored)
+                raise ConfigError(f"{spelled} does not apply to the {builder.name} builder; build the dataset "
+                                  f"with `niah build {builder.name}` (see --help) and give it as DATASET")
+            options = {**builder.eval_defaults, "per_cell": per_cell, "seed": seed, **given}
             if tasks:
                 options["tasks"] = tasks
             if lengths:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import random
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -106,11 +107,23 @@ def needle_depth(parts: Sequence[Part], needle_path: str | None, needle_text: st
     return before / total if total else 0.0
 
 
+def fixed_image_cost(rule: int | str) -> int:
+    """``--image-tokens`` for MileBench: its official length counts every image at one fixed cost, so the
+    rule is ``N`` or ``fixed:N`` (any other image rule is refused, naming what it takes)."""
+    text = str(rule).strip()
+    value = text.removeprefix("fixed:")
+    if isinstance(rule, bool) or not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
+        raise ConfigError(f"--image-tokens {text!r}: MileBench's official length counts one fixed positive cost "
+                          "per image; give N or fixed:N (LLaVA-1.5: 576)")
+    return int(value)
+
+
 def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), per_length: int = 4,
                          tasks: Sequence[str] = TASKS, images_per_sample: int = 4, seed: int = 0,
                          corpus: str = "default", tokenizer: str = "cl100k_base",
-                         image_tokens: int = DEFAULT_IMAGE_TOKENS, progress: bool = False) -> dict[str, int]:
-    """Write passkey haystacks; returns sample counts per task."""
+                         image_tokens: int | str = DEFAULT_IMAGE_TOKENS, progress: bool = False) -> dict[str, int]:
+    """Write passkey haystacks; returns sample counts per task. ``image_tokens`` is the per-image cost, as a
+    number or as the rule ``fixed:N`` (``--image-tokens``)."""
     import numpy as np
 
     from niah.corpus import load_corpus
@@ -123,8 +136,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
         raise ConfigError(f"--per-cell must be at least 1 sample per task and length, not {per_length}")
     if images_per_sample < 1:
         raise ConfigError("--images must be at least 1 (MileBench haystacks interleave images)")
-    if image_tokens < 1:
-        raise ConfigError("--image-tokens must be a positive per-image cost")
+    image_tokens = fixed_image_cost(image_tokens)
     tok = get_tokenizer(tokenizer)
     source = load_corpus(corpus, seed=seed)
     docs = (pool_document(d) for d in source.documents())  # titles, headings and lists printed; kinds balanced

@@ -56,8 +56,9 @@ def build_niah_command(
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="the model's tokenizer (cl100k_base, hf:PATH, ...)")]
     = "cl100k_base",
-    image_tokens: Annotated[int, typer.Option("--image-tokens", help="per-image cost (official LLaVA-1.5: 576)")]
-    = 576,
+    image_tokens: Annotated[str, typer.Option("--image-tokens", metavar="RULE", help="per-image cost: N or "
+                                              "fixed:N (the official length counts a fixed cost; LLaVA-1.5: 576)")]
+    = "576",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """MileBench-style passkey haystacks (passkey in the text or on one image) at exact official lengths."""
@@ -66,7 +67,8 @@ def build_niah_command(
 
     sizes = exact_lengths(lengths or ["4096"], builder="milebench-niah")
     names = [t.strip() for value in tasks or [] for t in value.split(",") if t.strip()] or list(TASKS)
-    counts = build_milebench_niah(out, lengths=sizes, per_length=per_cell if per_length is None else per_length, tasks=names, images_per_sample=images,
-                                  seed=seed, corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens,
+    counts = build_milebench_niah(out, lengths=sizes, per_length=per_cell if per_length is None else per_length,
+                                  tasks=names, images_per_sample=images, seed=seed, corpus=corpus,
+                                  tokenizer=tokenizer, image_tokens=image_tokens,
                                   progress=not no_progress)
     typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

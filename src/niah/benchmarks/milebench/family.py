@@ -24,7 +24,7 @@ def _builders() -> Sequence[Builder]:
 #: ``build_milebench_niah``'s options as an eval config file writes them (``per_cell`` is its ``per_length``).
 BUILD_OPTION_KINDS: dict[str, OptionKind] = {
     "lengths": "items", "per_cell": "int", "tasks": "texts", "images_per_sample": "int", "seed": "int",
-    "corpus": "text", "tokenizer": "text", "image_tokens": "int",
+    "corpus": "text", "tokenizer": "text", "image_tokens": "value",
 }
 
 

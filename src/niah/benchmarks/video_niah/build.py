@@ -277,7 +277,8 @@ class BuildOptions:
             raise ConfigError("--needle-frames must be at least 1")
         from niah.tokens.image import get_image_rule
 
-        rule = str(options.get("image_rule", "internvl-1tile"))
+        # image_tokens is the shared name (niah eval, --image-tokens); image_rule the older one, still read
+        rule = str(options.get("image_tokens") or options.get("image_rule") or "internvl-1tile")
         get_image_rule(rule)  # an unknown rule fails before any work
         out = cls(durations=durations, depth_mode=depth_mode, rows=rows, needle=needle, frames=frames, fps=fps,
                   per_cell=per_cell, seed=int(options.get("seed", 0)), tasks=tasks,

@@ -27,7 +27,8 @@ def _builders() -> Sequence[Builder]:
 BUILD_OPTION_KINDS: dict[str, OptionKind] = {
     "durations": "items", "lengths": "items", "depth_mode": "text", "depth_cells": "items", "depths": "items",
     "needle": "text", "tasks": "texts", "frames": "value", "fps": "number", "needle_seconds": "number",
-    "needle_frames": "int", "per_cell": "int", "seed": "int", "image_rule": "text", "haystack": "text",
+    "needle_frames": "int", "per_cell": "int", "seed": "int", "image_tokens": "text",
+    "image_rule": "text", "haystack": "text",
     "width": "int", "height": "int",
 }
 
