@@ -71,7 +71,7 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
             given = {k: v for k, v in {"corpus": corpus, "tokenizer": tokenizer,
                                         "image_tokens": image_tokens}.items() if v is not None}
             # an option the builder does not take is refused, not silently dropped (a text-only family has no
-            # image cost; MMLongBench's is the official Qwen2-VL rule, set by its own pixel options)
+            # image cost; another sets its image cost through its own pixel options)
             ignored = [k for k in given if builder.option_kinds and k not in builder.option_kinds]
             if ignored:
                 spelled = ", ".join("--" + k.replace("_", "-") for k in ignored)
