@@ -86,3 +86,49 @@ def test_a_full_disk_stops_the_run_at_once_and_a_rerun_resumes_exactly(tmp_path,
     again = {m for m, c in total.items() if c > first.get(m, 0)}
     assert not again & done_first  # nothing finished before the disk filled was asked again
     assert {r["id"] for r in _rows(run_dir)} == {f"retrieval-text/{i:05d}" for i in range(n)}
+
+
+def test_a_full_disk_under_the_frame_cache_stops_the_run_and_names_the_cache(tmp_path, monkeypatch):
+    """The frame cache (by default in /tmp, often another disk than the run's) filling up is a disk error too:
+    the run stops at the first failed frame write, naming the cache, instead of recording every later video
+    sample as a failed "data error" after decoding it; a rerun once space frees resumes exactly."""
+    import errno
+
+    from niah.iox import write_atomic
+    from niah.run import RunDiskError, run_dataset_sync
+    from niah.sample import DatasetWriter, Sample, TextPart, VideoPart
+    from niah.video import expand
+    from support.videos import barcode_video
+
+    ds, cache = tmp_path / "ds", tmp_path / "frames"
+    monkeypatch.setenv("NIAH_FRAME_CACHE", str(cache))
+    with DatasetWriter(ds) as w:
+        for i in range(6):
+            video = barcode_video(tmp_path / f"v{i}.mp4", seconds=1 + i / 4, fps=8, keyframe_interval=1)
+            w.write_media(f"v{i}.mp4", video.read_bytes())
+            w.write(Sample(id=f"watch/{i}", benchmark="vbench", task="watch",
+                           context=[VideoPart(path=f"media/v{i}.mp4")], question=[TextPart("?")], answer="x"))
+        w.finish({"benchmark": "vbench"})
+    plans, failed = [0], [0]
+
+    def full_after_two_videos(path, data):
+        if plans[0] == 2:  # two videos' frames and plan.json written, then the disk is full
+            failed[0] += 1
+            raise OSError(errno.ENOSPC, "No space left on device")
+        plans[0] += path.name == "plan.json"
+        return write_atomic(path, data)
+
+    monkeypatch.setattr(expand, "write_atomic", full_after_two_videos)
+    run_dir = tmp_path / "run"
+    with pytest.raises(RunDiskError, match=rf"disk error writing {cache}.*No space left on device.*rerun") as info:
+        run_dataset_sync(ds, "baseline:random", run_dir, progress=False)
+    assert failed[0] == 1  # stopped at the first failed write: no later video was decoded
+    rows = _rows(run_dir)
+    assert [r["status"] for r in rows] == ["ok", "ok"] and "data error" not in str(info.value)
+    meta = json.loads((run_dir / RUN_JSON).read_text())
+    assert meta["status"] == "failed" and meta["interrupted"] == "disk error" and meta["complete"] is False
+
+    monkeypatch.setattr(expand, "write_atomic", write_atomic)  # space freed
+    again = run_dataset_sync(ds, "baseline:random", run_dir, progress=False)
+    assert again.resumed == 2 and again.answered == 6 and again.failed == 0
+    assert json.loads((run_dir / RUN_JSON).read_text())["complete"] is True

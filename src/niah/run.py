@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -88,6 +89,9 @@ class RunDiskError(NiahError):
 
 #: What a failed local write raises: the OS's error, or SQLite's for the cache index on a full disk.
 LOCAL_WRITE_ERRORS: tuple[type[BaseException], ...] = (OSError, sqlite3.Error)
+#: The OS errors that say a disk cannot take more, whichever file was written (the run's, or the frame cache's
+#: while a prompt is built): the run stops on them instead of failing sample after sample.
+DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
 
 
 RUN_JSON = "run.json"
@@ -659,6 +663,7 @@ async def run_dataset(
     previous: dict[str, Any] | None = None
     terminated = False
     disk_error: str | None = None
+    disk_where = out_path
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
     sigterm_installed = False
@@ -791,6 +796,8 @@ async def run_dataset(
                         key = request_fingerprint(identity, fit.prompt, gen, hasher, material)
                     req_key = request_key(prompt_key, key, fit.policy, fit.skip_reason)
                 except (OSError, DataError, ValueError) as exc:  # e.g. an unreadable image: this sample fails
+                    if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
+                        raise  # the frame cache's disk is full: every later video would fail alike
                     record(fail_row(sample, f"data error: {exc}", None))
                     continue
                 done_row = log.finished(sample.id, req_key)
@@ -903,6 +910,10 @@ async def run_dataset(
         if not run_json:  # before the run started (a backend that cannot load, RUN_DIR not writable): as before
             raise
         disk_error = f"{type(exc).__name__}: {exc}"
+        filename = exc.filename if isinstance(exc, OSError) else None
+        failed_file = Path(filename) if isinstance(filename, str) else None
+        if failed_file is not None and not failed_file.resolve().is_relative_to(out_path.resolve()):
+            disk_where = failed_file  # not the run's own folder (the frame cache): free space there
     finally:
         decoding.close()  # SIGTERM, Ctrl-C or an error: threads still sampling a video stop at the next frame
         if sigterm_installed:
@@ -959,7 +970,7 @@ async def run_dataset(
         elif created_out and out_path.is_dir() and not any(out_path.iterdir()):
             out_path.rmdir()  # nothing was started: leave no empty run directory behind
     if disk_error is not None:
-        raise RunDiskError(f"stopped on a disk error writing {out_path} ({disk_error}); the {summary.answered} "
+        raise RunDiskError(f"stopped on a disk error writing {disk_where} ({disk_error}); the {summary.answered} "
                            "answers so far are kept; free space and rerun the same command to resume")
     if terminated:
         raise RunInterrupted(f"terminated (SIGTERM); {summary.answered} answered so far are kept in {out_path}; "

@@ -175,21 +175,27 @@ def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max
         sample = FrameSample(frames_at(path, times, output="jpeg"), plan)
     else:
         sample = sample_video(path, count=count, fps=fps, max_frames=max_frames, output="jpeg", limits=limits)
-    with contextlib.suppress(FileExistsError):
-        entry.mkdir(mode=0o700)
-    if not stat.S_ISDIR(os.lstat(entry).st_mode):
-        raise ConfigError(f"frame cache entry {entry} is not a folder; remove it")
     names: list[str] = []
     digests: list[str] = []
-    for i, frame in enumerate(sample.frames):
-        name = f"{i:05d}_{round(frame.time * 1000):010d}ms.jpg"
-        assert frame.jpeg is not None
-        write_atomic(entry / name, frame.jpeg)  # replaces whatever stood at that name (a link included)
-        names.append(name)
-        digests.append(hashlib.sha256(frame.jpeg).hexdigest())
-    times = [round(f.time, 6) for f in sample.frames]
-    write_atomic(entry / "plan.json", json.dumps({"files": names, "sha256": digests, "times": times,
-                                                  "plan": sample.plan}, sort_keys=True))
+    try:
+        with contextlib.suppress(FileExistsError):
+            entry.mkdir(mode=0o700)
+        if not stat.S_ISDIR(os.lstat(entry).st_mode):
+            raise ConfigError(f"frame cache entry {entry} is not a folder; remove it")
+        for i, frame in enumerate(sample.frames):
+            name = f"{i:05d}_{round(frame.time * 1000):010d}ms.jpg"
+            assert frame.jpeg is not None
+            write_atomic(entry / name, frame.jpeg)  # replaces whatever stood at that name (a link included)
+            names.append(name)
+            digests.append(hashlib.sha256(frame.jpeg).hexdigest())
+        times = [round(f.time, 6) for f in sample.frames]
+        write_atomic(entry / "plan.json", json.dumps({"files": names, "sha256": digests, "times": times,
+                                                      "plan": sample.plan}, sort_keys=True))
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        # a failed write (a full disk) names no file: name the cache entry, which may be on another disk
+        raise OSError(exc.errno, exc.strerror, str(entry)) from exc
     return SampledFrames([entry / n for n in names], times, sample.plan)
 
 
