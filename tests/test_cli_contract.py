@@ -305,6 +305,23 @@ def test_a_deprecated_spelling_works_and_says_so(tmp_path):
     assert missing.exit_code == EXIT_ERROR and "missing option --media-root" in missing.stderr
 
 
+def test_infinibench_import_names_its_videos_root_media_root(tmp_path):
+    """The videos root of niah import infinibench was --videos, where every other importer says --media-root
+    (and run and report read the same folder under that name)."""
+    from support.infinibench_fixtures import write_qa_files, write_videos
+
+    write_videos(tmp_path / "videos")
+    write_qa_files(tmp_path / "qa")
+    new = _niah("import", "infinibench", tmp_path / "qa", "--media-root", tmp_path / "videos", "--out", tmp_path / "a")
+    old = _niah("import", "infinibench", tmp_path / "qa", "--videos", tmp_path / "videos", "--out", tmp_path / "b")
+    assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
+    assert "deprecated" not in new.stderr and "note: --videos is deprecated; use --media-root" in old.stderr
+    assert (tmp_path / "a" / "samples.jsonl").read_bytes() == (tmp_path / "b" / "samples.jsonl").read_bytes()
+    missing = _niah("import", "infinibench", tmp_path / "qa", "--out", tmp_path / "c")
+    assert missing.exit_code == EXIT_ERROR and "missing option --media-root" in missing.stderr
+    assert not (tmp_path / "c").exists()
+
+
 @pytest.mark.parametrize("spec", ["8k", "8192", "8k-12k", "1.5k"])
 def test_one_length_syntax(spec):
     from niah.lengths import parse_length

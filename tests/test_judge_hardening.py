@@ -322,7 +322,7 @@ def _infinibench_run(root: Path) -> tuple[Path, list[str]]:
 
     write_videos(root / "videos")
     write_qa_files(root / "qa")
-    _cli("import", "infinibench", str(root / "qa"), "--videos", str(root / "videos"), "--out", str(root / "ds"))
+    _cli("import", "infinibench", str(root / "qa"), "--media-root", str(root / "videos"), "--out", str(root / "ds"))
     _cli("run", str(root / "ds"), "--model", "baseline:oracle", "--out", str(root / "run"), "--no-progress",
          "--media-root", str(root / "videos"), "--max-frames", "3")
     return root / "run", ["judge", "infinibench", str(root / "run"), "--protocol", "v2"]
