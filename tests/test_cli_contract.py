@@ -161,6 +161,29 @@ def test_dry_run_totals_match_the_tokens_a_real_run_counts(tmp_path):
     assert cost.startswith(f"cost estimate: {(estimated * 2 + 256 * 8) / 1e6:.4f} ")
 
 
+def test_dry_run_says_which_images_it_could_not_count(tmp_path):
+    """An imported set that records no image cost (InfiniBench's sampled frames here) was estimated at 0 tokens
+    per image without a word: the totals and the cost estimate now say how many images they leave out."""
+    from support.infinibench_fixtures import write_qa_files, write_videos
+
+    write_videos(tmp_path / "videos")
+    write_qa_files(tmp_path / "qa")
+    assert _niah("import", "infinibench", tmp_path / "qa", "--media-root", tmp_path / "videos", "--out",
+                 tmp_path / "ds").exit_code == 0
+    dry = _niah("run", tmp_path / "ds", "--model", "openai:echo", "--base-url", _dead_url(), "--out", tmp_path / "run",
+                "--dry-run", "--media-root", tmp_path / "videos", "--max-frames", "3", "--price-per-mtok", "1,1")
+    assert dry.exit_code == 0, dry.output
+    tokens = next(x for x in dry.stderr.splitlines() if x.startswith("prompt tokens:"))
+    shown = int(tokens.split("; ")[1].split(" images")[0])
+    assert shown > 0 and ", 0 image)" in tokens
+    assert f"; {shown} of these images and frames have no token count in this dataset" in tokens
+    cost = next(x for x in dry.stderr.splitlines() if x.startswith("cost estimate:"))
+    assert cost.endswith(f"; retries and {shown} uncounted images not included)")
+    counted = _niah("run", write_mm_niah_like(tmp_path / "mm", per_task=1), "--model", "openai:echo", "--base-url",
+                    _dead_url(), "--out", tmp_path / "run2", "--dry-run", "--price-per-mtok", "1,1")
+    assert counted.exit_code == 0 and "no token count" not in counted.stderr and "uncounted" not in counted.stderr
+
+
 def test_system_prompt_reaches_the_server_and_changes_the_request(text_ds, tmp_path):
     with OpenAIServer() as srv:
         assert _run(text_ds, tmp_path / "run", srv.base_url, "--system-prompt", "You are terse.").exit_code == 0
@@ -303,6 +326,23 @@ def test_a_deprecated_spelling_works_and_says_so(tmp_path):
     assert result.exit_code == EXIT_ERROR and "Traceback" not in result.output  # the file is missing: one line
     missing = _niah("import", "mm-niah", tmp_path / "none.jsonl", "--out", tmp_path / "ds")
     assert missing.exit_code == EXIT_ERROR and "missing option --media-root" in missing.stderr
+
+
+def test_infinibench_import_names_its_videos_root_media_root(tmp_path):
+    """The videos root of niah import infinibench was --videos, where every other importer says --media-root
+    (and run and report read the same folder under that name)."""
+    from support.infinibench_fixtures import write_qa_files, write_videos
+
+    write_videos(tmp_path / "videos")
+    write_qa_files(tmp_path / "qa")
+    new = _niah("import", "infinibench", tmp_path / "qa", "--media-root", tmp_path / "videos", "--out", tmp_path / "a")
+    old = _niah("import", "infinibench", tmp_path / "qa", "--videos", tmp_path / "videos", "--out", tmp_path / "b")
+    assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
+    assert "deprecated" not in new.stderr and "note: --videos is deprecated; use --media-root" in old.stderr
+    assert (tmp_path / "a" / "samples.jsonl").read_bytes() == (tmp_path / "b" / "samples.jsonl").read_bytes()
+    missing = _niah("import", "infinibench", tmp_path / "qa", "--out", tmp_path / "c")
+    assert missing.exit_code == EXIT_ERROR and "missing option --media-root" in missing.stderr
+    assert not (tmp_path / "c").exists()
 
 
 @pytest.mark.parametrize("spec", ["8k", "8192", "8k-12k", "1.5k"])

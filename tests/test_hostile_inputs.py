@@ -385,7 +385,7 @@ def test_import_infinibench_refuses_media_that_are_not_what_they_claim(tmp_path,
     qa = tmp_path / "global_appearance.json"
     qa.write_text(json.dumps(records), encoding="utf-8")
     out = tmp_path / "ds"
-    message = _refused(out, "import", "infinibench", qa, "--videos", videos, "--out", out, "--prefer", prefer)
+    message = _refused(out, "import", "infinibench", qa, "--media-root", videos, "--out", out, "--prefer", prefer)
     assert f"global_appearance.json, field {expected}" in message or expected in message
 
 
@@ -393,10 +393,10 @@ def test_import_infinibench_refuses_empty_files_and_a_missing_videos_root(tmp_pa
     qa = tmp_path / "global_appearance.json"
     qa.write_text("[]", encoding="utf-8")
     out = tmp_path / "ds"
-    assert "the QA file holds no records" in _refused(out, "import", "infinibench", qa, "--videos", videos,
+    assert "the QA file holds no records" in _refused(out, "import", "infinibench", qa, "--media-root", videos,
                                                       "--out", out)
     qa.write_text(json.dumps(QA["global_appearance"]), encoding="utf-8")
-    assert "the videos root is not a directory" in _refused(out, "import", "infinibench", qa, "--videos",
+    assert "the videos root is not a directory" in _refused(out, "import", "infinibench", qa, "--media-root",
                                                             tmp_path / "nowhere", "--out", out)
 
 

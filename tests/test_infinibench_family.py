@@ -26,7 +26,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("ibf")
     write_videos(root / "videos")
     write_qa_files(root / "qa")
-    out = _ok(["import", "infinibench", str(root / "qa"), "--videos", str(root / "videos"), "--out",
+    out = _ok(["import", "infinibench", str(root / "qa"), "--media-root", str(root / "videos"), "--out",
                str(root / "ds")])
     assert f"pass --media-root {(root / 'videos').resolve()}" in out
     return root

@@ -29,8 +29,8 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("ibo")
     write_media(root / "videos")
     write_files(root / "qa")
-    _ok(["import", "infinibench", str(root / "qa"), "--videos", str(root / "videos"), "--out", str(root / "ds1")])
-    _ok(["import", "infinibench", str(root / "qa" / "v2"), "--videos", str(root / "videos"), "--out",
+    _ok(["import", "infinibench", str(root / "qa"), "--media-root", str(root / "videos"), "--out", str(root / "ds1")])
+    _ok(["import", "infinibench", str(root / "qa" / "v2"), "--media-root", str(root / "videos"), "--out",
          str(root / "ds2"), "--version", "v2"])
     return root
 
@@ -79,10 +79,10 @@ def test_skill_option(bench: Path, tmp_path: Path) -> None:
         list(iter_qa_file(mystery, videos_root=bench / "videos"))
     assert [s.task for s in iter_qa_file(mystery, skill="spoiler_questions", videos_root=bench / "videos")] == [
         "spoiler_questions"]
-    out = _ok(["import", "infinibench", str(mystery), "--skill", "spoiler_questions", "--videos",
+    out = _ok(["import", "infinibench", str(mystery), "--skill", "spoiler_questions", "--media-root",
                str(bench / "videos"), "--out", str(tmp_path / "ds")])
     assert "wrote 1 samples" in out
-    bad = runner.invoke(app, ["import", "infinibench", str(mystery), "--skill", "poetry", "--videos",
+    bad = runner.invoke(app, ["import", "infinibench", str(mystery), "--skill", "poetry", "--media-root",
                               str(bench / "videos"), "--out", str(tmp_path / "ds3")])
     assert bad.exit_code != 0 and "--skill" in bad.output + str(bad.exception)
 
@@ -104,7 +104,7 @@ def test_frame_folders_at_their_real_rate(bench: Path) -> None:
     assert "[2.0s] To the comic book store.\n" in labels
     assert not any(label.startswith("[6.0s]") for label in labels)
     out = _ok(["import", "infinibench", str(bench / "qa" / "long_tvqa_questions.json"), "--prefer", "frames",
-               "--videos", str(videos), "--out", str(bench / "frames-ds")])
+               "--media-root", str(videos), "--out", str(bench / "frames-ds")])
     assert "1 at 3 fps" in out
 
 

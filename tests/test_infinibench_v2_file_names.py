@@ -32,7 +32,7 @@ def v2(tmp_path_factory: pytest.TempPathFactory) -> Path:
         qa = root / "qa" / container
         write_v2_files(qa, container)
         ds, run = root / "ds" / container, root / "run" / container
-        _ok(["import", "infinibench", str(qa), "--version", "v2", "--videos", str(root / "videos"), "--out", str(ds)])
+        _ok(["import", "infinibench", str(qa), "--version", "v2", "--media-root", str(root / "videos"), "--out", str(ds)])
         _ok(["run", str(ds), "--model", "baseline:oracle", "--out", str(run), "--no-progress",
              "--media-root", str(root / "videos"), "--max-frames", "2"])
         _ok(["score", str(run)])
@@ -103,7 +103,7 @@ def test_fields_the_sample_does_not_carry_come_back_as_written(v2: Path, tmp_pat
                                            "answer": "A case is solved.", "answer_idx": 3,
                                            "video_path_mp4": video}}, indent=2) + "\n", encoding="utf-8")
     ds, out = tmp_path / "ds", tmp_path / "out"
-    _ok(["import", "infinibench", str(tmp_path / "qa"), "--version", "v2", "--videos", str(v2 / "videos"),
+    _ok(["import", "infinibench", str(tmp_path / "qa"), "--version", "v2", "--media-root", str(v2 / "videos"),
          "--out", str(ds)])
     _ok(["export", "infinibench", str(ds), "--out", str(out)])
     for original in (mcq, summary):

@@ -79,7 +79,7 @@ def test_judge_infinibench_guarded_prompt_option(tmp_path):
 
     write_videos(tmp_path / "videos")
     write_qa_files(tmp_path / "qa")
-    ok("import", "infinibench", str(tmp_path / "qa"), "--videos", str(tmp_path / "videos"), "--out",
+    ok("import", "infinibench", str(tmp_path / "qa"), "--media-root", str(tmp_path / "videos"), "--out",
        str(tmp_path / "ds"))
     run = tmp_path / "run"
     ok("run", str(tmp_path / "ds"), "--model", "baseline:random", "--out", str(run), "--no-progress",

@@ -143,7 +143,7 @@ def test_judge_timeout_is_a_whole_request_deadline(run: Path, kind: str) -> None
         t0 = time.monotonic()
         out = _judge(run, srv, "--timeout", "1", "--max-attempts", "1", "--concurrency", "6")
         elapsed = time.monotonic() - t0
-    assert elapsed < 10  # each stall or drip would hold a request for 30 s or more
+    assert elapsed < 25  # a hang guard: each stall or drip would hold a request for 30 s or more
     assert "6 unparsed" in out or "judged 0 samples" in out
     assert all("no complete reply within 1s" in r["error"] for r in _store_rows(run))
 
@@ -322,7 +322,7 @@ def _infinibench_run(root: Path) -> tuple[Path, list[str]]:
 
     write_videos(root / "videos")
     write_qa_files(root / "qa")
-    _cli("import", "infinibench", str(root / "qa"), "--videos", str(root / "videos"), "--out", str(root / "ds"))
+    _cli("import", "infinibench", str(root / "qa"), "--media-root", str(root / "videos"), "--out", str(root / "ds"))
     _cli("run", str(root / "ds"), "--model", "baseline:oracle", "--out", str(root / "run"), "--no-progress",
          "--media-root", str(root / "videos"), "--max-frames", "3")
     return root / "run", ["judge", "infinibench", str(root / "run"), "--protocol", "v2"]
@@ -342,4 +342,5 @@ def test_every_judge_verb_takes_the_deadline_and_retry_options(tmp_path: Path, f
         asked = len(srv.log)
     rows = _store_rows(run)
     assert rows and asked == 2 * len(rows)  # --max-attempts 2, even where a protocol has its own (v2: 3)
-    assert elapsed < 15 and rows and all("no complete reply within 1s" in r["error"] for r in rows)
+    # a hang guard, not a speed measurement: every stall lasts 30 s, the deadline ends each at 1 s
+    assert elapsed < 25 and rows and all("no complete reply within 1s" in r["error"] for r in rows)

@@ -244,7 +244,7 @@ def test_mmlongbench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> N
 def test_infinibench_judge_then_score_reproduces_and_reuses(tmp_path: Path) -> None:
     write_videos(tmp_path / "videos")
     write_qa_files(tmp_path / "qa")
-    _cli("import", "infinibench", str(tmp_path / "qa"), "--videos", str(tmp_path / "videos"), "--out",
+    _cli("import", "infinibench", str(tmp_path / "qa"), "--media-root", str(tmp_path / "videos"), "--out",
          str(tmp_path / "ds"))
     run = tmp_path / "run"
 

@@ -282,7 +282,7 @@ def test_a_video_family_exports_its_sampled_frames_and_scores_like_niah(tmp_path
     write_videos(tmp_path / "videos")
     write_qa_files(tmp_path / "qa")
     media = ["--media-root", str(tmp_path / "videos")]
-    assert CliRunner().invoke(app, ["import", "infinibench", str(tmp_path / "qa"), "--videos",
+    assert CliRunner().invoke(app, ["import", "infinibench", str(tmp_path / "qa"), "--media-root",
                                     str(tmp_path / "videos"), "--out", str(tmp_path / "ds")]).exit_code == 0
     res = CliRunner().invoke(app, ["export", "lmms-eval", str(tmp_path / "ds"), "--out", str(tmp_path / "task"),
                                    "--max-frames", "3", *media])

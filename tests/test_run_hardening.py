@@ -283,7 +283,8 @@ def test_timeout_is_a_deadline_for_the_whole_request(tmp_path):
         summary = run_dataset_sync(ds, "openai:echo", tmp_path / "run", base_urls=[srv.base_url], progress=False,
                                    model_options={"timeout": 1.0}, retry=RetryPolicy(max_attempts=1))
         elapsed = time.monotonic() - t0
-    assert summary.failed == 1 and elapsed < 5  # the drip would take ~30 s
+    # a hang guard, not a speed measurement: the drip takes ~28 s in all, the deadline ends it at 1 s
+    assert summary.failed == 1 and elapsed < 20
     assert "no complete reply within 1s" in _rows(tmp_path / "run")[0]["error"]
 
 

@@ -3,8 +3,9 @@
 Prompt tokens are counted on the prompts the run would send (after the capability fit: truncation, dropped
 images), system text included, with the dataset's tokenizer (its manifest's ``tokenizer``; cl100k_base when it
 names none); images by the sample's own image accounting (``meta.image_tokens`` over ``meta.num_images``) and,
-where a sample has none, by the manifest's image rule. A model's own tokenizer counts differently: the estimate
-is exact in the dataset's accounting, not in every server's.
+where a sample has none, by the manifest's image rule. An image or frame with neither (an imported official set
+that records no image cost) is counted apart, and the totals say so: the estimate leaves it out. A model's own
+tokenizer counts differently: the estimate is exact in the dataset's accounting, not in every server's.
 """
 
 from __future__ import annotations
@@ -52,16 +53,25 @@ class DryRunTotals:
         self.samples = self.sent = self.skipped = 0
         self.prompt_tokens = self.text_tokens = self.image_tokens = 0
         self.images = self.frames = self.videos = 0
+        self.uncounted_images = 0  # images and frames of the sent prompts with no token count (left out)
         self.max_output_tokens = 0
         self.output_unbounded = 0  # requests whose max_tokens is unset: no bound on their output
 
     def _per_image(self, sample: Sample, prompt: RenderedPrompt, part_path: str | None) -> int:
+        tokens = self._image_tokens(sample, prompt, part_path)
+        if tokens is None:
+            self.uncounted_images += 1
+            return 0
+        return tokens
+
+    def _image_tokens(self, sample: Sample, prompt: RenderedPrompt, part_path: str | None) -> int | None:
+        """One image's tokens in the dataset's accounting; None when the dataset gives no way to count them."""
         meta = sample.meta
         tokens, count = meta.get("image_tokens"), meta.get("num_images")
         if isinstance(tokens, int) and isinstance(count, int) and count > 0:
             return round(tokens / count)
         if self._image_rule_name is None or part_path is None:
-            return 0
+            return None
         try:
             if self._image_rule is None:
                 from niah.tokens.image import get_image_rule
@@ -69,8 +79,8 @@ class DryRunTotals:
                 self._image_rule = get_image_rule(self._image_rule_name)
             return int(self._image_rule.tokens_for_file(prompt.resolve(part_path)))
         except (ConfigError, OSError, ValueError):
-            self._image_rule_name = None  # an unknown rule: images count as 0 tokens from here on
-            return 0
+            self._image_rule_name = None  # an unknown rule: images are left uncounted from here on
+            return None
 
     def add(self, sample: Sample, prompt: RenderedPrompt | None, generation: GenerationSettings) -> None:
         self.samples += 1
@@ -106,7 +116,8 @@ class DryRunTotals:
             "samples": self.samples, "requests": self.sent, "skipped": self.skipped,
             "prompt_tokens": self.prompt_tokens, "text_tokens": self.text_tokens,
             "image_tokens": self.image_tokens, "images": self.images, "frames": self.frames,
-            "videos": self.videos, "max_output_tokens": self.max_output_tokens,
+            "videos": self.videos, "uncounted_images": self.uncounted_images,
+            "max_output_tokens": self.max_output_tokens,
             "requests_without_max_tokens": self.output_unbounded, "judge_calls": judge_calls,
             "tokenizer": self.tokenizer_name,
         }
@@ -125,6 +136,9 @@ def totals_lines(totals: dict[str, Any], price: tuple[float, float] | None = Non
     media = f"{totals['images']} images, {totals['frames']} video frames"
     if totals["videos"]:
         media += f", {totals['videos']} video files (tokens not estimated)"
+    if totals.get("uncounted_images"):
+        media += (f"; {totals['uncounted_images']} of these images and frames have no token count in this dataset "
+                  "and are not in the prompt tokens (a hosted API bills them)")
     lines = [
         f"totals: {totals['samples']} samples, {totals['requests']} requests ({totals['skipped']} skipped by the "
         f"over-limit policy)",
@@ -139,9 +153,11 @@ def totals_lines(totals: dict[str, Any], price: tuple[float, float] | None = Non
     if price is not None:
         price_in, price_out = price
         total = cost(totals["prompt_tokens"], totals["max_output_tokens"], price)
+        uncounted = totals.get("uncounted_images") or 0
+        left_out = f" and {uncounted} uncounted images" if uncounted else ""
         lines.append(f"cost estimate: {total:.4f} at {price_in:g} in / {price_out:g} out per million tokens "
                      f"(input {cost(totals['prompt_tokens'], 0, price):.4f} + output at most "
-                     f"{cost(0, totals['max_output_tokens'], price):.4f}; retries not included)")
+                     f"{cost(0, totals['max_output_tokens'], price):.4f}; retries{left_out} not included)")
     return lines
 
 

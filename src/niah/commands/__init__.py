@@ -33,7 +33,8 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
 CANONICAL_OPTIONS = {
     "--per-cell": ("--per-length",),  # samples per grid cell (a builder's cell may be a length alone)
     "--image-tokens": ("--image-rule",),  # the image token rule
-    "--media-root": ("--images", "--image-root"),  # a folder of media read in place (not an image count)
+    # a folder of media read in place (a builder's --images may instead be an image count: another concept)
+    "--media-root": ("--images", "--image-root", "--videos"),
 }
 
 

@@ -7,15 +7,18 @@ from typing import Annotated
 
 import typer
 
+from niah.commands import deprecated_alias, pick_alias
 from niah.commands import judge_options as jo
 from niah.errors import ConfigError
 
 
 def import_command(
     qa_files: Annotated[list[Path], typer.Argument(help="official QA JSON files, one per skill (or folders of them)")],
-    videos: Annotated[Path, typer.Option("--videos", help="the videos root (video, frame-folder and subtitle paths "
-                                         "of the QA files are relative to it)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
+    media_root: Annotated[Path | None, typer.Option("--media-root", help="the videos root (video, frame-folder and "
+                                                    "subtitle paths of the QA files are relative to it; required)")
+                          ] = None,
+    videos: Annotated[Path | None, deprecated_alias("--videos", "--media-root")] = None,
     version: Annotated[str, typer.Option("--version", help="v1 (nine skills) or v2 (eight)")] = "v1",
     prefer: Annotated[str, typer.Option("--prefer", help="mp4 | frames: a record's video file or its frame "
                                         "folder, when it has both")] = "mp4",
@@ -28,6 +31,7 @@ def import_command(
     from niah.benchmarks.infinibench.loader import build_dataset
     from niah.benchmarks.infinibench.skills import skill_by_name
 
+    videos = pick_alias(media_root, videos, "--media-root", required=True)
     if prefer not in ("mp4", "frames"):
         raise ConfigError(f"--prefer must be mp4 or frames, not {prefer!r}")
     if skill is not None and skill_by_name(skill) is None:
