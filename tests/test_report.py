@@ -635,3 +635,31 @@ def test_report_out_refuses_a_folder_it_did_not_write(tmp_path: Path) -> None:
     assert result.index_html == empty / "index.html" and result.index_html.is_file()
     assert all(p.is_file() and p.is_relative_to(empty) for p in result.table_files)
     build_report([inp], empty, ReportOptions(sample_browser=False))  # its own report is replaced
+
+
+def test_a_writer_killed_between_the_two_renames_leaves_nothing_behind_the_next_write(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from niah.iox import replace_dir
+
+    inp = load_input(make_run(tmp_path))
+    out = tmp_path / "report"
+    build_report([inp], out, ReportOptions(sample_browser=False))
+    # what a kill -9 between os.replace(out, trash) and os.replace(tmp, out) leaves: a dead writer's trash
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    out.rename(tmp_path / f".report.old-{dead.stdout.strip()}")
+    alive = tmp_path / f".report.old-{os.getpid()}-x"  # not a pid: never touched
+    alive.mkdir()
+    build_report([inp], out, ReportOptions(sample_browser=False))
+    assert (out / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".report")) == [alive.name]
+    # a live writer's trash (its swap in progress) is left alone
+    live = tmp_path / f".report.old-{os.getppid()}"
+    live.mkdir()
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    replace_dir(staging, out)
+    assert live.is_dir() and out.is_dir() and not any(out.iterdir())

@@ -323,8 +323,21 @@ def remove_stale_temp_files(directory: str | Path, names: tuple[str, ...]) -> in
     return removed
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
 def replace_dir(tmp: str | Path, out: str | Path) -> None:
-    """Move a finished temporary directory into place, replacing ``out`` if it exists (old one removed last)."""
+    """Move a finished temporary directory into place, replacing ``out`` if it exists (old one removed last).
+
+    The swap is two renames; a writer killed between them leaves ``.<name>.old-<pid>`` beside a missing
+    ``out``. Such leftovers of dead writers are removed here, so none outlives the next write."""
     import shutil
 
     tmp, out = Path(tmp), Path(out)
@@ -335,6 +348,10 @@ def replace_dir(tmp: str | Path, out: str | Path) -> None:
         shutil.rmtree(trash, ignore_errors=True)
     else:
         os.replace(tmp, out)
+    for left in out.parent.glob(f".{glob.escape(out.name)}.old-*"):
+        pid = left.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(left, ignore_errors=True)
 
 
 def check_export_out(out: Path, *, overwrite: bool, is_ours: Callable[[Path], bool], foreign: str) -> None:
