@@ -153,12 +153,13 @@ def test_task_table_numbers_by_hand(tmp_path: Path) -> None:
     assert "overall" not in tables
     assert list(tables) == ["retrieval-text", "retrieval-image", "counting-image"]  # paper order
     row = tables["retrieval-text"].rows[0]
-    # Overall = (0.3 + 0.2 + 0.2) / 11 = 0.0636... -> 6.4 (official: empty bins count 0; they print as -)
-    assert row.cells() == ["30.0", "20.0"] + ["-"] * 8 + ["20.0", "6.4"]
-    # beside it, the mean over the 3 bins that have samples: (0.3 + 0.2 + 0.2) / 3
-    assert format_pct(row.filled) == "23.3"
+    # a bin prints the mean over its depth cells with samples: 1K (0.5 + 1.0) / 2, 2K and 64K one cell each;
+    # Overall = (0.3 + 0.2 + 0.2) / 11 = 0.0636... -> 6.4 (official: empty cells and bins count 0; bins print -)
+    assert row.cells() == ["75.0", "100.0"] + ["-"] * 8 + ["100.0", "6.4"]
+    # beside it, the mean over the 3 bins that have samples: (0.75 + 1.0 + 1.0) / 3
+    assert format_pct(row.filled) == "91.7"
     md = to_markdown(tables["retrieval-text"])
-    assert "23.3 over the 3 bins with samples" in md
+    assert "91.7 over the 3 bins with samples" in md and "a bin's empty cells as 0: the official rule" in md
 
 
 def test_overall_table_needs_all_six_tasks_and_averages_them(tmp_path: Path) -> None:
@@ -430,9 +431,9 @@ def test_build_report_writes_everything(tmp_path: Path) -> None:
         for ext in ("md", "csv", "tex"):
             assert (out / "tables" / f"mm_niah_{key}.{ext}").is_file()
     md = (out / "tables" / "mm_niah_retrieval_text.md").read_text()
-    # 2K: one sample right in one of the five depth cells: Wilson (1 of 1) [20.65, 100] / 5 -> [4.1, 20.0];
-    # 1K: the bootstrap of (cell 0 mean + cell 2) / 5 over its three samples runs from all 0 to all 1: [0, 40]
-    assert "| tiny-model | 30.0 [0.0-40.0] | 20.0 [4.1-20.0] |" in md
+    # 2K: one sample right in its one depth cell with samples: Wilson (1 of 1) [20.65, 100];
+    # 1K: the bootstrap of (cell 0 mean + cell 2) / 2 over its three samples runs from all 0 to all 1: [0, 100]
+    assert "| tiny-model | 75.0 [0.0-100.0] | 100.0 [20.7-100.0] |" in md
     assert "Each value is followed by its 95% interval" in (out / "tables.md").read_text()
     assert "Published: MM-NIAH paper, Table 6" in md  # mm-niah + official scoring: shown
     chunks = sorted((out / "assets" / "samples" / "1-tiny-model").glob("chunk-*.js"))

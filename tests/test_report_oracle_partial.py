@@ -12,7 +12,7 @@ import pytest
 
 from niah.report import load_input
 from niah.report.build import build_report, build_tables
-from niah.report.tables import MISSING, OVERALL_OFFICIAL_LABEL, ResultTable, to_html
+from niah.report.tables import MISSING, OVERALL_OFFICIAL_LABEL, ResultTable, to_html, to_markdown
 
 
 def _run(root: Path, benchmark: str, rows: list[dict[str, Any]]) -> Path:
@@ -30,9 +30,11 @@ def _run(root: Path, benchmark: str, rows: list[dict[str, Any]]) -> Path:
 
 def _rows(benchmark: str) -> list[dict[str, Any]]:
     if benchmark == "mm-niah":  # three of eleven length bins, two of six tasks
+        # counting-image's 1K bin lacks its deepest cell, as niah build mm-niah makes it (an image costs 256+
+        # tokens); retrieval-text fills every depth cell of its bins
         return [{"task": task, "context_length": length, "depth": depth}
                 for task in ("retrieval-text", "counting-image") for length in (1500, 3000, 5000)
-                for depth in (0.1, 0.3, 0.5, 0.7, 0.9)]  # every depth cell of a bin filled
+                for depth in (0.1, 0.3, 0.5, 0.7, 0.9) if (task, length, depth) != ("counting-image", 1500, 0.9)]
     if benchmark == "seq-niah":  # two pipelines in different length bins: none shares a bin with the other
         return ([{"task": "synthetic-temporal", "length_bin": "8k-16k", "needle_group": g, "lang": "en",
                   "pipeline": "synthetic-temporal", "num_needles": n} for g, n in (("3-5", 4), ("6-10", 8))]
@@ -119,6 +121,33 @@ def test_mm_niah_shows_the_official_and_the_covered_overall_labelled(tmp_path: P
     out = build_report([inp], tmp_path / "rep")
     md = (out.out / "tables.md").read_text(encoding="utf-8")
     assert "| Model | 1K | 2K | 4K |" in md and "| Overall (official: empty bins 0) | Overall (bins with samples) |" in md
+
+
+def test_mm_niah_bins_with_empty_depth_cells_and_tasks_read_100(tmp_path: Path) -> None:
+    """Before: a bin with samples but an empty depth cell printed the official bin (the empty cell counted 0):
+    80.0 for an image task's 1K bin, 90.0 in the overall table, beside scores.json's covered 100."""
+    from niah.benchmarks.mm_niah.family import TASKS
+
+    rows = [{"task": task, "context_length": length, "depth": depth} for task in TASKS for length in (1500, 3000)
+            for depth in (0.1, 0.3, 0.5, 0.7, 0.9)
+            if not (task.endswith("-image") and length == 1500 and depth == 0.9)  # the deepest 1K cell
+            and not (task == "reasoning-image" and length == 3000)]  # one task without the 2K bin
+    inp = load_input(_run(tmp_path, "mm-niah", rows))
+    tables = {t.key: t for t in build_tables([inp], None)}
+    assert set(tables) == {"overall", *TASKS}
+    for table in tables.values():
+        assert table.header[-2:] == (OVERALL_OFFICIAL_LABEL, "Overall (bins with samples)"), table.key
+        assert _values(table.cells(table.rows[0]))[2:-2] == [MISSING] * 9, table.key
+    # the bins and the Overall over them read 100; the official Overall counts the empty cells and bins 0:
+    # overall bins 1K (3 x 1.0 + 3 x 0.8) / 6 = 0.9 and 2K 5 / 6, (0.9 + 0.833333) / 11 -> 15.8
+    overall = tables["overall"]
+    assert _values(overall.cells(overall.rows[0])) == ["100.0", "100.0", *[MISSING] * 9, "15.8", "100.0"]
+    image = tables["counting-image"]
+    assert _values(image.cells(image.rows[0])) == ["100.0", "100.0", *[MISSING] * 9, "16.4", "100.0"]
+    text = tables["retrieval-text"]  # every cell filled: the bins are the official ones
+    assert _values(text.cells(text.rows[0])) == ["100.0", "100.0", *[MISSING] * 9, "18.2", "100.0"]
+    md = to_markdown(overall)
+    assert "a bin's empty cells as 0: the official rule" in md
 
 
 def test_mmlongbench_scores_json_missing_lengths_are_null(tmp_path: Path) -> None:

@@ -401,6 +401,14 @@ class ReportSpec:
     #: The official rule counts an empty bin as 0 in a row's Overall (MM-NIAH): tables then show that figure,
     #: labelled, beside the Overall over the bins with samples. Otherwise an Overall over an empty bin is missing.
     empty_bins_count_zero: bool = False
+    #: With ``empty_bins_count_zero``: a bin's figure over its cells that have samples (``acc, counts``; an empty
+    #: cell left out, never counted 0), printed in the tables' bin columns and averaged into the Overall over the
+    #: bins with samples; ``per_bin`` (empty cells 0) still makes the labelled official Overall.
+    per_bin_covered: Callable[[list[list[float]], list[list[int]]], list[float]] | None = None
+    #: With ``per_bin_covered``: the overall per bin from the tasks' covered figures and their samples per bin,
+    #: over the tasks with samples in the bin (None where the overall is not defined).
+    overall_covered: Callable[[Mapping[str, Sequence[float]], Mapping[str, Sequence[int]]],
+                              list[float] | None] | None = None
     #: Tables the family computes from its inputs (this family's only), shown after the breakdowns.
     extra_tables: Callable[[Sequence[ReportInput]], Sequence[ExtraTable]] | None = None
 

@@ -221,15 +221,16 @@ def _print_scores(console: Any, run_dir: Path) -> None:
     labels = inp.spec.columns.labels
     table = Table(title="official scores (accuracy x100; empty bins shown as -; overall = share of correct samples)"
                   if inp.spec.weighted_overall else
-                  "official scores (accuracy x100; empty bins, shown as -, count as 0 in overall, as the "
-                  "official code does)" if inp.spec.empty_bins_count_zero else
+                  "official scores (accuracy x100; a bin over its cells with samples; empty bins, shown as -, and "
+                  "empty cells count as 0 in overall, as the official code does)" if inp.spec.empty_bins_count_zero
+                  else
                   "official scores (accuracy x100; empty bins and an overall over them shown as -)")
     table.add_column("task")
     for label in [*labels, "overall", "bins with samples"]:
         table.add_column(label, justify="right")
     for task in ordered_tasks(set(inp.task_scores), inp.task_order):
         row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task),
-                                  weighted=inp.spec.weighted_overall)
+                                  weighted=inp.spec.weighted_overall, shown=inp.covered_scores.get(task))
         filled = row.overall if row.filled is None else row.filled
         cells = row.cells()
         if row.filled is not None and not inp.spec.empty_bins_count_zero:

@@ -156,7 +156,8 @@ def build_tables(inputs: Sequence[ReportInput],
         weighted = spec.weighted_overall
         overall_inputs = [inp for inp in members if inp.overall is not None]
         overall_rows = [with_intervals(row_from_bin_scores(inp.name, inp.overall, len(columns), overall_counts(inp),
-                                                           weighted=weighted), intervals[id(inp)].get(OVERALL_KEY))
+                                                           weighted=weighted, shown=inp.covered_overall),
+                                       intervals[id(inp)].get(OVERALL_KEY))
                         for inp in overall_inputs if inp.overall is not None]
         if overall_rows:
             table = ResultTable(key=OVERALL_KEY, title=task_title(spec, OVERALL_KEY), rows=overall_rows,
@@ -168,7 +169,8 @@ def build_tables(inputs: Sequence[ReportInput],
         for task in tasks:
             task_inputs = [inp for inp in members if task in inp.task_scores]
             rows = [with_intervals(row_from_bin_scores(inp.name, inp.task_scores[task], len(columns),
-                                                       inp.bin_counts.get(task), weighted=weighted),
+                                                       inp.bin_counts.get(task), weighted=weighted,
+                                                       shown=inp.covered_scores.get(task)),
                                    intervals[id(inp)].get(task))
                     for inp in task_inputs]
             table = ResultTable(key=task, title=task_title(spec, task), rows=rows,

@@ -76,6 +76,10 @@ class ReportInput:
     samples: dict[str, list[tuple[int, int, float]]] = field(default_factory=dict)
     # the (rows, columns) shape of the cell tables the samples are binned into (runs only)
     cell_shape: tuple[int, int] | None = None
+    # a family whose official rule counts an empty cell 0 (ReportSpec.per_bin_covered), runs only: task -> per-bin
+    # figures over the cells with samples, and the overall per bin from them (what the tables print in the bins)
+    covered_scores: dict[str, list[float]] = field(default_factory=dict)
+    covered_overall: list[float] | None = None
     # report.intervals.input_intervals, once computed (the tables and the leaderboard share one bootstrap)
     interval_cache: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
@@ -229,6 +233,12 @@ def cell_table(entries: list[tuple[int, int, float]], num_rows: int, num_columns
     acc = [[(totals[r][c] / counts[r][c]) if counts[r][c] else 0.0 for c in range(num_columns)]
            for r in range(num_rows)]
     return acc, counts
+
+
+def _cell_missing(counts: Sequence[Sequence[int]]) -> bool:
+    """Some column with samples has an empty cell: counts are ``[row][column]`` (the rows of one task's cell
+    table, or one row per task of samples per column)."""
+    return any(any(column) and not all(column) for column in zip(*counts, strict=True))
 
 
 def per_bin_scores(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) -> list[float]:
@@ -387,6 +397,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             per_mode.setdefault(mode, {}).setdefault(row.task, []).append((column, cell_row, value))
     cells: dict[str, TaskCells] = {}
     task_scores: dict[str, list[float]] = {}
+    covered_scores: dict[str, list[float]] = {}
     mode_scores: dict[str, dict[str, list[float]]] = {}
     shape: tuple[int, int] | None = None
     if spec is not None:
@@ -398,6 +409,8 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             if rows_axis is not None:
                 cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
             task_scores[task] = per_bin_scores(spec, acc, counts)
+            if spec.per_bin_covered is not None and _cell_missing(counts):
+                covered_scores[task] = spec.per_bin_covered(acc, counts)
         mode_scores = {mode: {task: per_bin_scores(spec, *cell_table(entries, *shape))
                               for task, entries in by_task.items()}
                        for mode, by_task in per_mode.items()}
@@ -412,6 +425,10 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             overall, overall_counts = counted
     elif spec is not None:
         overall = spec.overall(task_scores)
+    covered_overall: list[float] | None = None
+    if spec is not None and spec.overall_covered is not None and overall is not None and (
+            covered_scores or _cell_missing(list(bin_counts.values()))):
+        covered_overall = spec.overall_covered({**task_scores, **covered_scores}, bin_counts)
     model = run_model_name(meta)
     dataset_path = dataset if dataset is not None else _dataset_path(meta.get("dataset"), run_dir)
     return ReportInput(
@@ -425,6 +442,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
         rows_axis=rows_axis, binary_scores=binary,
         samples={task: entries for task, entries in per_task.items() if task in task_scores}, cell_shape=shape,
+        covered_scores=covered_scores, covered_overall=covered_overall,
     )
 
 

@@ -60,18 +60,21 @@ def _percent(found: tuple[float, float] | None) -> Interval | None:
 
 
 def table_rows(inp: ReportInput, spec: ReportSpec, task_scores: dict[str, list[float]],
-               overall: list[float] | None) -> dict[str, TableRow]:
+               overall: list[float] | None, covered: dict[str, list[float]] | None = None,
+               covered_overall: list[float] | None = None) -> dict[str, TableRow]:
     """The rows the report's tables print for the input, from (possibly resampled) per-bin scores: one per task
-    and, when there is an overall, one under :data:`OVERALL_KEY` (the same calls as ``build_tables``)."""
+    and, when there is an overall, one under :data:`OVERALL_KEY` (the same calls as ``build_tables``);
+    ``covered`` and ``covered_overall``: the bins' figures over their cells with samples, where printed."""
     from niah.report.build import overall_counts
 
     num_bins = len(spec.columns.labels)
+    covered = covered or {}
     rows = {task: row_from_bin_scores(inp.name, scores, num_bins, inp.bin_counts.get(task),
-                                      weighted=spec.weighted_overall)
+                                      weighted=spec.weighted_overall, shown=covered.get(task))
             for task, scores in task_scores.items()}
     if overall is not None:
         rows[OVERALL_KEY] = row_from_bin_scores(inp.name, overall, num_bins, overall_counts(inp),
-                                                weighted=spec.weighted_overall)
+                                                weighted=spec.weighted_overall, shown=covered_overall)
     return rows
 
 
@@ -118,14 +121,21 @@ def _recomputed(inp: ReportInput, spec: ReportSpec, samples: dict[str, list[tupl
     """The table rows of the input with its samples' scores replaced by ``samples`` (same cells, same order)."""
     shape = inp.cell_shape
     assert shape is not None
-    scores = {task: per_bin_scores(spec, *cell_table(entries, *shape)) for task, entries in samples.items()}
+    tables = {task: cell_table(entries, *shape) for task, entries in samples.items()}
+    scores = {task: per_bin_scores(spec, *table) for task, table in tables.items()}
     overall = _overall(spec, scores, inp.bin_counts) if inp.overall is not None else None
-    return table_rows(inp, spec, {t: scores[t] for t in inp.task_scores}, overall)
+    covered: dict[str, list[float]] = {}
+    covered_overall = None
+    if spec.per_bin_covered is not None:  # the same tasks as the input's (the cells, so their gaps, are its own)
+        covered = {task: spec.per_bin_covered(*tables[task]) for task in inp.covered_scores}
+        if inp.covered_overall is not None and spec.overall_covered is not None:
+            covered_overall = spec.overall_covered({**scores, **covered}, inp.bin_counts)
+    return table_rows(inp, spec, {t: scores[t] for t in inp.task_scores}, overall, covered, covered_overall)
 
 
 def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals]:
     num_bins = len(spec.columns.labels)
-    rows = table_rows(inp, spec, inp.task_scores, inp.overall)
+    rows = table_rows(inp, spec, inp.task_scores, inp.overall, inp.covered_scores, inp.covered_overall)
     keys = list(rows)
     width = num_bins + 2
     direct: dict[tuple[str, int], tuple[Interval, str]] = {}

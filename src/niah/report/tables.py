@@ -153,18 +153,28 @@ def column_label(label: str) -> str:
 
 
 def row_from_bin_scores(model: str, bin_scores: Sequence[float], num_bins: int | None = None,
-                        counts: Sequence[int] | None = None, *, weighted: bool = False) -> TableRow:
+                        counts: Sequence[int] | None = None, *, weighted: bool = False,
+                        shown: Sequence[float] | None = None) -> TableRow:
     """A table row from per-bin scores in [0, 1]; Overall is their mean (the leaderboard rule: an empty bin
     counts as 0). With ``counts`` (samples per bin), empty bins print as ``-`` and ``filled`` is the mean over
-    the bins that have samples; with ``weighted`` too, Overall is the sample-weighted mean of the bins."""
+    the bins that have samples; with ``weighted`` too, Overall is the sample-weighted mean of the bins.
+
+    ``shown`` (with ``counts``): the bins' figures over their cells with samples, given where ``bin_scores`` are
+    official ones that count an empty cell 0 and some bin with samples has an empty cell. The bins
+    print ``shown``, Overall stays the mean of ``bin_scores`` and ``filled`` is the mean of ``shown`` over the
+    bins with samples."""
     if num_bins is not None and len(bin_scores) != num_bins:
         raise ValueError(f"expected {num_bins} bin scores, got {len(bin_scores)}")
-    values: tuple[float | None, ...] = tuple(float(s) * 100.0 for s in bin_scores)
+    if shown is not None and len(shown) != len(bin_scores):
+        raise ValueError(f"expected {len(bin_scores)} shown bin figures, got {len(shown)}")
     overall = sum(float(s) for s in bin_scores) / len(bin_scores) * 100.0
+    counted = counts is not None and len(counts) == len(bin_scores)
+    printed = shown if shown is not None and counted else bin_scores
+    values: tuple[float | None, ...] = tuple(float(s) * 100.0 for s in printed)
     filled = None
-    if counts is not None and len(counts) == len(bin_scores) and not all(counts):
+    if counts is not None and counted and (printed is not bin_scores or not all(counts)):
         values = tuple(v if n else None for v, n in zip(values, counts, strict=True))
-        kept = [float(s) for s, n in zip(bin_scores, counts, strict=True) if n]
+        kept = [float(s) for s, n in zip(printed, counts, strict=True) if n]
         filled = sum(kept) / len(kept) * 100.0 if kept else None
     if weighted and counts is not None and len(counts) == len(bin_scores) and any(counts):
         # the share of correct samples (the family's ReportSpec.weighted_overall), not the mean of the bins
@@ -178,6 +188,14 @@ def filled_note(table: ResultTable) -> list[tuple[str, str, int]]:
     """(model, mean over filled bins, number of filled bins) for rows with empty bins."""
     return [(row.model, format_pct(row.filled), sum(v is not None for v in row.values))
             for row in table.rows if row.filled is not None]
+
+
+def _zero_rule(table: ResultTable) -> str:
+    """What the note under a table says the official Overall counts as 0."""
+    if table.empty_bins_zero:
+        return ("Overall counts empty bins, shown as -, and a bin's empty cells as 0: the official rule; a bin "
+                "prints the mean over its cells with samples")
+    return "Overall counts empty bins, shown as -, as 0: the official rule"
 
 
 def _bins(count: int) -> str:
@@ -216,8 +234,7 @@ def to_markdown(table: ResultTable) -> str:
     # as loose text.
     for model, mean, bins in filled_note(table):
         lines.append("")
-        lines.append(f"*{_md_text(model)}*: {mean} over the {_bins(bins)} with samples (Overall counts empty bins, "
-                     "shown as -, as 0: the official rule)")
+        lines.append(f"*{_md_text(model)}*: {mean} over the {_bins(bins)} with samples ({_zero_rule(table)})")
     if table.published is not None and table.published.rows:
         for model, note in table.published.notes.items():
             if any(r.model == model for r in table.published.rows):
@@ -312,8 +329,8 @@ def to_html(table: ResultTable) -> str:
         out.append("</tbody>")
     out.append("</table>")
     for model, mean, bins in filled_note(table):
-        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {_bins(bins)} with samples (Overall '
-                   "counts empty bins, shown as -, as 0: the official rule)</p>")
+        out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {_bins(bins)} with samples '
+                   f"({esc(_zero_rule(table))})</p>")
     notes = [] if table.published is None else [
         f"<li>{esc(m)}*: {esc(n)}</li>" for m, n in table.published.notes.items()
         if any(r.model == m for r in table.published.rows)]

@@ -78,3 +78,13 @@ def bin_scores(acc: list[list[float]]) -> list[float]:
     """Per context bin: unweighted mean over the 5 depth cells (empty cells count as 0), rounded to 6 places."""
     return [round(sum(acc[c][b] for c in range(NUM_DEPTH_CELLS)) / NUM_DEPTH_CELLS, 6)
             for b in range(len(CONTEXT_EDGES))]
+
+
+def bin_scores_covered(acc: list[list[float]], counts: list[list[int]]) -> list[float]:
+    """Per context bin: unweighted mean over the depth cells that have samples, rounded to 6 places like
+    :func:`bin_scores` (equal to it where all 5 cells have some); 0.0 for a bin without samples (no figure)."""
+    out = []
+    for b in range(len(CONTEXT_EDGES)):
+        filled = [acc[c][b] for c in range(NUM_DEPTH_CELLS) if counts[c][b]]
+        out.append(round(sum(filled) / len(filled), 6) if filled else 0.0)
+    return out

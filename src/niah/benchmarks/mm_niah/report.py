@@ -18,6 +18,7 @@ from niah.benchmarks.mm_niah.bins import (
     DEPTH_LABELS,
     NUM_DEPTH_CELLS,
     bin_scores,
+    bin_scores_covered,
     context_bin,
     depth_cell,
 )
@@ -49,6 +50,20 @@ def overall_bin_scores(task_scores: Mapping[str, Sequence[float]]) -> list[float
         return None
     return [round(sum(float(task_scores[t][b]) for t in TASKS) / len(TASKS), 6)
             for b in range(len(CONTEXT_LABELS))]
+
+
+def overall_covered_bins(task_scores: Mapping[str, Sequence[float]],
+                         bin_counts: Mapping[str, Sequence[int]]) -> list[float] | None:
+    """The overall per bin over what a run holds: the mean over the tasks with samples in the bin of their
+    covered figures (0.0 for a bin without samples, printed -); defined, like the official overall, only when
+    all six tasks are present (the rule of ``covered`` in scores.json)."""
+    if not all(task in task_scores and task in bin_counts for task in TASKS):
+        return None
+    out = []
+    for b in range(len(CONTEXT_LABELS)):
+        held = [float(task_scores[t][b]) for t in TASKS if bin_counts[t][b]]
+        out.append(round(sum(held) / len(held), 6) if held else 0.0)
+    return out
 
 
 def _number(value: Any) -> bool:
@@ -175,13 +190,17 @@ SPEC = ReportSpec(
     task_titles=TASK_TITLES,
     overall_title=OVERALL_TITLE,
     empty_bins_count_zero=True,
+    per_bin_covered=bin_scores_covered,
+    overall_covered=overall_covered_bins,
     table_prefix="mm_niah_",
     read_scores=read_scores,
     published=load_paper,
     unbinned_note="not binned (under 1k tokens or no depth)",
     footnote="Values are accuracy x100 (soft accuracy for counting) per context-length bin, each the unweighted "
-             "mean over five depth cells; an empty cell counts as 0 (official rule); it is grey with a dash in the "
-             "heatmaps, and an empty bin is - in the tables. Overall is the mean of the 11 bins.",
+             "mean over its depth cells that have samples (an empty cell is grey with a dash in the heatmaps, and "
+             "an empty bin is - in the tables). The official rule counts an empty cell and an empty bin as 0: the "
+             "labelled official Overall is the mean of the 11 bins so computed, the Overall over the bins with "
+             "samples the mean of the bins printed.",
     breakdowns=(Breakdown("By images in the context", "num_images", image_count_bucket, ("0", "1-2", "3-5", "6+")),
                 Breakdown("Image-count probe (paper Fig. 4): accuracy by images in the document", "image_count",
                           image_count_probe_bucket, IMAGE_COUNT_ORDER)),

@@ -163,10 +163,10 @@ def covered_overall(rows: ScoredRows, mode: str) -> float | None:
 
     per_bin: list[list[float]] = [[] for _ in bins.CONTEXT_EDGES]
     for acc, counts in task_cells(rows, mode).values():
+        covered = bins.bin_scores_covered(acc, counts)
         for b in range(len(bins.CONTEXT_EDGES)):
-            filled = [acc[c][b] for c in range(bins.NUM_DEPTH_CELLS) if counts[c][b]]
-            if filled:
-                per_bin[b].append(round(sum(filled) / len(filled), 6))
+            if any(counts[c][b] for c in range(bins.NUM_DEPTH_CELLS)):
+                per_bin[b].append(covered[b])
     return _mean([round(sum(v) / len(v), 6) for v in per_bin if v])
 
 
