@@ -60,6 +60,12 @@ def test_import_needs_media_root_and_runs_with_frames_and_subtitles(imported: Pa
     assert scores["skills"]["global_appearance"]["mcq"]["accuracy"] == 100.0
     assert scores["skills"]["summarization"]["open"]["excluded"] == 1
     assert "scored 13 samples" in out
+    # every counted MCQ item right: the interval is the Wilson interval of a perfect run, not 100.0-100.0
+    # (the open-ended items waiting for a judge are outside the headline and do not make the outcomes differ)
+    top = json.loads((run / "scores.json").read_text())
+    assert top["overall"] == 100.0 and top["ci95"][1] == 100.0 and top["ci95"][0] < 90.0
+    assert top["ci_method"] == "wilson"
+    assert all(entry["ci95"][0] < 100.0 for key, entry in top["by_task"].items() if entry["score"] == 100.0)
     scored = [json.loads(line) for line in (run / "scored.jsonl").read_text().splitlines()]
     assert {r["num_images"] for r in scored} == {0}  # a video and its subtitles are not images of the document
     # open-ended replies wait for a judge: a placeholder 0 no aggregate counts, shown as unscored, not wrong

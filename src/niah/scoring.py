@@ -253,8 +253,8 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
             if bounds is None or bounds[0] != bounds[1] or score is None:
                 return bounds
             task = name.removeprefix("task:") if name else None
-            behind = [k for k, (row, _info) in enumerate(rows) if task is None or row["task"] == task] or list(
-                range(len(rows)))
+            behind = [k for k, (row, info) in enumerate(rows) if (task is None or row["task"] == task)
+                      and (scorer.counted is None or scorer.counted(row, info))] or list(range(len(rows)))
             values = {float(rows[k][0]["scores"][mode]) for k in behind}
             if len(values) != 1:
                 return bounds

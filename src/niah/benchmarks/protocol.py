@@ -158,6 +158,10 @@ class Scorer:
     stratum's own positions (the drawn sample's outcome, the position's ``layout_fields``: where it sits in
     the grid). So a resample keeps every cell the run filled and the grid's weights, and only the outcomes vary:
     an aggregation that counts an empty cell 0 is never pulled down by a cell the resample happened to miss.
+
+    ``counted(row, info)`` says whether a row's score counts in the headline (default: every row). Rows it
+    leaves out (open-ended items beside an MCQ accuracy, items the official rule excludes) are left out when
+    the headline's outcomes are checked for being all alike, which decides the interval of a perfect run.
     """
 
     score: Callable[[Sample, str | None], SampleScore]
@@ -170,6 +174,7 @@ class Scorer:
     percent: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     stratum: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
     layout_fields: tuple[str, ...] = ("context_length", "depth")
+    counted: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None
 
 
 #: ``schema`` of the scores.json layout :mod:`niah.scoring` writes (files without one are the older layout:

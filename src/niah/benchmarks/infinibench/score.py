@@ -232,8 +232,13 @@ def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
                         "score": percent(structure["overall"]["score"], 1.0)}}
 
 
+def counted(_row: dict[str, Any], info: dict[str, Any]) -> bool:
+    """The headline reads MCQ items the official rule keeps (open-ended items are scored apart)."""
+    return info.get("format") == "mcq" and not info.get("excluded")
+
+
 SCORER = Scorer(score_sample, aggregate_rows, (OFFICIAL,), row_fields=row_fields,
-                judged=JudgedScoring(apply_verdicts), headline=headline, percent=to_percent)
+                judged=JudgedScoring(apply_verdicts), headline=headline, percent=to_percent, counted=counted)
 
 
 # ---------------------------------------------------------------------------------------------------------------
