@@ -132,3 +132,21 @@ def test_a_full_disk_under_the_frame_cache_stops_the_run_and_names_the_cache(tmp
     again = run_dataset_sync(ds, "baseline:random", run_dir, progress=False)
     assert again.resumed == 2 and again.answered == 6 and again.failed == 0
     assert json.loads((run_dir / RUN_JSON).read_text())["complete"] is True
+
+
+def test_a_full_disk_under_a_shared_response_cache_names_the_cache(tmp_path):
+    """A shared ``--cache-dir`` on another disk filling up: the stop names the cache file (a write to a full disk
+    carries no path, so the line used to send the user to the run folder, which had space)."""
+    from niah.cache import CACHE_JSONL
+    from niah.run import RunDiskError, run_dataset_sync
+
+    ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(4)])
+    shared = tmp_path / "shared-cache"
+    shared.mkdir()
+    (shared / CACHE_JSONL).symlink_to("/dev/full")  # every write to it fails with ENOSPC, as on a full disk
+    run_dir = tmp_path / "run"
+    with pytest.raises(RunDiskError, match=rf"disk error writing {shared / CACHE_JSONL} .*No space left") as info:
+        run_dataset_sync(ds, "baseline:random", run_dir, progress=False, cache_dir=shared, concurrency=1)
+    assert f"writing {run_dir} " not in str(info.value)
+    meta = json.loads((run_dir / RUN_JSON).read_text())
+    assert meta["status"] == "failed" and meta["interrupted"] == "disk error"

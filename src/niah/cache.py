@@ -240,6 +240,9 @@ class ResponseCache:
             start = self._fh.seek(0, os.SEEK_END)
             self._fh.write(line)
             self._fh.flush()
+        except OSError as exc:
+            _name_file(exc, self.jsonl_path)
+            raise
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
         if start == self._seen_size:  # nobody else appended since we last looked
@@ -268,6 +271,9 @@ class ResponseCache:
                 self._db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('jsonl_offset', ?)",
                                  (end if start == 0 else 0,))
             self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            _name_file(exc, self.directory / CACHE_SQLITE)
+            raise
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
         self._pending.clear()
@@ -295,6 +301,13 @@ class ResponseCache:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _name_file(exc: OSError | sqlite3.Error, path: Path) -> None:
+    """Give ``exc`` the file it failed on as ``filename`` where it names none (a write or flush to a full
+    disk, and SQLite's own errors, carry no path), so that a run stopped by it names the cache, not the run."""
+    if getattr(exc, "filename", None) is None:
+        setattr(exc, "filename", str(path))  # noqa: B010 (sqlite3.Error declares no filename)
 
 
 class CacheChain:

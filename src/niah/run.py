@@ -910,7 +910,7 @@ async def run_dataset(
         if not run_json:  # before the run started (a backend that cannot load, RUN_DIR not writable): as before
             raise
         disk_error = f"{type(exc).__name__}: {exc}"
-        filename = exc.filename if isinstance(exc, OSError) else None
+        filename = getattr(exc, "filename", None)  # the cache names its file on OSError and sqlite3.Error
         failed_file = Path(filename) if isinstance(filename, str) else None
         if failed_file is not None and not failed_file.resolve().is_relative_to(out_path.resolve()):
             disk_where = failed_file  # not the run's own folder (the frame cache): free space there
