@@ -26,9 +26,11 @@ callers count how often). Nothing re-tokenizes a growing context. For tokenizers
 are not additive, a verify-and-repair pass counts the finished text once and re-chooses the ending.
 
 Layout: a haystack is a list of slots (boundaries between units) into which images and needles go. Images
-go only to paragraph boundaries, as web pages (OBELICS) place them; a needle goes to one of the allowed
-positions near its target depth, drawn uniformly, so that opening, continuing or closing a paragraph is as
-likely as chance. Depth is the fraction of context tokens (text + image) before a needle.
+go only to paragraph boundaries, as web pages (OBELICS) place them. A needle stands as a paragraph of its own
+as often as a sentence of a plain paragraph does in the corpus (``TextPool.alone_share``, spaced languages);
+otherwise it goes to one of the allowed positions in a paragraph near its target depth, drawn uniformly, so
+that opening, continuing or closing a paragraph is as likely as chance. Depth is the fraction of context
+tokens (text + image) before a needle.
 """
 
 from __future__ import annotations
@@ -223,6 +225,20 @@ class TextPool:
         ok_first = ok[ok != self.doc_starts[self.doc_of_unit[ok]]]
         self._first_units, self._first_vals = _sorted_index(
             ok_first, rel[ok_first] + self.first_delta[self.doc_of_unit[ok_first]])
+        self.alone_share = self._alone_share()
+
+    def _alone_share(self) -> float:
+        """The share of plain-paragraph sentences (not list items) that are a paragraph of their own, each
+        document weighted as the draw order weights it (about how often it enters a haystack): how often a
+        needle stands alone. 0 where a needle never does: unspaced languages (as they never open or close a
+        paragraph either), and pools without a paragraph break inside a document."""
+        if self.lang not in SPACED_LANGS or not (self.trail_kind == TRAIL_PARAGRAPH).any():
+            return 0.0
+        plain = ~self.in_list
+        alone = plain & ~self.lead_space & (self.trail_kind != TRAIL_NONE)
+        w = np.ones(len(self.units)) if self.doc_weight is None else self.doc_weight[self.doc_of_unit]
+        total = float(w[plain].sum())
+        return float(w[alone].sum()) / total if total else 0.0
 
     def span_text(self, a: int, b: int) -> str:
         return self.text[int(self.char_off[a]): int(self.char_off[b])]
@@ -638,10 +654,16 @@ def _choose_slot(depths: np.ndarray, target: float, window: tuple[float, float],
 NEAR_POSITIONS = 8
 
 
+#: A needle that stands alone goes to one of this many paragraph boundaries nearest its target depth (they lie
+#: a paragraph apart, where ``NEAR_POSITIONS`` positions lie about a sentence apart).
+ALONE_NEAR = 2
+
+
 def _choose_needle_slot(depths: np.ndarray, target: float, window: tuple[float, float], lo_slot: int,
-                        in_window: Any, blocked: np.ndarray, weight: np.ndarray, rng: np.random.Generator) -> int:
+                        in_window: Any, blocked: np.ndarray, weight: np.ndarray, rng: np.random.Generator,
+                        positions: int = NEAR_POSITIONS) -> int:
     """A slot >= lo_slot inside the window, not blocked, drawn with probability proportional to ``weight``
-    (its allowed positions) among the nearest slots to ``target`` holding ``NEAR_POSITIONS`` positions; the
+    (its allowed positions) among the nearest slots to ``target`` holding ``positions`` positions; the
     nearest slot (``_choose_slot``) when the window holds none."""
     cand = depths[lo_slot:]
     ok = in_window(cand) if in_window is not None else (cand >= window[0]) & (cand <= window[1])
@@ -650,10 +672,10 @@ def _choose_needle_slot(depths: np.ndarray, target: float, window: tuple[float, 
     if not len(idx):
         return _choose_slot(depths, target, window, lo_slot, in_window, blocked)
     c = int(np.searchsorted(cand[idx], target))  # depths grow with the slot index
-    near = idx[max(0, c - NEAR_POSITIONS): c + NEAR_POSITIONS]  # every slot holds >= 1 position
+    near = idx[max(0, c - positions): c + positions]  # every slot holds >= 1 position
     near = near[np.argsort(np.abs(cand[near] - target), kind="stable")]
     w = weight[lo_slot:][near]
-    take = int(np.searchsorted(np.cumsum(w), NEAR_POSITIONS)) + 1
+    take = int(np.searchsorted(np.cumsum(w), positions)) + 1
     near, w = near[:take], w[:take]
     pick = int(np.searchsorted(np.cumsum(w), rng.random() * float(w.sum()), side="right"))
     return lo_slot + int(near[min(pick, len(near) - 1)])
@@ -676,6 +698,7 @@ class _Retarget(Exception):
 
 
 _EXACT_TRIES = 8  # whole-sentence endings tried (non-additive pools re-aim after each) before a word cut
+_ALONE_TRIES = _EXACT_TRIES + 3  # tries that may stand a needle alone (the last ones place needles as before)
 
 
 def assemble(pool: TextPool, target: int, rng: np.random.Generator, *, images: Sequence[ImageSpec] = (),
@@ -685,7 +708,8 @@ def assemble(pool: TextPool, target: int, rng: np.random.Generator, *, images: S
         state = rng.bit_generator.state
         try:
             return _assemble_once(pool, target, rng, images=images, needles=needles, in_window=in_window,
-                                  adjust=adjust, allow_sentence_end=attempt < _EXACT_TRIES)
+                                  adjust=adjust, allow_sentence_end=attempt < _EXACT_TRIES,
+                                  allow_alone=attempt < _ALONE_TRIES)
         except _Retarget as exc:
             rng.bit_generator.state = state  # same documents and placements, another ending
             adjust += exc.diff
@@ -694,9 +718,17 @@ def assemble(pool: TextPool, target: int, rng: np.random.Generator, *, images: S
     raise ConfigError(f"could not assemble an exact {target}-token context from this corpus")
 
 
+def _side_draws(rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` uniform draws that leave ``rng`` where it was: from a copy of its stream jumped far ahead (its
+    own stream when the bit generator cannot jump). A layout whose needles all stay in their paragraphs is
+    then drawn exactly as without the choice (the same documents, images and slots)."""
+    jumped = getattr(rng.bit_generator, "jumped", None)
+    return (np.random.Generator(jumped()) if jumped is not None else rng).random(n)
+
+
 def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, images: Sequence[ImageSpec],
                    needles: Sequence[NeedleSpec], in_window: Any, adjust: int = 0,
-                   allow_sentence_end: bool = True) -> Layout:
+                   allow_sentence_end: bool = True, allow_alone: bool = True) -> Layout:
     """Lay out a context of exactly ``target`` tokens (text + images) with images and text needles placed.
 
     Images go only to paragraph boundaries (between blocks, as a web page places them; never inside a list
@@ -710,12 +742,34 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged, or the
     last sentence of the paragraph before. It stays out of list items and never stands before a heading,
     title or list marker (``closable`` / ``openable``), so it always reads as a sentence of a paragraph.
+
+    A needle may instead be a paragraph of its own: each is, with probability ``pool.alone_share`` (the share
+    of plain-paragraph sentences that stand alone), decided before the text is chosen, so that the paragraph
+    break it adds comes out of the text budget and the count stays exact (the paragraphs around it keep their
+    breaks and counts). Drawing the kind first is the same as giving the lone positions near a target
+    together ``alone_share / (1 - alone_share)`` times the weight of all other positions there: a needle is then
+    alone as often as a haystack sentence is. It goes to one of the ``ALONE_NEAR`` paragraph boundaries
+    nearest its target inside its window, between two paragraphs of one document of which one is plain (the
+    one before it not a list; or the one after it without heading or marker), never beside another needle; a
+    window without such a boundary draws other documents. The draws come from a side stream
+    (``_side_draws``), so layouts without a lone needle are drawn as they were.
     """
     tok = pool.tokenizer
     spaced = pool.lang in SPACED_LANGS
     needle_tokens = [tok.unit_count(n.text) for n in needles]
     image_total = sum(i.tokens for i in images)
-    text_budget = target - image_total - sum(needle_tokens) + adjust
+    # which needles stand as a paragraph of their own, drawn before the text so that the paragraph break each
+    # adds (``alone_extra``: the needle without its space, followed by a break) comes out of the text budget
+    alone = [False] * len(needles)
+    alone_extra = [0] * len(needles)
+    if allow_alone and needles and pool.alone_share > 0:
+        alone = [bool(u < pool.alone_share) for u in _side_draws(rng, len(needles))]
+        picked = [i for i, a in enumerate(alone) if a]
+        counts = _counts_after(tok, [needles[i].text.lstrip(" ") + pool.paragraph_break for i in picked],
+                               _ANCHOR + pool.paragraph_break)
+        for i, c in zip(picked, counts, strict=True):
+            alone_extra[i] = c - needle_tokens[i]
+    text_budget = target - image_total - sum(needle_tokens) - sum(alone_extra) + adjust
     sel = select_text(pool, text_budget, rng, allow_sentence_end=allow_sentence_end)
     ctx_units = (np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in sel.ranges]) if sel.ranges
                  else np.zeros(0, dtype=np.int64))
@@ -749,6 +803,12 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
             blocked[1:m] |= ~inner[1:m] & ~openable[1:m]  # the needle would open the next paragraph
         blocked[m] |= not closable[m]
     blocked[0] = m > 0  # a needle never opens the context
+    # a needle alone: a paragraph of its own between two paragraphs of one document, beside a plain one (after
+    # it, or before it where it has no heading or marker); the breaks around it count the same as before
+    alone_ok = np.zeros(m + 1, dtype=bool)
+    if spaced and m > 1:
+        alone_ok[1:m] = (para_start[1:m] & (pool.trail_kind[ctx_units[:-1]] == TRAIL_PARAGRAPH)
+                         & (closable[1:m] | openable[1:m]))
     if m and not sel.sentence_end and pool.trail_kind[last]:
         blocked[m] = True  # the word-cut tail would follow the needle without a space
 
@@ -803,6 +863,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     slot_needles: dict[int, list[int]] = {}
     lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the next paragraph
     close_fix: set[int] = set()  # paragraph-start slots whose needles close the previous paragraph
+    alone_fix: set[int] = set()  # paragraph-start slots holding a needle that is a paragraph of its own
     lo_slot = 0
     imgs_at = images_at_slot()
     before_imgs = np.cumsum(imgs_at)  # images at a slot come before needles there (unless they close it)
@@ -823,6 +884,21 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     for i in order:
         nd = needles[i]
         depths = combined_depths(before_imgs + needle_before)
+        if alone[i]:
+            ok = alone_ok & _window_mask(depths, nd.window, in_window)
+            ok[:lo_slot] = False
+            ok[list(slot_needles)] = False
+            if not ok.any():
+                raise _Redraw  # no paragraph boundary for it in its window: other documents
+            slot = _choose_needle_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, ~ok,
+                                       ok.astype(np.int64), rng, positions=ALONE_NEAR)
+            slot_needles[slot] = [i]
+            alone_fix.add(slot)
+            blocked[slot] = True  # it stays alone: no later needle joins it
+            weight[slot] = 0
+            needle_before[slot + 1:] += needle_tokens[i] + alone_extra[i]
+            lo_slot = slot
+            continue
         while True:
             slot = _choose_needle_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, blocked, weight,
                                        rng)
@@ -856,6 +932,8 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
                     blocked[slot] |= weight[slot] <= 0
                     continue
             break
+        if slot in alone_fix:
+            raise _Redraw  # every slot was blocked (a tiny context): not beside a needle standing alone
         slot_needles.setdefault(slot, []).append(i)
         weight[slot] = 1  # a later needle there has one position left: right after this one
         needle_before[slot + 1:] += needle_tokens[i]
@@ -872,6 +950,9 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         for n, i in enumerate(placed):
             text = needles[i].text.lstrip(" ") if (n == 0 and j in lead_fix) else needles[i].text
             tokens = needle_tokens[i]
+            if j in alone_fix:  # after the break that ends the paragraph before, and its own break
+                text = needles[i].text.lstrip(" ") + pool.paragraph_break
+                tokens += alone_extra[i]
             if j in close_fix and n == len(placed) - 1:  # the paragraph's break follows its last needle
                 p = int(ctx_units[j - 1])
                 text += pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
@@ -985,8 +1066,13 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
         while insert_at > 0 and items[insert_at - 1].kind == "image":
             insert_at -= 1
         standalone = first is None
+        # (a cut that cannot be made exact here, where the tokenizer merges across units, is tried again on
+        # other documents)
         for _attempt in range(6):
-            tail = cut_piece(pool, candidates, gap, standalone=standalone) if gap > 0 else ""
+            try:
+                tail = cut_piece(pool, candidates, gap, standalone=standalone) if gap > 0 else ""
+            except ConfigError:
+                raise _Redraw from None
             trial = list(items)
             if tail:
                 trial.insert(insert_at, Item("text", text=tail, tokens=gap))
@@ -996,9 +1082,14 @@ def _finish(pool: TextPool, items: list[Item], gap: int, candidates: list[int], 
                 break
             gap += want - actual
             if gap < 0:
-                raise ConfigError("could not reach the exact target length (tokenizer merges across units)")
+                raise _Redraw
         else:
-            raise ConfigError("could not reach the exact target length after repairs")
+            raise _Redraw
+        # a repair moved the tail's length by the merges elsewhere: the last text item absorbs them, so that
+        # item tokens add up to the exact total (as on the sentence-end path)
+        error = want - sum(i.tokens for i in trial if i.kind != "image")
+        if error:
+            next(i for i in reversed(trial) if i.kind == "text" or i.kind == "needle").tokens += error
         sentence_end = ends_sentence(text)
     items = trial
     # merge adjacent text units into single items (needles stay separate so they can be located)
