@@ -569,3 +569,20 @@ def test_group_left_out_modes_and_constants_match_a_full_recount() -> None:
                       for label, vals in scores.items()}
             best = min(totals, key=lambda label: (-totals[label], label))
             assert loo.picks[i] == best and loo.scores[i] == scores[best][i]
+
+
+def test_list_items_and_their_markers_are_no_sentences_of_the_skew() -> None:
+    """Needles stand only in plain paragraphs: the skew compares them with plain-paragraph sentences, so a
+    bullet or numbered item (and a "1." marker cut off as a segment of its own) is left out of that set."""
+    from niah.audit import _text_segments
+    from niah.sample import Sample, TextPart
+
+    text = ("Notes\n\nFirst plain sentence. The needle sits here.\n\n- A bulleted item.\n- Another one.\n"
+            "1. A numbered item.\n2. And a second.\n\nLast plain sentence.")
+    sample = Sample(id="t/0", benchmark="toy", task="t", context=[TextPart(text)], question=[TextPart("?")],
+                    answer="x")
+    segments, missing = _text_segments(sample, ["The needle sits here."])
+    assert not missing
+    plain = [(b, a, n) for b, a, n, is_plain in segments if is_plain]
+    assert len(plain) == 3 and sum(n for _b, _a, n in plain) == 1  # two plain sentences and the needle
+    assert len(segments) == 10  # title, 3 plain, 2 bullets, 2 markers + 2 numbered items

@@ -78,6 +78,9 @@ SKEW_DRAWS = 200
 _BOUNDARY = re.compile(r"[ \t\u3000]*\n\s*|(?<=[.!?;:\"'\u201d\u2019)\]])[ \t\u3000]+|(?<=[\u3002\uff01\uff1f\uff1b])")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f][\"'\u201d\u2019)\]]*$")
+#: A line that is a list item (a bullet or a number, then a space): its sentences are no fair comparison for
+#: needles, which stand only in plain paragraphs.
+_LIST_LINE = re.compile(r"[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]")
 
 
 @dataclass(frozen=True)
@@ -251,8 +254,8 @@ def _paragraph_edge(cls: str) -> bool:
 
 def _text_segments(sample: Sample,
                    needles: Sequence[str]) -> tuple[list[tuple[str, str, bool, bool]], list[str]]:
-    """(class before, class after, is needle, is a sentence) of every text segment of the context, and the
-    needle texts that were not found in it."""
+    """(class before, class after, is needle, is a sentence of a plain paragraph: not a heading, not a list
+    item) of every text segment of the context, and the needle texts that were not found in it."""
     out: list[tuple[str, str, bool, bool]] = []
     pending = [n for n in needles if n]
     context = sample.context
@@ -313,7 +316,8 @@ def _text_segments(sample: Sample,
             while span_at < len(spans) and spans[span_at][1] <= s:  # spans and segments are both in order
                 span_at += 1
             is_needle = span_at < len(spans) and spans[span_at][0] < e
-            out.append((before, after, is_needle, _SENTENCE_END.search(text, s, e) is not None))
+            in_list = _LIST_LINE.match(text, text.rfind("\n", 0, s) + 1) is not None
+            out.append((before, after, is_needle, _SENTENCE_END.search(text, s, e) is not None and not in_list))
     return out, pending
 
 
@@ -501,7 +505,8 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
             "text-whitespace": Counter((f"{b} / {a}", n) for b, a, n, _s in segments),
             "text-paragraph-role": Counter((_role(b, a), n) for b, a, n, _s in segments),
         }
-        # the skew of sentences alone: needles are sentences, so headings and list items are no fair comparison
+        # the skew of plain-paragraph sentences alone: needles are such sentences, so headings and list items are
+        # no fair comparison
         facts.sentence_classes = {
             "text-whitespace": Counter((f"{b} / {a}", n) for b, a, n, s in segments if s),
             "text-paragraph-role": Counter((_role(b, a), n) for b, a, n, s in segments if s),
