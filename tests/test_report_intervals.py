@@ -92,6 +92,11 @@ def test_wilson_three_of_four_and_an_empty_bin_in_the_table(report: Path) -> Non
     assert "| model-x | 75.0 [30.1-95.4] | - | - | - | 75.0 [30.1-95.4] |" in md
     assert "| constant-wrong | 0.0 [0.0-49.0] | - | - | - | 0.0 [0.0-49.0] |" in md
     assert "- [" not in md  # an empty bin never carries an interval
+    # HTML: the interval on a small second line of its cell, tables in a scrolling box (eleven bins fit a page)
+    index = (report / "index.html").read_text(encoding="utf-8")
+    assert '<td>75.0<span class="ci">[30.1-95.4]</span></td>' in index
+    assert index.count('<div class="table-scroll">\n<table class="results"') == index.count('<table class="results"')
+    assert '<td class="missing">-</td>' in index
 
 
 def test_noise_note_inside_for_overlapping_outside_for_separated(report: Path) -> None:
@@ -204,3 +209,28 @@ def test_faded_cells_are_the_colour_mixed_with_white_and_empty_ones_hatched_grey
     panels = [HeatmapPanel("a", acc, counts), HeatmapPanel("b", acc, None)]
     pair = [render_compare_png(panels, "pair", x=MM_NIAH_REPORT.columns, y=MM_NIAH_REPORT.rows) for _ in range(2)]
     assert pair[0] == pair[1] and pair[0].startswith(b"\x89PNG")
+
+
+def test_strata_each_alike_but_unlike_each_other_get_an_interval_not_a_zero_width(tmp_path: Path) -> None:
+    """MM-NIAH, one 1K bin, five samples per task (one per depth cell): the three text tasks all right, the three
+    image tasks all wrong. The bootstrap redraws within each task's bin, where every outcome is the same: it
+    has nothing to redraw and would print 50.0 [50.0-50.0]. Each task's score gets its Agresti-Coull variance
+    (z = 1.96: 5 of 5 -> (5 + 1.9208) / 8.8415 = 0.78277, variance 0.78277 x 0.21723 / 8.8415 = 0.019232; 0 of 5
+    the same); the bin's overall is the mean of the six tasks (slope 1/6 on each), so its variance is
+    6 x 0.019232 / 36 = 0.0032053, sd 0.056616, and 50.0 +- 1.96 x 5.6616 = 38.9 to 61.1."""
+    from niah.benchmarks.mm_niah.official import TASKS
+    from niah.report import ReportOptions, build_report
+
+    rows = []
+    for task in TASKS:
+        right = task.endswith("-text")
+        for cell in range(5):
+            rows.append({"id": f"{task}-{cell}", "task": task, "context_length": 1500, "depth": [0.1 + 0.2 * cell],
+                         "score": 1.0 if right else 0.0, "response": "x", "answer": "x" if right else "y"})
+    run = make_run(tmp_path, rows=rows)
+    out = tmp_path / "rep"
+    build_report(load_inputs([run]), out, ReportOptions(sample_browser=False))
+    md = (out / "tables.md").read_text(encoding="utf-8")
+    overall = next(line for line in md.splitlines() if line.startswith("| tiny-model | 50.0"))
+    assert overall.startswith("| tiny-model | 50.0 [38.9-61.1] |"), overall
+    assert "[50.0-50.0]" not in md

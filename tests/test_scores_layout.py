@@ -137,3 +137,24 @@ def test_mm_niah_cell_memo_never_passes_a_bad_field() -> None:
     for bad in (row(True, [0.5]), row(1500, [[0.5]]), row(float("nan"), 0.5), row(None, 0.5), row(1500, [2.0])):
         with pytest.raises(DataError):
             aggregate([bad], OFFICIAL)  # the same refusal after a memoised good row (True == 1 in a dict)
+
+
+def test_strata_each_alike_but_unlike_each_other_get_an_interval_not_a_zero_width() -> None:
+    """MM-NIAH, one 1K bin, five samples per task (one per depth cell): the text tasks all right, the image tasks
+    all wrong. The bootstrap redraws within each task's bin, where every outcome is the same (it printed
+    4.5455 [4.5455-4.5455]). Each task's score gets its Agresti-Coull variance (5 of 5 and 0 of 5 alike:
+    0.78277 x 0.21723 / 8.8415 = 0.019232); the official overall is the mean over 11 bins of the mean over six
+    tasks (slope 1 / 66 on each), so its sd is sqrt(6 x 0.019232) / 66 = 0.0051469 and 4.5455 +- 1.96 x 0.51469
+    = 3.5367 to 5.5543. A task alone has one common score: Wilson's for 5 of 5 through the official rule."""
+    from niah.benchmarks.mm_niah.official import TASKS
+    from niah.scoring import benchmark_block
+
+    rows = [({"id": f"{task}-{cell}", "task": task, "context_length": 1500, "depth": 0.1 + 0.2 * cell,
+              "scores": {OFFICIAL: 1.0 if task.endswith("-text") else 0.0}}, {})
+            for task in TASKS for cell in range(5)]
+    block = benchmark_block(get_scorer("mm-niah"), "mm-niah", rows, OFFICIAL)
+    assert block["overall"] == pytest.approx(50 / 11, abs=1e-4) and block["covered"] == 50.0
+    assert block["ci95"] == pytest.approx([3.5367, 5.5543], abs=2e-3) and block["ci_method"] == "normal"
+    # one task: one common score, Wilson's for 5 of 5 through the official rule, as before
+    assert block["by_task"]["retrieval-text"]["ci95"] == pytest.approx(
+        [100 / 11 * wilson_interval(1.0, 5)[0], 100 / 11], abs=1e-3)

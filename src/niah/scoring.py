@@ -67,6 +67,7 @@ from niah.stats import (
     bootstrap_intervals,
     interval_points,
     is_binary,
+    strata_alike_interval,
     wilson_interval,
 )
 
@@ -255,20 +256,45 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
             task = name.removeprefix("task:") if name else None
             behind = [k for k, (row, info) in enumerate(rows) if (task is None or row["task"] == task)
                       and (scorer.counted is None or scorer.counted(row, info))] or list(range(len(rows)))
-            values = {float(rows[k][0]["scores"][mode]) for k in behind}
-            if len(values) != 1:
-                return bounds
-            common = values.pop()
-            alike_methods[name] = WILSON if common in (0.0, 1.0) else NORMAL
-            chosen = set(behind)
-            ends = []
-            for bound in interval_points(*alike_interval(common, len(behind))):
-                moved: ScoredRows = [({**row, "scores": {**row["scores"], mode: bound}} if k in chosen else row, info)
-                                     for k, (row, info) in enumerate(rows)]
+            # the strata behind the figure (those the bootstrap redraws within): each must have scored alike,
+            # though they may differ from each other (one task all right, another all wrong)
+            by_stratum: dict[Any, list[int]] = defaultdict(list)
+            for k in behind:
+                row, info = rows[k]
+                by_stratum[scorer.stratum(row, info) if scorer.stratum is not None else row["task"]].append(k)
+            common_of: dict[Any, float] = {}
+            for stratum, members in by_stratum.items():
+                values = {float(rows[k][0]["scores"][mode]) for k in members}
+                if len(values) != 1:
+                    return bounds
+                common_of[stratum] = values.pop()
+            alike_methods[name] = WILSON if all(c in (0.0, 1.0) for c in common_of.values()) else NORMAL
+
+            def figure_at(scores: dict[Any, float]) -> float | None:
+                """The figure (0-1) with each stratum's samples all scored ``scores[stratum]``."""
+                moved: ScoredRows = [
+                    ({**row, "scores": {**row["scores"], mode: scores[new_stratum[k]]}} if k in new_stratum
+                     else row, info) for k, (row, info) in enumerate(rows)]
                 again = _headline(scorer, moved, mode)
-                figure = again.overall if task is None else (
+                found = again.overall if task is None else (
                     again.by_task[task].score if task in again.by_task else None)
-                ends.append(score if figure is None else figure)
+                return None if found is None else found / 100.0
+
+            new_stratum = {k: stratum for stratum, members in by_stratum.items() for k in members}
+            commons = set(common_of.values())
+            if len(commons) > 1:  # strata unlike each other: each stratum's uncertainty, through the figure
+                alike_methods[name] = NORMAL
+                found = strata_alike_interval(figure_at, common_of,
+                                              {stratum: len(members) for stratum, members in by_stratum.items()})
+                if found is None:
+                    return bounds
+                return [round(found[0] * 100.0, PERCENT_DECIMALS), round(found[1] * 100.0, PERCENT_DECIMALS)]
+            # one common score: its interval over all the samples behind the figure, put in for every one of them
+            # (41 points across it: a rule need not be monotone)
+            ends = []
+            for bound in interval_points(*alike_interval(commons.pop(), len(behind))):
+                figure = figure_at(dict.fromkeys(common_of, bound))
+                ends.append(score if figure is None else figure * 100.0)
             return [round(min(ends), PERCENT_DECIMALS), round(max(ends), PERCENT_DECIMALS)]
 
         if "" in intervals:

@@ -60,6 +60,39 @@ def alike_interval(score: float, n: int) -> tuple[float, float]:
     return wilson_interval(score, n) if score in (0.0, 1.0) else normal_interval(score, n)
 
 
+S = TypeVar("S")
+
+#: How far a stratum's common score is moved to read the figure's slope on it.
+_SLOPE_STEP = 0.01
+
+
+def strata_alike_interval(figure: Callable[[dict[S, float]], float | None], commons: dict[S, float],
+                          sizes: dict[S, int], z: float = Z_95) -> tuple[float, float] | None:
+    """The interval of a figure computed from strata whose samples each scored alike though the strata differ
+    (one task all right, another all wrong): a bootstrap within strata has nothing to redraw.
+
+    ``figure(values)`` is the figure with every sample of stratum ``s`` scored ``values[s]`` (0-1 scale);
+    ``commons`` the strata's common scores, ``sizes`` their sample counts. Each stratum's score gets the
+    Agresti-Coull variance (its count and common score with z^2/2 successes and failures added, so that 5 of 5
+    is not certain); the figure's variance is the sum over strata of its slope on that stratum squared times
+    that variance (the slope read by moving the stratum's score a step towards the middle), and the interval is
+    the figure plus and minus z standard deviations, clipped to [0, 1]. None where the figure is undefined."""
+    at = figure(dict(commons))
+    if at is None:
+        return None
+    variance = 0.0
+    z2 = z * z
+    for stratum, common in commons.items():
+        n = sizes[stratum]
+        adjusted = (n * common + z2 / 2) / (n + z2)
+        step = -_SLOPE_STEP if common > 0.5 else _SLOPE_STEP
+        moved = figure({**commons, stratum: common + step})
+        slope = 0.0 if moved is None else (moved - at) / step
+        variance += slope * slope * adjusted * (1.0 - adjusted) / (n + z2)
+    half = z * math.sqrt(variance)
+    return max(0.0, at - half), min(1.0, at + half)
+
+
 #: Points across an interval at which an aggregation is evaluated to bound it: an official rule need not be
 #: monotone in the scores (one family flips a yes/no score below 50 to 100 minus it), so the ends alone can
 #: miss its least or greatest value inside.

@@ -19,6 +19,8 @@ th, td { border-bottom: 1px solid var(--line); padding: .2rem .45rem; text-align
 th[scope=row], thead th:first-child, table.inputs td, table.inputs th { text-align: left; }
 table.inputs td { white-space: normal; word-break: break-all; }
 td.missing { color: #9a9a9a; }
+td span.ci { display: block; font-size: .78em; color: var(--muted); line-height: 1.2; }
+div.table-scroll { max-width: 100%; overflow-x: auto; }
 caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
 tbody.published tr.section th { text-align: left; font-style: italic; font-weight: 600; background: #f4f4f6; }
 tr.published { color: #444; font-style: italic; }

@@ -35,6 +35,7 @@ from niah.stats import (
     is_binary,
     mean_interval,
     normal_interval,
+    strata_alike_interval,
     wilson_interval,
 )
 
@@ -200,6 +201,13 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
             return [f for key in keys for f in (_figures(again[key]) if key in again else [None] * width)]
 
         boot = [_percent(found) for found in bootstrap_intervals(replicate, width * len(keys))]
+        for k, key in enumerate(keys):
+            for position in range(width):
+                found_ci = boot[k * width + position] if k * width + position < len(boot) else None
+                if found_ci is not None and found_ci[0] == found_ci[1] and (key, position) not in direct:
+                    alike = _strata_alike_interval(inp, spec, key, position, num_bins)
+                    if alike is not None:
+                        direct[(key, position)] = alike
     out: dict[str, RowIntervals] = {}
     for k, key in enumerate(keys):
         found: list[Interval | None] = []
@@ -219,6 +227,39 @@ def _run_intervals(inp: ReportInput, spec: ReportSpec) -> dict[str, RowIntervals
                                 methods=frozenset(m for m in used if m is not None),
                                 overall_method=used[num_bins] if found[num_bins] is not None else None)
     return out
+
+
+def _strata_alike_interval(inp: ReportInput, spec: ReportSpec, key: str, position: int, num_bins: int,
+                           ) -> tuple[Interval, str] | None:
+    """The interval of a figure whose bootstrap had nothing to redraw although its samples differ: every
+    stratum behind it (a task at one length bin, what the bootstrap redraws within) scored alike, one task all
+    right and another all wrong, say. :func:`niah.stats.strata_alike_interval` carries each stratum's own
+    uncertainty through the figure. None where some stratum's samples differ (the bootstrap holds)."""
+    tasks = set(inp.samples) if key == OVERALL_KEY else {key}
+    defined = inp.overall_counts if key == OVERALL_KEY else None
+
+    def counts(task: str, column: int) -> bool:
+        return (task in tasks and (position >= num_bins or column == position)
+                and (defined is None or bool(defined[column])))
+
+    behind: dict[tuple[str, int], list[float]] = {}
+    for task, entries in inp.samples.items():
+        for column, _row, score in entries:
+            if counts(task, column):
+                behind.setdefault((task, column), []).append(score)
+    if not behind or any(len(set(scores)) > 1 for scores in behind.values()):
+        return None
+
+    def figure_at(values: dict[tuple[str, int], float]) -> float | None:
+        moved = {task: [(column, cell_row, values[(task, column)] if counts(task, column) else score)
+                        for column, cell_row, score in entries] for task, entries in inp.samples.items()}
+        return _figures(_recomputed(inp, spec, moved)[key])[position]
+
+    found = strata_alike_interval(figure_at, {stratum: scores[0] for stratum, scores in behind.items()},
+                                  {stratum: len(scores) for stratum, scores in behind.items()})
+    if found is None:
+        return None
+    return (found[0] * 100.0, found[1] * 100.0), NORMAL
 
 
 def _normal(value: float | None, n: int | None) -> Interval | None:

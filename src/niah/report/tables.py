@@ -301,15 +301,25 @@ def to_latex(table: ResultTable) -> str:
 
 # ---------------------------------------------------------------------------------------------------- HTML
 
+#: A value with its 95% interval as :func:`format_with_interval` prints it.
+_WITH_INTERVAL = re.compile(r"(?P<value>.+?) (?P<interval>\[[^\[\]]+\])")
+
+
 def _td(cell: str) -> str:
-    """A table cell; a missing value is grey (class ``missing``), never a number."""
-    return '<td class="missing">' + MISSING + "</td>" if cell == MISSING else f"<td>{html.escape(cell)}</td>"
+    """A table cell; a missing value is grey (class ``missing``), never a number. A value's 95% interval goes
+    on a small second line, so that a table of eleven length bins still fits a page."""
+    if cell == MISSING:
+        return '<td class="missing">' + MISSING + "</td>"
+    found = _WITH_INTERVAL.fullmatch(cell)
+    if found is None:
+        return f"<td>{html.escape(cell)}</td>"
+    return (f'<td>{html.escape(found["value"])}<span class="ci">{html.escape(found["interval"])}</span></td>')
 
 
 def to_html(table: ResultTable) -> str:
     """An HTML <table>; every piece of text is escaped (model names come from run files)."""
     esc = html.escape
-    out = [f'<table class="results" id="table-{esc(table.key)}">',
+    out = ['<div class="table-scroll">', f'<table class="results" id="table-{esc(table.key)}">',
            f"<caption>{esc(table.title)} (accuracy x100)</caption>",
            "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in table.header) + "</tr></thead>",
            "<tbody>"]
@@ -327,7 +337,7 @@ def to_html(table: ResultTable) -> str:
                        + ("*" if note else "") + "</th>"
                        + "".join(_td(c) for c in table.cells(row)) + "</tr>")
         out.append("</tbody>")
-    out.append("</table>")
+    out.append("</table></div>")
     for model, mean, bins in filled_note(table):
         out.append(f'<p class="table-notes">{esc(model)}: {esc(mean)} over the {_bins(bins)} with samples '
                    f"({esc(_zero_rule(table))})</p>")
