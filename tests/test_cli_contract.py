@@ -531,3 +531,24 @@ def test_help_fits_the_terminal_and_keeps_sentences_whole(columns):
         assert max(len(line) for line in out.splitlines()) <= columns, (path, columns)
     wide = CliRunner().invoke(app, ["eval", "--help"], env={"COLUMNS": "200"}).output
     assert "(after the report; --allow-failures gives 0)" in wide  # was cut after "report;" at every width
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(text_ds, tmp_path):
+    """`niah score RUN | head`: the pipe closes before niah prints; what was asked is done (scores.json written)
+    and niah stops without an "error: [Errno 32] Broken pipe" line."""
+    import subprocess
+    import sys
+
+    from support.processes import niah_env
+
+    run = tmp_path / "run"
+    assert _niah("run", text_ds, "--model", "baseline:oracle", "--out", run, "--no-progress").exit_code == 0
+    proc = subprocess.Popen([sys.executable, "-m", "niah.cli", "score", str(run)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=niah_env())
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before niah writes a byte
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Broken pipe" not in err and "Traceback" not in err, err
+    assert proc.returncode == 1
+    assert (run / "scores.json").is_file()

@@ -3,9 +3,11 @@ so that `niah --help` starts fast."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
+import os
 import re
 import sys
 from typing import Any
@@ -100,6 +102,12 @@ def _friendly_errors(callback):
         except NiahError as exc:
             typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(EXIT_ERROR) from None
+        except BrokenPipeError:
+            # the reader went away (`niah score RUN | head`): what was asked is done and written; stop quietly,
+            # as click does, with stdout pointed at nothing so the interpreter's last flush cannot fail again
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(1) from None
         except OSError as exc:
             typer.secho(f"error: {redact(os_error_line(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(EXIT_ERROR) from None
