@@ -572,8 +572,10 @@ def test_group_left_out_modes_and_constants_match_a_full_recount() -> None:
 
 
 def test_list_items_and_their_markers_are_no_sentences_of_the_skew() -> None:
-    """Needles stand only in plain paragraphs: the skew compares them with plain-paragraph sentences, so a
-    bullet or numbered item (and a "1." marker cut off as a segment of its own) is left out of that set."""
+    """A family whose needles stand only in plain paragraphs (``AuditSpec.needles_in_lists`` False: MM-NIAH,
+    MileBench) has its needles compared with plain-paragraph sentences, so a bullet or numbered item (and a "1."
+    marker cut off as a segment of its own) is left out of that set; a family whose needles may take a list
+    item's place (Sequential-NIAH) keeps them."""
     from niah.audit import _text_segments
     from niah.sample import Sample, TextPart
 
@@ -581,7 +583,9 @@ def test_list_items_and_their_markers_are_no_sentences_of_the_skew() -> None:
             "1. A numbered item.\n2. And a second.\n\nLast plain sentence.")
     sample = Sample(id="t/0", benchmark="toy", task="t", context=[TextPart(text)], question=[TextPart("?")],
                     answer="x")
-    segments, missing = _text_segments(sample, ["The needle sits here."])
+    everything, _ = _text_segments(sample, ["The needle sits here."])
+    assert sum(is_sentence for *_rest, is_sentence in everything) == 9  # lists count: 4 items, 2 markers
+    segments, missing = _text_segments(sample, ["The needle sits here."], lists_count=False)
     assert not missing
     plain = [(b, a, n) for b, a, n, is_plain in segments if is_plain]
     assert len(plain) == 3 and sum(n for _b, _a, n in plain) == 1  # two plain sentences and the needle

@@ -192,6 +192,9 @@ class _Hooks:
         group = self.spec(sample.benchmark).group
         return "id:" + sample.id if group is None else "group:" + str(group(sample))
 
+    def needles_in_lists(self, sample: Sample) -> bool:
+        return self.spec(sample.benchmark).needles_in_lists
+
 
 def _official(sample: Sample, reply: str | None) -> float | None:
     """The family's official per-sample score of ``reply`` (0-1), or None when the rule leaves it unscored."""
@@ -252,10 +255,11 @@ def _paragraph_edge(cls: str) -> bool:
     return cls in ("start", "end", "image", "video") or cls.startswith(("2nl", "3nl"))
 
 
-def _text_segments(sample: Sample,
-                   needles: Sequence[str]) -> tuple[list[tuple[str, str, bool, bool]], list[str]]:
-    """(class before, class after, is needle, is a sentence of a plain paragraph: not a heading, not a list
-    item) of every text segment of the context, and the needle texts that were not found in it."""
+def _text_segments(sample: Sample, needles: Sequence[str], *,
+                   lists_count: bool = True) -> tuple[list[tuple[str, str, bool, bool]], list[str]]:
+    """(class before, class after, is needle, is a sentence) of every text segment of the context, and the
+    needle texts that were not found in it. A heading is no sentence; with ``lists_count`` False neither is a
+    list item (a line a bullet or a number opens) nor its number."""
     out: list[tuple[str, str, bool, bool]] = []
     pending = [n for n in needles if n]
     context = sample.context
@@ -316,7 +320,7 @@ def _text_segments(sample: Sample,
             while span_at < len(spans) and spans[span_at][1] <= s:  # spans and segments are both in order
                 span_at += 1
             is_needle = span_at < len(spans) and spans[span_at][0] < e
-            in_list = _LIST_LINE.match(text, text.rfind("\n", 0, s) + 1) is not None
+            in_list = not lists_count and _LIST_LINE.match(text, text.rfind("\n", 0, s) + 1) is not None
             out.append((before, after, is_needle, _SENTENCE_END.search(text, s, e) is not None and not in_list))
     return out, pending
 
@@ -500,13 +504,13 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
     texts = [s.text for s in spots if s.kind == "text" and s.text]
     facts.needle_texts = tuple(texts)
     if texts:
-        segments, _missing = _text_segments(sample, texts)
+        segments, _missing = _text_segments(sample, texts, lists_count=hooks.needles_in_lists(sample))
         facts.text_classes = {
             "text-whitespace": Counter((f"{b} / {a}", n) for b, a, n, _s in segments),
             "text-paragraph-role": Counter((_role(b, a), n) for b, a, n, _s in segments),
         }
-        # the skew of plain-paragraph sentences alone: needles are such sentences, so headings and list items are
-        # no fair comparison
+        # the skew of sentences alone: needles are sentences, so headings (and list items, for a family whose
+        # needles never stand in one) are no fair comparison
         facts.sentence_classes = {
             "text-whitespace": Counter((f"{b} / {a}", n) for b, a, n, s in segments if s),
             "text-paragraph-role": Counter((_role(b, a), n) for b, a, n, s in segments if s),

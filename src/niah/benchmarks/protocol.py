@@ -501,13 +501,17 @@ class AuditSpec:
     closed answer pool a model could list (default: the distinct golds of open-answer tasks with at most 50 of
     them); ``group(sample)`` names the samples that are one item asked several ways (a base sample and its
     noise variants, which share its question and gold): the cross-fitted probes leave a sample's whole group
-    out, not the sample alone (default: every sample is its own group)."""
+    out, not the sample alone (default: every sample is its own group). ``needles_in_lists``: the generator
+    may place a text needle where a list item stands (a line of its own that a bullet or a number opens); when
+    False, the text skews compare needles with the sentences of plain paragraphs only, since a list item is a
+    place no needle takes."""
 
     locate: Callable[[Sample], Sequence[NeedleSpot]] | None = None
     chance: Callable[[Sample], float] | None = None
     probes: Callable[[Sequence[Sample], Mapping[str, Any]], Sequence[ProbeResult]] | None = None
     pool: Callable[[str, Sequence[Sample]], Sequence[str] | None] | None = None
     group: Callable[[Sample], str] | None = None
+    needles_in_lists: bool = True
 
 
 @dataclass(frozen=True)

@@ -20,4 +20,4 @@ def chance(sample: Sample) -> float:
     return 0.0
 
 
-SPEC = AuditSpec(chance=chance)
+SPEC = AuditSpec(chance=chance, needles_in_lists=False)  # haystack.assemble keeps needles out of lists

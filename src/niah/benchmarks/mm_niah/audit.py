@@ -107,4 +107,4 @@ def probes(samples: Sequence[Sample], options: Mapping[str, Any]) -> list[ProbeR
     return out
 
 
-SPEC = AuditSpec(chance=chance, probes=probes)
+SPEC = AuditSpec(chance=chance, probes=probes, needles_in_lists=False)  # haystack.assemble keeps needles out of lists
