@@ -220,3 +220,33 @@ def test_a_dataset_reading_media_in_place_exports_with_media_root_and_imports_se
     assert "media_root" not in json.loads((back / "manifest.json").read_text())
     assert (back / "samples.jsonl").read_bytes() == (source / "samples.jsonl").read_bytes()
     assert Dataset(back).validate().samples == 1
+
+
+def test_export_and_import_refuse_an_out_that_holds_or_lies_inside_their_input(tmp_path: Path) -> None:
+    # --overwrite replaces OUT whole: an OUT holding the input would delete it (the dataset exported, or the
+    # export folder imported); an OUT inside the input would go with the input's next replacement
+    source = write_mm_niah_like(tmp_path / "ds", per_task=1)
+    folder = tmp_path / "hf"
+    export_hf(source, folder)
+    with pytest.raises(ConfigError, match=r"export folder .*holds it, or lies inside it"):
+        import_hf(folder, folder / "niah")
+    assert not (folder / "niah").exists()
+    with pytest.raises(ConfigError, match="export folder"):
+        import_hf(folder, folder, overwrite=True)
+    # an export kept inside a dataset, imported over that dataset
+    kept = Path(source) / "hf"
+    import_hf(folder, tmp_path / "ds2")
+    export_hf(tmp_path / "ds2", tmp_path / "ds2-hf")
+    (tmp_path / "ds2-hf").rename(tmp_path / "ds2" / "hf")
+    with pytest.raises(ConfigError, match="export folder"):
+        import_hf(tmp_path / "ds2" / "hf", tmp_path / "ds2", overwrite=True)
+    assert (tmp_path / "ds2" / "hf" / "README.md").is_file()
+    # a dataset kept inside an earlier export, exported again over that export
+    nested = folder / "copy"
+    (tmp_path / "ds2").rename(nested)
+    with pytest.raises(ConfigError, match="input dataset"):
+        export_hf(nested, folder, overwrite=True)
+    assert (nested / "samples.jsonl").is_file()
+    with pytest.raises(ConfigError, match="input dataset"):
+        export_hf(source, kept)
+    assert not kept.exists()

@@ -86,3 +86,25 @@ def test_imported_official_set_becomes_self_contained(tmp_path: Path) -> None:
     assert "media_root" not in ds.manifest
     ds.validate()  # no images left, so nothing outside the dataset is needed
     assert all("<image>" not in parts_text(s.context) and "</s>" in parts_text(s.context) for s in ds)
+
+
+def test_noise_variants_of_a_text_only_build_skip_reorder_for_one_needle(tmp_path: Path) -> None:
+    # docs/seq-niah.md: MM-NIAH text-only samples take noise, and tasks with one needle take no reorder; the
+    # default kinds (all four) used to stop the whole write at the first one-needle sample
+    from niah.benchmarks.seq_niah.cli import write_noise_dataset
+
+    src = tmp_path / "text"
+    build_mm_niah(BuildConfig(tasks=["retrieval-text", "counting-text", "reasoning-text"], lengths=["2k-4k"],
+                              depths=[0.2, 0.4], images=False, seed=3), src, progress=False)
+    needles = {s.id: len(s.meta["needles"]) for s in Dataset(src)}
+    assert min(needles.values()) == 1 and max(needles.values()) > 1
+    counts = write_noise_dataset(src, tmp_path / "noisy", kinds=["tiny-move", "reorder"], variants=2, seed=0,
+                                 progress=False)
+    noisy = list(Dataset(tmp_path / "noisy"))
+    reordered = {s.meta["variant_of"] for s in noisy if s.meta["noise_kind"] == "reorder"}
+    moved = {s.meta["variant_of"] for s in noisy if s.meta["noise_kind"] == "tiny-move"}
+    assert reordered == {i for i, n in needles.items() if n > 1} and moved == set(needles)
+    assert counts == {"base": len(needles), "tiny-move": 2 * len(needles), "reorder": 2 * len(reordered)}
+    # the numbering every sample gets: kind after kind, so a one-needle sample's reorder numbers stay unused
+    one = next(i for i, n in needles.items() if n == 1)
+    assert sorted(s.id for s in noisy if s.meta.get("variant_of") == one) == [f"{one}_1", f"{one}_2"]

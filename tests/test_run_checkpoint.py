@@ -51,3 +51,17 @@ def test_score_counts_every_logged_request_even_when_run_json_lags(tmp_path):
     assert summary.run_status["requests"] == 4
     scores = json.loads((run_dir / "scores.json").read_text())
     assert scores["run_status"]["requests"] == 4
+
+
+def test_resume_keeps_the_effective_generation_settings_of_every_task(tmp_path):
+    # A resume that sends nothing (every sample answered before) must not wipe run.json's settings per task.
+    from support.datasets import write_mm_niah_like
+
+    ds = write_mm_niah_like(tmp_path / "ds", per_task=1, tasks=("retrieval-text", "counting-text"))
+    run_dir = tmp_path / "run"
+    run_dataset_sync(ds, "baseline:oracle", run_dir, progress=False)
+    first = json.loads((run_dir / RUN_JSON).read_text())["generation"]["by_task"]
+    assert set(first) == {"retrieval-text", "counting-text"}
+    summary = run_dataset_sync(ds, "baseline:oracle", run_dir, progress=False)
+    assert summary.resumed == 2
+    assert json.loads((run_dir / RUN_JSON).read_text())["generation"]["by_task"] == first

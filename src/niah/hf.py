@@ -47,7 +47,7 @@ from typing import Any
 from niah import __version__
 from niah.errors import ConfigError, DataError
 from niah.iox import check_export_out, replace_dir, resolve_under, write_atomic
-from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, VideoPart
+from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, VideoPart, refuse_output_over_input
 
 #: The schema metadata key of every shard holding what the import needs (manifest, niah version, settings).
 METADATA_KEY = b"niah"
@@ -206,6 +206,9 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
     features = _features(embed)
     ds = Dataset(dataset, media_roots=media_roots)
     out = Path(out_dir)
+    # --overwrite replaces OUT whole: an OUT holding the dataset would delete it, and an export inside the
+    # dataset would go with the dataset's next rebuild
+    refuse_output_over_input(ds.root, out)
     check_export_out(out, overwrite=overwrite, is_ours=_replaceable_export,
                      foreign="is not a niah export (no README.md and data/)")
     manifest = dict(ds.manifest)
@@ -444,6 +447,7 @@ def import_hf(in_dir: str | Path, out_dir: str | Path, *, overwrite: bool = Fals
     from niah.console import progress_bar
 
     root = Path(in_dir)
+    refuse_output_over_input(root, out_dir, source_kind="export folder")
     files = _shard_files(root)
     blocks = [_niah_block(f, pq.read_schema(f).metadata) for f in files]
     manifests = {json.dumps(b.get("manifest"), sort_keys=True) for b in blocks}

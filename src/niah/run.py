@@ -703,7 +703,13 @@ async def run_dataset(
         from niah.ratelimit import RateLimiter
 
         limiter = RateLimiter(rpm) if rpm is not None else None
+        # The effective settings per task, kept across resumes: a task whose samples were all answered
+        # before sends nothing now, and its settings stay what the earlier invocation recorded.
         effective_generation: dict[str, dict[str, Any]] = {}
+        earlier = ((previous or {}).get("generation") or {})
+        earlier_by_task = earlier.get("by_task") if isinstance(earlier, dict) else None
+        if isinstance(earlier_by_task, dict):
+            effective_generation.update({str(t): dict(g) for t, g in earlier_by_task.items() if isinstance(g, dict)})
         run_json = {
             "dataset": str(ds.root.resolve()),
             "model": spec.spec_string(),

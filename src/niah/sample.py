@@ -696,12 +696,13 @@ def _file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def refuse_output_over_input(source: str | Path, out: str | Path, *, what: str = "--out") -> None:
-    """A command deriving a dataset from ``source`` must not write it over ``source`` (the finished output
-    replaces ``out`` whole) nor into or around it."""
+def refuse_output_over_input(source: str | Path, out: str | Path, *, what: str = "--out",
+                             source_kind: str = "input dataset") -> None:
+    """A command deriving a dataset (or an export) from ``source`` must not write it over ``source`` (the
+    finished output replaces ``out`` whole) nor into or around it (``source_kind`` names the input)."""
     src, dst = Path(source).resolve(), Path(out).resolve()
     if dst == src or dst.is_relative_to(src) or src.is_relative_to(dst):
-        raise ConfigError(f"{what} {out} is the input dataset {source} (or holds it, or lies inside it); "
+        raise ConfigError(f"{what} {out} is the {source_kind} {source} (or holds it, or lies inside it); "
                           "writing there would replace the input: choose another folder")
 
 

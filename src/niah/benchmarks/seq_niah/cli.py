@@ -303,6 +303,9 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
             counts[BASE_KIND] += 1
             index = 1
             for kind in kinds:
+                if kind == "reorder" and len(base.meta["needles"]) < 2:
+                    index += variants  # one needle has no other order: no reorder variants, numbering kept
+                    continue
                 for variant in make_variants(base, kind, variants=variants, seed=seed, tokenizer=tokenizer_of(base),
                                              start_index=index):
                     counts[kind] = counts.get(kind, 0) + 1
