@@ -107,16 +107,20 @@ def test_depth_is_where_the_needle_stands(tmp_path):
 
 def test_needle_image_position_tells_nothing(tmp_path):
     """Every image at its own random depth: the passkey image stands first, last and in between about as
-    often as any image does (before, the evenly spread haystack images left it never first)."""
+    often as any image does (before, the evenly spread haystack images left it never first). Four images a
+    sample, 4 seeds x 40 samples: about 40 first, 40 last and 80 in between; the bounds sit about 2.7
+    standard deviations below (one build of 40 read 3 last once, by luck)."""
     from collections import Counter
 
-    build_milebench_niah(tmp_path, lengths=[4096], per_length=40, tasks=["ImageNeedleInAHaystack"], seed=3)
     rank: Counter[str] = Counter()
-    for s in Dataset(tmp_path):
-        images = [p.path for p in s.context if isinstance(p, ImagePart)]
-        k = images.index(s.meta["needles"][0])
-        rank["first" if k == 0 else "last" if k == len(images) - 1 else "middle"] += 1
-    assert rank["first"] >= 4 and rank["last"] >= 4 and rank["middle"] >= 10, rank
+    for seed in range(4):
+        out = tmp_path / str(seed)
+        build_milebench_niah(out, lengths=[4096], per_length=40, tasks=["ImageNeedleInAHaystack"], seed=seed)
+        for s in Dataset(out):
+            images = [p.path for p in s.context if isinstance(p, ImagePart)]
+            k = images.index(s.meta["needles"][0])
+            rank["first" if k == 0 else "last" if k == len(images) - 1 else "middle"] += 1
+    assert rank["first"] >= 25 and rank["last"] >= 25 and rank["middle"] >= 60, rank
 
 
 def test_the_shared_builder_vocabulary_reaches_the_builder(tmp_path) -> None:

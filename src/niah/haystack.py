@@ -13,7 +13,8 @@ of their own, list items as lines led by "- " or "1. " (one newline between item
 between paragraphs (``PoolDocument``, ``pool_document``). A heading or list marker is part of the unit of
 the sentence it stands before, so no slot ever falls between a heading and its paragraph; needles go only
 into plain paragraphs (never into a list, never before a heading or marker), so where a needle stands
-carries no formatting cue.
+carries no formatting cue. A needle that opens a paragraph under a heading goes inside that unit: after the
+heading lines (``TextPool.lead_len``), before the sentence.
 
 A haystack is whole documents in a random order plus a prefix of one more document. When documents carry
 a kind (``PoolDocument.group``), the order is drawn with weights that keep the large kinds from filling
@@ -190,6 +191,8 @@ class TextPool:
     # the unit opens with a heading, title or list marker (nothing may be put before it)
     struct_start: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     in_list: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # unit of a list item
+    # chars of the heading lines (with their breaks) and list marker that open the unit (0: none)
+    lead_len: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     doc_weight: np.ndarray | None = None  # per document, for the draw order (None: uniform)
     paragraph_break: str = PARAGRAPH_BREAK
     doc_separator: str = DEFAULT_DOC_SEPARATOR
@@ -214,6 +217,8 @@ class TextPool:
         if len(self.struct_start) != n:
             self.struct_start = np.zeros(n, dtype=bool)
             self.in_list = np.zeros(n, dtype=bool)
+        if len(self.lead_len) != n:
+            self.lead_len = np.zeros(n, dtype=np.int64)
         # the prefix-end index: for each unit that ends a sentence, the tokens of its document's prefix up to
         # and including it (trail removed); sorted so that "which prefixes have exactly R tokens" is a lookup
         self.doc_of_unit = np.repeat(np.arange(len(self.doc_ids)), np.diff(self.doc_starts))
@@ -274,6 +279,7 @@ class TextPool:
         kinds: list[int] = []
         prev_kinds: list[int] = []  # trail kind of the unit before (doc-initial units follow a separator)
         struct: list[bool] = []
+        lead_chars: list[int] = []
         listed: list[bool] = []
         starts = [0]
         ids: list[str] = []
@@ -301,6 +307,7 @@ class TextPool:
                     kinds.append(kind)
                     prev_kinds.append(prev)
                     struct.append(bool(head))
+                    lead_chars.append(len(head))
                     listed.append(in_list)
                     prev = kind
             starts.append(len(units))
@@ -337,6 +344,7 @@ class TextPool:
                    lead_space=np.asarray(lead, dtype=bool), trail_kind=kind_arr, trail_len=trail_len,
                    end_tokens=end_counts, first_delta=first_delta, sentence_end=ends,
                    struct_start=np.asarray(struct, dtype=bool), in_list=np.asarray(listed, dtype=bool),
+                   lead_len=np.asarray(lead_chars, dtype=np.int64),
                    doc_weight=_group_weights(groups, doc_tok),
                    paragraph_break=paragraph_break, doc_separator=doc_separator, clean_boundaries=clean)
 
@@ -740,8 +748,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     closed interval).
     A needle never goes before the first sentence. At a paragraph start it becomes the paragraph's first
     sentence (the sentence it precedes gets the joining space), where that leaves the count unchanged, or the
-    last sentence of the paragraph before. It stays out of list items and never stands before a heading,
-    title or list marker (``closable`` / ``openable``), so it always reads as a sentence of a paragraph.
+    last sentence of the paragraph before. Under a heading or title it opens the paragraph after the heading
+    lines and the break below them (a text item of its own, so its depth counts them), where that leaves the
+    count unchanged and keeps it inside its window; spaced languages only. It stays out of list items and
+    never stands before a heading, title or list marker (``closable`` / ``openable``), so it always reads as a
+    sentence of a paragraph.
 
     A needle may instead be a paragraph of its own: each is, with probability ``pool.alone_share`` (the share
     of plain-paragraph sentences that stand alone), decided before the text is chosen, so that the paragraph
@@ -788,12 +799,15 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         para_start[1:m] = ~pool.lead_space[ctx_units[1:]]
     blocked = np.zeros(m + 1, dtype=bool)
     # a needle belongs to a plain paragraph: it may follow the sentence before a slot only outside lists, and
-    # stand before the sentence after it only when no heading, title or list marker opens that sentence
+    # stand before the sentence after it only outside lists (under the heading lines that open that sentence,
+    # if any: spaced languages; unspaced ones never open a paragraph, and stay off sentences under a heading)
     closable = np.zeros(m + 1, dtype=bool)
     openable = np.zeros(m + 1, dtype=bool)
+    plain_next = np.zeros(m + 1, dtype=bool)  # no heading, title or list marker opens the sentence after
     if m:
         closable[1:] = ~pool.in_list[ctx_units]
-        openable[:m] = ~(pool.in_list[ctx_units] | pool.struct_start[ctx_units])
+        plain_next[:m] = ~(pool.in_list[ctx_units] | pool.struct_start[ctx_units])
+        openable[:m] = ~pool.in_list[ctx_units] if spaced else plain_next[:m]
         inner = np.zeros(m + 1, dtype=bool)  # slots between two sentences of one paragraph
         inner[1:m] = pool.trail_kind[ctx_units[:-1]] == TRAIL_NONE
         blocked[inner & ~openable] = True  # inside a list item
@@ -808,7 +822,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     alone_ok = np.zeros(m + 1, dtype=bool)
     if spaced and m > 1:
         alone_ok[1:m] = (para_start[1:m] & (pool.trail_kind[ctx_units[:-1]] == TRAIL_PARAGRAPH)
-                         & (closable[1:m] | openable[1:m]))
+                         & (closable[1:m] | plain_next[1:m]))
     if m and not sel.sentence_end and pool.trail_kind[last]:
         blocked[m] = True  # the word-cut tail would follow the needle without a space
 
@@ -862,6 +876,8 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     order = sorted(range(len(needles)), key=lambda i: needles[i].target_depth)
     slot_needles: dict[int, list[int]] = {}
     lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the next paragraph
+    head_split: dict[int, tuple[str, int]] = {}  # of those, the ones under a heading: its lines and tokens
+    head_tokens: dict[int, int] = {}  # tokens of the heading lines that open the sentence at a slot
     close_fix: set[int] = set()  # paragraph-start slots whose needles close the previous paragraph
     alone_fix: set[int] = set()  # paragraph-start slots holding a needle that is a paragraph of its own
     lo_slot = 0
@@ -879,6 +895,23 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         if not imgs_at[slot]:
             return True
         d = np.array([depth - imgs_at[slot] / float(target)])
+        return bool(_window_mask(d, nd.window, in_window)[0])
+
+    def heading_at(slot: int) -> tuple[str, int]:
+        """The heading lines (with their breaks) that open the sentence at ``slot`` and their tokens."""
+        u = int(ctx_units[slot])
+        head = pool.units[u][: int(pool.lead_len[u])]
+        if head and slot not in head_tokens:
+            head_tokens[slot] = _counts_after(tok, [head], _ANCHOR + pool.trail_before(u))[0]
+        return head, head_tokens.get(slot, 0)
+
+    def opens_in_window(nd: NeedleSpec, slot: int, depth: float) -> bool:
+        """Opening a paragraph under a heading puts the needle after the heading lines: still inside its
+        window?"""
+        head, tokens = heading_at(slot)
+        if not head:
+            return True
+        d = np.array([depth + tokens / float(target)])
         return bool(_window_mask(d, nd.window, in_window)[0])
 
     for i in order:
@@ -914,7 +947,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
                     # one of the slot's positions, each as likely; one that would change the count is dropped
                     # and the draw repeated (taking the other instead would make that one twice as likely)
                     can_close = slot > 1 and bool(closable[slot]) and closes_in_window(nd, slot, float(depths[slot]))
-                    can_open = bool(openable[slot])
+                    can_open = bool(openable[slot]) and opens_in_window(nd, slot, float(depths[slot]))
                     if not (can_close or can_open):
                         blocked[slot] = True
                         continue
@@ -926,6 +959,9 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
                     else:
                         if _opening_delta(pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
                             lead_fix.add(slot)
+                            head, tokens = heading_at(slot)
+                            if head:
+                                head_split[slot] = (head, tokens)
                             break
                         openable[slot] = False
                     weight[slot] -= 1
@@ -946,6 +982,9 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     def insert_at_slot(j: int) -> None:
         if j not in close_fix:
             add_images(j)
+        if j in head_split:  # the heading lines above the paragraph the needle opens
+            head, tokens = head_split[j]
+            items.append(Item("text", text=head, tokens=tokens))
         placed = slot_needles.get(j, [])
         for n, i in enumerate(placed):
             text = needles[i].text.lstrip(" ") if (n == 0 and j in lead_fix) else needles[i].text
@@ -974,8 +1013,10 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
             text = text[: len(text) - int(pool.trail_len[p])]
             if jb in close_fix:
                 tokens -= int(pool.unit_tokens[p] - pool.end_tokens[p])
-        if ja in lead_fix:
-            text = " " + text
+        if ja in lead_fix:  # the paragraph's first sentence follows the needle (its heading lines precede it)
+            head, head_toks = head_split.get(ja, ("", 0))
+            text = " " + text[len(head):]
+            tokens -= head_toks
         items.append(Item("text", text=text, tokens=tokens, payload=pool_start))
 
     pos = 0  # context index of the start of the current range
@@ -1016,14 +1057,16 @@ def _closing_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: n
 def _opening_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: np.ndarray,
                    ctx_tok: np.ndarray, slot: int, sel: Selection) -> int:
     """How many tokens the context gains if the needle opens the paragraph at ``slot`` (without its
-    leading space, after the paragraph break) and the sentence that opened it follows after a space."""
+    leading space, after the paragraph break and the heading lines above the paragraph, if any) and the
+    sentence that opened it follows after a space."""
     tok = pool.tokenizer
     u = int(ctx_units[slot])
-    follower = pool.units[u]
+    unit = pool.units[u]
     if slot == len(ctx_units) - 1 and sel.sentence_end:
-        follower = follower[: len(follower) - int(pool.trail_len[u])]
-    opened = _counts_after(tok, [needle.lstrip(" ")], _ANCHOR + pool.trail_before(u))[0]
-    joined = tok.unit_count(" " + follower)
+        unit = unit[: len(unit) - int(pool.trail_len[u])]
+    head = int(pool.lead_len[u])
+    opened = _counts_after(tok, [unit[:head] + needle.lstrip(" ")], _ANCHOR + pool.trail_before(u))[0]
+    joined = tok.unit_count(" " + unit[head:])
     return opened + joined - needle_tokens - int(ctx_tok[slot])
 
 

@@ -145,7 +145,6 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
     if len(pictures) < images_per_sample:
         raise ConfigError(f"corpus {corpus!r} has {len(pictures)} images; {images_per_sample} are needed")
     rng = random.Random(f"milebench-niah:{seed}")
-    np_rng = np.random.default_rng(seed)
     instruction_tokens = tok.count(INSTRUCTION)
     counts: dict[str, int] = {}
     with DatasetWriter(out) as writer:
@@ -165,8 +164,11 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
                     chosen = rng.sample(range(len(pictures)), images_per_sample)
                     needle_image = rng.randrange(images_per_sample) if task == "ImageNeedleInAHaystack" else None
                     depth = rng.random()
+                    # each sample's layout draws from a stream of its own: how many draws one sample takes
+                    # (a redrawn haystack, a needle standing alone) never shifts the samples after it
+                    sample_rng = np.random.default_rng([seed, TASKS.index(task), target, index])
                     sample = _exact_sample(
-                        target, task, key, chosen, needle_image, depth, pool, np_rng, tok, image_tokens,
+                        target, task, key, chosen, needle_image, depth, pool, sample_rng, tok, image_tokens,
                         instruction_tokens, haystack_image, writer, pictures, f"{task}/{target}/{index}",
                         ImageSpec, NeedleSpec, assemble, make_unit)
                     writer.write(sample)

@@ -705,8 +705,8 @@ class MMNIAHBuilder:
         images = _choose_images(self.ctx, plan, min_images=1 if self.cfg.images else 0, reserve_tokens=reserve)
         # no image is a needle here, so where an image stands tells nothing and the images keep the even spread
         # (measured: at uniform depths, as in the image tasks, needles opened paragraphs about half as often as
-        # a random position does, 15 of 139 against 28 at seed 7; the cause is somewhere in the haystack's slot
-        # choice and was not found)
+        # a random position does, 15 of 139 against 28 at seed 7; the main cause, found later: a needle never
+        # opened a paragraph under a heading, which it now does)
         specs = [ImageSpec(im.tokens, payload=im) for im in images]
         in_window = _in_cell(plan.cell) if k == 1 else None
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs,
