@@ -222,9 +222,11 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         else:
             boot.append("task:" + key)
     if boot:
+        # each row's stratum: what the bootstrap redraws within, and what an all-alike figure is bounded by
+        stratum_of = [scorer.stratum(row, info) if scorer.stratum is not None else row["task"] for row, info in rows]
         strata: dict[Any, list[int]] = defaultdict(list)
-        for position, (row, info) in enumerate(rows):
-            strata[scorer.stratum(row, info) if scorer.stratum is not None else row["task"]].append(position)
+        for position, stratum in enumerate(stratum_of):
+            strata[stratum].append(position)
         groups = list(strata.values())
         layouts = [{k: row[k] for k in scorer.layout_fields if k in row} for row, _info in rows]
 
@@ -258,41 +260,38 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
                       and (scorer.counted is None or scorer.counted(row, info))] or list(range(len(rows)))
             # the strata behind the figure (those the bootstrap redraws within): each must have scored alike,
             # though they may differ from each other (one task all right, another all wrong)
-            by_stratum: dict[Any, list[int]] = defaultdict(list)
-            for k in behind:
-                row, info = rows[k]
-                by_stratum[scorer.stratum(row, info) if scorer.stratum is not None else row["task"]].append(k)
             common_of: dict[Any, float] = {}
-            for stratum, members in by_stratum.items():
-                values = {float(rows[k][0]["scores"][mode]) for k in members}
-                if len(values) != 1:
+            sizes: dict[Any, int] = defaultdict(int)
+            for k in behind:
+                value = float(rows[k][0]["scores"][mode])
+                if common_of.setdefault(stratum_of[k], value) != value:
                     return bounds
-                common_of[stratum] = values.pop()
-            alike_methods[name] = WILSON if all(c in (0.0, 1.0) for c in common_of.values()) else NORMAL
+                sizes[stratum_of[k]] += 1
+            chosen = set(behind)
 
             def figure_at(scores: dict[Any, float]) -> float | None:
-                """The figure (0-1) with each stratum's samples all scored ``scores[stratum]``."""
+                """The figure (0-1) with each stratum's samples behind it all scored ``scores[stratum]``."""
                 moved: ScoredRows = [
-                    ({**row, "scores": {**row["scores"], mode: scores[new_stratum[k]]}} if k in new_stratum
-                     else row, info) for k, (row, info) in enumerate(rows)]
+                    ({**row, "scores": {**row["scores"], mode: scores[stratum_of[k]]}} if k in chosen else row, info)
+                    for k, (row, info) in enumerate(rows)]
                 again = _headline(scorer, moved, mode)
                 found = again.overall if task is None else (
                     again.by_task[task].score if task in again.by_task else None)
                 return None if found is None else found / 100.0
 
-            new_stratum = {k: stratum for stratum, members in by_stratum.items() for k in members}
             commons = set(common_of.values())
             if len(commons) > 1:  # strata unlike each other: each stratum's uncertainty, through the figure
-                alike_methods[name] = NORMAL
-                found = strata_alike_interval(figure_at, common_of,
-                                              {stratum: len(members) for stratum, members in by_stratum.items()})
+                found = strata_alike_interval(figure_at, common_of, sizes)
                 if found is None:
                     return bounds
+                alike_methods[name] = NORMAL
                 return [round(found[0] * 100.0, PERCENT_DECIMALS), round(found[1] * 100.0, PERCENT_DECIMALS)]
             # one common score: its interval over all the samples behind the figure, put in for every one of them
             # (41 points across it: a rule need not be monotone)
+            common = commons.pop()
+            alike_methods[name] = WILSON if common in (0.0, 1.0) else NORMAL
             ends = []
-            for bound in interval_points(*alike_interval(commons.pop(), len(behind))):
+            for bound in interval_points(*alike_interval(common, len(behind))):
                 figure = figure_at(dict.fromkeys(common_of, bound))
                 ends.append(score if figure is None else figure * 100.0)
             return [round(min(ends), PERCENT_DECIMALS), round(max(ends), PERCENT_DECIMALS)]
