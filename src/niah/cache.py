@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from niah.errors import ConfigError
+from niah.iox import name_failed_file
 
 if TYPE_CHECKING:
     from niah.models.base import GenerationSettings
@@ -241,7 +242,7 @@ class ResponseCache:
             self._fh.write(line)
             self._fh.flush()
         except OSError as exc:
-            _name_file(exc, self.jsonl_path)
+            name_failed_file(exc, self.jsonl_path)
             raise
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
@@ -272,7 +273,7 @@ class ResponseCache:
                                  (end if start == 0 else 0,))
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            _name_file(exc, self.directory / CACHE_SQLITE)
+            name_failed_file(exc, self.directory / CACHE_SQLITE)
             raise
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
@@ -301,13 +302,6 @@ class ResponseCache:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _name_file(exc: OSError | sqlite3.Error, path: Path) -> None:
-    """Give ``exc`` the file it failed on as ``filename`` where it names none (a write or flush to a full
-    disk, and SQLite's own errors, carry no path), so that a run stopped by it names the cache, not the run."""
-    if getattr(exc, "filename", None) is None:
-        setattr(exc, "filename", str(path))  # noqa: B010 (sqlite3.Error declares no filename)
 
 
 class CacheChain:

@@ -323,6 +323,14 @@ def remove_stale_temp_files(directory: str | Path, names: tuple[str, ...]) -> in
     return removed
 
 
+def name_failed_file(exc: BaseException, path: str | Path) -> None:
+    """Give ``exc`` the file it failed on as ``filename`` where it names none: a write or flush to a full disk
+    and SQLite's own errors carry no path, and a stop on them should name the file (a cache on another disk),
+    not the folder the caller was working in. The exception keeps its type; re-raise it after."""
+    if getattr(exc, "filename", None) is None:
+        setattr(exc, "filename", str(path))  # noqa: B010 (sqlite3.Error declares no filename)
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.errors import ConfigError, DataError
-from niah.iox import write_atomic
+from niah.iox import name_failed_file, write_atomic
 from niah.video.frames import VideoLimits
 
 SUBTITLE_MODES = ("frames", "transcript", "none")
@@ -192,10 +192,8 @@ def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max
         write_atomic(entry / "plan.json", json.dumps({"files": names, "sha256": digests, "times": times,
                                                       "plan": sample.plan}, sort_keys=True))
     except OSError as exc:
-        if exc.filename is not None or exc.errno is None:
-            raise
-        # a failed write (a full disk) names no file: name the cache entry, which may be on another disk
-        raise OSError(exc.errno, exc.strerror, str(entry)) from exc
+        name_failed_file(exc, entry)  # a full disk names no file: the cache entry, maybe on another disk
+        raise
     return SampledFrames([entry / n for n in names], times, sample.plan)
 
 
