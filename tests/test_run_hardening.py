@@ -301,7 +301,7 @@ def test_a_huge_reply_is_capped_and_recorded(tmp_path):
 
 
 def test_a_long_response_is_stored_truncated_with_the_fact_recorded(tmp_path):
-    from niah import run as run_module
+    from niah.run import record as run_module  # the record stage stores responses
 
     ds = write_text_prompts(tmp_path / "ds", ["x" * 500])
     with OpenAIServer() as srv:

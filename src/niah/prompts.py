@@ -282,7 +282,7 @@ def estimate_tokens(prompt: RenderedPrompt, sample: Sample) -> int:
 
 
 def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, options: PromptOptions,
-                      notes: list[str]) -> None:
+                      notes: list[str], frame_cache: Path | None) -> None:
     """Models without native video get a video's frames as images in order (a video file sampled by
     :mod:`niah.video.expand`, a frame folder by index), with its subtitles per frame or as a transcript;
     models with native video get the video and its subtitles as a transcript."""
@@ -305,7 +305,7 @@ def _videos_to_frames(prompt: RenderedPrompt, caps: Capabilities, options: Promp
             cap = room if cap is None else min(cap, room)
         new_parts, made, note = video_prompt_parts(part, prompt.resolve, max_frames=cap, fps=options.video_fps,
                                                    subtitle_mode=options.subtitle_mode, native=caps.video,
-                                                   limits=limits)
+                                                   cache=frame_cache, limits=limits)
         derived.update(made)
         if note:
             notes.append(note)
@@ -349,8 +349,32 @@ def _cut_middle_context_text(prompt: RenderedPrompt, cut_chars: int) -> int:
     return cut_chars
 
 
+def _check_policy(options: PromptOptions) -> None:
+    if options.over_limit not in OVER_LIMIT_POLICIES:
+        raise ConfigError(f"unknown over-limit policy {options.over_limit!r} "
+                          f"(choose from {', '.join(OVER_LIMIT_POLICIES)})")
+
+
+def expand_media(prompt: RenderedPrompt, caps: Capabilities, options: PromptOptions | None = None, *,
+                 frame_cache: Path | None = None) -> tuple[RenderedPrompt, list[str]]:
+    """A copy of ``prompt`` with its media turned into what the model is sent, and notes saying what was done:
+    for a model without native video, each video becomes its sampled frames in order (frames written to
+    ``frame_cache``, by default :func:`niah.video.expand.frame_cache_dir`) with its subtitles per frame or as a
+    transcript; for a model with native video, the video stays and its subtitles follow as a transcript.
+    Images are left as they are (the capability fit decides which are sent). Decoding happens here: call it off
+    the event loop for a prompt with video."""
+    options = options or PromptOptions()
+    _check_policy(options)
+    prompt = replace(prompt, parts=list(prompt.parts), roles=list(prompt.roles))
+    notes: list[str] = []
+    if prompt.has_video:
+        _videos_to_frames(prompt, caps, options, notes, frame_cache)
+    return prompt, notes
+
+
 def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabilities,
-                        options: PromptOptions | None = None) -> FitResult:
+                        options: PromptOptions | None = None, *,
+                        expanded_notes: list[str] | None = None) -> FitResult:
     """Check a rendered prompt against the model's capabilities and apply the over-limit policy.
 
     - ``skip``: a prompt over any limit is not sent; the row records the reason (default, and the faithful
@@ -361,16 +385,17 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
       ``max_context``; an image-count overflow cannot be fixed this way and is skipped;
     - ``official``: the family's registered official rule (an error for families that have none).
     Video parts become sampled frames for models without native video, under every policy, and say so (a
-    video that cannot be read raises DataError, which the runner records as that sample's failure).
+    video that cannot be read raises DataError, which the runner records as that sample's failure); a prompt
+    :func:`expand_media` already expanded comes with its ``expanded_notes`` and is not expanded again.
     """
     options = options or PromptOptions()
     policy = options.over_limit
-    if policy not in OVER_LIMIT_POLICIES:
-        raise ConfigError(f"unknown over-limit policy {policy!r} (choose from {', '.join(OVER_LIMIT_POLICIES)})")
-    prompt = replace(prompt, parts=list(prompt.parts), roles=list(prompt.roles))
-    notes: list[str] = []
-    if prompt.has_video:
-        _videos_to_frames(prompt, caps, options, notes)
+    _check_policy(options)
+    if expanded_notes is None:  # media not expanded yet (a caller outside the runner): expand it here
+        prompt, notes = expand_media(prompt, caps, options)
+    else:
+        prompt = replace(prompt, parts=list(prompt.parts), roles=list(prompt.roles))
+        notes = list(expanded_notes)
     if policy == "official":
         fit = get_official_fit(sample.benchmark)
         if fit is None:
