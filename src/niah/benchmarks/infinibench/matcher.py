@@ -12,24 +12,30 @@ Rules, tried in this order (the first that applies decides or refuses):
 4. ``letter``: the reply is a lone letter: ``B``, ``(b)``, ``B.``, ``b)``, ``Option B``, ``Answer: B``.
 5. ``index``: the reply is a lone number: ``2``, ``(2)``, ``Option 2`` (a position counted from
    ``index_base``: 1 when the prompt shows letters, 0 for the official ``option 0 : ...`` listing).
-6. ``final-answer``: a reply with one explicit final choice ("my final answer is option 2", "Final answer: C")
+6. ``alternatives``: a reply offering two or more options as alternatives is ``ambiguous``, whatever else it
+   says ("either A or B", "it could be B or D", "A/C", "option 2 or 4", "Leonard or Penny", "between B and C",
+   "one of B, C or D", "2 or 3 hours" beside the options "2 hours" and "3 hours", "B, although D is possible"),
+   unless the alternatives are negated ("not A or B") or come before an explicit final choice. Option texts are
+   read first, whole, so an option that itself reads "rain or snow" is one option, not two (see
+   :func:`offers_alternatives`).
+7. ``final-answer``: a reply with one explicit final choice ("my final answer is option 2", "Final answer: C")
    is decided by it, whatever it mentioned before.
-7. ``mention``: otherwise every option the reply names is collected: letter markers (``(B)``, ``B)``,
+8. ``mention``: otherwise every option the reply names is collected: letter markers (``(B)``, ``B)``,
    ``B.`` or ``B:`` opening the reply, ``option B``, ``answer is B``), number markers (``option 2``), and
    option texts occurring as whole words. Exactly one named option decides; several are ``ambiguous``; a
    named option preceded by a negation ("not (B)") makes it ``negated``; markers outside the option range are
    ``out-of-range``.
-8. ``idk``: a reply saying it does not know and naming no option ("I'm not sure", "Unsure.", "cannot be
+9. ``idk``: a reply saying it does not know and naming no option ("I'm not sure", "Unsure.", "cannot be
    determined") picks the "I don't know" option when there is one. Unsure of a named option ("Not sure, B",
    "I'm not sure, but I think it's B") is ``hedged`` instead: undecided, never "I don't know".
-9. ``no-match``: nothing named; undecided.
+10. ``no-match``: nothing named; undecided.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 IDK_TEXT = "I don't know"
 
@@ -104,6 +110,175 @@ _LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&)\s
 _MARK_NUMBER = re.compile(r"\b(?:option|choice)\s*(?:number|no\.?|#)?\s*[\(\[]?(\d{1,3})(?!\d)", re.I)
 
 
+# --- alternatives: a reply offering several options ("either A or B", "B/C", "Leonard or Penny") -------------
+# The reply is read as a skeleton: apostrophes dropped and every option text (longest first, whole words, any
+# case and punctuation between its words) replaced by one private-use character standing for that option, so an
+# option reading "rain or snow" is one reference and its "or" is no connector.
+_PLACEHOLDER = 0xE000
+_PH_CLASS = "[\ue000-\ue0ff]"
+_BETWEEN_WORDS = "[^\\w\ue000-\ue0ff]+"
+_TOKEN = re.compile(
+    rf"(?P<text>{_PH_CLASS})"
+    r"|(?P<optn>\b(?i:options?|choices?)\s*(?:(?i:number|no\.?)\s*|#\s*)?[\(\[]?(?P<optn_v>\d{1,3})[\)\]]?(?!\d))"
+    r"|(?P<optl>\b(?i:options?|choices?)\s*[\(\[]?(?P<optl_v>[A-Za-z])[\)\]]?(?![-\w']))"
+    r"|(?P<parn>[\(\[](?P<parn_v>\d{1,3})[\)\]])"
+    r"|(?P<parl>[\(\[](?P<parl_v>[A-Za-z])[\)\]])"
+    r"|(?P<andor>\b(?i:and\s*/\s*or)\b)"
+    r"|(?P<or>,?\s*\(?\s*\b(?i:or)\b(?:\s+(?i:maybe|perhaps|possibly|probably|else|even|also)\b)?)"
+    r"|(?P<vs>\b(?i:vs\b\.?|versus\b))"
+    r"|(?P<and>\b(?i:and)\b)"
+    r"|(?P<slash>[/|])"
+    r"|(?P<comma>,)"
+    # a capital standing alone; "A" and "I" only when no ordinary lower-case word follows (the article, the pronoun)
+    r"|(?P<cap>(?<![-\w'])(?:[B-HJ-Z]|[AI](?!\s+(?!(?:or|and|nor|vs|versus|is|are|seems|would|could|might|may)\b)"
+    r"[a-z]))(?![-\w']))"
+    r"|(?P<low>(?<![-\w'])[a-hj-z](?![-\w'])(?!\s+(?!(?:or|and|vs|versus)\b)[a-z]))"
+    r"|(?P<num>(?<![\w.,])\d{1,3}(?![\w]|[.,]\d))"
+    r"|(?P<word>\w+)"
+    r"|(?P<other>\S)")
+_OR_LIKE = frozenset({"or", "slash", "andor", "vs"})
+# What may stand before a chain of bare lower-case letters or bare numbers ("b or c", "it could be 2 or 4",
+# "Answer: 1/3") and after it, for such a chain to be read as options ("2 or 3 times" is not).
+_BARE_LEAD = re.compile(r"(?:^|[.:;!?]\s*|\b(?:either|answer|answer\s+is|options?|choices?|its|it\s+is|"
+                        r"(?:could|might|may|must|would|should)\s+be|think|guess|believe|say|pick|choose|"
+                        r"maybe|probably|perhaps|possibly|between|one\s+of)\s*[:\-]?\s*)$", re.I)
+_BARE_TAIL = re.compile(r"^\s*(?:$|[?.!,;)]|(?:is|are|seems?|maybe|perhaps|probably|possibly|both|either|hard|"
+                        r"not|i)\b)", re.I)
+_AND_LEAD = re.compile(r"\b(?:between|one\s+of)\s*(?:the\s+)?(?:options?\s+|choices?\s+)?$", re.I)
+_FINAL_WORD = re.compile(r"\bfinal\s+(?:answer|choice|decision)\b", re.I)
+_NEITHER = re.compile(r"\b(?:neither|nor|both)\W*$", re.I)
+# "B, although D is possible", "A; C could also be right": a second option offered beside the first.
+_ALSO_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|seems|looks|would\s+be|could\s+be|might\s+be|may\s+be)\s+)?"
+                         r"(?:also|equally)?\s*(?:possible|plausible|an\s+option|a\s+possibility)\b|"
+                         r"^[\)\]]?\s*(?:could|might|may)\s+also\s+be\s+(?:it|right|correct|the\s+answer)\b", re.I)
+_ALSO_BEFORE = re.compile(r"\b(?:could|might|may)\s+also\s+be\s*$|\b(?:also|equally)\s+(?:possible|plausible)"
+                          r"\s*(?:is|:)?\s*$", re.I)
+
+
+def _skeleton(options: Sequence[str], text: str) -> str:
+    sk = text.translate(_APOSTROPHES).replace("'", "")
+    order = sorted(range(len(options)), key=lambda i: -len(normalize(options[i])))
+    for i in order:
+        words = normalize(options[i]).split()
+        if words and i < 256:
+            pattern = r"(?<!\w)" + _BETWEEN_WORDS.join(map(re.escape, words)) + r"(?!\w)"
+            sk = re.sub(pattern, chr(_PLACEHOLDER + i), sk, flags=re.I)
+    return sk
+
+
+def _tokens(options: Sequence[str], sk: str, index_base: int) -> list[tuple[str, object, bool, int, int]]:
+    """(kind, key, strong, start, end): kind ``ref`` (key the option index, or a marker outside the options),
+    a connector kind (``or``, ``slash``, ...), ``word`` or ``other``."""
+    n = len(options)
+    out: list[tuple[str, object, bool, int, int]] = []
+    for m in _TOKEN.finditer(sk):
+        kind = m.lastgroup or "other"
+        kind = kind.removesuffix("_v")
+        start, end = m.start(), m.end()
+        if kind == "text":
+            out.append(("ref", ord(m.group("text")) - _PLACEHOLDER, True, start, end))
+        elif kind in ("optn", "parn", "num"):
+            k = int(m.group(f"{kind}_v") if kind != "num" else m.group("num")) - index_base
+            out.append(("ref", k if 0 <= k < n else ("number", k), kind != "num", start, end))
+        elif kind in ("optl", "parl", "cap", "low"):
+            letter = (m.group(f"{kind}_v") if kind in ("optl", "parl") else m.group(kind)).upper()
+            k = _LETTERS.index(letter)
+            if letter == "I" and k >= n:
+                out.append(("word", m.group(0), False, start, end))  # the pronoun
+                continue
+            out.append(("ref", k if k < n else ("letter", k), kind != "low", start, end))
+        else:
+            out.append((kind, m.group(0), False, start, end))
+    return out
+
+
+def _elided(options: Sequence[str], word: str, other: int) -> int | None:
+    """The option a lone word stands for beside another option's text: "2 or 3 hours" beside the options "2
+    hours" and "3 hours" (the word takes the place of the other option's first or last word)."""
+    words = normalize(options[other]).split()
+    w = normalize(word)
+    if not w or len(words) < 2:
+        return None
+    for candidate in ([w, *words[1:]], [*words[:-1], w]):
+        text = " ".join(candidate)
+        found = [i for i, opt in enumerate(options) if i != other and normalize(opt) == text]
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+def offers_alternatives(options: Sequence[str], text: str, *, index_base: int = 1) -> bool:
+    """Whether the reply offers two or more options as alternatives (and so names no single answer): options
+    joined by "or", "/", "|", "vs" or "and/or" ("either A or B", "B, C or D", "option 2 or 4", "Leonard or
+    Penny"), by "and" after "between" or "one of", or a second option said to be possible too ("B, although D
+    is possible"). Not when the alternatives are negated ("not A or B", "neither A or B") or all come before an
+    explicit final choice ("A or B? My final answer is B")."""
+    sk = _skeleton(options, text)
+    toks = _tokens(options, sk, index_base)
+    # a lone word or number beside an option's text can stand for another option ("2 or 3 hours")
+    for i, (kind, _key, strong, s, e) in enumerate(toks):
+        if kind not in ("word", "ref") or strong:
+            continue
+        for conn, j in ((i + 1, i + 2), (i - 1, i - 2)):
+            if not (0 <= j < len(toks) and toks[conn][0] in _OR_LIKE and toks[j][0] == "ref"):
+                continue
+            other = toks[j][1]
+            if isinstance(other, int) and sk[toks[j][3]:toks[j][4]] == chr(_PLACEHOLDER + other):
+                found = _elided(options, sk[s:e], other)
+                if found is not None:
+                    toks[i] = ("ref", found, True, s, e)
+                    break
+    finals = [m.start() for m in _FINAL_WORD.finditer(sk)]
+    last_final = finals[-1] if finals else -1
+
+    def negated(start: int) -> bool:
+        before = sk[max(0, start - 40):start]
+        return bool(_NEGATION.search(before.casefold()) or _NEITHER.search(before))
+
+    i = 0
+    while i < len(toks):
+        if toks[i][0] != "ref":
+            i += 1
+            continue
+        chain, j = [toks[i]], i + 1
+        conns: list[str] = []
+        while j + 1 < len(toks) and toks[j][0] in (*_OR_LIKE, "and", "comma") and toks[j + 1][0] == "ref":
+            conns.append(toks[j][0])
+            chain.append(toks[j + 1])
+            j += 2
+        if len(chain) > 1 and _is_alternatives(sk, chain, conns, last_final, negated):
+            return True
+        i = j
+    # "B, although D is possible": two options named, one of them offered as possible too
+    named = [t for t in toks if t[0] == "ref" and t[2] and isinstance(t[1], int)]
+    if len({t[1] for t in named}) > 1:
+        for _kind, _key, _strong, s, e in named:
+            if (_ALSO_AFTER.match(sk[e:e + 40]) or _ALSO_BEFORE.search(sk[max(0, s - 30):s])) and not negated(s):
+                return True
+    return False
+
+
+def _is_alternatives(sk: str, chain: list[tuple[str, object, bool, int, int]], conns: list[str],
+                     last_final: int, negated: Callable[[int], bool]) -> bool:
+    start, end = chain[0][3], chain[-1][4]
+    if len({t[1] for t in chain}) < 2 or negated(start) or end <= last_final:
+        return False
+    if not _OR_LIKE.intersection(conns) and not _AND_LEAD.search(sk[:start]):
+        return False  # "Both B and D", "A, B": several options named, not offered as alternatives
+    strong_kinds = {_ref_kind(sk, t) for t in chain if t[2]}
+    if all(t[2] or _ref_kind(sk, t) in strong_kinds for t in chain) and (chain[-1][2] or _BARE_TAIL.match(sk[end:])):
+        return True  # "option 2 or 4", "B or c" (but not "option 3, 2 or 3 times")
+    # bare lower-case letters or numbers only count as options standing alone ("b or c", "it's 2 or 4")
+    return bool(_BARE_LEAD.search(sk[:start]) and _BARE_TAIL.match(sk[end:]))
+
+
+def _ref_kind(sk: str, tok: tuple[str, object, bool, int, int]) -> str:
+    piece = sk[tok[3]:tok[4]]
+    if re.search(_PH_CLASS, piece):
+        return "text"
+    return "number" if re.search(r"\d", piece) else "letter"
+
+
 def normalize(text: str) -> str:
     """Lower case, curly apostrophes straightened, punctuation to spaces, whitespace collapsed."""
     text = text.translate(_APOSTROPHES).casefold().replace("'", "")
@@ -159,6 +334,9 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
     if m:
         k = int(m.group(1)) - index_base
         return (k, "index") if 0 <= k < n else (None, "out-of-range")
+
+    if offers_alternatives(options, text, index_base=index_base):
+        return None, "ambiguous"
 
     finals = {(_LETTERS.index((a or b or c).upper()) if (a or b or c) else int(d) - index_base)
               for a, b, d, c in _FINAL.findall(text)}
