@@ -46,8 +46,9 @@ SKILLS: tuple[Skill, ...] = (
     Skill("chronological_understanding", "Temporal / Chronological Understanding", "global_vision_text", ("mcq",),
           ("v1", "v2"), ("choronological_understanding", "temporal_questions", "temporal_events",
                          "temporal_order_of_events", "temporal")),
+    # the earlier scripts called these "tricky questions" (CU_tricky_questions_qa.json)
     Skill("deep_context_understanding", "Deep Context Understanding", "global_contextual", ("open",), ("v1", "v2"),
-          ("context_understanding",)),
+          ("context_understanding", "cu_tricky_questions", "tricky_questions")),
     Skill("linking_multiple_events", "Linking Multiple Events", "global_vision_text", ("open",), ("v1", "v2"),
           ("linking_events",)),
     Skill("spoiler_questions", "Spoiler Questions", "global_contextual", ("open",), ("v1", "v2"),
@@ -63,10 +64,14 @@ for _s in SKILLS:
         _BY_NAME[_name] = _s
 
 
-#: Source prefixes and format suffixes of the official generator scripts' file names
-#: (``tvqa_character_actions_open_ended.json``, ``movienet_temporal_events.json``, ...).
-_PREFIXES = ("tvqa_", "movienet_")
-_SUFFIXES = ("_open_ended", "_mcq")
+#: The two video sources of the official scripts. A file name may carry one, before the skill
+#: (``movienet_character_actions.json``, the current scripts) or after it (``character_actions_movienet.json``,
+#: ``temporal_questions_tvqa.json``, earlier ones), and a format suffix (``_open_ended``, ``_mcq``) before or after
+#: the source (``character_actions_movienet_open_ended.json``, the scripts' own ``..._mcq_movienet`` order).
+SOURCES: tuple[str, ...] = ("tvqa", "movienet")
+_FORMAT_SUFFIXES = ("_open_ended", "_mcq")
+#: Words the earlier scripts put after the skill (``global_appreance_benchmark.json``, ``character_actions_qa.json``).
+_MARKERS = ("_benchmark", "_qa")
 
 #: The QA file names the official generator scripts write (v1 release), and v2's per-skill names.
 OFFICIAL_FILE_NAMES: tuple[str, ...] = (
@@ -77,6 +82,15 @@ OFFICIAL_FILE_NAMES: tuple[str, ...] = (
     "movienet_deep_context_understanding.json", "tvqa_linking_events.json", "movienet_linking_events.json",
     "spoiler_questions.json", "summarization.json", "long_tvqa_questions.json",
 )
+#: The QA file names earlier versions of the same generator scripts wrote (the skill first, then the source or
+#: a marker), each a record list as the current scripts write.
+EARLIER_FILE_NAMES: tuple[str, ...] = (
+    "global_appreance_benchmark.json", "global_appreance_benchmark_open_ended.json",
+    "scene_transitions_benchmark.json", "scene_transitions_benchmark_open_ended.json", "character_actions_qa.json",
+    "character_actions_qa_movienet_mcq.json", "character_actions_movienet_open_ended.json",
+    "temporal_questions_tvqa.json", "temporal_questions_movienet.json", "CU_tricky_questions_qa.json",
+    "context_understanding_movienet.json", "linking_events_tvqa.json", "linking_events_movienet.json",
+)
 V2_FILE_NAMES: tuple[str, ...] = (
     "global_appearance.json", "scene_transitions.json", "character_actions.json",
     "choronological_understanding.json", "deep_context_understanding.json", "linking_multiple_events.json",
@@ -84,17 +98,39 @@ V2_FILE_NAMES: tuple[str, ...] = (
 )
 
 
-def skill_by_name(name: str) -> Skill | None:
-    """A skill by id, official file stem or alias (case and separators ignored; the generator scripts'
-    ``tvqa_`` / ``movienet_`` prefixes and ``_open_ended`` / ``_mcq`` suffixes are dropped)."""
+def parse_name(name: str) -> tuple[Skill, str | None] | None:
+    """(skill, video source or None) of a file stem, skill id or alias, or None when it names no skill. Case
+    and separators are ignored; one source (``tvqa_`` / ``movienet_`` before the skill, or ``_tvqa`` /
+    ``_movienet`` after it), one format suffix (``_open_ended`` / ``_mcq``) and the earlier scripts' ``_qa`` /
+    ``_benchmark`` may surround the skill's name, each at most once."""
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     if key in _BY_NAME:
-        return _BY_NAME[key]
-    for prefix in _PREFIXES:
-        key = key.removeprefix(prefix)
-    for suffix in _SUFFIXES:
-        key = key.removesuffix(suffix)
-    return _BY_NAME.get(key)
+        return _BY_NAME[key], None
+    source: str | None = None
+    for src in SOURCES:
+        if key.startswith(src + "_"):
+            source, key = src, key[len(src) + 1:]
+            break
+    kinds_left = {"format": _FORMAT_SUFFIXES, "marker": _MARKERS,
+                  "source": () if source else tuple("_" + src for src in SOURCES)}
+    while key not in _BY_NAME:
+        for kind, suffixes in kinds_left.items():
+            suffix = next((x for x in suffixes if key.endswith(x) and len(key) > len(x)), None)
+            if suffix is not None:
+                key = key[:-len(suffix)]
+                source = suffix[1:] if kind == "source" else source
+                del kinds_left[kind]
+                break
+        else:
+            return None
+    return _BY_NAME[key], source
+
+
+def skill_by_name(name: str) -> Skill | None:
+    """A skill by id, official file stem or alias (see :func:`parse_name`: a source before or after the skill,
+    a format suffix and the earlier ``_qa`` / ``_benchmark`` words are dropped)."""
+    parsed = parse_name(name)
+    return parsed[0] if parsed is not None else None
 
 
 def skills_of(version: str) -> list[Skill]:
