@@ -3,7 +3,8 @@
 ``temporal_questions_tvqa.json``, earlier versions of the same scripts), for all nine skills, and every name the
 earlier scripts wrote (``skills.EARLIER_FILE_NAMES``). Each folder (our own records, support/infinibench_official.py)
 is imported without --skill, answered by the oracle, scored and exported; every file comes back byte for byte.
-A name that tells no skill keeps the clear error."""
+So do the scraped spoiler questions (``movies_spoiler_questions.json``, an object keyed by movie). A name that
+tells no skill keeps the clear error."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.benchmarks.infinibench.loader import iter_qa_file
-from niah.benchmarks.infinibench.skills import EARLIER_FILE_NAMES, SKILLS, parse_name
+from niah.benchmarks.infinibench.skills import EARLIER_FILE_NAMES, SCRAPED_FILE_NAMES, SKILLS, parse_name
 from niah.cli import app
 from niah.errors import DataError
 from support.cli import invoke_ok as _ok
-from support.infinibench_official import FILES, write_media
+from support.infinibench_official import FILES, MOVIE, write_media
 from support.scores import official_scores
 
 #: Per skill: the stem its scripts use, and for each source the FILES entry holding records of that source
@@ -80,9 +81,20 @@ def _earlier() -> dict[str, str]:
     return files
 
 
+def _scraped() -> dict[str, str]:
+    """The scraped spoiler questions as the official scraping script writes them: an object keyed by movie, its
+    question/answer list first, then the paths and the name the script adds (``indent=4``)."""
+    movie = {"questions": [{"question": "Who sends the letter?", "answer": "The hero's brother, to warn him."},
+                           {"question": "Why does the race end early?", "answer": "The bridge is closed."}],
+             "video_path_mp4": f"/{MOVIE}.mp4", "video_path_frames": f"/{MOVIE}",
+             "video_subtitles": f"/{MOVIE}.srt", "name": MOVIE}
+    return {name: json.dumps({MOVIE: movie}, indent=4) for name in SCRAPED_FILE_NAMES}
+
+
 FOLDERS: dict[str, dict[str, str]] = {order: _folder(order) for order in ORDERS}
 FOLDERS["both-orders"] = {**FOLDERS["source-first"], **FOLDERS["source-last"]}
 FOLDERS["earlier"] = _earlier()
+FOLDERS["scraped"] = _scraped()
 CASES = [pytest.param(folder, name, id=f"{folder}-{name.removesuffix('.json')}")
          for folder, files in FOLDERS.items() for name in files]
 
@@ -127,7 +139,8 @@ def test_file_imports_scores_and_exports_unchanged(bench: Path, folder: str, nam
     parsed = parse_name(name.removesuffix(".json"))
     assert parsed is not None
     skill = parsed[0]
-    records = json.loads(FOLDERS[folder][name])
+    doc = json.loads(FOLDERS[folder][name])
+    records = doc if isinstance(doc, list) else [q for movie in doc.values() for q in movie["questions"]]
     samples = [s for s in _rows(bench / "ds" / folder / "samples.jsonl") if s["meta"]["source_file"] == name]
     assert len(samples) == len(records) and {s["task"] for s in samples} == {skill.id}
     ids = {s["id"] for s in samples}
@@ -148,7 +161,7 @@ def test_each_folder_scores_every_mcq_skill_and_exports_only_its_files(bench: Pa
     mcq_skills = {s for s, v in scores["skills"].items() if v.get("mcq") and v["mcq"].get("n")}
     for skill in mcq_skills:
         assert scores["skills"][skill]["mcq"]["accuracy"] == 100.0, skill
-    if folder != "earlier":
+    if folder not in ("earlier", "scraped"):
         assert mcq_skills == {s.id for s in SKILLS if "mcq" in s.formats}
     assert sorted(p.name for p in (bench / "export" / folder).iterdir()) == sorted(FOLDERS[folder])
 
@@ -165,3 +178,10 @@ def test_a_name_that_tells_no_skill_keeps_the_clear_error(tmp_path: Path, name: 
     res = CliRunner().invoke(app, ["import", "infinibench", str(path), "--media-root", str(tmp_path), "--out",
                                    str(tmp_path / "ds")])
     assert res.exit_code != 0 and "cannot tell the skill" in res.output + str(res.exception)
+
+
+def test_scraped_spoiler_questions_are_one_sample_per_question(bench: Path) -> None:
+    samples = _rows(bench / "ds" / "scraped" / "samples.jsonl")
+    assert [s["id"] for s in samples] == [f"spoiler_questions/{MOVIE}/00000", f"spoiler_questions/{MOVIE}/00001"]
+    assert {s["meta"]["format"] for s in samples} == {"open"}
+    assert all(s["context"][0]["path"] == f"{MOVIE}.mp4" for s in samples)

@@ -225,7 +225,7 @@ def iter_qa_file(path: str | Path, *, skill: str | None = None, version: str = "
             found = forced
         elif isinstance(named, str) and named.strip():
             found = _skill_of(named, file=file, version=version, field=f"{where or ''}.skill_name")
-        elif group is not None:
+        elif group is not None and container != "by-movie":
             found = _skill_of(group, file=file, version=version, field=where)
         else:
             stem_skill = stem_skill or _skill_of(file.stem, file=file, version=version)
@@ -237,6 +237,11 @@ def iter_qa_file(path: str | Path, *, skill: str | None = None, version: str = "
                                   frame_fps=frame_fps)
         if container == "by-skill":
             sample.id = f"{found.id}/{group}/{index:05d}"
+        elif container == "by-movie":  # what the export needs to put the question back under its movie
+            sample.id = f"{found.id}/{group}/{index:05d}"
+            movie = doc[group]
+            sample.meta["official"]["movie"] = {"key": group, "keys": list(movie),
+                                                "qa_keys": list(movie["questions"][index])}
         try:
             check_sample_values(sample)
         except DataError as exc:

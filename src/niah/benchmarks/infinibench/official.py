@@ -6,6 +6,9 @@ Shapes read (the generator scripts of the release and v2's files):
   one line);
 - a JSON object keyed by question id whose values are records (v2), or keyed by skill name whose values are
   lists of records; a record's own ``skill_name`` (v2) names its skill;
+- the scraped spoiler questions as ``scrapping/movienet/spoiler_questions_qa.py`` writes them
+  (``movies_spoiler_questions.json``): an object keyed by movie, each with its video paths, its ``name`` and a
+  ``questions`` list of question/answer objects (container ``by-movie``: one sample per question);
 - options as a list of strings, or with ordering options (global appearance, scene transitions, character
   actions, temporal ordering) each a list of strings beside the literal string "I don't know"; v2 may hold the
   options as the text of a Python list.
@@ -57,17 +60,28 @@ def dump(obj: Any, layout: dict[str, Any]) -> str:
 
 def records_of(doc: Any, *, file: Path) -> tuple[str, list[tuple[str | None, str | None, Any]]]:
     """(container kind, [(group key, record key, record)]) of a QA file's JSON: ``list``, ``by-id`` (an object
-    of records) or ``by-skill`` (an object of record lists)."""
+    of records), ``by-skill`` (an object of record lists) or ``by-movie`` (an object of movies holding a
+    ``questions`` list; each question's record carries its movie's fields)."""
     if isinstance(doc, list):
         return "list", [(None, None, rec) for rec in doc]
     if isinstance(doc, dict) and doc:
         values = list(doc.values())
+        if all(_is_movie_entry(v) for v in values):
+            return "by-movie", [(str(k), None, {**{f: x for f, x in v.items() if f != "questions"}, **qa})
+                                for k, v in doc.items() for qa in v["questions"]]
         if all(isinstance(v, list) for v in values):
             return "by-skill", [(str(k), None, rec) for k, v in doc.items() for rec in v]
         if all(isinstance(v, dict) for v in values):
             return "by-id", [(None, str(k), rec) for k, rec in doc.items()]
         raise DataError("a QA object must map keys to records (v2) or to lists of records", file=file)
     raise DataError("a QA file must hold a JSON list of records, or an object of records", file=file)
+
+
+def _is_movie_entry(value: Any) -> bool:
+    """A movie of the scraped spoiler questions (``movies_spoiler_questions.json``): its video paths and a
+    ``questions`` list of question/answer objects, and no question of its own."""
+    return isinstance(value, dict) and isinstance(value.get("questions"), list) and \
+        all(isinstance(q, dict) for q in value["questions"]) and "question" not in value and "Q" not in value
 
 
 def decode_options(value: Any, *, file: Path, field: str) -> tuple[list[str], bool]:
@@ -181,7 +195,7 @@ def sample_to_record(sample: Any) -> dict[str, Any]:
 
 def export_dataset(dataset: str | Path, out: str | Path) -> dict[str, int]:
     """Write a dataset's samples as official QA files under ``out``: an imported file under its own name,
-    container (list, object by id, object by skill) and layout, so the bytes match the file imported; other
+    container (list, object by id, object by skill, object by movie) and layout, so the bytes match the file imported; other
     samples as one ``{skill}.json`` list per skill (``indent=4``, as the generator scripts write). Returns
     {file name: records}."""
     from niah.iox import write_atomic
@@ -212,6 +226,16 @@ def export_dataset(dataset: str | Path, out: str | Path) -> dict[str, int]:
             for s in samples:
                 key = (s.meta.get("official") or {}).get("key") or s.id.split("/", 1)[-1]
                 doc[str(key)] = sample_to_record(s)
+        elif container == "by-movie":  # each movie's fields in their order, its questions where they stood
+            doc = {}
+            for s in samples:
+                info = (s.meta.get("official") or {}).get("movie") or {}
+                rec = sample_to_record(s)
+                key = str(info.get("key") or s.meta.get("movie") or s.id.split("/")[1])
+                keys = info.get("keys") or [*(k for k in rec if k not in ("question", "answer")), "questions"]
+                movie = doc.setdefault(key, {k: [] if k == "questions" else rec.get(k) for k in keys})
+                qa_keys = info.get("qa_keys") or ["question", "answer"]
+                movie.setdefault("questions", []).append({k: rec[k] for k in qa_keys if k in rec})
         elif container == "by-skill":
             doc = {}
             for s in samples:

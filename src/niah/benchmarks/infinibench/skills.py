@@ -52,7 +52,7 @@ SKILLS: tuple[Skill, ...] = (
     Skill("linking_multiple_events", "Linking Multiple Events", "global_vision_text", ("open",), ("v1", "v2"),
           ("linking_events",)),
     Skill("spoiler_questions", "Spoiler Questions", "global_contextual", ("open",), ("v1", "v2"),
-          ("movie_spoiler_questions", "spoilers")),
+          ("movie_spoiler_questions", "movies_spoiler_questions", "spoilers")),
     Skill("summarization", "Summarization", "global_vision_text", ("open",), ("v1", "v2"), ("summary",)),
     Skill("local_visual_questions", "Local Visual + Context", "local", ("mcq",), ("v1",),
           ("local_vision_context", "local_visual_context", "local_questions", "tvqa", "long_tvqa_questions")),
@@ -91,6 +91,9 @@ EARLIER_FILE_NAMES: tuple[str, ...] = (
     "temporal_questions_tvqa.json", "temporal_questions_movienet.json", "CU_tricky_questions_qa.json",
     "context_understanding_movienet.json", "linking_events_tvqa.json", "linking_events_movienet.json",
 )
+#: The scraped spoiler questions the official scraping script writes before the generator script turns them
+#: into ``spoiler_questions.json`` (an object keyed by movie: container ``by-movie``).
+SCRAPED_FILE_NAMES: tuple[str, ...] = ("movies_spoiler_questions.json",)
 V2_FILE_NAMES: tuple[str, ...] = (
     "global_appearance.json", "scene_transitions.json", "character_actions.json",
     "choronological_understanding.json", "deep_context_understanding.json", "linking_multiple_events.json",
