@@ -28,7 +28,6 @@ from niah.prompts import (
     render_prompt,
 )
 from niah.sample import Sample
-from niah.video.expand import FRAME_CACHE_ENV
 from niah.video.frames import DecodeStop
 
 FRAMES_SUBDIR = "frames"
@@ -36,6 +35,8 @@ FRAMES_SUBDIR = "frames"
 
 def frame_cache_for(run_cache: Path | None, cache_dir: str | Path | None) -> Path | None:
     """Where a run keeps sampled frames (see the module's docstring); None: a dry run's temporary folder."""
+    from niah.video.expand import FRAME_CACHE_ENV  # the video code loads only for a run that samples frames
+
     if os.environ.get(FRAME_CACHE_ENV):
         return Path(os.environ[FRAME_CACHE_ENV])
     if cache_dir is not None:
