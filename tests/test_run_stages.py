@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,18 @@ class _FlakyBackend:
         return None
 
 
+def _send_all(sender: Sender, steps: list[Step], on_outcome: Callable[[Job, CallOutcome], None],
+              on_crash: Callable[[Job, Exception], None]) -> None:
+    """Every planned job through ``sender``, as the runner wires the stages."""
+    async def produce() -> None:
+        for step in steps:
+            assert step.job is not None
+            await sender.submit(step.job)
+        await sender.no_more_jobs()
+
+    asyncio.run(sender.serve(produce, on_outcome, on_crash))
+
+
 def test_the_sender_retries_bounds_what_is_in_flight_and_logs_every_attempt(tmp_path: Path) -> None:
     ds = Dataset(write_text_prompts(tmp_path / "ds", ["x"] * 6))
     steps = _plan(ds, tmp_path / "plan")
@@ -131,22 +144,12 @@ def test_the_sender_retries_bounds_what_is_in_flight_and_logs_every_attempt(tmp_
     ledger = RequestLedger(tmp_path / "requests.log")
     outcomes: dict[str, CallOutcome] = {}
 
-    async def go() -> None:
-        sender = Sender(backend, concurrency=2, retry=RetryPolicy(max_attempts=3, initial_delay=0.0, max_delay=0.0),
-                        rpm=None, ledger=ledger, options=PromptOptions())
+    def on_outcome(job: Job, outcome: CallOutcome) -> None:
+        outcomes[job.sample.id] = outcome
 
-        async def produce() -> None:
-            for step in steps:
-                assert step.job is not None
-                await sender.submit(step.job)
-            await sender.no_more_jobs()
-
-        def on_outcome(job: Job, outcome: CallOutcome) -> None:
-            outcomes[job.sample.id] = outcome
-
-        await sender.serve(produce, on_outcome, lambda job, exc: pytest.fail(f"{job.sample.id}: {exc}"))
-
-    asyncio.run(go())
+    _send_all(Sender(backend, concurrency=2, retry=RetryPolicy(max_attempts=3, initial_delay=0.0, max_delay=0.0),
+                     rpm=None, ledger=ledger, options=PromptOptions()), steps,
+              on_outcome, lambda job, exc: pytest.fail(f"{job.sample.id}: {exc}"))
     ledger.close()
     assert {sid: o.attempts for sid, o in outcomes.items()} == {s.sample.id: 2 for s in steps}
     assert all(o.reply is not None and o.reply.text == f"answer {sid}" for sid, o in outcomes.items())
@@ -161,23 +164,13 @@ def test_a_crash_while_recording_one_reply_fails_that_sample_only(tmp_path: Path
     ledger = RequestLedger(tmp_path / "requests.log")
     crashed: list[str] = []
 
-    async def go() -> None:
-        sender = Sender(load_backend(parse_model_spec("baseline:random")), concurrency=1, retry=RetryPolicy(),
-                        rpm=None, ledger=ledger, options=PromptOptions())
+    def on_outcome(job: Job, outcome: CallOutcome) -> None:
+        if job.sample.id.endswith("1"):
+            raise KeyError("a bug in recording")
 
-        async def produce() -> None:
-            for step in steps:
-                assert step.job is not None
-                await sender.submit(step.job)
-            await sender.no_more_jobs()
-
-        def on_outcome(job: Job, outcome: CallOutcome) -> None:
-            if job.sample.id.endswith("1"):
-                raise KeyError("a bug in recording")
-
-        await sender.serve(produce, on_outcome, lambda job, exc: crashed.append(job.sample.id))
-
-    asyncio.run(go())
+    _send_all(Sender(load_backend(parse_model_spec("baseline:random")), concurrency=1, retry=RetryPolicy(),
+                     rpm=None, ledger=ledger, options=PromptOptions()), steps,
+              on_outcome, lambda job, exc: crashed.append(job.sample.id))
     ledger.close()
     assert crashed == ["retrieval-text/00001"]
 
