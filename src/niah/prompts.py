@@ -386,15 +386,15 @@ def fit_to_capabilities(prompt: RenderedPrompt, sample: Sample, caps: Capabiliti
     - ``official``: the family's registered official rule (an error for families that have none).
     Video parts become sampled frames for models without native video, under every policy, and say so (a
     video that cannot be read raises DataError, which the runner records as that sample's failure); a prompt
-    :func:`expand_media` already expanded comes with its ``expanded_notes`` and is not expanded again.
+    :func:`expand_media` already expanded comes with its ``expanded_notes`` and is not expanded (nor copied)
+    again: pass the copy :func:`expand_media` returned.
     """
     options = options or PromptOptions()
     policy = options.over_limit
     _check_policy(options)
     if expanded_notes is None:  # media not expanded yet (a caller outside the runner): expand it here
         prompt, notes = expand_media(prompt, caps, options)
-    else:
-        prompt = replace(prompt, parts=list(prompt.parts), roles=list(prompt.roles))
+    else:  # the copy expand_media returned, which is the caller's to give away: changed in place
         notes = list(expanded_notes)
     if policy == "official":
         fit = get_official_fit(sample.benchmark)
