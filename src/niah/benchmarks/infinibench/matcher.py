@@ -146,6 +146,11 @@ _BARE_TAIL = re.compile(r"^\s*(?:$|[?.!,;)]|(?:is|are|seems?|maybe|perhaps|proba
                         r"not|i)\b)", re.I)
 _AND_LEAD = re.compile(r"\b(?:between|one\s+of)\s*(?:the\s+)?(?:options?\s+|choices?\s+)?$", re.I)
 _FINAL_WORD = re.compile(r"\bfinal\s+(?:answer|choice|decision)\b", re.I)
+# A choice stated after weighing alternatives ("A or C? The answer is C.", "B or D. I'll go with D.")
+_COMMITMENT = re.compile(
+    r"\b(?:(?:the|my)\s+(?:(?:correct|right|best|actual)\s+)?answer\s+(?:is|would\s+be|will\s+be|must\s+be)"
+    r"|i(?:'ll|\s+will|'d|\s+would)?\s+(?:go\s+with|choose|pick|select|opt\s+for))\b\s*:?", re.I)
+_CLAUSE_END = re.compile(r"[.;!?\n]\s|[.;!?\n]$|,\s|\s(?:because|since|as|given)\s", re.I)
 _NEITHER = re.compile(r"\b(?:neither|nor|both)\W*$", re.I)
 # "B, although D is possible", "A; C could also be right": a second option offered beside the first.
 _ALSO_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|seems|looks|would\s+be|could\s+be|might\s+be|may\s+be)\s+)?"
@@ -285,6 +290,24 @@ def normalize(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
+def _committed_after_alternatives(options: Sequence[str], text: str, index_base: int) -> tuple[int | None, str]:
+    """A hedging reply that then states one choice ("Either A or C would fit, but the answer is C") is decided
+    by what follows its last commitment, when every alternative it offered comes before that commitment and the
+    rest names exactly one option; any other hedging reply stays undecided."""
+    commitments = list(_COMMITMENT.finditer(text))
+    if not commitments:
+        return None, "ambiguous"
+    last = commitments[-1]
+    head, tail = text[:last.start()], text[last.end():]
+    if not offers_alternatives(options, head, index_base=index_base):
+        return None, "ambiguous"  # the alternatives are offered after it ("The answer is A or C")
+    if offers_alternatives(options, tail, index_base=index_base):
+        return None, "ambiguous"  # "The answer is A, or maybe C"
+    # the choice is the clause right after the commitment, not a reason given for it ("C because Leonard left")
+    k, _rule = match_option(options, _CLAUSE_END.split(tail, maxsplit=1)[0], index_base=index_base)
+    return (k, "committed") if k is not None else (None, "ambiguous")
+
+
 def _clean(response: str) -> str:
     text = response.translate(_APOSTROPHES).strip().strip(_QUOTES).strip()
     if text.endswith(".") and not text.endswith(".."):
@@ -336,7 +359,7 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         return (k, "index") if 0 <= k < n else (None, "out-of-range")
 
     if offers_alternatives(options, text, index_base=index_base):
-        return None, "ambiguous"
+        return _committed_after_alternatives(options, text, index_base)
 
     finals = {(_LETTERS.index((a or b or c).upper()) if (a or b or c) else int(d) - index_base)
               for a, b, d, c in _FINAL.findall(text)}
