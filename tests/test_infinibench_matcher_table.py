@@ -32,7 +32,8 @@ CASES = _cases()
 def test_the_table_is_long_enough() -> None:
     assert len(CASES) >= 60
     kinds = " ".join(d for _, _, d in CASES)
-    for reason in ("hedged", "negated", "ambiguous", "none-of-them", "idk", "letter", "mention", "normalized"):
+    for reason in ("hedged", "negated", "ambiguous", "none-of-them", "idk", "letter", "mention", "normalized",
+                   "contrast"):
         assert reason in kinds
 
 

@@ -15,16 +15,18 @@ Rules, tried in this order (the first that applies decides or refuses):
 6. ``alternatives``: a reply offering two or more options as alternatives is ``ambiguous``, whatever else it
    says ("either A or B", "it could be B or D", "A/C", "option 2 or 4", "Leonard or Penny", "between B and C",
    "one of B, C or D", "2 or 3 hours" beside the options "2 hours" and "3 hours", "B, although D is possible"),
-   unless the alternatives are negated ("not A or B") or come before an explicit final choice. Option texts are
+   unless the alternatives are negated ("not A or B") or come before an explicit final choice (a final answer,
+   or ``committed``: one option stated after the last "the answer is" / "I'll go with"). Option texts are
    read first, whole, so an option that itself reads "rain or snow" is one option, not two (see
    :func:`offers_alternatives`).
 7. ``final-answer``: a reply with one explicit final choice ("my final answer is option 2", "Final answer: C")
    is decided by it, whatever it mentioned before.
 8. ``mention``: otherwise every option the reply names is collected: letter markers (``(B)``, ``B)``,
    ``B.`` or ``B:`` opening the reply, ``option B``, ``answer is B``), number markers (``option 2``), and
-   option texts occurring as whole words. Exactly one named option decides; several are ``ambiguous``; a
-   named option preceded by a negation ("not (B)") makes it ``negated``; markers outside the option range are
-   ``out-of-range``.
+   option texts occurring as whole words. Exactly one named option decides; several are ``ambiguous``,
+   unless every one but one is rejected as the answer and that one is not negated (``contrast``: "Penny, not
+   Sheldon", "A. (Not B or C.)", "Sheldon is wrong, Penny is right"); a named option preceded by a negation
+   ("not (B)") makes it ``negated``; markers outside the option range are ``out-of-range``.
 9. ``idk``: a reply saying it does not know and naming no option ("I'm not sure", "Unsure.", "cannot be
    determined") picks the "I don't know" option when there is one. Unsure of a named option ("Not sure, B",
    "I'm not sure, but I think it's B") is ``hedged`` instead: undecided, never "I don't know".
@@ -51,6 +53,11 @@ _NEGATION = re.compile(r"\b(?:not|never|nor|except|wrong|rather than|instead of|
 _NEGATION_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|was|are|were|does|did|do|can|could|would|should)\s+)?"
                              r"(?:not|never|isnt|wasnt|arent|werent|doesnt|didnt|dont|cant|cannot|wont|"
                              r"wrong|incorrect|false|unlikely)\b")
+# A mention rejected as the answer, beside another that is not ("Penny, not Sheldon", "A. (Not B or C.)", "D rather
+# than C", "It isn't Sheldon, it's Penny", "Option B is wrong; A"): right after "not", "rather than", "instead of"
+# (only other options or "option" between), or followed by "is wrong" / "is incorrect". Matched on normalized text.
+_REJECT_AFTER = re.compile(r"^(?:is|was|would be|seems)\s+(?:wrong|incorrect|false|not (?:right|correct|it))\b|"
+                           r"^isnt\s+(?:right|correct|it)\b")
 # Hedges: a reply naming an option but saying it is unsure is left to the judge ("I would say B, but I'm not
 # sure", "Probably C", "Maybe Penny?"). "I think" and "I believe" commit; they are not hedges.
 # Saying one is unsure: with an option named a hedge, alone an abstention ("Not sure." is "I don't know").
@@ -290,6 +297,15 @@ def normalize(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
+def _rejected(options: Sequence[str], before: str, after: str) -> bool:
+    """Whether a mention is rejected as the answer by what stands right before or after it (see _REJECT_AFTER)."""
+    items = "|".join([re.escape(o) for o in sorted({normalize(x) for x in options}, key=len, reverse=True) if o]
+                     + [r"[a-z]", r"\d{1,3}"])
+    lead = re.compile(r"(?:^|\s)(?:not|rather than|instead of|it (?:isnt|wasnt))(?:\s+(?:the\s+)?(?:option|choice))?"
+                      rf"(?:\s+(?:{items})\s+(?:or|and|nor))*$")
+    return bool(lead.search(normalize(before)) or _REJECT_AFTER.match(normalize(after)))
+
+
 def _committed_after_alternatives(options: Sequence[str], text: str, index_base: int) -> tuple[int | None, str]:
     """A hedging reply that then states one choice ("Either A or C would fit, but the answer is C") is decided
     by what follows its last commitment, when every alternative it offered comes before that commitment and the
@@ -326,6 +342,41 @@ def idk_index(options: Sequence[str]) -> int | None:
 def _says_idk(text: str) -> bool:
     low = text.translate(_APOSTROPHES).casefold()
     return any(p in low for p in _IDK_PHRASES) or bool(_UNSURE_ALONE.search(low))
+
+
+_LEAD_ONLY = re.compile(r"[\s,;.:)\]]*(?:but\s+|and\s+)?(?:not|rather\s+than|instead\s+of|it\s+(?:is|was)\s+not|"
+                        r"it\s+(?:isnt|wasnt|isn't|wasn't))(?:\s+(?:the\s+)?(?:option|choice))?[\s(\[]*", re.I)
+
+
+def _judge_mentions(options: Sequence[str], text: str, norm: str, mentions: list[tuple[int, str, int, int, int]]
+                    ) -> tuple[set[int], set[int], int | None]:
+    """The options named, those with a negated mention, and the one option kept when every other option named
+    is only rejected ("Penny, not Sheldon") and it is never negated; a negation is looked for only up to the
+    neighbouring mention of another option, and "not" leading into that mention negates that one, not this."""
+    named: set[int] = set()
+    negated_ks: set[int] = set()
+    rejected_ks: set[int] = set()
+    stated_ks: set[int] = set()
+    low = text.casefold().replace("'", "")
+    for k, space, s, e, core in mentions:
+        src, after_src = (text, low) if space == "text" else (norm, norm)
+        others = [(s2, e2) for k2, sp2, s2, e2, _c2 in mentions if sp2 == space and k2 != k]
+        lo = max([e2 for _s2, e2 in others if e2 <= s], default=0)
+        hi = min([s2 for s2, _e2 in others if s2 >= e], default=len(src))
+        after = after_src[e:min(e + 30, hi)]
+        lead_of_next = hi < e + 30 and bool(_LEAD_ONLY.fullmatch(src[e:hi]))
+        yes_no = space == "norm" and normalize(options[k]) in ("yes", "no")  # "No, not before": no comma in norm
+        before = src[max(0, s - 40, lo):s].casefold()
+        if lo and _REJECT_AFTER.match(normalize(before)):  # "Sheldon is wrong, Penny": that "wrong" is Sheldon's
+            before = _REJECT_AFTER.sub("", normalize(before), count=1) + " "
+        if (_NEGATION.search(before)
+                or (not yes_no and not lead_of_next and _NEGATION_AFTER.match(after))):
+            negated_ks.add(k)
+        (rejected_ks if _rejected(options, src[max(0, core - 80):core], src[e:e + 40]) else stated_ks).add(k)
+        named.add(k)
+    kept = named - (rejected_ks - stated_ks)
+    contrast = next(iter(kept)) if len(named) > 1 and len(kept) == 1 and not kept & negated_ks else None
+    return named, negated_ks, contrast
 
 
 def match_option(options: Sequence[str], response: str | None, *, index_base: int = 1) -> tuple[int | None, str]:
@@ -372,20 +423,17 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
             return None, "out-of-range"
         return (None, "hedged") if hedged else (k, "final-answer")
 
-    named: set[int] = set()
     out_of_range = False
-    negated = False
+    # Each mention as (option, "text" or "norm": the string its span is in, start, end, where the letter or text
+    # itself starts: after a marker such as "or" in "or C"); judged once all are found.
+    mentions: list[tuple[int, str, int, int, int]] = []
 
-    low = text.casefold().replace("'", "")
-
-    def name(k: int, start: int, end: int) -> None:
-        nonlocal out_of_range, negated
+    def name(k: int, start: int, end: int, core: int | None = None) -> None:
+        nonlocal out_of_range
         if not 0 <= k < n:
             out_of_range = True
             return
-        if _NEGATION.search(text[max(0, start - 40):start].casefold()) or _NEGATION_AFTER.match(low[end:end + 30]):
-            negated = True
-        named.add(k)
+        mentions.append((k, "text", start, end, start if core is None else core))
 
     if _LETTER_LIST.match(text):
         for m in re.finditer(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", text):
@@ -393,10 +441,10 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
     for pattern in (_MARK_PAREN, _MARK_OPTION_LETTER, _MARK_ANSWER_LETTER, _MARK_OPENING_LETTER,
                     _MARK_CHOSEN_LETTER, _MARK_HEDGED_LETTER, _MARK_STATED_LETTER, _MARK_UNSURE_LETTER):
         for m in pattern.finditer(text):
-            letter = next(g for g in m.groups() if g)
-            name(_LETTERS.index(letter.upper()), m.start(), m.end())
+            group = next(g for g in range(1, len(m.groups()) + 1) if m.group(g))
+            name(_LETTERS.index(m.group(group).upper()), m.start(), m.end(), m.start(group))
     for m in _MARK_NUMBER.finditer(text):
-        name(int(m.group(1)) - index_base, m.start(), m.end())
+        name(int(m.group(1)) - index_base, m.start(), m.end(), m.start(1))
     # Option texts as whole words of the normalized reply (a shorter option inside a longer named one is the
     # longer one's words, not a second mention).
     spans: list[tuple[int, int, int]] = []
@@ -406,26 +454,30 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
             continue
         for m in re.finditer(rf"(?<!\w){re.escape(o)}(?!\w)", norm):
             spans.append((m.start(), m.end(), i))
+    idk = idk_index(options)
+    idk_beside_option = False
     for s, e, i in spans:
         if any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2, j in spans if j != i):
             continue
-        if i == idk_index(options) and len({j for _, _, j in spans}) > 1:
-            named.add(i)  # "I don't know, but maybe B": a hedge plus an option is ambiguous
+        if i == idk and len({j for _, _, j in spans}) > 1:
+            idk_beside_option = True  # "I don't know, but maybe B": a hedge plus an option is ambiguous
             continue
-        yes_no = normalize(options[i]) in ("yes", "no")  # "No, not before": the comma is gone in norm
-        if _NEGATION.search(norm[max(0, s - 40):s]) or (not yes_no and _NEGATION_AFTER.match(norm[e:e + 30])):
-            negated = True
-        named.add(i)
+        mentions.append((i, "norm", s, e, s))
+    named, negated_ks, contrast = _judge_mentions(options, text, norm, mentions)
+    if idk_beside_option and idk is not None:
+        named.add(idk)
+        contrast = None
 
     none_of = bool(_NONE_OF.search(text))
     if named and none_of:
         return None, "none-of-them"
-    idk = idk_index(options)
+    if contrast is not None and contrast != idk:
+        return (None, "hedged") if hedged else (contrast, "contrast")
     if hedged and len(named - {idk}) == 1:  # "Probably C, though I don't know for sure"
         return None, "hedged"
     if len(named) > 1:
         return None, "ambiguous"
-    if negated:
+    if negated_ks:
         return None, "negated"
     if len(named) == 1:
         return named.pop(), "mention"
