@@ -113,7 +113,7 @@ _MARK_UNSURE_LETTER = re.compile(rf"\b(?i:{_UNSURE})\s*[,:;.\-\u2013\u2014]?\s*"
                                  rf"(?:{_CAPITAL}|{_LOWER_LAST})")
 _MARK_OPENING_LETTER = re.compile(r"^[\(\[]?([A-Za-z])\s*[.:)\]]\s+")
 # A reply that is only letters and connectors: "A or B", "B/C", "(A), (D)".
-_LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&)\s*)+[\(\[]?[A-Z][\)\]]?$")
+_LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&|\?)\s*)+[\(\[]?[A-Z][\)\]]?\??$")
 _MARK_NUMBER = re.compile(r"\b(?:option|choice)\s*(?:number|no\.?|#)?\s*[\(\[]?(\d{1,3})(?!\d)", re.I)
 
 
@@ -131,14 +131,20 @@ _TOKEN = re.compile(
     r"|(?P<parn>[\(\[](?P<parn_v>\d{1,3})[\)\]])"
     r"|(?P<parl>[\(\[](?P<parl_v>[A-Za-z])[\)\]])"
     r"|(?P<andor>\b(?i:and\s*/\s*or)\b)"
-    r"|(?P<or>,?\s*\(?\s*\b(?i:or)\b(?:\s+(?i:maybe|perhaps|possibly|probably|else|even|also)\b)?)"
+    r"|(?P<or>(?:,|(?<=[\w\)\]\ue000-\ue0ff])-)?\s*\(?\s*\b(?i:or)\b"
+    r"(?:\s+(?i:maybe|perhaps|possibly|probably|else|even|also)\b)?"
+    r"(?:-(?=[\w\(\[\ue000-\ue0ff]))?"
+    # "B, otherwise D", "B; if not, D", "B, failing that D": a fallback offered beside the first choice
+    r"|[,;]?\s*\b(?i:otherwise|if\s+not|failing\s+that)\b,?)"
     r"|(?P<vs>\b(?i:vs\b\.?|versus\b))"
     r"|(?P<and>\b(?i:and)\b)"
-    r"|(?P<slash>[/|])"
+    r"|(?P<slash>[/|\\])"
     r"|(?P<comma>,)"
     # a capital standing alone; "A" and "I" only when no ordinary lower-case word follows (the article, the pronoun)
-    r"|(?P<cap>(?<![-\w'])(?:[B-HJ-Z]|[AI](?!\s+(?!(?:or|and|nor|vs|versus|is|are|seems|would|could|might|may)\b)"
-    r"[a-z]))(?![-\w']))"
+    # (a hyphen beside it only in "B-or-D": "T-shirt" and "X-ray" name no option)
+    r"|(?P<cap>(?:(?<![-\w'])|(?<=\b[oO][rR]-))"
+    r"(?:[B-HJ-Z]|[AI](?!\s+(?!(?:or|and|nor|vs|versus|is|are|seems|would|could|might|may)\b)"
+    r"[a-z]))(?:(?![-\w'])|(?=-[oO][rR]\b)))"
     r"|(?P<low>(?<![-\w'])[a-hj-z](?![-\w'])(?!\s+(?!(?:or|and|vs|versus)\b)[a-z]))"
     r"|(?P<num>(?<![\w.,])\d{1,3}(?![\w]|[.,]\d))"
     r"|(?P<word>\w+)"
