@@ -54,7 +54,7 @@ _NEGATION_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|was|are|were|does|did|do|can|
                              r"(?:not|never|isnt|wasnt|arent|werent|doesnt|didnt|dont|cant|cannot|wont|"
                              r"wrong|incorrect|false|unlikely)\b")
 # A mention rejected as the answer, beside another that is not ("Penny, not Sheldon", "A. (Not B or C.)", "D rather
-# than C", "It isn't Sheldon, it's Penny", "Option B is wrong; A"): right after "not", "rather than", "instead of"
+# than C", "It isn't Sheldon, it's Penny", "Option B is wrong; it is A"): right after "not", "rather than", "instead of"
 # (only other options or "option" between), or followed by "is wrong" / "is incorrect". Matched on normalized text.
 _REJECT_AFTER = re.compile(r"^(?:is|was|would be|seems)\s+(?:wrong|incorrect|false|not (?:right|correct|it))\b|"
                            r"^isnt\s+(?:right|correct|it)\b")
@@ -303,13 +303,13 @@ def normalize(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
-def _rejected(options: Sequence[str], before: str, after: str) -> bool:
-    """Whether a mention is rejected as the answer by what stands right before or after it (see _REJECT_AFTER)."""
+def _rejection_lead(options: Sequence[str]) -> re.Pattern[str]:
+    """What rejects the mention right after it, in normalized text (see _REJECT_AFTER): "not", "rather than",
+    "instead of" or "it isn't", then only other options joined by "or" ("not b or")."""
     items = "|".join([re.escape(o) for o in sorted({normalize(x) for x in options}, key=len, reverse=True) if o]
                      + [r"[a-z]", r"\d{1,3}"])
-    lead = re.compile(r"(?:^|\s)(?:not|rather than|instead of|it (?:isnt|wasnt))(?:\s+(?:the\s+)?(?:option|choice))?"
+    return re.compile(r"(?:^|\s)(?:not|rather than|instead of|it (?:isnt|wasnt))(?:\s+(?:the\s+)?(?:option|choice))?"
                       rf"(?:\s+(?:{items})\s+(?:or|and|nor))*$")
-    return bool(lead.search(normalize(before)) or _REJECT_AFTER.match(normalize(after)))
 
 
 def _committed_after_alternatives(options: Sequence[str], text: str, index_base: int) -> tuple[int | None, str]:
@@ -364,6 +364,7 @@ def _judge_mentions(options: Sequence[str], text: str, norm: str, mentions: list
     rejected_ks: set[int] = set()
     stated_ks: set[int] = set()
     low = text.casefold().replace("'", "")
+    lead = _rejection_lead(options) if len({m[0] for m in mentions}) > 1 else None  # only weighs several options
     for k, space, s, e, core in mentions:
         src, after_src = (text, low) if space == "text" else (norm, norm)
         others = [(s2, e2) for k2, sp2, s2, e2, _c2 in mentions if sp2 == space and k2 != k]
@@ -373,12 +374,14 @@ def _judge_mentions(options: Sequence[str], text: str, norm: str, mentions: list
         lead_of_next = hi < e + 30 and bool(_LEAD_ONLY.fullmatch(src[e:hi]))
         yes_no = space == "norm" and normalize(options[k]) in ("yes", "no")  # "No, not before": no comma in norm
         before = src[max(0, s - 40, lo):s].casefold()
-        if lo and _REJECT_AFTER.match(normalize(before)):  # "Sheldon is wrong, Penny": that "wrong" is Sheldon's
-            before = _REJECT_AFTER.sub("", normalize(before), count=1) + " "
+        if lo and _REJECT_AFTER.match(plain := normalize(before)):  # "Sheldon is wrong, Penny": Sheldon's "wrong"
+            before = _REJECT_AFTER.sub("", plain, count=1) + " "
         if (_NEGATION.search(before)
                 or (not yes_no and not lead_of_next and _NEGATION_AFTER.match(after))):
             negated_ks.add(k)
-        (rejected_ks if _rejected(options, src[max(0, core - 80):core], src[e:e + 40]) else stated_ks).add(k)
+        rejected = lead is not None and bool(lead.search(normalize(src[max(0, core - 80):core]))
+                                             or _REJECT_AFTER.match(normalize(src[e:e + 40])))
+        (rejected_ks if rejected else stated_ks).add(k)
         named.add(k)
     kept = named - (rejected_ks - stated_ks)
     contrast = next(iter(kept)) if len(named) > 1 and len(kept) == 1 and not kept & negated_ks else None
