@@ -106,17 +106,31 @@ def test_a_frame_cache_of_ours_others_can_only_read_is_made_private(media: Path,
 
 def test_the_default_cache_is_created_private_and_a_link_there_is_refused(
         media: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tempfile
-
     monkeypatch.delenv("NIAH_FRAME_CACHE", raising=False)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    default = tmp_path / f"niah-frames-{os.getuid()}"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    default = tmp_path / "home-cache" / "niah" / "frames"
     _request(media)
     assert default.is_dir() and (default.stat().st_mode & 0o777) == 0o700
     default.rename(tmp_path / "elsewhere")
     default.symlink_to(tmp_path / "elsewhere")  # planted where the default cache goes
     with pytest.raises(ConfigError, match="is a symbolic link"):
         _request(media)
+
+
+@pytest.mark.parametrize("xdg", [None, "", "relative/cache"])
+def test_the_default_cache_is_in_the_home_folder_never_the_shared_temp_folder(
+        xdg: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    monkeypatch.delenv("NIAH_FRAME_CACHE", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)  # empty or relative: ignored, as the XDG spec says
+    default = expand.frame_cache_dir()
+    assert default == tmp_path / "home" / ".cache" / "niah" / "frames"
+    assert default.parent.parent.parent != Path(tempfile.gettempdir())
 
 
 # ------------------------------------------------------------------------------------------------ entries

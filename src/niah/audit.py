@@ -43,6 +43,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -102,11 +103,16 @@ class AuditOptions:
     random_draws: int = 10
     seed: int = 0
     media_roots: tuple[str, ...] = ()
+    #: Where the delivery probe's sampled frames are cached: a run's own ``cache/frames`` when the audit reads a
+    #: run, else :func:`niah.video.expand.frame_cache_dir`. Where the frames live changes no verdict, so it is
+    #: left out of audit.json (which stays the same wherever the audit ran).
+    frame_cache: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         out["reference"] = str(self.reference) if self.reference is not None else None
         out["media_roots"] = list(self.media_roots)
+        del out["frame_cache"]
         return out
 
 
@@ -435,7 +441,7 @@ class _LeakFinder:
 
 def _sent_prompt(sample: Sample, media_root: Path, options: AuditOptions) -> Any:
     from niah.models.base import Capabilities
-    from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+    from niah.prompts import PromptOptions, expand_media, fit_to_capabilities, render_prompt
 
     prompt_options = PromptOptions(over_limit=options.over_limit,  # type: ignore[arg-type]
                                    max_frames=options.max_frames, video_fps=options.video_fps,
@@ -443,7 +449,8 @@ def _sent_prompt(sample: Sample, media_root: Path, options: AuditOptions) -> Any
     caps = Capabilities(vision=options.vision, max_images=options.max_images,
                         max_context_tokens=options.max_context, video=options.native_video)
     prompt = render_prompt(sample, media_root, prompt_options)
-    return fit_to_capabilities(prompt, sample, caps, prompt_options)
+    expanded, notes = expand_media(prompt, caps, prompt_options, frame_cache=options.frame_cache)
+    return fit_to_capabilities(expanded, sample, caps, prompt_options, expanded_notes=notes)
 
 
 def _prompt_hash(prompt: Any) -> str:
@@ -1131,6 +1138,15 @@ def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
         "vision": caps.get("vision", True),
         "native_video": caps.get("video", False),
     }
+    # The frames the run sampled, where the run kept them (RUN_DIR/cache/frames). run.json's cache_dir is not
+    # followed: a run folder someone handed over must not point the audit at a folder of their choosing.
+    # $NIAH_FRAME_CACHE, when set, is the default anyway.
+    from niah.run.media import FRAMES_SUBDIR
+    from niah.video.expand import FRAME_CACHE_ENV
+
+    run_frames = run_dir / "cache" / FRAMES_SUBDIR
+    if not os.environ.get(FRAME_CACHE_ENV) and run_frames.is_dir() and not run_frames.is_symlink():
+        settings["frame_cache"] = run_frames
     return settings, resolve_run_dataset(run_dir, run)
 
 

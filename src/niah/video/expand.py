@@ -26,7 +26,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,12 +42,16 @@ FRAME_CACHE_ENV = "NIAH_FRAME_CACHE"
 
 
 def frame_cache_dir() -> Path:
-    """Where sampled frames are stored: ``$NIAH_FRAME_CACHE`` or ``<tmp>/niah-frames-<uid>`` (not checked
-    here: :func:`private_cache_dir` checks it on every use)."""
+    """Where sampled frames are stored when the caller names no folder: ``$NIAH_FRAME_CACHE``, else
+    ``niah/frames`` in the user's cache folder (``$XDG_CACHE_HOME``, by default ``~/.cache``). Never a folder
+    under the shared temp folder, where another user could create it first. Not checked here:
+    :func:`private_cache_dir` checks it on every use."""
     env = os.environ.get(FRAME_CACHE_ENV)
     if env:
         return Path(env)
-    return Path(tempfile.gettempdir()) / f"niah-frames-{os.getuid()}"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"  # XDG: a relative value is ignored
+    return base / "niah" / "frames"
 
 
 def private_cache_dir(folder: Path, *, follow_links: bool) -> Path:
