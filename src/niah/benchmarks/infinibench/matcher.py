@@ -111,6 +111,10 @@ _MARK_STATED_LETTER = re.compile(r"\b(?i:it'?s|it\s+(?:is|was|(?:would|must|shou
 _MARK_UNSURE_LETTER = re.compile(rf"\b(?i:{_UNSURE})\s*[,:;.\-\u2013\u2014]?\s*"
                                  r"(?:(?i:but|maybe|probably|perhaps|possibly)\s*,?\s*)?"
                                  rf"(?:{_CAPITAL}|{_LOWER_LAST})")
+# A capital letter the reply rejects: "Not A, it's B", "It's not A but B", "The answer is not A; it is B" (a
+# mention, so the rejection lead decides it and the option after it is judged on its own words).
+_MARK_REJECTED_LETTER = re.compile(r"\b(?i:not|isn'?t|wasn'?t)\s+(?:(?i:option|choice)\s+)?[\(\[]?([A-Z])[\)\]]?"
+                                   r"(?=\s*(?:[,;.:!?\-\u2013\u2014]|$|\s(?i:but|it|the|or|nor)\b))")
 _MARK_OPENING_LETTER = re.compile(r"^[\(\[]?([A-Za-z])\s*[.:)\]]\s+")
 # A reply that is only letters and connectors: "A or B", "B/C", "(A), (D)".
 _LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&|\?)\s*)+[\(\[]?[A-Z][\)\]]?\??$")
@@ -308,7 +312,7 @@ def _rejection_lead(options: Sequence[str]) -> re.Pattern[str]:
     "instead of" or "it isn't", then only other options joined by "or" ("not b or")."""
     items = "|".join([re.escape(o) for o in sorted({normalize(x) for x in options}, key=len, reverse=True) if o]
                      + [r"[a-z]", r"\d{1,3}"])
-    return re.compile(r"(?:^|\s)(?:not|rather than|instead of|it (?:isnt|wasnt))(?:\s+(?:the\s+)?(?:option|choice))?"
+    return re.compile(r"(?:^|\s)(?:not|rather than|instead of|isnt|wasnt)(?:\s+(?:the\s+)?(?:option|choice))?"
                       rf"(?:\s+(?:{items})\s+(?:or|and|nor))*$")
 
 
@@ -452,6 +456,8 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         for m in pattern.finditer(text):
             group = next(g for g in range(1, len(m.groups()) + 1) if m.group(g))
             name(_LETTERS.index(m.group(group).upper()), m.start(), m.end(), m.start(group))
+    for m in _MARK_REJECTED_LETTER.finditer(text):  # the mention starts at the letter: its "not" is before it
+        name(_LETTERS.index(m.group(1)), m.start(1), m.end(), m.start(1))
     for m in _MARK_NUMBER.finditer(text):
         name(int(m.group(1)) - index_base, m.start(), m.end(), m.start(1))
     # Option texts as whole words of the normalized reply (a shorter option inside a longer named one is the
