@@ -62,7 +62,7 @@ _REJECT_AFTER = re.compile(r"^(?:is|was|would be|seems)\s+(?:wrong|incorrect|fal
 # sure", "Probably C", "Maybe Penny?"). "I think" and "I believe" commit; they are not hedges.
 # Saying one is unsure: with an option named a hedge, alone an abstention ("Not sure." is "I don't know").
 _UNSURE = r"not\s+(?:\w+\s+)?(?:sure|certain)|unsure|uncertain|(?:can'?t|cannot)\s+be\s+(?:sure|certain)"
-_HEDGE = re.compile(r"\b(?:probably|maybe|perhaps|possibly|likely|guess|guessing|(?:could|might|may)\s+be|"
+_HEDGE = re.compile(r"\b(?:probably|maybe|perhaps|possibly|likely|presumably|guess|guessing|i\s+suppose|(?:could|might|may)\s+be|"
                     rf"{_UNSURE}|(?:don'?t|do\s+not)\s+know\s+for\s+(?:sure|certain)|"
                     r"hard\s+to\s+(?:say|tell))\b", re.I)
 _UNSURE_ALONE = re.compile(rf"\b(?:{_UNSURE})\b", re.I)
@@ -88,7 +88,7 @@ _FINAL = re.compile(
     r"(?:(?:option|choice)\s*)?(?:[\(\[]([A-Za-z])[\)\]]|((?-i:[A-Z]))(?![A-Za-z])|[\(\[]?(\d{1,3})(?!\d)|"
     r"((?-i:[a-z]))(?=\s*[.)\]]?\s*$))", re.I)
 _MARK_PAREN = re.compile(r"[\(\[]([A-Za-z])[\)\]]")
-_MARK_OPTION_LETTER = re.compile(r"\b(?:option|choice)\b\s*[\(\[]?([A-Za-z])(?![A-Za-z])", re.I)
+_MARK_OPTION_LETTER = re.compile(r"\b(?:options?|choices?)\b\s*[\(\[]?([A-Za-z])(?![A-Za-z])", re.I)
 # "answer is B", "Answer: E, ..."; a lower-case letter only when nothing follows it ("the answer is a visit"
 # names no option).
 _MARK_ANSWER_LETTER = re.compile(r"\b(?i:answer|guess|choice)\s*(?:(?i:is)|:)\s*[\(\[]?"
@@ -96,7 +96,7 @@ _MARK_ANSWER_LETTER = re.compile(r"\b(?i:answer|guess|choice)\s*(?:(?i:is)|:)\s*
 # A capital letter after a verb of choosing: "I would say B", "I'd go with C", "I pick D".
 _MARK_CHOSEN_LETTER = re.compile(r"\b(?i:say|pick|choose|select|go\s+with|opt\s+for|guess)\s+[\(\[]?([A-Z])(?![A-Za-z'])")
 # A capital letter after a hedge or a conjunction: "Probably C", "Likely A", "B, maybe C", "Both B and D".
-_MARK_HEDGED_LETTER = re.compile(r"(?:^|\b(?i:probably|maybe|perhaps|possibly|likely|both|and|or))\s*,?\s*"
+_MARK_HEDGED_LETTER = re.compile(r"(?:^|\b(?i:probably|maybe|perhaps|possibly|likely|presumably|both|and|or))\s*,?\s*"
                                  r"[\(\[]?([A-Z])(?![A-Za-z'])(?!\s+(?!and\b|or\b)[a-z])")
 # A capital letter standing as a word; "A" and "I" only when no lower-case word follows (the article, the pronoun:
 # "A woman knocks", "but I think").
@@ -117,8 +117,8 @@ _MARK_REJECTED_LETTER = re.compile(r"\b(?i:not|isn'?t|wasn'?t)\s+(?:(?i:option|c
                                    r"(?=\s*(?:[,;.:!?\-\u2013\u2014]|$|\s(?i:but|it|the|or|nor)\b))")
 _MARK_OPENING_LETTER = re.compile(r"^[\(\[]?([A-Za-z])\s*[.:)\]]\s+")
 # A reply that is only letters and connectors: "A or B", "B/C", "(A), (D)".
-_LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&|\?)\s*)+[\(\[]?[A-Z][\)\]]?\??$")
-_MARK_NUMBER = re.compile(r"\b(?:option|choice)\s*(?:number|no\.?|#)?\s*[\(\[]?(\d{1,3})(?!\d)", re.I)
+_LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&|\+|\?)\s*)+[\(\[]?[A-Z][\)\]]?\??$")
+_MARK_NUMBER = re.compile(r"\b(?:options?|choices?)\s*(?:number|no\.?|#)?\s*[\(\[]?(\d{1,3})(?!\d)", re.I)
 
 
 # --- alternatives: a reply offering several options ("either A or B", "B/C", "Leonard or Penny") -------------
@@ -135,11 +135,11 @@ _TOKEN = re.compile(
     r"|(?P<parn>[\(\[](?P<parn_v>\d{1,3})[\)\]])"
     r"|(?P<parl>[\(\[](?P<parl_v>[A-Za-z])[\)\]])"
     r"|(?P<andor>\b(?i:and\s*/\s*or)\b)"
-    r"|(?P<or>(?:,|(?<=[\w\)\]\ue000-\ue0ff])-)?\s*\(?\s*\b(?i:or)\b"
+    r"|(?P<or>(?:[,.]|(?<=[\w\)\]\ue000-\ue0ff])-)?\s*\(?\s*\b(?i:or)\b"
     r"(?:\s+(?i:maybe|perhaps|possibly|probably|else|even|also)\b)?"
     r"(?:-(?=[\w\(\[\ue000-\ue0ff]))?"
-    # "B, otherwise D", "B; if not, D", "B, failing that D": a fallback offered beside the first choice
-    r"|[,;]?\s*\b(?i:otherwise|if\s+not|failing\s+that)\b,?)"
+    # "B, otherwise D", "B; if not, D", "B. Alternatively, D": a fallback offered beside the first choice
+    r"|[,;.]?\s*\b(?i:otherwise|if\s+not|failing\s+that|alternatively)\b,?)"
     r"|(?P<vs>\b(?i:vs\b\.?|versus\b))"
     r"|(?P<and>\b(?i:and)\b)"
     r"|(?P<slash>[/|\\])"
@@ -169,10 +169,13 @@ _COMMITMENT = re.compile(
     r"|i(?:'ll|\s+will|'d|\s+would)?\s+(?:go\s+with|choose|pick|select|opt\s+for))\b\s*:?", re.I)
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|[.;!?\n]$|,\s|\s(?:because|since|as|given)\s", re.I)
 _NEITHER = re.compile(r"\b(?:neither|nor|both)\W*$", re.I)
-# "B, although D is possible", "A; C could also be right": a second option offered beside the first.
+# "B, although D is possible", "A; C could also be right", "A; C also works": a second option offered beside
+# the first.
 _ALSO_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|seems|looks|would\s+be|could\s+be|might\s+be|may\s+be)\s+)?"
                          r"(?:also|equally)?\s*(?:possible|plausible|an\s+option|a\s+possibility)\b|"
-                         r"^[\)\]]?\s*(?:could|might|may)\s+also\s+be\s+(?:it|right|correct|the\s+answer)\b", re.I)
+                         r"^[\)\]]?\s*(?:could|might|may)\s+also\s+be\s+(?:it|right|correct|the\s+answer)\b|"
+                         # "A; C also works", "C fits too", "C works as well"
+                         r"^[\)\]]?\s*(?:(?:also|too)\s+(?:works?|fits?)|(?:works?|fits?)\s+(?:too|as\s+well))\b", re.I)
 _ALSO_BEFORE = re.compile(r"\b(?:could|might|may)\s+also\s+be\s*$|\b(?:also|equally)\s+(?:possible|plausible)"
                           r"\s*(?:is|:)?\s*$", re.I)
 
