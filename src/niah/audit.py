@@ -1142,9 +1142,10 @@ def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     # followed: a run folder someone handed over must not point the audit at a folder of their choosing.
     # $NIAH_FRAME_CACHE, when set, is the default anyway.
     from niah.run.media import FRAMES_SUBDIR
+    from niah.run.rundir import CACHE_SUBDIR
     from niah.video.expand import FRAME_CACHE_ENV
 
-    run_frames = run_dir / "cache" / FRAMES_SUBDIR
+    run_frames = run_dir / CACHE_SUBDIR / FRAMES_SUBDIR
     if not os.environ.get(FRAME_CACHE_ENV) and run_frames.is_dir() and not run_frames.is_symlink():
         settings["frame_cache"] = run_frames
     return settings, resolve_run_dataset(run_dir, run)

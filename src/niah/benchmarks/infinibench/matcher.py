@@ -312,7 +312,7 @@ def normalize(text: str) -> str:
 
 def _rejection_lead(options: Sequence[str]) -> re.Pattern[str]:
     """What rejects the mention right after it, in normalized text (see _REJECT_AFTER): "not", "rather than",
-    "instead of" or "it isn't", then only other options joined by "or" ("not b or")."""
+    "instead of", "isn't" or "wasn't", then only other options joined by "or" ("not b or")."""
     items = "|".join([re.escape(o) for o in sorted({normalize(x) for x in options}, key=len, reverse=True) if o]
                      + [r"[a-z]", r"\d{1,3}"])
     return re.compile(r"(?:^|\s)(?:not|rather than|instead of|isnt|wasnt)(?:\s+(?:the\s+)?(?:option|choice))?"
