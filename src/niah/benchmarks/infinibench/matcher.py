@@ -14,7 +14,8 @@ Rules, tried in this order (the first that applies decides or refuses):
    ``index_base``: 1 when the prompt shows letters, 0 for the official ``option 0 : ...`` listing).
 6. ``alternatives``: a reply offering two or more options as alternatives is ``ambiguous``, whatever else it
    says ("either A or B", "it could be B or D", "A/C", "option 2 or 4", "Leonard or Penny", "between B and C",
-   "one of B, C or D", "2 or 3 hours" beside the options "2 hours" and "3 hours", "B, although D is possible"),
+   "one of B, C or D", "It's A or it's C", "2 or 3 hours" and "2-3 hours" beside the options "2 hours" and "3
+   hours", "B, although D is possible"),
    unless the alternatives are negated ("not A or B") or come before an explicit final choice (a final answer,
    or ``committed``: one option stated after the last "the answer is" / "I'll go with"). Option texts are
    read first, whole, so an option that itself reads "rain or snow" is one option, not two (see
@@ -22,10 +23,12 @@ Rules, tried in this order (the first that applies decides or refuses):
 7. ``final-answer``: a reply with one explicit final choice ("my final answer is option 2", "Final answer: C")
    is decided by it, whatever it mentioned before.
 8. ``mention``: otherwise every option the reply names is collected: letter markers (``(B)``, ``B)``,
-   ``B.`` or ``B:`` opening the reply, ``option B``, ``answer is B``), number markers (``option 2``), and
-   option texts occurring as whole words. Exactly one named option decides; several are ``ambiguous``,
+   ``B.`` or ``B:`` opening the reply, ``option B``, ``answer is B``, ``B is correct``), number markers
+   (``option 2``), and option texts occurring as whole words. Exactly one named option decides, unless it is
+   joined to another option no marker reads ("D and E are both wrong; B"); several are ``ambiguous``,
    unless every one but one is rejected as the answer and that one is not negated (``contrast``: "Penny, not
-   Sheldon", "A. (Not B or C.)", "Sheldon is wrong, Penny is right"); a named option preceded by a negation
+   Sheldon", "A. (Not B or C.)", "Sheldon is wrong, Penny is right", "A and C are wrong, B is right", "C, or
+   rather D"); a named option preceded by a negation
    ("not (B)") makes it ``negated``; markers outside the option range are ``out-of-range``.
 9. ``idk``: a reply saying it does not know and naming no option ("I'm not sure", "Unsure.", "cannot be
    determined") picks the "I don't know" option when there is one. Unsure of a named option ("Not sure, B",
@@ -56,8 +59,11 @@ _NEGATION_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|was|are|were|does|did|do|can|
 # A mention rejected as the answer, beside another that is not ("Penny, not Sheldon", "A. (Not B or C.)", "D rather
 # than C", "It isn't Sheldon, it's Penny", "Option B is wrong; it is A"): right after "not", "rather than", "instead of"
 # (only other options or "option" between), or followed by "is wrong" / "is incorrect". Matched on normalized text.
-_REJECT_AFTER = re.compile(r"^(?:is|was|would be|seems)\s+(?:wrong|incorrect|false|not (?:right|correct|it))\b|"
-                           r"^isnt\s+(?:right|correct|it)\b")
+_REJECT_AFTER = re.compile(r"^(?:is|was|are|were|would be|seems)\s+(?:wrong|incorrect|false|not (?:right|correct|it))\b|"
+                           # "Howard, or rather Raj": corrected to the option after it
+                           r"^(?:isnt|arent)\s+(?:right|correct|it)\b|^or rather\b|"
+                           # "A and C are wrong", "A, B and D are incorrect" (read at A)
+                           r"^(?:(?:and\s+)?[a-z]\s+)+(?:are|were)\s+(?:wrong|incorrect|false|not (?:right|correct))\b")
 # Hedges: a reply naming an option but saying it is unsure is left to the judge ("I would say B, but I'm not
 # sure", "Probably C", "Maybe Penny?"). "I think" and "I believe" commit; they are not hedges.
 # Saying one is unsure: with an option named a hedge, alone an abstention ("Not sure." is "I don't know").
@@ -96,7 +102,8 @@ _MARK_ANSWER_LETTER = re.compile(r"\b(?i:answer|guess|choice)\s*(?:(?i:is)|:)\s*
 # A capital letter after a verb of choosing: "I would say B", "I'd go with C", "I pick D".
 _MARK_CHOSEN_LETTER = re.compile(r"\b(?i:say|pick|choose|select|go\s+with|opt\s+for|guess)\s+[\(\[]?([A-Z])(?![A-Za-z'])")
 # A capital letter after a hedge or a conjunction: "Probably C", "Likely A", "B, maybe C", "Both B and D".
-_MARK_HEDGED_LETTER = re.compile(r"(?:^|\b(?i:probably|maybe|perhaps|possibly|likely|presumably|both|and|or))\s*,?\s*"
+_MARK_HEDGED_LETTER = re.compile(r"(?:^|\b(?i:probably|maybe|perhaps|possibly|likely|presumably|both|and|or(?:\s+rather)?))"
+                                 r"\s*,?\s*"
                                  r"[\(\[]?([A-Z])(?![A-Za-z'])(?!\s+(?!and\b|or\b)[a-z])")
 # A capital letter standing as a word; "A" and "I" only when no lower-case word follows (the article, the pronoun:
 # "A woman knocks", "but I think").
@@ -115,6 +122,16 @@ _MARK_UNSURE_LETTER = re.compile(rf"\b(?i:{_UNSURE})\s*[,:;.\-\u2013\u2014]?\s*"
 # mention, so the rejection lead decides it and the option after it is judged on its own words).
 _MARK_REJECTED_LETTER = re.compile(r"\b(?i:not|isn'?t|wasn'?t)\s+(?:(?i:option|choice)\s+)?[\(\[]?([A-Z])[\)\]]?"
                                    r"(?=\s*(?:[,;.:!?\-\u2013\u2014]|$|\s(?i:but|it|the|or|nor)\b))")
+# A capital letter given a verdict: "B is correct", "C is the answer", "B seems right", "A is wrong" (named with its
+# end at the letter, so the verdict after it is read as what it says of that option).
+_VERDICT = (r"(?:the\s+)?(?:(?:correct|right|best|true)(?:\s+(?:answer|option|choice))?|answer)|"
+            r"wrong|incorrect|false|not\s+(?:right|correct)")
+_MARK_VERDICT_LETTER = re.compile(r"(?<![\w'])[\(\[]?([A-Z])[\)\]]?(?=\s+(?i:is|seems|looks|must\s+be|would\s+be)\s+"
+                                  rf"(?i:{_VERDICT})\b)")
+# Letters rejected together: "A and C are wrong", "B, C and D are incorrect" (each named with its end at the list's
+# end, so "are wrong" is read after every one of them).
+_MARK_REJECTED_LIST = re.compile(r"(?<![\w'])((?:[\(\[]?[A-Z][\)\]]?\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*))+"
+                                 r"[\(\[]?[A-Z][\)\]]?)(?=\s+(?i:are|were)\s+(?i:wrong|incorrect|false|not\s+(?:right|correct))\b)")
 _MARK_OPENING_LETTER = re.compile(r"^[\(\[]?([A-Za-z])\s*[.:)\]]\s+")
 # A reply that is only letters and connectors: "A or B", "B/C", "(A), (D)".
 _LETTER_LIST = re.compile(r"^(?:[\(\[]?[A-Z][\)\]]?\s*(?:,|/|\bor\b|\band\b|&|\+|\?)\s*)+[\(\[]?[A-Z][\)\]]?\??$")
@@ -137,9 +154,13 @@ _TOKEN = re.compile(
     r"|(?P<andor>\b(?i:and\s*/\s*or)\b)"
     r"|(?P<or>(?:[,.]|(?<=[\w\)\]\ue000-\ue0ff])-)?\s*\(?\s*\b(?i:or)\b"
     r"(?:\s+(?i:maybe|perhaps|possibly|probably|else|even|also)\b)?"
+    # "It's A or it's C", "A or it could be C" (apostrophes are dropped in the skeleton)
+    r"(?:\s+(?i:its|it\s+(?:is|was)|(?:it\s+)?(?:could|might|may|must|would)\s+(?:also\s+)?be)\b)?"
     r"(?:-(?=[\w\(\[\ue000-\ue0ff]))?"
     # "B, otherwise D", "B; if not, D", "B. Alternatively, D": a fallback offered beside the first choice
-    r"|[,;.]?\s*\b(?i:otherwise|if\s+not|failing\s+that|alternatively)\b,?)"
+    r"|[,;.]?\s*\(?\s*\b(?i:otherwise|if\s+not|failing\s+that|alternatively)\b,?)"
+    # a range of numbers: "2-3 hours", "2 to 3 hours" beside the options "2 hours" and "3 hours"
+    r"|(?P<range>(?<=\d)(?:\s*[-\u2013\u2014]\s*|\s+(?i:to)\s+)(?=[\d\ue000-\ue0ff]))"
     r"|(?P<vs>\b(?i:vs\b\.?|versus\b))"
     r"|(?P<and>\b(?i:and)\b)"
     r"|(?P<slash>[/|\\])"
@@ -153,7 +174,7 @@ _TOKEN = re.compile(
     r"|(?P<num>(?<![\w.,])\d{1,3}(?![\w]|[.,]\d))"
     r"|(?P<word>\w+)"
     r"|(?P<other>\S)")
-_OR_LIKE = frozenset({"or", "slash", "andor", "vs"})
+_OR_LIKE = frozenset({"or", "slash", "andor", "vs", "range"})
 # What may stand before a chain of bare lower-case letters or bare numbers ("b or c", "it could be 2 or 4",
 # "Answer: 1/3") and after it, for such a chain to be read as options ("2 or 3 times" is not).
 _BARE_LEAD = re.compile(r"(?:^|[.:;!?]\s*|\b(?:either|answer|answer\s+is|options?|choices?|its|it\s+is|"
@@ -171,11 +192,11 @@ _CLAUSE_END = re.compile(r"[.;!?\n]\s|[.;!?\n]$|,\s|\s(?:because|since|as|given)
 _NEITHER = re.compile(r"\b(?:neither|nor|both)\W*$", re.I)
 # "B, although D is possible", "A; C could also be right", "A; C also works": a second option offered beside
 # the first.
-_ALSO_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|seems|looks|would\s+be|could\s+be|might\s+be|may\s+be)\s+)?"
-                         r"(?:also|equally)?\s*(?:possible|plausible|an\s+option|a\s+possibility)\b|"
-                         r"^[\)\]]?\s*(?:could|might|may)\s+also\s+be\s+(?:it|right|correct|the\s+answer)\b|"
-                         # "A; C also works", "C fits too", "C works as well"
-                         r"^[\)\]]?\s*(?:(?:also|too)\s+(?:works?|fits?)|(?:works?|fits?)\s+(?:too|as\s+well))\b", re.I)
+_ALSO_AFTER = re.compile(r"^[\)\]]?\s*(?:(?:is|are|seems?|looks?|would\s+be|could\s+be|might\s+be|may\s+be)\s+)?"
+                         r"(?:also|equally|both)?\s*(?:possible|plausible|an\s+option|a\s+possibility)\b|"
+                         r"^[\)\]]?\s*(?:could|might|may)\s+(?:also|both)\s+be\s+(?:it|right|correct|the\s+answer)\b|"
+                         # "A; C also works", "C fits too", "C works as well", "A and C both fit"
+                         r"^[\)\]]?\s*(?:(?:also|too|both)\s+(?:works?|fits?)|(?:works?|fits?)\s+(?:too|as\s+well))\b", re.I)
 _ALSO_BEFORE = re.compile(r"\b(?:could|might|may)\s+also\s+be\s*$|\b(?:also|equally)\s+(?:possible|plausible)"
                           r"\s*(?:is|:)?\s*$", re.I)
 
@@ -337,6 +358,21 @@ def _committed_after_alternatives(options: Sequence[str], text: str, index_base:
     return (k, "committed") if k is not None else (None, "ambiguous")
 
 
+def _names_another(options: Sequence[str], text: str, index_base: int, named: set[int]) -> bool:
+    """Whether the reply joins a named option to another option the mention rules did not collect ("Both A and C
+    are possible", "A and C could both be right": the C before a verb is no marker), so that such a reply stays
+    undecided instead of decided as the one collected. Only a pair joined by "and", "&", a comma or an "or"-like
+    connector counts: a stray letter elsewhere ("in scene B", "Plan B") names no option."""
+    toks = _tokens(options, _skeleton(options, text), index_base)
+    for left, conn, right in zip(toks, toks[1:], toks[2:], strict=False):
+        if conn[0] not in (*_OR_LIKE, "and", "comma") or left[0] != "ref" or right[0] != "ref":
+            continue
+        keys = {left[1], right[1]} if left[2] and right[2] else set()
+        if all(isinstance(k, int) for k in keys) and len(keys) == 2 and keys & named and keys - named:
+            return True
+    return False
+
+
 def _clean(response: str) -> str:
     text = response.translate(_APOSTROPHES).strip().strip(_QUOTES).strip()
     if text.endswith(".") and not text.endswith(".."):
@@ -461,6 +497,11 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
             name(_LETTERS.index(m.group(group).upper()), m.start(), m.end(), m.start(group))
     for m in _MARK_REJECTED_LETTER.finditer(text):  # the mention starts at the letter: its "not" is before it
         name(_LETTERS.index(m.group(1)), m.start(1), m.end(), m.start(1))
+    for m in _MARK_VERDICT_LETTER.finditer(text):
+        name(_LETTERS.index(m.group(1)), m.start(1), m.end(1))
+    for m in _MARK_REJECTED_LIST.finditer(text):
+        for letter in re.finditer(r"[A-Z]", m.group(1)):
+            name(_LETTERS.index(letter.group(0)), m.start(1) + letter.start(), m.end(1))
     for m in _MARK_NUMBER.finditer(text):
         name(int(m.group(1)) - index_base, m.start(), m.end(), m.start(1))
     # Option texts as whole words of the normalized reply (a shorter option inside a longer named one is the
@@ -498,6 +539,8 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
     if negated_ks:
         return None, "negated"
     if len(named) == 1:
+        if _names_another(options, text, index_base, named):
+            return None, "ambiguous"  # "A and C are both possible": C, followed by a verb, is no marker above
         return named.pop(), "mention"
     if out_of_range:
         return None, "out-of-range"
