@@ -105,3 +105,23 @@ def export_command(
     written = export_dataset(dataset, out)
     for name, n in written.items():
         typer.echo(f"{out / name}: {n} records", err=True)
+
+
+def score_prediction_files(paths: list[Path], out: Path | None) -> None:
+    """``niah score --format infinibench-v2-predictions PRED_DIR [--out FILE]``: the official v2 evaluation's
+    figures from a folder of per-skill prediction files, offline (stored judge scores), with niah's matched
+    MCQ accuracy beside the official exact-match one."""
+    import json
+
+    from niah.benchmarks.infinibench.predictions import print_notes, score_prediction_folder
+    from niah.iox import write_json_atomic
+
+    result = score_prediction_folder(paths)
+    print_notes(result)
+    typer.echo(json.dumps({"overall": result["overall"],
+                           "mcq": {k: round(v["accuracy"], 4) for k, v in result["mcq"].items()},
+                           "open_ended": {k: round(v["average_score"], 4) for k, v in result["open_ended"].items()}},
+                          ensure_ascii=False))
+    if out is not None:
+        write_json_atomic(out, result)
+        typer.echo(f"wrote {out}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from niah.benchmarks.infinibench.skills import SKILLS
-from niah.benchmarks.protocol import Command, Family, lazy
+from niah.benchmarks.protocol import Command, Family, ScoreFormat, lazy
 
 TASKS: tuple[str, ...] = tuple(s.id for s in SKILLS)
 
@@ -18,12 +18,20 @@ def _commands() -> Sequence[Command]:
             Command("export", "infinibench", cli.export_command))
 
 
+def _score_formats() -> Sequence[ScoreFormat]:
+    from niah.benchmarks.infinibench import cli
+
+    return (ScoreFormat("infinibench-v2-predictions", "official v2 prediction folders or files ({skill}.json "
+                        "lists with pred, answer_idx and stored gpt_score)", cli.score_prediction_files),)
+
+
 FAMILY = Family(
     name="infinibench",
     title="InfiniBench",
     tasks=TASKS,
     description="hour-long TV episodes and movies with subtitles: MCQ and open-ended skills (import, judge v1/v2, export)",
     commands=_commands,
+    score_formats=_score_formats,
     renderer=lazy("niah.benchmarks.infinibench.prompt:render"),
     scorer=lazy("niah.benchmarks.infinibench.score:SCORER"),
     metric_rules=lazy("niah.benchmarks.infinibench.score:RULES"),
