@@ -125,3 +125,21 @@ def score_prediction_files(paths: list[Path], out: Path | None) -> None:
     if out is not None:
         write_json_atomic(out, result)
         typer.echo(f"wrote {out}")
+
+
+def score_v1_judge_outputs(paths: list[Path], out: Path | None) -> None:
+    """``niah score --format infinibench-v1-judged OUTPUT_JSON... [--out FILE]``: the official v1 scripts'
+    accuracy and GPT score from their combined judge outputs, offline."""
+    import json
+
+    from niah.benchmarks.infinibench.v1_outputs import notes, score_v1_outputs
+    from niah.iox import write_json_atomic
+
+    result = score_v1_outputs(paths)
+    for line in notes(result):
+        typer.echo(line, err=True)
+    figures = {Path(r["file"]).name: r.get("accuracy", r.get("average_score")) for r in result["files"]}
+    typer.echo(json.dumps({"overall": result["overall"], "files": figures}, ensure_ascii=False))
+    if out is not None:
+        write_json_atomic(out, result)
+        typer.echo(f"wrote {out}")
