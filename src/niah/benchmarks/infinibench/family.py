@@ -23,8 +23,8 @@ def _score_formats() -> Sequence[ScoreFormat]:
 
     return (ScoreFormat("infinibench-v2-predictions", "official v2 prediction folders or files ({skill}.json "
                         "lists with pred, answer_idx and stored gpt_score)", cli.score_prediction_files),
-            ScoreFormat("infinibench-v1-judged", "the v1 scripts' combined judge outputs (key -> [verdict, "
-                        "qa]), one per skill", cli.score_v1_judge_outputs))
+            ScoreFormat("infinibench-v1-judged", "the v1 scripts' combined judge outputs (key -> a verdict and its "
+                        "QA), one per skill", cli.score_v1_judge_outputs))
 
 
 FAMILY = Family(
