@@ -238,6 +238,11 @@ def _tokens(options: Sequence[str], sk: str, index_base: int) -> list[tuple[str,
     return out
 
 
+def _singular(text: str) -> str:
+    """Words with a plural "s" dropped, so "1 or 2 hours" stands for "1 hour" beside "2 hours"."""
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in text.split())
+
+
 def _elided(options: Sequence[str], word: str, other: int) -> int | None:
     """The option a lone word stands for beside another option's text: "2 or 3 hours" beside the options "2
     hours" and "3 hours" (the word takes the place of the other option's first or last word)."""
@@ -246,8 +251,8 @@ def _elided(options: Sequence[str], word: str, other: int) -> int | None:
     if not w or len(words) < 2:
         return None
     for candidate in ([w, *words[1:]], [*words[:-1], w]):
-        text = " ".join(candidate)
-        found = [i for i, opt in enumerate(options) if i != other and normalize(opt) == text]
+        text = _singular(" ".join(candidate))
+        found = [i for i, opt in enumerate(options) if i != other and _singular(normalize(opt)) == text]
         if len(found) == 1:
             return found[0]
     return None
