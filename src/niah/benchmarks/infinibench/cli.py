@@ -113,11 +113,12 @@ def score_prediction_files(paths: list[Path], out: Path | None) -> None:
     MCQ accuracy beside the official exact-match one."""
     import json
 
-    from niah.benchmarks.infinibench.predictions import print_notes, score_prediction_folder
+    from niah.benchmarks.infinibench.predictions import notes, score_prediction_folder
     from niah.iox import write_json_atomic
 
     result = score_prediction_folder(paths)
-    print_notes(result)
+    for line in notes(result):
+        typer.echo(line, err=True)
     typer.echo(json.dumps({"overall": result["overall"],
                            "mcq": {k: round(v["accuracy"], 4) for k, v in result["mcq"].items()},
                            "open_ended": {k: round(v["average_score"], 4) for k, v in result["open_ended"].items()}},

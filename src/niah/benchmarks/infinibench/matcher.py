@@ -175,6 +175,9 @@ _TOKEN = re.compile(
     r"|(?P<word>\w+)"
     r"|(?P<other>\S)")
 _OR_LIKE = frozenset({"or", "slash", "andor", "vs", "range"})
+# What may join the options of a chain: "B or C", "B, C", "B and C" (whether it offers them as alternatives is
+# decided by the connectors and what surrounds the chain).
+_JOINS = _OR_LIKE | {"and", "comma"}
 # What may stand before a chain of bare lower-case letters or bare numbers ("b or c", "it could be 2 or 4",
 # "Answer: 1/3") and after it, for such a chain to be read as options ("2 or 3 times" is not).
 _BARE_LEAD = re.compile(r"(?:^|[.:;!?]\s*|\b(?:either|answer|answer\s+is|options?|choices?|its|it\s+is|"
@@ -293,7 +296,7 @@ def offers_alternatives(options: Sequence[str], text: str, *, index_base: int = 
             continue
         chain, j = [toks[i]], i + 1
         conns: list[str] = []
-        while j + 1 < len(toks) and toks[j][0] in (*_OR_LIKE, "and", "comma") and toks[j + 1][0] == "ref":
+        while j + 1 < len(toks) and toks[j][0] in _JOINS and toks[j + 1][0] == "ref":
             conns.append(toks[j][0])
             chain.append(toks[j + 1])
             j += 2
@@ -370,9 +373,9 @@ def _names_another(options: Sequence[str], text: str, index_base: int, named: se
     connector counts: a stray letter elsewhere ("in scene B", "Plan B") names no option."""
     toks = _tokens(options, _skeleton(options, text), index_base)
     for left, conn, right in zip(toks, toks[1:], toks[2:], strict=False):
-        if conn[0] not in (*_OR_LIKE, "and", "comma") or left[0] != "ref" or right[0] != "ref":
-            continue
-        keys = {left[1], right[1]} if left[2] and right[2] else set()
+        if conn[0] not in _JOINS or left[0] != "ref" or right[0] != "ref" or not (left[2] and right[2]):
+            continue  # only strong references: capital letters, option markers, option texts
+        keys = {left[1], right[1]}
         if all(isinstance(k, int) for k in keys) and len(keys) == 2 and keys & named and keys - named:
             return True
     return False

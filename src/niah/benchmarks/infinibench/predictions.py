@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +49,8 @@ OPEN_SCALE = 10
 _OPTION_LINE = re.compile(r"^\s*option\s+(\d{1,3})\s*:\s?(.*?)\s*$", re.I)
 
 
-def prediction_files(paths: list[Path]) -> list[Path]:
-    """The ``.json`` files the official script reads: those directly in each folder (``os.listdir``, not
+def prediction_files(paths: list[Path], what: str = "prediction") -> list[Path]:
+    """The ``.json`` files the official scripts read: those directly in each folder (``os.listdir``, not
     recursive; the name must end in ``.json`` exactly), or the files given, in name order."""
     files: list[Path] = []
     for path in paths:
@@ -60,9 +59,9 @@ def prediction_files(paths: list[Path]) -> list[Path]:
         elif path.is_file():
             files.append(path)
         else:
-            raise ConfigError(f"{path}: no such prediction file or folder")
+            raise ConfigError(f"{path}: no such {what} file or folder")
     if not files:
-        raise ConfigError("no prediction files given (a folder is searched for *.json)")
+        raise ConfigError(f"no {what} files given (a folder is searched for *.json)")
     return files
 
 
@@ -204,8 +203,3 @@ def notes(result: dict[str, Any]) -> list[str]:
             lines.append(f"{skill}: {r['out_of_range_scores']} stored gpt_score(s) outside 0-{OPEN_SCALE}, "
                          "counted as the official script counts them")
     return lines
-
-
-def print_notes(result: dict[str, Any]) -> None:
-    for line in notes(result):
-        print(line, file=sys.stderr)

@@ -23,8 +23,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from niah.benchmarks.infinibench.predictions import prediction_files
 from niah.benchmarks.infinibench.skills import parse_name
-from niah.errors import ConfigError, DataError
+from niah.errors import DataError
 from niah.iox import read_json_file
 
 
@@ -83,17 +84,7 @@ def score_v1_file(file: Path) -> dict[str, Any]:
 
 def score_v1_outputs(paths: list[Path]) -> dict[str, Any]:
     """Every file's figure and the unweighted means over the MCQ files and over the open-ended files."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.iterdir() if p.name.endswith(".json") and p.is_file()))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise ConfigError(f"{path}: no such judge output file or folder")
-    if not files:
-        raise ConfigError("no judge output files given (a folder is searched for *.json)")
-    rows = [score_v1_file(f) for f in files]
+    rows = [score_v1_file(f) for f in prediction_files(paths, what="judge output")]
     accuracies = [r["accuracy"] for r in rows if r["kind"] == "mcq" and r["accuracy"] is not None]
     scores = [r["average_score"] for r in rows if r["kind"] == "open" and r["average_score"] is not None]
     overall: dict[str, float] = {}
