@@ -61,7 +61,7 @@ def test_a_full_disk_stops_the_run_at_once_and_a_rerun_resumes_exactly(tmp_path,
                 time.sleep(0.02)
             assert marker.exists(), "the injected disk error never happened"
             # today's main: the workers stop, the producer waits on the full queue forever
-            _, err = proc.communicate(timeout=10)
+            _, err = proc.communicate(timeout=120)  # a hang guard too: before the fix it waited forever
         finally:
             if proc.poll() is None:
                 proc.kill()
