@@ -281,7 +281,7 @@ def test_help_texts_hold_no_unescaped_markup_tags():
         found += [(path, m.group(0)) for t in texts for m in tag.finditer(t)]
     assert not found
     shown = CliRunner().invoke(app, ["export", "hf", "--help"], env={"COLUMNS": "200"}).output
-    assert "niah[hf]" in shown
+    assert "niah-bench[hf]" in shown
     shown = CliRunner().invoke(app, ["build", "seq-niah", "--help"], env={"COLUMNS": "200"}).output
     assert "[head, relation, tail, date]" in shown
 

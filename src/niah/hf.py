@@ -27,7 +27,7 @@ in place from a ``media_root`` outside the dataset loses that key: the media the
 Both directions stream: rows go to the Parquet writer in row groups (``row_group_rows`` rows, or fewer when
 their media pass ``ROW_GROUP_BYTES``) and shards close at ``max_shard_bytes``; imports read one row group at a
 time. Same dataset and settings give byte-identical files (nothing time-dependent is written). Exporting needs
-the ``datasets`` package (``pip install 'niah[hf]'``) for the feature schema it writes; importing only pyarrow.
+the ``datasets`` package (``pip install 'niah-bench[hf]'``) for the feature schema it writes; importing only pyarrow.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from niah import __version__
+from niah import __version__, pip_install
 from niah.errors import ConfigError, DataError
 from niah.iox import check_export_out, replace_dir, resolve_under, write_atomic
 from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, VideoPart, refuse_output_over_input
@@ -89,7 +89,7 @@ def _features(embed: bool) -> Any:
     try:
         from datasets import Features, Image, List, Value
     except ImportError:
-        raise ConfigError("niah export hf needs the datasets package: pip install 'niah[hf]' "
+        raise ConfigError(f"niah export hf needs the datasets package: {pip_install('hf')} "
                           "(or pip install datasets)") from None
 
     frame = Image() if embed else Value("string")

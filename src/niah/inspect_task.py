@@ -13,7 +13,7 @@ niah changes:
   the score's metadata; the mean and its standard error as metrics. A sample the official rule refuses, or one
   without gold, scores 0 with the reason in the explanation (``niah score`` leaves those out).
 
-Needs the inspect_ai package (``pip install inspect_ai``).
+Needs the inspect_ai package (``pip install 'niah-bench[inspect]'``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from niah import pip_install
 from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
 
@@ -109,7 +110,7 @@ def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] =
         from inspect_ai import Task
         from inspect_ai.dataset import MemoryDataset
     except ImportError:
-        raise ConfigError("the inspect task needs the inspect_ai package: pip install inspect_ai") from None
+        raise ConfigError(f"the inspect task needs the inspect_ai package: {pip_install('inspect')}") from None
     from niah.prompts import PromptOptions
 
     ds = Dataset(dataset, media_roots=tuple(media_roots))

@@ -281,7 +281,7 @@ Written by `niah export lmms-eval` (niah {version}) from `{dataset}` ({samples} 
 ## Run
 
 ```
-pip install lmms-eval niah          # niah must be importable where lmms-eval runs (utils.py calls it)
+pip install lmms-eval niah-bench    # niah must be importable where lmms-eval runs (utils.py calls it)
 lmms_eval --model MODEL --model_args ... --tasks {name} --include_path {folder} --log_samples --output_path out/
 ```
 

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from niah import pip_install
 from niah.benchmarks.protocol import Command
 
 # The options every export shares, declared once (the same spelling and help in each command).
@@ -40,7 +41,7 @@ def export_command(
 ) -> None:
     """A niah dataset as a Hugging Face dataset: Parquet shards that datasets.load_dataset("parquet",
     data_dir=DIR) loads (images as Image features, video as frame lists), every sample field kept, and a
-    dataset card. Needs the datasets package (pip install 'niah\\[hf]')."""
+    dataset card. Needs the datasets package (pip install 'niah-bench\\[hf]')."""
     # (the help is rich markup: an unescaped "[hf]" would be read as a style tag and vanish)
     from niah.hf import export_hf, parse_size
 
@@ -81,7 +82,7 @@ def export_inspect_command(
 
     write_task_file(dataset, out, media_roots=tuple(media_root or ()), max_frames=max_frames,
                     question_first=question_first, name=name)
-    typer.echo(f"wrote {out}: inspect eval {out} --model PROVIDER/MODEL (needs pip install inspect_ai)", err=True)
+    typer.echo(f"wrote {out}: inspect eval {out} --model PROVIDER/MODEL (needs {pip_install('inspect')})", err=True)
 
 
 def export_lmms_eval_command(

@@ -34,7 +34,7 @@ def _raw_documents(lang: str) -> tuple[dict, ...]:
     try:
         raw = lzma.decompress(path.read_bytes()).decode("utf-8")
     except (OSError, lzma.LZMAError, UnicodeDecodeError) as exc:
-        raise DataError(f"embedded corpus is unreadable ({exc}); reinstall niah", file=path) from None
+        raise DataError(f"embedded corpus is unreadable ({exc}); reinstall niah-bench", file=path) from None
     return tuple(json.loads(line) for line in raw.splitlines() if line)
 
 

@@ -19,6 +19,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from niah import pip_install
 from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelBackend, ModelSpec
 from niah.redact import redact_url, register_url_secrets
@@ -143,7 +144,7 @@ def load_backend(spec: ModelSpec | str, **kwargs: Any) -> ModelBackend:
             module = importlib.import_module(module_name)
         except ImportError as exc:
             extra = {"hf": "torch", "vllm": "vllm"}.get(spec.provider)
-            hint = f" (install the extra: pip install 'niah[{extra}]')" if extra else ""
+            hint = f" (install the extra: {pip_install(extra)})" if extra else ""
             raise ConfigError(f"provider {spec.provider!r} is not available: {exc}{hint}") from None
         factory = getattr(module, attr)
     return factory(spec)

@@ -1,4 +1,4 @@
-"""vLLM's offline engine (``vllm:<path>``), an optional extra (``pip install 'niah[vllm]'``); not run in CI.
+"""vLLM's offline engine (``vllm:<path>``), an optional extra (``pip install 'niah-bench[vllm]'``); not run in CI.
 
 The runner sends one request per sample; this backend gathers the requests that arrive within a few
 milliseconds into one ``LLM.chat`` call (up to ``batch_size``) so that vLLM's continuous batching sees a
