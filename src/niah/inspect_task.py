@@ -28,7 +28,7 @@ from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
 
 TASK_TEMPLATE = '''"""inspect_ai task for a niah dataset, written by `niah export inspect` (niah {version}).
 
-Run: inspect eval {file} --model PROVIDER/MODEL   (task options: -T max_frames=64)
+Run: inspect eval THIS_FILE --model PROVIDER/MODEL   (task options: -T max_frames=64)
 Scores: niah's official rule for each sample (score metadata holds every named mode).
 """
 
@@ -36,14 +36,34 @@ from inspect_ai import Task, task
 
 from niah.inspect_task import niah_task
 
-DATASET = {dataset!r}
-MEDIA_ROOTS = {media_roots!r}
+DATASET = {dataset}
+MEDIA_ROOTS = {media_roots}
 
 
-@task
-def {name}(max_frames: int | None = {max_frames!r}, question_first: bool = {question_first!r}) -> Task:
+@task(name={task_name})
+def {name}(max_frames: int | None = {max_frames}, question_first: bool = {question_first}) -> Task:
     return niah_task(DATASET, media_roots=MEDIA_ROOTS, max_frames=max_frames, question_first=question_first)
 '''
+
+
+#: Names the task file itself uses: a task function of one of these names would replace it (``DATASET``) or
+#: the builtin its signature reads (``int``), and the file would not load.
+_TEMPLATE_NAMES = frozenset({"Task", "task", "niah_task", "DATASET", "MEDIA_ROOTS", "max_frames", "question_first",
+                             "int", "bool"})
+
+
+def check_task_name(name: str) -> None:
+    """Refuse a ``--name`` that cannot be the task function of the generated file: not an identifier, a Python
+    keyword (``class``, ``None``), a dunder, or a name the file itself uses."""
+    import keyword
+
+    if not name.isidentifier() or not name.isascii():
+        raise ConfigError(f"--name {name!r} must be a Python identifier of ASCII letters, digits and underscores "
+                          "(the task's name)")
+    if keyword.iskeyword(name):
+        raise ConfigError(f"--name {name!r} is a Python keyword; choose another task name")
+    if name in _TEMPLATE_NAMES or (name.startswith("__") and name.endswith("__")):
+        raise ConfigError(f"--name {name!r} is a name the task file uses itself; choose another task name")
 
 
 def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[str | Path, ...] = (),
@@ -52,16 +72,20 @@ def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[
     from niah import __version__
     from niah.iox import write_atomic
 
-    if not name.isidentifier():
-        raise ConfigError(f"--name {name!r} must be a Python identifier (the task's name)")
+    check_task_name(name)
     ds = Dataset(dataset, media_roots=media_roots)
     ds.validate(check_media=False)
     out = Path(out)
     if out.suffix != ".py":
         raise ConfigError(f"--out {out} must be a .py file (inspect eval reads a task file)")
-    text = TASK_TEMPLATE.format(version=__version__, file=out.name, dataset=str(ds.root.resolve()),
-                                media_roots=[str(Path(r).resolve()) for r in media_roots], name=name,
-                                max_frames=max_frames, question_first=question_first)
+    if max_frames is not None and (isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1):
+        raise ConfigError(f"--max-frames {max_frames!r} must be a positive integer")
+    # every value reaches the file through repr (a Python literal of it), never as source text; the one name
+    # written as source (the function's) was checked above to be an identifier that shadows nothing
+    text = TASK_TEMPLATE.format(version=__version__, dataset=repr(str(ds.root.resolve())),
+                                media_roots=repr([str(Path(r).resolve()) for r in media_roots]), name=name,
+                                task_name=repr(name), max_frames=repr(max_frames),
+                                question_first=repr(bool(question_first)))
     write_atomic(out, text)
     return out
 

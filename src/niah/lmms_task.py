@@ -52,12 +52,15 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from niah.errors import ConfigError, DataError
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
@@ -220,58 +223,64 @@ def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier) 
     return doc, json.dumps(generation, sort_keys=True)
 
 
-def _yaml_scalar(value: Any) -> str:
-    """A value in YAML flow form (JSON is a subset of YAML)."""
-    return json.dumps(value, ensure_ascii=False)
+class _Function(str):
+    """A task function by its dotted name under utils.py, written as lmms-eval's ``!function`` tag."""
+
+
+class _TaskDumper(yaml.SafeDumper):
+    """The YAML dumper of the exported task files: every value written by the dumper (quoted and escaped as YAML
+    needs), never by formatting strings, so nothing a dataset holds can become a key, a tag or a template."""
+
+
+_TaskDumper.add_representer(_Function, lambda dumper, value: dumper.represent_scalar("!function", str(value)))
+
+
+def _dump_yaml(document: Mapping[str, Any], *, comment: str) -> str:
+    """``document`` as YAML, under a comment line that holds only niah's own text (no dataset value)."""
+    if "\n" in comment or "\r" in comment:
+        raise ValueError("a YAML comment is one line")
+    body = yaml.dump(dict(document), Dumper=_TaskDumper, sort_keys=False, allow_unicode=False, width=1 << 16,
+                     default_flow_style=False)
+    return f"# {comment}\n{body}"
 
 
 def _task_yaml(task: str, docs_rel: str, generation: Mapping[str, Any], *, version: str, samples: int,
                niah_tasks: list[str]) -> str:
-    lines = [
-        f"# lmms-eval task for a niah dataset, written by `niah export lmms-eval` (niah {version}); see README.md.",
-        f"# {samples} samples of the niah task(s): {', '.join(niah_tasks)}",
-        f"task: {_yaml_scalar(task)}",
-        "dataset_path: json",
-        "dataset_kwargs:",
-        "  data_files:",
-        f"    {SPLIT}: {_yaml_scalar(docs_rel)}",
-        f"test_split: {SPLIT}",
-        "output_type: generate_until",
-        "doc_to_visual: !function utils.niah_doc_to_visual",
-        "doc_to_text: !function utils.niah_doc_to_text",
-        "doc_to_messages: !function utils.niah_doc_to_messages",
-        "doc_to_target: !function utils.niah_doc_to_target",
-        "process_results: !function utils.niah_process_results",
-        "metric_list:",
-        f"  - metric: {OFFICIAL_METRIC}",
-        "    aggregation: !function utils.niah_official_mean",
-        "    higher_is_better: true",
-        f"  - metric: {STRUCTURE_METRIC}",
-        "    aggregation: !function utils.niah_official_scores",
-        "    higher_is_better: true",
-        f"generation_kwargs: {_yaml_scalar(_generation_kwargs(generation))}",
-        "metadata:",
-        "  version: 1",
-        f"  niah_version: {_yaml_scalar(version)}",
-    ]
-    return "\n".join(lines) + "\n"
+    document = {
+        "task": task,
+        "dataset_path": "json",
+        "dataset_kwargs": {"data_files": {SPLIT: docs_rel}},
+        "test_split": SPLIT,
+        "output_type": "generate_until",
+        "doc_to_visual": _Function("utils.niah_doc_to_visual"),
+        "doc_to_text": _Function("utils.niah_doc_to_text"),
+        "doc_to_messages": _Function("utils.niah_doc_to_messages"),
+        "doc_to_target": _Function("utils.niah_doc_to_target"),
+        "process_results": _Function("utils.niah_process_results"),
+        "metric_list": [
+            {"metric": OFFICIAL_METRIC, "aggregation": _Function("utils.niah_official_mean"),
+             "higher_is_better": True},
+            {"metric": STRUCTURE_METRIC, "aggregation": _Function("utils.niah_official_scores"),
+             "higher_is_better": True},
+        ],
+        "generation_kwargs": _generation_kwargs(generation),
+        # the niah tasks as data, not in a comment: a value the dumper writes cannot end a line early
+        "metadata": {"version": 1, "niah_version": version, "niah_samples": samples, "niah_tasks": list(niah_tasks)},
+    }
+    return _dump_yaml(document, comment=f"lmms-eval task for a niah dataset, written by `niah export lmms-eval` "
+                                        f"(niah {version}); see README.md.")
 
 
 def _group_yaml(group: str, tasks: list[str], *, version: str) -> str:
-    lines = [
-        f"# lmms-eval group for a niah dataset, written by `niah export lmms-eval` (niah {version}); see README.md.",
-        "# One task per decoding setting; niah_official over the group is the sample-weighted mean.",
-        f"group: {_yaml_scalar(group)}",
-        "task:",
-        *(f"  - {_yaml_scalar(t)}" for t in tasks),
-        "aggregate_metric_list:",
-        f"  - metric: {OFFICIAL_METRIC}",
-        "    aggregation: mean",
-        "    weight_by_size: true",
-        "metadata:",
-        "  version: 1",
-    ]
-    return "\n".join(lines) + "\n"
+    document = {
+        "group": group,
+        "task": list(tasks),
+        "aggregate_metric_list": [{"metric": OFFICIAL_METRIC, "aggregation": "mean", "weight_by_size": True}],
+        "metadata": {"version": 1},
+    }
+    return _dump_yaml(document, comment=f"lmms-eval group for a niah dataset, written by `niah export lmms-eval` "
+                                        f"(niah {version}); one task per decoding setting, niah_official over the "
+                                        "group is the sample-weighted mean. See README.md.")
 
 
 CARD_TEMPLATE = """# {name}: a niah dataset as an lmms-eval task
@@ -376,8 +385,8 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
                           f"tasks (the mean over all samples); `{STRUCTURE_METRIC}` is per task.\n")
         write_atomic(tmp / UTILS_FILE, UTILS_TEMPLATE.format(version=__version__))
         write_atomic(tmp / CARD, CARD_TEMPLATE.format(
-            name=name, version=__version__, dataset=ds.root.resolve(), samples=summary.samples,
-            benchmarks=", ".join(benchmarks), folder=out, task_lines="\n".join(task_lines),
+            name=name, version=__version__, dataset=shlex.quote(str(ds.root.resolve())), samples=summary.samples,
+            benchmarks=", ".join(benchmarks), folder=shlex.quote(str(out)), task_lines="\n".join(task_lines),
             official=OFFICIAL_METRIC, structure=STRUCTURE_METRIC, group_note=group_note))
         summary.media_files = len(media.written)
         replace_dir(tmp, out)

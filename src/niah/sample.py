@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,6 +156,56 @@ def media_paths(parts: list[Part]) -> list[str]:
     return out
 
 
+#: The longest sample id and the longest benchmark or task name a dataset may hold (ids name files in exports,
+#: tasks name files and lmms-eval/inspect tasks: a name of megabytes is an attack, not a task).
+MAX_ID_CHARS = 512
+MAX_NAME_CHARS = 128
+#: Unicode categories no name may hold: control characters (newlines, tabs, NUL, ESC), format characters
+#: (bidirectional overrides, zero-width marks: text that reads other than it is) and line/paragraph separators.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def name_problem(value: str, kind: str) -> str | None:
+    """Why ``value`` cannot be a sample's ``kind`` ("id", "benchmark" or "task"), or None when it can.
+
+    A dataset is untrusted input, and these three strings leave niah as names: file names of exports (an mm-niah
+    official export writes ``annotations/<task>.jsonl``), lmms-eval YAML and inspect task files, HTTP requests,
+    logs and report tables. So none may hold a control, format or separator character (a newline would start a
+    new YAML key or log line), none may be blank or padded with spaces, and none may be read as a path that
+    leaves its folder: a benchmark or task holds no ``/`` or ``\\`` and is not ``.`` or ``..``; an id may hold
+    ``/`` (ids are ``task/index``) but no ``\\``, no leading ``/`` and no ``.`` or ``..`` segment."""
+    limit = MAX_ID_CHARS if kind == "id" else MAX_NAME_CHARS
+    if len(value) > limit:
+        return f"is {len(value)} characters long; at most {limit}"
+    for char in value:
+        if unicodedata.category(char) in _UNSAFE_CATEGORIES:
+            return f"holds the control or format character U+{ord(char):04X}; names are one line of plain text"
+    if not value.strip():
+        return "is blank"
+    if value != value.strip():
+        return "starts or ends with white space"
+    if "\\" in value:
+        return "holds a backslash (a path separator)"
+    if kind == "id":
+        if value.startswith("/"):
+            return "starts with '/' (an absolute path)"
+        if any(segment in (".", "..", "") for segment in value.split("/")):
+            return "has an empty, '.' or '..' segment between slashes (a path that leaves its folder)"
+    elif "/" in value:
+        return "holds '/' (a path separator)"
+    elif value in (".", ".."):
+        return f"is {value!r} (a path, not a name)"
+    return None
+
+
+def check_names(sample_id: str, benchmark: str, task: str) -> None:
+    """Raise DataError naming the field when a sample's id, benchmark or task cannot be used (:func:`name_problem`)."""
+    for field_name, value in (("id", sample_id), ("benchmark", benchmark), ("task", task)):
+        why = name_problem(value, field_name)
+        if why is not None:
+            raise DataError(f"{value[:80]!r} {why}", field=field_name)
+
+
 @dataclass(slots=True)
 class Sample:
     id: str
@@ -191,6 +242,7 @@ class Sample:
         for name in ("id", "benchmark", "task"):
             if not isinstance(obj.get(name), str) or not obj.get(name):
                 raise DataError("missing or not a non-empty string", field=name)
+        check_names(obj["id"], obj["benchmark"], obj["task"])
         if "context" not in obj:
             raise DataError("missing", field="context")
         if "question" not in obj:
@@ -752,6 +804,7 @@ class DatasetWriter:
         assert self._fh is not None
         if sample.id in self._ids:
             raise DataError(f"duplicate sample id {sample.id!r}", field="id")
+        check_names(sample.id, sample.benchmark, sample.task)  # what every reader refuses is never written
         obj = sample.to_json()
         found = _unusable_value(obj, "")
         if found is not None:
