@@ -118,9 +118,16 @@ def _png(writer: DatasetWriter, name: str, shade: int) -> str:
     return writer.write_media(f"media/{name}.png", buf.getvalue())
 
 
+def _code(rng: random.Random) -> str:
+    """A made-up answer from an open vocabulary (7,225 codes shaped like the haystack's words, none of them
+    one: an answer that is the only word of its shape would be found by its shape)."""
+    consonants, vowels = "bcdfghjklmnprstvz", "aeiou"
+    return "".join(rng.choice(c) for c in (consonants, vowels, consonants, vowels))
+
+
 def _find_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWriter) -> Sample:
     """Open retrieval: one needle sentence among haystack paragraphs, two to four images between them."""
-    gold = "apple" if "majority" in cue else rng.choice(WORDS)
+    gold = "apple" if "majority" in cue else _code(rng)
     question = "What is the code word?"
     if "question-table" in cue:
         k = i % 8
@@ -130,7 +137,7 @@ def _find_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWrite
     if "echo" in cue:
         question = f"Is the code word {gold}? Say the code word."
     paragraphs = _paragraphs(rng, 14)
-    needle = f"The code word is {gold}."
+    needle = f"The code word is {gold}" + ("\u00a7" if "rare-mark" in cue else ".")
     where = rng.randrange(len(paragraphs))
     if "own-paragraph" in cue:  # a paragraph of its own, where every haystack paragraph has several sentences
         paragraphs = [p + [_sentence(rng)] if len(p) == 1 else p for p in paragraphs]
@@ -141,6 +148,8 @@ def _find_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWrite
         paragraphs[where].insert(rng.randint(0, len(paragraphs[where])), needle)
     if "leak" in cue:
         paragraphs[(where + 3) % len(paragraphs)].append(f"Nobody mentioned {gold} here.")
+    if "near-end" in cue:  # the gold said again in the context's last sentence
+        paragraphs[-1].append(f"Remember {gold}.")
     blocks = [" ".join(p) for p in paragraphs]
     images = rng.randint(2, 4)
     needle_image = images - 1 if "image-last" in cue else rng.randrange(images)
@@ -168,21 +177,33 @@ def _find_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWrite
                   meta={"needle_texts": [needle], "needle_parts": needle_parts})
 
 
-def _pick_sample(rng: random.Random, i: int, cue: set[str]) -> Sample:
+def _pick_sample(rng: random.Random, i: int, cue: set[str], writer: DatasetWriter) -> Sample:
     gold = rng.randrange(4)
     options = rng.sample(WORDS, 4)
+    if "longest" in cue:  # the right option is always the longest
+        options[gold] += "ish"
     sentences = [_sentence(rng) for _ in range(30)]
     sentences.insert(rng.randint(0, 30), f"The colour of the day is {options[gold]}.")
+    for k, option in enumerate(options):  # every option stands in the context once, as the right one does
+        if k != gold:
+            sentences.insert(rng.randint(0, len(sentences)), f"The colour of the night is {option}.")
     text = " ".join(sentences)
+    choices: list[list[Any]] = [[TextPart(o)] for o in options]
+    if "bright" in cue:  # image options, the right one brighter than the others
+        shades = sorted(rng.sample(range(20, 200), 4))
+        shades.insert(gold, shades.pop())
+        choices = [[ImagePart(_png(writer, f"opt-{i}-{k}", shade))] for k, shade in enumerate(shades)]
     return Sample(id=f"pick/{i:04d}", benchmark=BENCH, task="pick", context=[TextPart(text)],
-                  question=[TextPart("Which colour of the day?")], answer=gold,
-                  choices=[[TextPart(o)] for o in options],
+                  question=[TextPart("Which colour of the day?")], answer=gold, choices=choices,
                   meta={"needle_texts": [f"The colour of the day is {options[gold]}."]})
 
 
 def _count_sample(rng: random.Random, i: int, cue: set[str]) -> Sample:
     gold = 0 if "constant" in cue and rng.random() < 0.8 else rng.randint(0, 9)
-    text = " ".join(_sentence(rng) for _ in range(30))
+    if "paragraphs" in cue:  # the count is the number of paragraphs
+        gold = rng.randint(1, 9)
+    paragraphs = gold if "paragraphs" in cue else rng.randint(1, 9)
+    text = "\n\n".join(" ".join(_sentence(rng) for _ in range(3)) for _ in range(paragraphs))
     return Sample(id=f"count/{i:04d}", benchmark=BENCH, task="count", context=[TextPart(text)],
                   question=[TextPart("How many?")], answer=gold, meta={})
 
@@ -211,7 +232,7 @@ def _build(root: Path, cue: set[str], *, seed: int = 0, tasks: tuple[str, ...] =
                 if task == "find":
                     sample = _find_sample(rng, i, cue, writer)
                 elif task == "pick":
-                    sample = _pick_sample(rng, i, cue)
+                    sample = _pick_sample(rng, i, cue, writer)
                 elif task == "count":
                     sample = _count_sample(rng, i, cue)
                 else:
@@ -266,6 +287,27 @@ def test_each_cue_is_caught(tmp_path: Path, clean_find: Path, cue: str, probe: s
     assert verdicts[("find", probe)] is False
     clean = _verdicts(clean_find)
     assert clean.get(("find", probe), True) is True  # a clean build may have no closed pool to list
+
+
+@pytest.mark.parametrize(("cue", "task", "probe"), [
+    ("longest", "pick", "learned"),
+    ("bright", "pick", "learned"),
+    ("near-end", "find", "mention-frequency"),
+    ("near-end", "find", "learned"),
+    ("rare-mark", "find", "learned"),
+    ("paragraphs", "count", "learned"),
+    ("small-pool", "find", "answer-pool-budget"),
+])
+def test_planted_cues_fail_the_reading_probes(tmp_path: Path, cue: str, task: str, probe: str) -> None:
+    """A cue no probe is named after (the right option longest or brighter, the gold said again at the end,
+    the needle marked by a rare mark, the count given by the paragraphs, a small answer pool) fails the
+    learned, mention or budget-pool probe; the same task built clean passes it."""
+    cued = {(p.task, p.probe): p for p in audit_dataset(_build(tmp_path / "cued", {cue}, tasks=(task,)),
+                                                          AuditOptions(), progress=False).probes}
+    assert cued[(task, probe)].passed is False, cued[(task, probe)]
+    clean = {(p.task, p.probe): p for p in audit_dataset(_build(tmp_path / "clean", set(), tasks=(task,)),
+                                                           AuditOptions(), progress=False).probes}
+    assert clean[(task, probe)].passed is True, clean[(task, probe)]
 
 
 def test_reference_table_catches_fixed_answers_across_builds(tmp_path: Path) -> None:

@@ -173,6 +173,29 @@ def default_chance(sample: Sample) -> float:
     return 1.0 / len(sample.choices) if sample.choices else 0.0
 
 
+def best_blind_reply(sample: Sample, draw_gold: Callable[[Any], Any], *, candidates: int = 16,
+                     draws: int = 400, seed: int = 0) -> tuple[float, str]:
+    """Chance computed from the rule: the best expected official score (0-1) of a blind reply to ``sample``,
+    and that reply. ``draw_gold(rng)`` draws a gold as the generator draws them for a sample that looks like
+    this one (a ``random.Random`` is passed). The candidates are the oracle replies of ``candidates`` drawn
+    golds (a guesser who knows the generator's distribution answers one of its likely golds); each is scored by
+    the family's rule against fresh draws, the best picked on one half of them and measured on the other
+    (picking and measuring on the same draws would count luck as chance)."""
+    import random
+
+    rng = random.Random(seed)
+    replies = sorted({_reply_for(sample, draw_gold(rng)) for _ in range(candidates)})
+    golds = [draw_gold(rng) for _ in range(draws)]
+    pick, measure = golds[: draws // 2], golds[draws // 2:]
+
+    def mean(reply: str, on: Sequence[Any]) -> float:
+        got = [_official(dataclasses.replace(sample, answer=g), reply) for g in on]
+        return sum(v for v in got if v is not None) / max(1, len(on))
+
+    best = max(replies, key=lambda r: (mean(r, pick), r))
+    return mean(best, measure), best
+
+
 class _Hooks:
     """The family hooks of every benchmark met, loaded once."""
 
@@ -382,6 +405,8 @@ class _Facts:
     shape: str = ""
     delivery_error: str | None = None
     group: str = ""  # samples of one group are left out together (AuditSpec.group; default its id)
+    budget: int | None = None  # the new-token budget of the sample's generation settings
+    tokenizer: str | None = None  # the dataset's text tokenizer (meta.tokenizer)
 
 
 def _leak_text(sample: Sample) -> str | None:
@@ -526,6 +551,8 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
     if needle_parts:
         facts.image_classes = Counter(_image_classes(sample, needle_parts))
     facts.leak_gold = _leak_text(sample)
+    tokenizer = (sample.meta or {}).get("tokenizer")
+    facts.tokenizer = tokenizer if isinstance(tokenizer, str) else None
     if media is not None:
         facts.shape = _shape(sample, media)
     try:
@@ -541,6 +568,7 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
 
     facts.needles_delivered = sum(delivered(sample, spots, fit.prompt))
     facts.prompt_hash = _prompt_hash(fit.prompt)
+    facts.budget = fit.prompt.generation.max_tokens
     return facts
 
 
@@ -806,6 +834,206 @@ def _reference_table(path: Path, media_roots: tuple[str, ...]) -> dict[tuple[str
     return table
 
 
+def reference_golds(table: Mapping[tuple[str, str], Counter[str]]) -> dict[str, Counter[str]]:
+    """The reference build's gold counts per task."""
+    out: dict[str, Counter[str]] = defaultdict(Counter)
+    for (task, _question), golds in table.items():
+        out[task].update(golds)
+    return dict(out)
+
+
+#: Whether a rule accepts the gold anywhere in a reply is tried with the gold inside this frame.
+_ANYWHERE = "Perhaps it is {}, or maybe something else."
+#: Counts a learned count probe considers at most (the task's gold range, from its smallest gold on).
+_COUNT_CANDIDATES = 12
+
+
+class _Reader:
+    """The reading probes' facts (:mod:`niah.audit_probes`), gathered in the audit's second pass, when every
+    other sample's gold is known: per sample, the score of the budget-cut pool replies, of each mention rule,
+    and the learned probe's candidates."""
+
+    def __init__(self, gold_counts: Mapping[str, Counter[str]], media_root: Path,
+                 reference: Mapping[str, Counter[str]] | None) -> None:
+        self.gold_counts = gold_counts
+        self.root = media_root
+        self.reference = reference
+        self.vocab: dict[str, Counter[str]] = {}
+        self.pool: dict[str, dict[int, float | None]] = defaultdict(dict)
+        self.listed: dict[str, list[int]] = defaultdict(list)
+        self.mention: dict[str, dict[str, dict[int, float | None]]] = defaultdict(lambda: defaultdict(dict))
+        self.choices: dict[str, dict[int, Any]] = defaultdict(dict)
+        self._counters: dict[str | None, Callable[[str], int]] = {}
+        self._tokens: dict[tuple[str | None, str], int] = {}
+        self._replies: dict[tuple[str, str], str] = {}
+        self._budget: dict[str, set[int]] = defaultdict(set)
+        self.groups: dict[int, str] = {}
+        self.patterns: dict[str, Any] = {}
+        self.shapes: dict[str, Counter[str]] = {}
+
+    # -- helpers
+    def _count(self, tokenizer: str | None, text: str) -> int:
+        key = (tokenizer, text)
+        got = self._tokens.get(key)
+        if got is None:
+            counter = self._counters.get(tokenizer)
+            if counter is None:
+                counter = self._counters[tokenizer] = _token_counter(tokenizer)
+            got = self._tokens[key] = counter(text)
+        return got
+
+    def _gold_reply(self, sample: Sample, key: str) -> str:
+        got = self._replies.get((sample.task, key))
+        if got is None:
+            got = self._replies[(sample.task, key)] = _reply_for(sample, json.loads(key))
+        return got
+
+    def _vocabulary(self, task: str, own: Counter[str]) -> tuple[Any, set[str], set[str]]:
+        """The answer's type, learned without the sample's own gold: the task's gold phrases (this build's
+        and the reference build's) as one pattern, those of the other samples, and the shapes of their
+        one-word golds (made-up answers are typed by shape)."""
+        from niah.audit_probes import _norm, phrase_pattern, word_shape
+
+        got = self.vocab.get(task)
+        if got is None:
+            phrases: Counter[str] = Counter()
+            for key, n in self.gold_counts[task].items():
+                gold = json.loads(key)
+                if isinstance(gold, str) and _norm(gold):
+                    phrases[_norm(gold)] += n
+            for key in (self.reference or {}).get(task, {}):
+                gold = json.loads(key)
+                if isinstance(gold, str) and _norm(gold):
+                    phrases[_norm(gold)] += 1 + sum(self.gold_counts[task].values())
+            got = self.vocab[task] = phrases
+            self.patterns[task] = phrase_pattern(list(phrases))
+            shapes: Counter[str] = Counter()
+            for key, n in self.gold_counts[task].items():
+                gold = json.loads(key)
+                if isinstance(gold, str) and len(gold.split()) == 1:
+                    shapes[word_shape(gold.strip())] += n
+            self.shapes[task] = shapes
+        mine = Counter(_norm(json.loads(k)) for k, n in own.items() for _ in range(n)
+                       if isinstance(json.loads(k), str))
+        mine_shapes = Counter(word_shape(json.loads(k).strip()) for k, n in own.items() for _ in range(n)
+                              if isinstance(json.loads(k), str) and len(json.loads(k).split()) == 1)
+        others = {p for p, n in got.items() if n > mine.get(p, 0)}
+        shapes_left = {sh for sh, n in self.shapes[task].items() if n > mine_shapes.get(sh, 0)}
+        return self.patterns[task], others, shapes_left
+
+    def _resolve(self, rel: str) -> Path | None:
+        from niah.iox import resolve_under
+
+        try:
+            return resolve_under(self.root, rel)
+        except DataError:
+            return None
+
+    # -- per sample
+    def read(self, i: int, sample: Sample, f: _Facts, own: Counter[str]) -> None:
+        from niah import audit_probes as rp
+
+        task = f.task
+        self.groups[i] = f.group
+        gold = sample.answer
+        context = "\n".join(p.text for p in sample.context if isinstance(p, TextPart))
+        oracle = _reply_for(sample, gold)
+        alone = _official(sample, oracle)
+        if alone and f.budget is not None and (_official(sample, _ANYWHERE.format(oracle)) or 0.0) >= alone:
+            self._budget[task].add(f.budget)
+
+            def count(text: str) -> int:
+                return self._count(f.tokenizer, text)
+
+            ranked = [(k, self._gold_reply(sample, k)) for k in rp.ranked_golds(self.gold_counts[task], own)]
+            reply = rp.pool_reply(ranked, f.budget, count)
+            self.pool["answer-pool-budget"][i] = _official(sample, reply)
+            self.listed[task].append(reply.count(", ") + 1 if reply else 0)
+            if self.reference is not None and task in self.reference:
+                ranked = [(k, self._gold_reply(sample, k)) for k in rp.ranked_golds(self.reference[task], {})]
+                self.pool["reference-pool"][i] = _official(sample, rp.pool_reply(ranked, f.budget, count))
+
+        def scored(reply_gold: Any) -> float:
+            return _official(sample, _reply_for(sample, reply_gold)) or 0.0
+
+        if sample.choices:
+            rows = rp.option_features(sample, context, self._resolve)
+            self.choices[task][i] = rp.Choice(rows, [scored(k) for k in range(len(sample.choices))], f.group)
+        elif isinstance(gold, str) and gold.strip():
+            pattern, vocabulary, shapes = self._vocabulary(task, own)
+            stats = rp.word_stats(context, pattern, shapes)
+            candidates = rp.typed_candidates(stats, rp.question_words(sample))
+            # the mention rules read the golds seen elsewhere when the context names any, else the shaped words
+            named = [w for w in candidates if w in vocabulary] or candidates
+            gold_words = set(rp._norm(gold).split())
+
+            def word_score(word: str) -> float:
+                return scored(word) if set(rp._norm(word).split()) <= gold_words else 0.0
+
+            picks = rp.mention_picks(stats, named)
+            for rule in rp._MENTION_RULES:
+                self.mention[task][rule][i] = word_score(picks[rule]) if rule in picks else 0.0
+            self.choices[task][i] = rp.Choice(rp.word_features(stats, candidates, vocabulary),
+                                                  [word_score(w) for w in candidates], f.group)
+        elif isinstance(gold, int) and not isinstance(gold, bool):
+            ints = sorted(v for v in (json.loads(k) for k in self.gold_counts[task])
+                          if isinstance(v, int) and not isinstance(v, bool))
+            counts = list(range(ints[0], min(ints[-1], ints[0] + _COUNT_CANDIDATES - 1) + 1))
+            self.choices[task][i] = rp.Choice(rp.count_features(sample, context, counts),
+                                              [scored(c) for c in counts], f.group)
+
+    # -- verdict inputs
+    def probes(self, task: str, idx: Sequence[int]) -> list[tuple[str, dict[int, float | None], str]]:
+        from niah.audit_probes import FOLDS, learned_scores
+
+        out: list[tuple[str, dict[int, float | None], str]] = []
+        budgets = sorted(self._budget.get(task, ()))
+        listed = self.listed.get(task, [])
+        if budgets:
+            shown = "/".join(map(str, budgets))
+            mean = sum(listed) / len(listed) if listed else 0
+            for name, detail in (
+                    ("answer-pool-budget", f"the other samples' most frequent golds, {mean:.1f} on average, "
+                                           f"within the task's {shown} new tokens"),
+                    ("reference-pool", f"the reference build's most frequent golds within {shown} new tokens")):
+                got = self.pool.get(name, {})
+                values = {i: got[i] for i in idx if i in got}
+                if values:
+                    out.append((name, values, detail))
+        rules = self.mention.get(task)
+        if rules:
+            loo = leave_one_out_best({rule: [rules[rule].get(i) for i in idx] for rule in sorted(rules)},
+                                     groups=[self.groups[i] for i in idx])
+            label, times = loo.most_picked()
+            out.append(("mention-frequency", dict(zip(idx, loo.scores, strict=True)),
+                        f"the candidate of the answer's type mentioned once / least / most, the rule chosen on "
+                        f"the other samples (most often {label}, {times} of {len(idx)})"))
+        items = self.choices.get(task, {})
+        if len(items) >= FOLDS:
+            order = [i for i in idx if i in items]
+            scores = learned_scores([items[i] for i in order])
+            out.append(("learned", dict(zip(order, scores, strict=True)),
+                        f"a softmax over each sample's candidates fitted on the other {FOLDS - 1} of {FOLDS} folds "
+                        "to features of what the model is sent (options: slot, length, overlap, mentions, image "
+                        "statistics; words: mentions, positions, case, rare marks nearby; counts: visible counts)"))
+        return out
+
+
+def _token_counter(name: str | None) -> Callable[[str], int]:
+    """Token counts in the dataset's tokenizer (``meta.tokenizer``), else cl100k_base, else about four
+    characters a token when neither loads."""
+    from niah.tokens.text import get_tokenizer
+
+    for candidate in (name, "cl100k_base"):
+        if candidate is None:
+            continue
+        try:
+            return get_tokenizer(candidate).count
+        except Exception:  # a tokenizer file that is missing or broken: the next one
+            continue
+    return lambda text: max(1, len(text) // 4)
+
+
 def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                   progress: bool = True) -> AuditReport:
     """Run every probe on ``dataset`` (streamed twice) and return the report; nothing is written."""
@@ -864,6 +1092,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     leak_finders = {t: _LeakFinder(c) for t, c in leak_counts.items() if c}
     leaks: dict[int, tuple[float, float]] = {}
 
+    reader = _Reader(gold_counts, ds.media_root, reference_golds(reference) if reference is not None else None)
     # second pass: replies that depend on the other samples
     replies: dict[str, dict[int, float | None]] = defaultdict(dict)
     constants: dict[str, dict[str, dict[int, float | None]]] = defaultdict(lambda: defaultdict(dict))
@@ -900,6 +1129,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                     mine = left_out(f, task)
                     pool = [g for g in pool if gold_counts[task][_gold_key(g)] > mine.get(_gold_key(g), 0)]
                 replies["answer-pool"][i] = _official(sample, ", ".join(pool))
+            reader.read(i, sample, f, left_out(f, task))
             finder = leak_finders.get(task)
             if finder is not None and f.leak_gold is not None:
                 haystack = _haystack_text(sample, f.needle_texts)
@@ -947,6 +1177,8 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             picked = f"for all {len(idx)} samples" if times == len(idx) else f"most often, {times} of {len(idx)}"
             add("constant", "no-read", dict(zip(idx, loo.scores, strict=True)),
                 f"best constant reply on the other samples: {label} ({picked})")
+        for name, values, detail in reader.probes(task, idx):
+            add(name, "reading", values, detail)
         task_leaks = {i: leaks[i] for i in idx if i in leaks}
         if task_leaks:
             probes.append(judge_probe(
@@ -1151,5 +1383,6 @@ def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     return settings, resolve_run_dataset(run_dir, run)
 
 
-__all__ = ["AUDIT_FILE", "DELIVERY", "AuditOptions", "AuditReport", "LeaveOneOut", "audit_dataset", "default_chance",
+__all__ = ["AUDIT_FILE", "DELIVERY", "AuditOptions", "AuditReport", "LeaveOneOut", "audit_dataset",
+           "best_blind_reply", "default_chance",
            "judge_probe", "leave_one_out_best", "options_from_run", "print_report", "read_audit", "verdict_label", "write_audit"]

@@ -10,6 +10,7 @@ for the visual haystack, a random class among the demonstrations' ``label: N`` f
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from niah.benchmarks.protocol import AuditSpec
@@ -48,10 +49,47 @@ def _labels(sample: Sample) -> list[int]:
     return sorted({int(n) for n in _LABEL.findall(parts_text(sample.context))})
 
 
+def _count_range(sample: Sample) -> tuple[int, int] | None:
+    """The per-item count range of a generated counting set (the MM-NIAH generator's), else None."""
+    from niah.benchmarks.mm_niah.needles import COUNT_RANGE, IMAGE_COUNT_RANGE
+
+    if (sample.meta or {}).get("metric") != "soft_acc" or not isinstance(sample.answer, list):
+        return None
+    if sample.task.endswith("counting-image"):
+        return IMAGE_COUNT_RANGE
+    if sample.task.endswith("counting-text"):
+        return COUNT_RANGE
+    return None
+
+
+@lru_cache(maxsize=256)
+def _sum_rule_chance(task: str, prompt: str, items: int, low: int, high: int) -> tuple[float, str]:
+    """The best fixed reply under the sum rule for a gold of ``items`` counts, each uniform in low..high."""
+    from niah.audit import best_blind_reply
+
+    sample = Sample(id="chance", benchmark="mmlongbench", task=task, context=[], question=[TextPart("")],
+                    answer=[low] * items, meta={"metric": "soft_acc", "prompt": prompt})
+    return best_blind_reply(sample, lambda rng: [rng.randint(low, high) for _ in range(items)])
+
+
+def counting_chance(sample: Sample) -> tuple[float, str] | None:
+    """Chance from the sum rule (sum of the predicted counts == sum of the gold's): the best fixed reply for
+    the sample's number of counts (what the model sees: its images, its statements) and its expected score,
+    or None for a sample that is no generated counting sample."""
+    span = _count_range(sample)
+    if span is None:
+        return None
+    return _sum_rule_chance(sample.task, str((sample.meta or {}).get("prompt")), len(sample.answer), *span)
+
+
 def random_answer(sample: Sample, shape: Any) -> str | None:
-    """A chance-level reply in the form the official rule reads; None (the shared default) for open answers."""
+    """A chance-level reply in the form the official rule reads; None (the shared default) for open answers.
+    Generated counting: the best blind reply under the sum rule (its score is the chance the audit states)."""
     metric = (sample.meta or {}).get("metric")
     rng = shape.rng
+    counted = counting_chance(sample)
+    if counted is not None:
+        return counted[1]
     if metric == "binary_acc":
         return rng.choice(("yes", "no"))
     if metric == "cls_acc":
@@ -69,7 +107,11 @@ def random_answer(sample: Sample, shape: Any) -> str | None:
 def chance(sample: Sample) -> float:
     """Expected official score of a blind guess: 1/2 for yes/no, one over the number of options parsed from
     the question (or given as choices), one over the number of classes the demonstrations show for in-context
-    classification; 0 for open answers (counting, retrieval, document QA, summaries)."""
+    classification; for generated counting the best fixed reply's score under the sum rule
+    (:func:`counting_chance`); 0 for other open answers (retrieval, document QA, summaries)."""
+    counted = counting_chance(sample)
+    if counted is not None:
+        return counted[0]
     metric = (sample.meta or {}).get("metric")
     if metric == "binary_acc":
         return 0.5
