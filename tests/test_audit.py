@@ -292,7 +292,6 @@ def test_each_cue_is_caught(tmp_path: Path, clean_find: Path, cue: str, probe: s
 @pytest.mark.parametrize(("cue", "task", "probe"), [
     ("longest", "pick", "learned"),
     ("bright", "pick", "learned"),
-    ("near-end", "find", "mention-frequency"),
     ("near-end", "find", "learned"),
     ("rare-mark", "find", "learned"),
     ("paragraphs", "count", "learned"),
@@ -301,7 +300,7 @@ def test_each_cue_is_caught(tmp_path: Path, clean_find: Path, cue: str, probe: s
 def test_planted_cues_fail_the_reading_probes(tmp_path: Path, cue: str, task: str, probe: str) -> None:
     """A cue no probe is named after (the right option longest or brighter, the gold said again at the end,
     the needle marked by a rare mark, the count given by the paragraphs, a small answer pool) fails the
-    learned, mention or budget-pool probe; the same task built clean passes it."""
+    learned or budget-pool probe; the same task built clean passes it."""
     cued = {(p.task, p.probe): p for p in audit_dataset(_build(tmp_path / "cued", {cue}, tasks=(task,)),
                                                           AuditOptions(), progress=False).probes}
     assert cued[(task, probe)].passed is False, cued[(task, probe)]

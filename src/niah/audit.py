@@ -939,7 +939,7 @@ class _Reader:
         context = "\n".join(p.text for p in sample.context if isinstance(p, TextPart))
         oracle = _reply_for(sample, gold)
         alone = _official(sample, oracle)
-        if alone and f.budget is not None and (_official(sample, _ANYWHERE.format(oracle)) or 0.0) >= alone:
+        if alone and f.chance == 0 and f.budget is not None and (_official(sample, _ANYWHERE.format(oracle)) or 0.0) >= alone:
             self._budget[task].add(f.budget)
 
             def count(text: str) -> int:
@@ -963,8 +963,8 @@ class _Reader:
             pattern, vocabulary, shapes = self._vocabulary(task, own)
             stats = rp.word_stats(context, pattern, shapes)
             candidates = rp.typed_candidates(stats, rp.question_words(sample))
-            # the mention rules read the golds seen elsewhere when the context names any, else the shaped words
-            named = [w for w in candidates if w in vocabulary] or candidates
+            named = [w for w in candidates if w in vocabulary]  # golds seen elsewhere, named in this context
+            shaped = [w for w in candidates if w not in vocabulary]
             gold_words = set(rp._norm(gold).split())
 
             def word_score(word: str) -> float:
@@ -973,7 +973,10 @@ class _Reader:
             picks = rp.mention_picks(stats, named)
             for rule in rp._MENTION_RULES:
                 self.mention[task][rule][i] = word_score(picks[rule]) if rule in picks else 0.0
-            self.choices[task][i] = rp.Choice(rp.word_features(stats, candidates, vocabulary),
+            if shaped:  # the type scan: the least mentioned word shaped like the golds (often the only one)
+                self.pool["type-scan"][i] = word_score(min(shaped, key=lambda w: (stats.count[w], stats.first[w])))
+            if len(shaped) != 1:  # an answer that is the only word of its shape is the type scan's, not learned
+                self.choices[task][i] = rp.Choice(rp.word_features(stats, candidates, vocabulary),
                                                   [word_score(w) for w in candidates], f.group)
         elif isinstance(gold, int) and not isinstance(gold, bool):
             ints = sorted(v for v in (json.loads(k) for k in self.gold_counts[task])
@@ -1000,6 +1003,11 @@ class _Reader:
                 values = {i: got[i] for i in idx if i in got}
                 if values:
                     out.append((name, values, detail))
+        got = self.pool.get("type-scan", {})
+        scan = {i: got[i] for i in idx if i in got}
+        if scan:
+            out.append(("type-scan", scan, "the least mentioned context word shaped like the other samples' golds "
+                                           "(a diagnostic: the answer found by its type, without the needle)"))
         rules = self.mention.get(task)
         if rules:
             loo = leave_one_out_best({rule: [rules[rule].get(i) for i in idx] for rule in sorted(rules)},
@@ -1178,6 +1186,11 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
             add("constant", "no-read", dict(zip(idx, loo.scores, strict=True)),
                 f"best constant reply on the other samples: {label} ({picked})")
         for name, values, detail in reader.probes(task, idx):
+            if name == "type-scan":  # a diagnostic, as the skews are: scanning for the type is not a shortcut
+                scan = judge_probe(name, task, "reading", values, chances, margin, detail)
+                if scan is not None:
+                    probes.append(dataclasses.replace(scan, advisory=True))
+                continue
             add(name, "reading", values, detail)
         task_leaks = {i: leaks[i] for i in idx if i in leaks}
         if task_leaks:
