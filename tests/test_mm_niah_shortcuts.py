@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.benchmarks.mm_niah.family import FAMILY
 from niah.benchmarks.mm_niah.score import score_sample
 from niah.delivery import default_locate
-from niah.errors import DataError
+from niah.english import format_with_articles
+from niah.errors import ConfigError, DataError
 from niah.models.base import ModelSpec
 from niah.models.baselines import RandomBaseline, oracle_reply
 from niah.sample import Dataset, ImagePart, Sample, TextPart, parts_text
@@ -86,11 +88,13 @@ def test_answers_are_only_in_the_needles_and_the_oracle_scores(text_builds) -> N
         assert s.meta["needle_template"]
 
 
-def test_every_template_draws_many_answers() -> None:
+def test_every_template_draws_a_new_answer_every_time() -> None:
+    """Answers come from generated vocabularies (made-up words, millions of them): 120 draws, 120 answers."""
     rng = random.Random(0)
     for t in (*templates.load_retrieval_templates(), *templates.load_reasoning_templates()):
         answers = {templates.fill(t, rng).answer for _ in range(120)}
-        assert len(answers) >= templates.MIN_ANSWERS * 0.8, t.id
+        assert len(answers) == 120, t.id
+        assert all(templates.value_kind(a) is not None for a in answers), t.id
 
 
 def _pools(**extra: list[str]) -> dict[str, tuple[str, ...]]:
@@ -99,21 +103,54 @@ def _pools(**extra: list[str]) -> dict[str, tuple[str, ...]]:
                                                                                  extra.items()}}
 
 
+_GENERATED = {"gen": templates.Generated("gen", "name")}
+
+
 @pytest.mark.parametrize(("item", "message"), [
     ({"needle": "In {town} the prize is a {answer}.", "question": "What is the prize in {town}, a {answer}?",
-      "slots": {"town": "town", "answer": "thing"}}, "must not show the answer"),
+      "slots": {"town": "town", "answer": "gen"}}, "must not show the answer"),
     ({"needle": "In {town} the prize is a {answer}.", "question": "What is the prize in {town}?",
-      "slots": {"town": "town", "answer": "town"}}, "at least 30"),
+      "slots": {"town": "town", "answer": "thing"}}, "must draw from a generated pool"),
     ({"needle": "In {town} the prize is a {answer}.", "question": "What is the prize in {place}?",
-      "slots": {"town": "town", "answer": "thing"}}, "differ from slots declared"),
+      "slots": {"town": "town", "answer": "gen"}}, "differ from slots declared"),
     ({"needle": "In {town} the prize is here.", "question": "What is the prize in {town}?",
-      "slots": {"town": "town", "answer": "thing"}}, "differ from slots declared"),
+      "slots": {"town": "town", "answer": "gen"}}, "differ from slots declared"),
     ({"needle": "In {town} the prize is a {answer}.", "question": "What is the prize in {town}?",
-      "slots": {"town": "nowhere", "answer": "thing"}}, "unknown pool"),
+      "slots": {"town": "nowhere", "answer": "gen"}}, "unknown pool"),
+    ({"needle": "In {town} the prize is a {answer}.", "question": "What is the prize in {town}?",
+      "slots": {"town": "town", "answer": "gen"}, "decoy_frames": [1]}, "decoy_frames"),
+    ({"needle": "In {town} {who} won a {answer}.", "question": "What did {who} win in {town}?",
+      "slots": {"town": "town", "who": "town", "answer": "gen"}}, "too small for its slots and their decoys"),
 ])
 def test_bad_templates_are_refused_at_load(item: dict[str, object], message: str) -> None:
     with pytest.raises(DataError, match=message):
-        templates.parse_templates("t.json", {"items": [{"id": "x", **item}]}, _pools(), statements=1)
+        templates.parse_templates("t.json", {"items": [{"id": "x", **item}]}, _pools(), statements=1,
+                                  generated=_GENERATED)
+
+
+@pytest.mark.parametrize(("generated", "message"), [
+    ({"g": {"form": "song"}}, "form must be one of"),
+    ({"g": {"form": "word", "suffixes": ["Lane"]}}, "name form only"),
+    ({"g": {"form": "phrase"}}, "closed pool 'g', which is missing"),
+    ({"thing": {"form": "name"}}, "both a closed and a generated pool"),
+])
+def test_bad_generated_pools_are_refused_at_load(generated: dict[str, object], message: str) -> None:
+    with pytest.raises(DataError, match=message):
+        templates.parse_generated("v.json", {"generated": generated}, _pools())
+
+
+def test_made_up_words_are_left_alone_by_the_official_normalization() -> None:
+    rng = random.Random(3)
+    words = [templates.made_up_word(rng) for _ in range(3000)]
+    assert len(set(words)) >= 2990  # millions of words: repeats are rare
+    for word in words:
+        assert templates.MADE_UP_WORD.fullmatch(word) and templates.contains(f"It is {word}.", word)
+    spec = templates.load_generated()["building"]
+    value = "Velkor " + spec.heads[0]
+    assert templates.value_kind(value) == "building" and templates.value_kind("Velkor") == "name"
+    assert templates.find_values(f"The {value} stands by Drissa's house; Velkor {spec.heads[0]} again.",
+                                 "building") == [value, value]
+    assert templates.find_values(f"The {value} stands by Drissa's house.", "name") == ["Drissa"]
 
 
 def test_bad_pools_are_refused_at_load() -> None:
@@ -132,7 +169,12 @@ def test_reasoning_choices_put_the_answer_anywhere() -> None:
         places = Counter()
         for _ in range(40):
             filled = templates.fill(t, rng)
-            options, index = templates.choice_values(filled, rng)
+            pool, slot_pool = t.answer_pool, dict(t.slots)
+            side = [v for _s, values in templates.decoys(filled, rng, 3) for k, v in values.items()
+                    if slot_pool[k] == pool]
+            options, index = templates.choice_values(filled, rng, decoy_values=side)
+            if t.choices is None:  # the other options are values the decoys name, where they name enough
+                assert sum(o in side for o in options) == min(3, len(set(side)))
             assert len(set(options)) == 4 and options[index] == filled.answer
             assert not templates.contains(filled.question, filled.answer)
             places[index] += 1
@@ -223,3 +265,71 @@ def test_reasoning_choices_put_the_answer_where_the_deck_says() -> None:
         for where in range(4):
             options, index = templates.choice_values(filled, rng, answer_for=lambda n, where=where: where)
             assert index == where and options[where] == filled.answer and len(set(options)) == 4
+
+
+def _mentions_of_type(sample: Sample) -> tuple[Counter[str], str]:
+    """The generated values of the answer's shape in the needles, counted, leaving out those the question names."""
+    kind = templates.value_kind(sample.answer)
+    assert kind is not None
+    question = parts_text(sample.question)
+    counts = Counter(templates.find_values(" ".join(sample.meta["needles"]), kind))
+    return Counter({v: n for v, n in counts.items() if not templates.contains(question, v)}), kind
+
+
+def test_reasoning_answers_are_not_the_one_value_mentioned_once(text_builds) -> None:
+    """A chain "A is the father of B. B is the mother of C. C is the brother of D." ends on the one name said
+    once: picking it scored 90 against chance. Each needle now holds a chain statement and a decoy about
+    other people or things, so the pick falls to picking any value of the answer's type in the needles."""
+    once_pick, uniform = [], []
+    for s in (s for build in text_builds for s in build if s.task == "reasoning-text"):
+        counts, _kind = _mentions_of_type(s)
+        assert counts[s.answer] >= 1, s.id
+        once = [v for v, n in counts.items() if n == 1]
+        once_pick.append((s.answer in once) / len(once) if once else 0.0)
+        uniform.append(1 / len(counts))
+        assert len(s.meta["needles"]) == 3 and all(n.count(". ") == 1 for n in s.meta["needles"]), s.id
+    assert len(once_pick) >= 15
+    assert sum(once_pick) / len(once_pick) <= sum(uniform) / len(uniform) + 0.05
+    assert sum(once_pick) / len(once_pick) <= 0.5
+
+
+def test_decoys_restate_the_template_with_fresh_values() -> None:
+    rng = random.Random(0)
+    for t in templates.load_reasoning_templates():
+        filled = templates.fill(t, rng)
+        side = templates.decoys(filled, rng, 3)
+        assert len(side) == 3
+        frames = [t.needles[f] for f in t.decoy_frames]
+        for text, values in side:
+            assert any(set(re.findall(r"\{(\w+)\}", f)) == set(values) and text == format_with_articles(f, values)
+                       for f in frames), t.id
+            assert not templates.contains(text, filled.answer), t.id
+            assert not set(values.values()) & set(filled.values.values()), t.id
+
+
+def test_a_list_of_another_builds_answers_scores_nothing(text_builds) -> None:
+    """Closed pools of 30-50 answers: listing the most frequent within 16 tokens scored 2-6, all of them 100."""
+    first, second = text_builds
+    for task in TEXT_TASKS:
+        golds = [s.answer for s in second if s.task == task]
+        reply = ", ".join(golds)  # every answer of the other build, no length cap
+        rows = [s for s in first if s.task == task]
+        assert sum(_score(s, reply) for s in rows) == 0.0, task
+
+
+def test_distractors_are_same_type_facts_about_other_keys(tmp_path: Path) -> None:
+    samples = _build(tmp_path / "d", seed=3, tasks=["retrieval-text"], lengths=["2k-4k", "8k-12k"],
+                     depths=[0.0, 0.4, 0.8], per_cell=1, distractors=3)
+    for s in samples:
+        text = parts_text([p for p in s.context if isinstance(p, TextPart)])
+        needle, others = s.meta["needles"][0], s.meta["distractors"]
+        assert len(others) == 3 and all(d in text for d in [needle, *others]), s.id
+        kind = templates.value_kind(s.answer)
+        assert kind is not None
+        # the answer is one of four values of its type in the context, each stated the same way
+        assert len(set(templates.find_values(text, kind))) >= 4, s.id
+        assert not any(templates.contains(d, s.answer) for d in others), s.id
+        assert _score(s, oracle_reply(s)) == 1.0
+        assert s.meta["depth_cell"] == int(s.meta["depth"][0] / 0.2) and len(s.meta["depth"]) == 1
+    with pytest.raises(ConfigError, match="--distractors"):
+        BuildConfig(distractors=-1).validate()

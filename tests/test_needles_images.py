@@ -349,3 +349,36 @@ def test_a_dealt_answer_places_the_correct_option(haystack: Image.Image) -> None
             options = puzzle.choices if puzzle.choices is not None else puzzle.choice_images
             assert options is not None
             assert puzzle.answer == (len(options) - 1 if last else 0), (kind, last)
+
+
+def test_no_jigsaw_option_is_the_true_piece_turned_or_mirrored(haystack: Image.Image) -> None:
+    """A turned or mirrored copy of the truth was told from it by its own pixels ("the piece whose top is bluer"
+    scored 69-70 against 50); every distractor is now a piece cut elsewhere from the same picture."""
+    turns = (Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM, Image.Transpose.ROTATE_180,
+             Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270, Image.Transpose.TRANSPOSE,
+             Image.Transpose.TRANSVERSE)
+    source = np.asarray(haystack.convert("RGB"))
+    for seed in range(12):
+        _puzzle, options, answer, _q = make_jigsaw(haystack, random.Random(seed), n_options=2)
+        truth = options[answer]
+        copies = {png_bytes(truth.transpose(t)) for t in turns}
+        for i, option in enumerate(options):
+            if i == answer:
+                continue
+            assert png_bytes(option) not in copies, seed
+            piece = np.asarray(option)
+            side = piece.shape[0]
+            # the distractor is some square of the source, pixel for pixel
+            found = any(np.array_equal(source[y:y + side, x:x + side], piece)
+                        for y in range(source.shape[0] - side + 1) for x in range(source.shape[1] - side + 1)
+                        if source[y, x].tolist() == piece[0, 0].tolist())
+            assert found, seed
+
+
+def test_the_kind_test_favours_neither_piece() -> None:
+    """Accepting a pair must not depend on which piece is the truth (a one-sided rule kept distractors plainer)."""
+    rng = random.Random(0)
+    for _ in range(500):
+        a = (rng.uniform(0, 40), (rng.uniform(0, 255), rng.uniform(0, 255), rng.uniform(0, 255)))
+        b = (rng.uniform(0, 40), (rng.uniform(0, 255), rng.uniform(0, 255), rng.uniform(0, 255)))
+        assert ni.same_kind(a, b) == ni.same_kind(b, a)

@@ -13,8 +13,8 @@ Chance (``chance(sample)``, the expected official score of a guess that does not
   three uniform counts covers every statement (extra items cost nothing) and is right at each with
   probability 1/10;
 - open-ended (retrieval-text, reasoning-text, the image-count probe): 0. The answer is a slot value drawn per
-  sample from a pool of at least 30 (``templates.MIN_ANSWERS``), checked absent from the question and the
-  haystack, so a guess that reads neither needle has no answer to copy.
+  sample from a generated vocabulary of millions of made-up words (``templates.made_up_word``), checked absent
+  from the question and the haystack, so a guess that reads neither needle has no answer to copy.
 
 ``locate`` is left to :func:`niah.delivery.default_locate`: ``meta.needles`` holds each text needle exactly as
 it stands in the context (its leading space dropped, which the containment test does not need) and each image

@@ -70,6 +70,10 @@ def parse_length(spec: str) -> tuple[int, int]:
     return parse_length_spec(spec)
 
 
+#: most same-type distractor facts a retrieval-text sample may hold (``--distractors``)
+MAX_DISTRACTORS = 20
+
+
 @dataclass
 class BuildConfig:
     tasks: Sequence[str] = TASKS
@@ -87,6 +91,7 @@ class BuildConfig:
     images: bool = True  # False: text-needle tasks with no images in the context (text-only grids)
     doc_separator: str | None = None  # between concatenated documents; None: DEFAULT_DOC_SEPARATOR
     reasoning_choices: bool = False  # reasoning-text as multiple choice (where a triple has options)
+    distractors: int = 0  # retrieval-text: same-type facts about other keys beside the needle (RULER-style)
 
     def validate(self) -> None:
         bad = [t for t in self.tasks if t not in TASKS + OPTIONAL_TASKS]
@@ -113,6 +118,8 @@ class BuildConfig:
                                   f"{min(int(steps), bins.NUM_DEPTH_CELLS - 1) * bins.DEPTH_STEP:g}")
         if self.per_cell < 1:
             raise ConfigError("--per-cell must be >= 1")
+        if isinstance(self.distractors, bool) or not 0 <= self.distractors <= MAX_DISTRACTORS:
+            raise ConfigError(f"--distractors must be a whole number in 0..{MAX_DISTRACTORS}, got {self.distractors!r}")
         for spec in self.lengths:
             parse_length(spec)
 
@@ -578,7 +585,7 @@ class MMNIAHBuilder:
                 "seed": cfg.seed, "corpus": self.corpus_name, "lang": cfg.lang,
                 "text_tokens_per_image": cfg.text_tokens_per_image, "max_images": cfg.max_images,
                 "images": cfg.images, "doc_separator": self.doc_separator,
-                "reasoning_choices": cfg.reasoning_choices,
+                "reasoning_choices": cfg.reasoning_choices, "distractors": cfg.distractors,
             },
             # how contexts end: on a whole sentence, or (when no sentences add up exactly) a word cut
             "context_endings": {"sentence": self.num_built - self.word_cut_endings,
@@ -691,15 +698,20 @@ class MMNIAHBuilder:
     # ------------------------------------------------------------------ text-needle tasks
     def _text_needle_sample(self, plan: _Plan, statements: list[str], *, question: list[Part], answer: Any,
                             choices: list[list[Part]] | None, gold_text: str | None = None,
-                            extra_meta: dict[str, Any] | None = None) -> Sample | None:
+                            extra_meta: dict[str, Any] | None = None,
+                            distractors: Sequence[str] = ()) -> Sample | None:
         """Text needles at drawn depths among haystack images; ``gold_text`` (an open answer, or the correct
         option's text) must not occur in the haystack itself, else the sample is drawn again: the answer is
-        then found only in the needles."""
+        then found only in the needles. ``distractors`` (retrieval-text's same-type facts about other keys)
+        stand at depths uniform on the whole context; they are not needles (``meta.distractors`` lists them)
+        and the sample's depth is the needles' alone."""
         k = len(statements)
         targets = draw_depths(plan.rng, k, plan.cell)
         windows = [(plan.depth_lo, plan.depth_hi)] if k == 1 else [(0.0, 1.0)] * k
         needle_specs = [NeedleSpec(make_unit(s, self.cfg.lang), t, w) for s, t, w in
                         zip(statements, targets, windows, strict=True)]
+        needle_specs += [NeedleSpec(make_unit(d, self.cfg.lang), plan.rng.random(), (0.0, 1.0))
+                         for d in distractors]
         reserve = sum(self.ctx.pool.tokenizer.unit_count(n.text) for n in needle_specs)
         # every document of the paper's data holds images (about one per 2K text tokens, at least one)
         images = _choose_images(self.ctx, plan, min_images=1 if self.cfg.images else 0, reserve_tokens=reserve)
@@ -708,7 +720,9 @@ class MMNIAHBuilder:
         # a random position does, 15 of 139 against 28 at seed 7; the main cause, found later: a needle never
         # opened a paragraph under a heading, which it now does)
         specs = [ImageSpec(im.tokens, payload=im) for im in images]
-        in_window = _in_cell(plan.cell) if k == 1 else None
+        # the official float binning of the one needle's cell (a distractor's window is the whole context, so
+        # with distractors the plain window stands and the realized depth is checked after assembly)
+        in_window = _in_cell(plan.cell) if k == 1 and not distractors else None
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs,
                           in_window=in_window)
         if gold_text is not None:
@@ -718,17 +732,23 @@ class MMNIAHBuilder:
             if mentions(haystack, gold_text):
                 return self._redraw("the haystack names the answer itself")
         paths = partial(self._store_layout_images, layout)
-        return self._finish_sample(plan, layout, layout.needle_depths, question=question, answer=answer,
+        if distractors:
+            extra_meta = {**(extra_meta or {}), "distractors": list(distractors)}
+        return self._finish_sample(plan, layout, layout.needle_depths[:k], question=question, answer=answer,
                                    choices=choices, needles_meta=list(statements), image_paths=paths,
                                    extra_meta=extra_meta)
 
     def _retrieval_text(self, plan: _Plan) -> Sample | None:
-        from niah.benchmarks.mm_niah.templates import fill
+        """One fact; with ``--distractors N``, N more facts of the same template about other keys (another
+        town, another cook) with other answers of the same type, so that the answer is not the one value of
+        its type in the context and the needle must be found by its key (RULER's distractor needles)."""
+        from niah.benchmarks.mm_niah.templates import decoys, fill
 
         filled = fill(plan.rng.choice(self.retrieval), plan.rng, self.pools)
+        others = [text for text, _values in decoys(filled, plan.rng, self.cfg.distractors, self.pools)]
         return self._text_needle_sample(plan, list(filled.needles), question=[TextPart(filled.question)],
                                         answer=filled.answer, choices=None, gold_text=filled.answer,
-                                        extra_meta={"needle_template": filled.template.id})
+                                        extra_meta={"needle_template": filled.template.id}, distractors=others)
 
     def _counting_text(self, plan: _Plan) -> Sample | None:
         variant = plan.rng.choice(self.counting)
@@ -739,15 +759,26 @@ class MMNIAHBuilder:
     def _reasoning_text(self, plan: _Plan) -> Sample | None:
         """Open-ended as in the paper (Table 1); multiple choice with ``reasoning_choices`` (four options in a
         random order, so neither the question nor the position tells the answer)."""
-        from niah.benchmarks.mm_niah.templates import choice_values, fill
+        from niah.benchmarks.mm_niah.templates import choice_values, decoys, fill
 
         filled = fill(plan.rng.choice(self.reasoning), plan.rng, self.pools)
+        side = decoys(filled, plan.rng, len(filled.needles), self.pools)
+        # each needle holds one statement of the chain and one decoy, in either order, and the chain's
+        # statements stand in a random order: neither where nor how often a value is mentioned tells the answer
+        chain, extra = list(filled.needles), [text for text, _values in side]
+        plan.rng.shuffle(chain)
+        plan.rng.shuffle(extra)
+        statements = [" ".join((a, b) if plan.rng.random() < 0.5 else (b, a)) for a, b in zip(chain, extra, strict=True)]
         choices: list[list[Part]] | None = None
         answer: Any = filled.answer
         if self.cfg.reasoning_choices:
-            options, answer = choice_values(filled, plan.rng, self.pools, answer_for=self._answer_for(plan))
+            pool = filled.template.answer_pool
+            slot_pool = dict(filled.template.slots)
+            same_type = [v for _text, values in side for slot, v in values.items() if slot_pool[slot] == pool]
+            options, answer = choice_values(filled, plan.rng, self.pools, answer_for=self._answer_for(plan),
+                                            decoy_values=same_type)
             choices = [[TextPart(c)] for c in options]
-        return self._text_needle_sample(plan, list(filled.needles), question=[TextPart(filled.question)],
+        return self._text_needle_sample(plan, statements, question=[TextPart(filled.question)],
                                         answer=answer, choices=choices, gold_text=filled.answer,
                                         extra_meta={"needle_template": filled.template.id,
                                                     "reasoning_kind": filled.template.kind})

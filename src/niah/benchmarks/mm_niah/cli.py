@@ -124,6 +124,9 @@ def build_command(
                                 "'\\n\\n---\\n\\n', or '</s>' with --format official")] = None,
     reasoning_choices: Annotated[bool, typer.Option(
         "--reasoning-choices", help="reasoning-text as multiple choice (default: open-ended, as the paper)")] = False,
+    distractors: Annotated[int, typer.Option(
+        "--distractors", help="retrieval-text: this many facts of the needle's kind about other keys, with other "
+                              "answers of its type, placed anywhere (RULER-style; default 0, as the paper)")] = 0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no summary table")] = False,
 ) -> None:
@@ -139,7 +142,7 @@ def build_command(
     cfg = BuildConfig(tasks=split_csv(tasks) or default_tasks, lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
                       depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus, lang=lang,
                       tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image,
-                      images=not no_images, reasoning_choices=reasoning_choices,
+                      images=not no_images, reasoning_choices=reasoning_choices, distractors=distractors,
                       doc_separator=None if doc_separator is None else doc_separator.replace("\\n", "\n"))
     build_mm_niah(cfg, out, fmt=fmt, progress=not no_progress)
     if not quiet and fmt == "niah":

@@ -52,6 +52,7 @@ BUILD_OPTION_KINDS: dict[str, OptionKind] = {
     "tasks": "texts", "lengths": "texts", "depths": "numbers", "per_cell": "int", "seed": "int", "corpus": "text",
     "lang": "text", "tokenizer": "text", "image_tokens": "text", "text_tokens_per_image": "int", "max_images": "int",
     "image_max_side": "int", "images": "bool", "doc_separator": "text", "reasoning_choices": "bool",
+    "distractors": "int",
 }
 
 

@@ -666,7 +666,9 @@ def same_kind(truth: tuple[float, tuple[float, float, float]],
               other: tuple[float, tuple[float, float, float]]) -> bool:
     """Whether a candidate piece looks like the same kind of picture as the true piece (see above)."""
     (d0, c0), (d1, c1) = truth, other
-    if abs(d1 - d0) > max(_KIND_DETAIL_RATIO * d0, _KIND_DETAIL_FLOOR):
+    # symmetric in the two pieces (the allowance follows the plainer one), so that accepting a pair favours
+    # neither: a rule scaled by the truth's detail alone kept distractors plainer than the truth on average
+    if abs(d1 - d0) > max(_KIND_DETAIL_RATIO * min(d0, d1), _KIND_DETAIL_FLOOR):
         return False
     return math.dist(c0, c1) <= _KIND_MAX_COLOUR
 
@@ -700,22 +702,22 @@ def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
     hole: Box = (hx, hy, hx + side, hy + side)
     truth = src.crop(hole)
 
-    transforms = (Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM, Image.Transpose.ROTATE_180,
-                  Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270)
+    # Every distractor is a piece of the same picture from elsewhere, cut the same way as the truth (never the
+    # truth mirrored or turned: such a copy was told from the truth by its own pixels, a sky on the wrong side,
+    # and "pick the piece whose top is bluer" scored 69-70 against 50). The hole and each distractor are uniform
+    # over the positions that do not overlap and the kind test is symmetric, so no property of one piece's
+    # pixels says which is the truth; only matching it to the hole does.
     truth_texture = piece_texture(truth)
     distractors: list[Image.Image] = []
     for _ in range(200):
         if len(distractors) == n_options - 1:
             break
-        if rng.random() < 0.6:  # a piece of the same picture from elsewhere, of the same kind as the truth
-            x, y = rng.randint(0, width - side), rng.randint(0, height - side)
-            if _boxes_overlap((x, y, x + side, y + side), hole, 0):
-                continue
-            candidate = src.crop((x, y, x + side, y + side))
-            if not same_kind(truth_texture, piece_texture(candidate)):
-                continue
-        else:  # the true piece, mirrored or turned: same colours and texture, wrong edges
-            candidate = truth.transpose(rng.choice(transforms))
+        x, y = rng.randint(0, width - side), rng.randint(0, height - side)
+        if _boxes_overlap((x, y, x + side, y + side), hole, 0):
+            continue
+        candidate = src.crop((x, y, x + side, y + side))
+        if not same_kind(truth_texture, piece_texture(candidate)):
+            continue
         if all(_mean_diff(candidate, other) >= _MIN_OPTION_DIFF for other in (truth, *distractors)):
             distractors.append(candidate)
     if len(distractors) < n_options - 1:
@@ -736,7 +738,7 @@ def make_jigsaw(source: Image.Image, rng: random.Random, *, n_options: int = 2,
 
     The true option is the cut region pixel for pixel; distractors are squares of the same size cut from
     places that do not overlap the hole and look like the same kind of picture (``same_kind``: similar
-    detail and colour), or mirrored/rotated copies of the true piece, each at least visibly different
+    detail and colour), never a turned or mirrored copy of the truth, each at least visibly different
     from every other option. Returns (puzzle image, option images, answer index,
     question text).
     """
