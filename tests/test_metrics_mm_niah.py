@@ -158,3 +158,12 @@ def test_lenient_counting_keeps_the_official_reading_of_a_list():
     # a reply the official parser reads a list from is scored as official, even with prose numbers beside it
     assert score_mm_niah_lenient([2, 1], "[2, 1]") == score_mm_niah_official([2, 1], "[2, 1]") == 1.0
     assert score_mm_niah_lenient([2, 1], '{"a": [2], "b": [3]}') == 0.5
+
+
+@pytest.mark.parametrize("response", ["\u00b2", "\u2460", "\u2460."])
+def test_digits_int_cannot_read_are_refused_officially_and_name_no_option_leniently(response):
+    # the official code calls int() on any str.isdigit() reply and raises on these: refused, never a 0
+    with pytest.raises(MetricInputError) as caught:
+        score_mm_niah_official(2, response)
+    assert caught.value.field == "response"
+    assert score_mm_niah_lenient(2, response) == 0.0

@@ -63,6 +63,9 @@ def test_score_file_adds_score_and_keeps_fields(tmp_path):
         ({"answer": 1.5, "response": "x"}, "answer"),  # the official vqa.evaluate calls 1.5.replace(): a crash
         ({"answer": [], "response": "[]"}, "answer"),  # the official counting score divides by len([])
         ({"answer": "oak", "response": 7}, "response"),
+        # str.isdigit() holds but int() raises in the official multiple-choice branch
+        ({"answer": 2, "response": "\u00b2"}, "response"),
+        ({"answer": 0, "response": "\u2460."}, "response"),
     ],
 )
 def test_score_file_refuses_only_the_bad_line_naming_file_line_field(tmp_path, bad_line, field):

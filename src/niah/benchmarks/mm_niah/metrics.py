@@ -26,12 +26,13 @@ def official_choice(response: str) -> tuple[bool, int | None]:
     ``None`` when it names none (``"none"``, or a digit string Python cannot convert).
     """
     if response.isdigit():
-        # str.isdigit() accepts characters such as "²" that int() rejects; the official code would crash on
-        # them, we treat them as naming no option.
+        # str.isdigit() accepts characters such as "²" or "①" that int() rejects: the official code raises on
+        # them, so the official rule refuses the line (the lenient rule reads them as naming no option)
         try:
             return True, int(response)
         except ValueError:
-            return True, None
+            raise MetricInputError(f"the official MM-NIAH code raises on the reply {response!r}: it is made of "
+                                   "digits for str.isdigit() but int() cannot read it", field="response") from None
     text = response.lower()
     text = text.replace("the answer is", "")
     text = text.replace("*", "")
@@ -123,6 +124,8 @@ def score_mm_niah_official(answer: Any, response: str | None) -> float:
       left``/``right`` means ``a``/``b``; anything that is not exactly one character scores 0; else correct iff
       ``ord(c) - ord('a') == answer``. So ``C``, ``C.``, ``**C**``, ``The answer is C.`` are correct while
       ``(C)``, ``Answer: C`` and ``C, because`` score 0. A bool gold is an ``int`` in Python and takes this path.
+      A reply of digits ``int()`` cannot read (``"²"``, ``"①"``: ``str.isdigit()`` accepts them) makes the
+      official code raise: the line is refused (:class:`~niah.metrics.base.MetricInputError`), never scored 0.
     * **list** (counting): :func:`score_counting_official`.
     * **str** (open-ended): both sides get :func:`niah.metrics.vqa.normalize_vqa`; correct iff the normalized
       gold occurs in the normalized response as a whole word (``oak`` matches "an oak tree", not "oaks";
@@ -180,7 +183,10 @@ def score_mm_niah_lenient(answer: Any, response: str | None) -> float:
         return 0.0
     if isinstance(answer, int):
         stripped = response.strip(".")
-        decided, index = official_choice(stripped)
+        try:
+            decided, index = official_choice(stripped)
+        except MetricInputError:  # digits int() cannot read ("²"): no option named
+            decided, index = True, None
         if not decided:
             index = lenient_choice(response)
         return float(index is not None and index == answer)
