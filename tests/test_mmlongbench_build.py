@@ -160,7 +160,8 @@ def test_cli_build_run_score(tmp_path):
     # and an overall the official rule leaves undefined (one category of four) says so
     task = json.loads((tmp_path / "run" / "scores.json").read_text())["by_task"]["vh_multi"]
     assert task["score"] == 100.0 and 50.0 <= task["ci95"][0] < 52.0 and task["ci95"][1] == 100.0
-    assert "score undefined on this set (the official overall needs parts it lacks; per task below), n=2" in printed
+    assert ("mmlongbench: score over the part of the grid the run holds 100.0%, n=2; official overall undefined: "
+            "the official rule needs parts of the grid (tasks, data sets) the run lacks; per task below") in printed
 
 
 def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):

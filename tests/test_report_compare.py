@@ -74,9 +74,11 @@ def test_two_model_report_has_the_length_chart_and_the_leaderboard(tmp_path: Pat
     # bins 12k..48k have no sample: no point at all (never a 0)
     assert [p["bin"] for p in series["baseline:model-a"]["points"]] == ["1k", "2k", "4k", "8k", "64k"]
     assert [p["n"] for p in series["baseline:model-a"]["points"]] == [3, 1, 1, 1, 1]
+    # a bin's point is the figure its table prints, over its depth cells with samples (model B got all three
+    # 1K samples right: 1.0, not the official bin's 0.4 that counts its two empty cells 0)
     first = series["baseline:model-b"]["points"][0]
-    assert first["score"] == pytest.approx(0.4)
-    assert (first["low"], first["high"]) == pytest.approx(wilson_interval(0.4, 3))
+    assert first["score"] == pytest.approx(1.0)
+    assert (first["low"], first["high"]) == pytest.approx(wilson_interval(1.0, 3))
 
 
 def test_an_empty_bin_is_not_a_point(tmp_path: Path) -> None:
@@ -84,7 +86,9 @@ def test_an_empty_bin_is_not_a_point(tmp_path: Path) -> None:
     (inp,) = load_inputs([make_run(tmp_path, rows=only_long)])
     assert inp.spec is not None
     series = length_series(inp, inp.spec)
-    assert series is not None and [(p.label, p.score, p.n) for p in series.points] == [("64k", 0.2, 1)]
+    # one sample right in one of the bin's five depth cells: 1.0 over the cell with samples (the official bin,
+    # 0.2, counts the four empty cells 0)
+    assert series is not None and [(p.label, p.score, p.n) for p in series.points] == [("64k", 1.0, 1)]
 
 
 def test_scores_files_without_counts_are_ranked_without_interval_and_not_drawn(tmp_path: Path) -> None:
@@ -141,10 +145,14 @@ def test_a_ranked_overall_carries_the_interval_its_table_prints(tmp_path: Path) 
     assert [r.model for r in board] == ["baseline:oracle", "baseline:random"]
     for r in board:
         (row,) = [row for row in overall.rows if row.model == r.model]
-        # the official Overall (empty bins 0) the table prints, and the interval printed beside it
-        assert r.basis == "overall" and r.score * 100 == pytest.approx(row.overall)
-        assert row.overall_interval is not None
-        assert (r.low * 100, r.high * 100) == pytest.approx(row.overall_interval)
+        # a partial grid: the Overall over the bins with samples the table prints (scores.json's covered, the
+        # headline niah score prints), and the interval printed beside it; the official Overall (empty bins 0)
+        # named beside it
+        assert r.basis == "covered" and row.filled is not None
+        assert r.score * 100 == pytest.approx(row.filled, abs=5e-5)
+        assert row.filled_interval is not None
+        assert (r.low * 100, r.high * 100) == pytest.approx(row.filled_interval)
+        assert r.note.startswith(f"official overall {row.overall:.1f}% counts the parts of the grid")
     # a mean over bins, not a share of samples: bootstrapped; the oracle's samples all scored alike (nothing to
     # redraw): Wilson's interval of their common score put through the aggregation, as its table says
     assert [r.method for r in board] == ["wilson", "bootstrap"]

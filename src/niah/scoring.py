@@ -35,10 +35,12 @@ A sample with no response row at all is not scored (it is counted as missing). F
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import random
 import tempfile
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -314,10 +316,72 @@ def benchmark_block(scorer: Scorer, benchmark: str, rows: ScoredRows, mode: str)
         "schema": SCORES_SCHEMA, "benchmark": benchmark, "mode": mode, "scale": SCALE, "metric": head.metric,
         "overall": percent(head.overall, 1.0), "ci95": ci95, "ci_method": method,
         "covered": percent(head.covered, 1.0), "n": head.n,  # the samples behind the headline and its interval
-        "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": task_ci[key]}
+        "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": task_ci[key],
+                          # a task's figure over the part of the grid the run holds, where it differs
+                          **({"covered": percent(task.covered, 1.0)} if task.covered is not None
+                             and (task.score is None or abs(task.covered - task.score) > _SAME_FIGURE) else {})}
                     for key, task in head.by_task.items()},
         "official": scorer.percent(structure) if scorer.percent is not None else structure,
     }
+
+
+#: overall and covered closer than this (percent) are one figure: the run holds what the official rule needs
+_SAME_FIGURE = 1e-6
+
+
+@dataclass(frozen=True)
+class HeadlineFigure:
+    """The one headline figure of a scores.json block, as every reader shows it (``niah score``, ``niah eval``,
+    the report's leaderboard): chosen from the block by :func:`headline_figure`, never computed again.
+
+    ``value`` (percent, None when nothing is defined) is the official overall where the run holds everything the
+    official rule is defined over; otherwise the same rule over only the part the run built (``covered``), and
+    ``official_note`` says what the official figure is and what it lacks. ``what`` names the figure in words,
+    ``basis`` is ``official`` or ``covered``."""
+
+    value: float | None
+    what: str
+    basis: str
+    n: int | None
+    ci95: list[float] | None
+    ci_method: str | None
+    official: float | None
+    official_note: str = ""
+
+
+def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
+    """The headline of one benchmark's scores.json block (current layout: ``metric``, ``overall``, ``covered``,
+    ``n``, ``ci95``, ``ci_method``).
+
+    A full grid (``overall`` equals ``covered``) shows the official figure with its interval. A partial grid
+    never shows a number the official rule defines only for the full grid as if it were the score: an
+    ``overall`` that counts the missing part as 0 (MM-NIAH's empty bins) or is undefined without it
+    (MM-NIAH without all six tasks, MMLongBench without every data set) stands beside the built part's figure,
+    labelled with what it lacks."""
+    metric = str(block.get("metric") or "score")
+    short = metric.split(" (", 1)[0]
+    overall = _finite_or_none(block.get("overall"))
+    covered = _finite_or_none(block.get("covered"))
+    raw_n = block.get("n")
+    n = raw_n if isinstance(raw_n, int) and not isinstance(raw_n, bool) else None
+    ci = block.get("ci95")
+    ci95 = [float(ci[0]), float(ci[1])] if isinstance(ci, list) and len(ci) == 2 else None
+    method = block.get("ci_method") if isinstance(block.get("ci_method"), str) else None
+    if overall is not None and (covered is None or abs(overall - covered) <= _SAME_FIGURE):
+        return HeadlineFigure(overall, metric, OFFICIAL, n, ci95, method, overall)
+    what = f"{short} over the part of the grid the run holds (the official rule on it, no empty part counted 0)"
+    if overall is None:
+        note = "official overall undefined: the official rule needs parts of the grid (tasks, data sets) the run lacks"
+    else:
+        note = (f"official overall {overall:.1f}% counts the parts of the grid the run lacks as 0 (a figure for "
+                "the full grid only)")
+    return HeadlineFigure(covered, what, "covered", n, None, None, overall, note)
+
+
+def _finite_or_none(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
 
 
 def _mean_or_none(values: list[float | None]) -> float | None:

@@ -121,6 +121,9 @@ class TaskHeadline:
     score: float | None
     n: int
     plain: bool = False
+    #: the same figure over only the part of the grid the run holds (None: the family gives none, or it is
+    #: ``score``); scores.json then carries it as the task's ``covered``
+    covered: float | None = None
 
 
 @dataclass(frozen=True)
@@ -414,6 +417,9 @@ class ReportSpec:
     #: over the tasks with samples in the bin (None where the overall is not defined).
     overall_covered: Callable[[Mapping[str, Sequence[float]], Mapping[str, Sequence[int]]],
                               list[float] | None] | None = None
+    #: A task's per-bin figures as its official score gives them, from the per-bin means ``per_bin`` returns
+    #: (``task, scores``; e.g. a yes/no set flipped below 50): the tables, charts and scores.json agree.
+    per_bin_of_task: Callable[[str, list[float]], list[float]] | None = None
     #: Tables the family computes from its inputs (this family's only), shown after the breakdowns.
     extra_tables: Callable[[Sequence[ReportInput]], Sequence[ExtraTable]] | None = None
 

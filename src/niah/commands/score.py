@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from niah.benchmarks.protocol import ScoreFormat
+from niah.benchmarks.protocol import OFFICIAL, ScoreFormat
 from niah.errors import ConfigError
 
 
@@ -113,7 +113,10 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
 
 
 def _pct(value: Any) -> str:
-    return "-" if value is None else f"{float(value):.1f}%"
+    """A percentage as every table of the report prints it (rounded half-up on its decimal form), with ``%``."""
+    from niah.report.tables import format_pct
+
+    return "-" if value is None else f"{format_pct(float(value))}%"
 
 
 def _ci(interval: Any, method: str | None = None) -> str:
@@ -123,22 +126,32 @@ def _ci(interval: Any, method: str | None = None) -> str:
 
 
 def headline_lines(doc: dict[str, Any]) -> list[str]:
-    """Per benchmark of a scores.json: ``NAME: METRIC X% (95% CI lo-hi, method), n=N; covered Y%``, then one
-    indented line per task (``by_task``); with several benchmarks a last line gives their unweighted mean."""
+    """Per benchmark of a scores.json: its headline figure (:func:`niah.scoring.headline_figure`, the one the
+    report's leaderboard shows): ``NAME: METRIC X% (95% CI lo-hi, method), n=N; covered Y%`` on a full grid;
+    on a partial one the figure over the part the run holds, then the official overall labelled with what it
+    lacks. Then one indented line per task (``by_task``); with several benchmarks a last line gives their
+    unweighted mean."""
+    from niah.scoring import headline_figure
+
     several = doc.get("benchmarks")
     blocks: dict[str, Any] = (several if isinstance(several, dict)
                               else {str(doc["benchmark"]): doc} if doc.get("benchmark") is not None else {})
     lines: list[str] = []
     for name, block in blocks.items():
-        metric = str(block.get("metric") or "score").split(" (", 1)[0]
-        # e.g. categories or lengths the set lacks: the tasks and covered below still say how it did
-        undefined = block.get("overall") is None and bool(block.get("n"))
-        value = ("undefined on this set (the official overall needs parts it lacks"
-                 + ("; per task below)" if block.get("by_task") else ")")
-                 if undefined else f"{_pct(block.get('overall'))}{_ci(block.get('ci95'), block.get('ci_method'))}")
-        lines.append(f"{name}: {metric} {value}, n={block.get('n')}; covered {_pct(block.get('covered'))}")
+        head = headline_figure(block)
+        short = head.what.split(" (", 1)[0]
+        if head.basis == OFFICIAL:
+            lines.append(f"{name}: {short} {_pct(head.value)}{_ci(head.ci95, head.ci_method)}, n={head.n}; "
+                         f"covered {_pct(block.get('covered'))}")
+        else:
+            lines.append(f"{name}: {short} {_pct(head.value)}, n={head.n}; {head.official_note}"
+                         + ("; per task below" if block.get("by_task") else ""))
         for task, entry in (block.get("by_task") or {}).items():
-            lines.append(f"  {task}: {_pct(entry.get('score'))}{_ci(entry.get('ci95'))}, n={entry.get('n')}")
+            if entry.get("covered") is not None:  # a partial grid: the built part first, the official labelled
+                lines.append(f"  {task}: {_pct(entry['covered'])} over its part of the grid, n={entry.get('n')}; "
+                             f"official {_pct(entry.get('score'))} counts the parts it lacks as 0")
+            else:
+                lines.append(f"  {task}: {_pct(entry.get('score'))}{_ci(entry.get('ci95'))}, n={entry.get('n')}")
     if len(blocks) > 1:
         lines.append(f"all benchmarks (unweighted mean): {_pct(doc.get('overall'))}, n={doc.get('n')}; covered "
                      f"{_pct(doc.get('covered'))}")

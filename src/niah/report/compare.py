@@ -62,7 +62,9 @@ class LengthPoint:
 class LengthSeries:
     name: str
     method: str
-    basis: str               # "overall": the family's overall per bin; "pooled": the tasks' bins weighed by samples
+    # "overall": the family's overall per bin as its table prints it; "covered": the same over the tasks the run
+    # holds (no overall table); "pooled": the tasks' bins weighed by samples
+    basis: str
     points: list[LengthPoint]
 
 
@@ -76,18 +78,30 @@ def length_series(inp: ReportInput, spec: ReportSpec) -> LengthSeries | None:
     totals = [sum(counts[b] for counts in per_task.values()) for b in range(len(labels))]
     method = interval_method(inp)
     points: list[LengthPoint] = []
+    # the bins' figures the tables print: over the cells with samples where the official rule counts an empty
+    # cell 0 (covered_scores), so that no point is pulled down by a cell the run never built
+    shown = {**inp.task_scores, **inp.covered_scores}
+    covered = (spec.overall_covered(shown, per_task) if inp.overall is None and spec.overall_covered is not None
+               else None)
     if inp.overall is not None and len(inp.overall) == len(labels):
         basis = "overall"
         defined = inp.overall_counts  # 0 where the family leaves its overall undefined
+        by_bin = inp.covered_overall if inp.covered_overall is not None else inp.overall
         for b, label in enumerate(labels):
             if totals[b] and (defined is None or defined[b]):
-                score = float(inp.overall[b])
+                score = float(by_bin[b])
+                points.append(LengthPoint(b, label, score, totals[b], *interval(score, totals[b], method)))
+    elif covered is not None and len(covered) == len(labels):
+        basis = "covered"  # the family's overall per bin over the tasks the run holds (its headline's bins)
+        for b, label in enumerate(labels):
+            if totals[b]:
+                score = float(covered[b])
                 points.append(LengthPoint(b, label, score, totals[b], *interval(score, totals[b], method)))
     else:
         basis = "pooled"
         for b, label in enumerate(labels):
             if totals[b]:
-                score = sum(float(inp.task_scores[t][b]) * n[b] for t, n in per_task.items()) / totals[b]
+                score = sum(float(shown[t][b]) * n[b] for t, n in per_task.items()) / totals[b]
                 points.append(LengthPoint(b, label, score, totals[b], *interval(score, totals[b], method)))
     return LengthSeries(name=inp.name, method=method, basis=basis, points=points)
 
@@ -141,11 +155,50 @@ class LeaderboardRow:
     high: float | None
     method: str
     basis: str
+    #: beside a figure over the part of the grid the run holds: the official overall and what it lacks
+    note: str = ""
+
+
+def _headline_row(inp: ReportInput) -> LeaderboardRow | None:
+    """The input's headline as ``niah score`` wrote and printed it (:func:`niah.scoring.headline_figure` on its
+    scores.json block): the official overall on a full grid, with its interval; on a partial grid the figure
+    over the part the run holds, its interval the one the overall table prints beside it where the table has
+    that figure, else Wilson's (0/1 scores) or the normal one over its samples."""
+    from niah.scoring import headline_figure
+
+    assert inp.headline is not None
+    head = headline_figure(inp.headline)
+    if head.value is None:
+        return None
+    family = inp.benchmark or "-"
+    score = head.value / 100.0
+    if head.ci95 is not None:
+        return LeaderboardRow(inp.name, family, score, head.n, head.ci95[0] / 100.0, head.ci95[1] / 100.0,
+                              head.ci_method or interval_method(inp), head.basis, head.official_note)
+    from niah.report.intervals import input_intervals
+    from niah.report.tables import OVERALL_KEY
+
+    found = input_intervals(inp).get(OVERALL_KEY) if inp.overall is not None else None
+    if found is not None and found.filled is not None and inp.spec is not None:
+        from niah.report.build import overall_counts
+
+        row = row_from_bin_scores(inp.name, inp.overall or [], len(inp.spec.columns.labels), overall_counts(inp),
+                                  weighted=inp.spec.weighted_overall, shown=inp.covered_overall)
+        if row.filled is not None and abs(row.filled - head.value) < 0.05:  # the figure the table prints
+            return LeaderboardRow(inp.name, family, score, head.n, found.filled[0] / 100.0, found.filled[1] / 100.0,
+                                  found.overall_method or interval_method(inp), head.basis, head.official_note)
+    method = interval_method(inp)
+    low, high = interval(score, head.n, method) if head.n else (None, None)
+    return LeaderboardRow(inp.name, family, score, head.n, low, high, method, head.basis, head.official_note)
 
 
 def leaderboard_row(inp: ReportInput, spec: ReportSpec) -> LeaderboardRow | None:
-    """The input's overall as its family's overall table shows it (else the sample-weighted mean of its tasks'
-    bins), with the interval over all its binned samples. None: the input has no scores."""
+    """The input's headline: the figure ``niah score`` prints (its scores.json block) where the input has one;
+    else (an older or official scores file, rows without scores.json) its overall as its family's overall
+    table shows it, else the sample-weighted mean of its tasks' bins, with the interval over all its binned
+    samples. None: the input has no scores."""
+    if inp.headline is not None:
+        return _headline_row(inp)
     labels = spec.columns.labels
     per_task = samples_per_bin(inp, len(labels))
     method = interval_method(inp)
@@ -198,12 +251,22 @@ def _interval_text(row: LeaderboardRow) -> str:
     return f"[{format_pct(row.low * 100.0)}, {format_pct(row.high * 100.0)}]"
 
 
-LEADERBOARD_HEADER = ("Model", "Family", "Overall", "n", "95% interval", "Interval", "Basis")
+LEADERBOARD_HEADER = ("Model", "Family", "Overall", "n", "95% interval", "Interval", "Basis", "Official overall")
+
+#: What each basis means, said under the leaderboard (Markdown and HTML).
+LEADERBOARD_NOTE = (
+    "Overall is the headline niah score prints (scores.json): basis official, the family's official overall "
+    "(the run holds the whole grid the official rule is defined over); basis covered, the official rule over "
+    "the part of the grid the run holds, with the official overall and what it lacks beside it. Inputs without "
+    "a scores.json of the current layout: basis overall, the overall as the family's overall table shows it; "
+    "pooled, the sample-weighted mean of its tasks' bins. 95% interval: for an official or table overall the "
+    "one printed beside it (Wilson for a share of 0/1 scores, else a seeded bootstrap of the family's "
+    "aggregation; normal for a scores file), otherwise over its n samples (Wilson for 0/1 scores, else normal).")
 
 
 def _cells(row: LeaderboardRow) -> list[str]:
     return [row.model, row.family, format_pct(row.score * 100.0), str(row.n) if row.n else "-",
-            _interval_text(row), row.method if row.low is not None else "-", row.basis]
+            _interval_text(row), row.method if row.low is not None else "-", row.basis, row.note or "-"]
 
 
 def leaderboard_markdown(rows: Sequence[LeaderboardRow]) -> str:
@@ -213,22 +276,19 @@ def leaderboard_markdown(rows: Sequence[LeaderboardRow]) -> str:
     lines = ["## Leaderboard", "",
              "| " + " | ".join(LEADERBOARD_HEADER) + " |", "|" + "|".join(["---"] * len(LEADERBOARD_HEADER)) + "|"]
     lines += ["| " + " | ".join(cell(c) for c in _cells(r)) + " |" for r in rows]
-    lines += ["", "Overall as in each family's overall table (basis `overall`), else the sample-weighted mean of "
-              "its tasks' bins (`pooled`); 95% interval: for an overall the one its table prints (Wilson for a share of "
-              "0/1 scores, else a seeded bootstrap of the family's aggregation; normal for a scores file), for a "
-              "pooled mean over its n samples (Wilson for 0/1 scores, else normal).", ""]
+    lines += ["", LEADERBOARD_NOTE, ""]
     return "\n".join(lines)
 
 
 def leaderboard_csv(rows: Sequence[LeaderboardRow]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["model", "family", "overall", "n", "ci_low", "ci_high", "interval", "basis"])
+    writer.writerow(["model", "family", "overall", "n", "ci_low", "ci_high", "interval", "basis", "official_overall"])
     for r in rows:
         writer.writerow([r.model, r.family, format_pct(r.score * 100.0), r.n or "",
                          "" if r.low is None else format_pct(r.low * 100.0),
                          "" if r.high is None else format_pct(r.high * 100.0),
-                         r.method if r.low is not None else "", r.basis])
+                         r.method if r.low is not None else "", r.basis, r.note])
     return buf.getvalue()
 
 
@@ -241,11 +301,7 @@ def leaderboard_html(rows: Sequence[LeaderboardRow], links: Sequence[tuple[str, 
                    + "</tr>" for c in (_cells(r) for r in rows))
     files = " · ".join(f'<a href="{esc(quote(href))}">{esc(label)}</a>' for label, href in links)
     return (f'<section id="leaderboard"><h2>Leaderboard</h2><table class="leaderboard"><thead><tr>{head}</tr>'
-            f"</thead><tbody>{body}</tbody></table><p class=\"notes\">Overall as in each family's overall table "
-            "(basis overall), else the sample-weighted mean of its tasks' bins (pooled); 95% interval: for an "
-            "overall the one its table prints (Wilson for a share of 0/1 scores, else a seeded bootstrap of the "
-            "family's aggregation; normal for a scores file), for a pooled mean over its n samples (Wilson for "
-            f"0/1 scores, else normal). {files}</p></section>")
+            f"</thead><tbody>{body}</tbody></table><p class=\"notes\">{esc(LEADERBOARD_NOTE)} {files}</p></section>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,4 +362,4 @@ def charts_json(charts: Sequence[LengthChart]) -> list[dict[str, Any]]:
 
 def leaderboard_json(rows: Sequence[LeaderboardRow]) -> list[dict[str, Any]]:
     return [{"model": r.model, "family": r.family, "score": r.score, "n": r.n, "low": r.low, "high": r.high,
-             "interval": r.method, "basis": r.basis} for r in rows]
+             "interval": r.method, "basis": r.basis, "official_overall": r.note} for r in rows]

@@ -80,6 +80,9 @@ class ReportInput:
     # figures over the cells with samples, and the overall per bin from them (what the tables print in the bins)
     covered_scores: dict[str, list[float]] = field(default_factory=dict)
     covered_overall: list[float] | None = None
+    # the benchmark's block of scores.json (current layout) as `niah score` wrote it: the headline figure the
+    # leaderboard shows is read from it (niah.scoring.headline_figure), never computed a second way
+    headline: dict[str, Any] | None = None
     # report.intervals.input_intervals, once computed (the tables and the leaderboard share one bootstrap)
     interval_cache: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
@@ -241,8 +244,12 @@ def _cell_missing(counts: Sequence[Sequence[int]]) -> bool:
     return any(any(column) and not all(column) for column in zip(*counts, strict=True))
 
 
-def per_bin_scores(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]]) -> list[float]:
-    return spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
+def per_bin_scores(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]],
+                   task: str | None = None) -> list[float]:
+    """A task's per-bin figures from its cells, as the family's official rule gives them (with ``task``: its
+    ``per_bin_of_task`` applied, e.g. MMLongBench's flip of a yes/no set below 50)."""
+    scores = spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
+    return spec.per_bin_of_task(task, scores) if task is not None and spec.per_bin_of_task is not None else scores
 
 
 def _values_key(value: Any) -> str:
@@ -408,10 +415,10 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
             acc, counts = cell_table(entries, *shape)
             if rows_axis is not None:
                 cells[task] = TaskCells(acc=acc, counts=counts, unbinned=unbinned.get(task, 0))
-            task_scores[task] = per_bin_scores(spec, acc, counts)
+            task_scores[task] = per_bin_scores(spec, acc, counts, task)
             if spec.per_bin_covered is not None and _cell_missing(counts):
                 covered_scores[task] = spec.per_bin_covered(acc, counts)
-        mode_scores = {mode: {task: per_bin_scores(spec, *cell_table(entries, *shape))
+        mode_scores = {mode: {task: per_bin_scores(spec, *cell_table(entries, *shape), task)
                               for task, entries in by_task.items()}
                        for mode, by_task in per_mode.items()}
     by_cells = spec is not None and spec.weigh_bins_by_cells
@@ -440,6 +447,7 @@ def load_run_dir(run_dir: Path, *, name: str | None = None, dataset: Path | None
         scored_path=scored, dataset_path=dataset_path, run_meta=meta, num_rows=num_rows,
         mode_scores=mode_scores, mode_disagreements=disagreements, spec=spec,
         run_status=_run_status(run_dir / SCORES_FILE), bin_counts=bin_counts, breakdowns=breakdowns,
+        headline=headline_block(run_dir / SCORES_FILE, benchmark),
         rows_axis=rows_axis, binary_scores=binary,
         samples={task: entries for task, entries in per_task.items() if task in task_scores}, cell_shape=shape,
         covered_scores=covered_scores, covered_overall=covered_overall,
@@ -453,6 +461,23 @@ def _run_status(scores_path: Path) -> dict[str, Any] | None:
     doc = _read_json(scores_path)
     status = doc.get("run_status") if isinstance(doc, dict) else None
     return status if isinstance(status, dict) else None
+
+
+def headline_block(scores_path: Path, benchmark: str | None) -> dict[str, Any] | None:
+    """The block of ``benchmark`` in a scores.json of the current layout (the file itself for a one-benchmark
+    run, its ``benchmarks`` entry otherwise); None for older or official files, or another benchmark's."""
+    from niah.benchmarks.protocol import SCORES_SCHEMA
+
+    if benchmark is None or not scores_path.is_file():
+        return None
+    doc = _read_json(scores_path)
+    if not isinstance(doc, dict) or doc.get("schema") != SCORES_SCHEMA:
+        return None
+    several = doc.get("benchmarks")
+    block = several.get(benchmark) if isinstance(several, dict) else doc
+    if not isinstance(block, dict) or block.get("benchmark") != benchmark or block.get("schema") != SCORES_SCHEMA:
+        return None
+    return block
 
 
 def scores_file_name(path: Path) -> str:
@@ -487,6 +512,7 @@ def load_scores_json(path: Path, *, name: str | None = None) -> ReportInput:
         name=name or scores_file_name(path), path=path, kind="scores", benchmark=read.benchmark,
         scoring=read.scoring, split=read.split, task_scores=read.task_scores, overall=read.overall, spec=spec,
         run_status=_run_status(path), bin_counts=dict(read.bin_counts or {}), overall_counts=read.overall_counts,
+        headline=headline_block(path, read.benchmark),
     )
 
 

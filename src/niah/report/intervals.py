@@ -123,7 +123,7 @@ def _recomputed(inp: ReportInput, spec: ReportSpec, samples: dict[str, list[tupl
     shape = inp.cell_shape
     assert shape is not None
     tables = {task: cell_table(entries, *shape) for task, entries in samples.items()}
-    scores = {task: per_bin_scores(spec, *table) for task, table in tables.items()}
+    scores = {task: per_bin_scores(spec, *table, task=task) for task, table in tables.items()}
     overall = _overall(spec, scores, inp.bin_counts) if inp.overall is not None else None
     covered: dict[str, list[float]] = {}
     covered_overall = None

@@ -55,13 +55,14 @@ def overall_bin_scores(task_scores: Mapping[str, Sequence[float]]) -> list[float
 def overall_covered_bins(task_scores: Mapping[str, Sequence[float]],
                          bin_counts: Mapping[str, Sequence[int]]) -> list[float] | None:
     """The overall per bin over what a run holds: the mean over the tasks with samples in the bin of their
-    covered figures (0.0 for a bin without samples, printed -); defined, like the official overall, only when
-    all six tasks are present (the rule of ``covered`` in scores.json)."""
-    if not all(task in task_scores and task in bin_counts for task in TASKS):
+    covered figures (0.0 for a bin without samples, printed -), over the official tasks the run holds (the rule
+    of ``covered`` in scores.json, which needs no missing task); None when it holds none."""
+    present = [task for task in TASKS if task in task_scores and task in bin_counts]
+    if not present:
         return None
     out = []
     for b in range(len(CONTEXT_LABELS)):
-        held = [float(task_scores[t][b]) for t in TASKS if bin_counts[t][b]]
+        held = [float(task_scores[t][b]) for t in present if bin_counts[t][b]]
         out.append(round(sum(held) / len(held), 6) if held else 0.0)
     return out
 

@@ -179,10 +179,19 @@ def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline
     counts: dict[str, int] = defaultdict(int)
     for row, _info in rows:
         counts[row["task"]] += 1
+    from niah.benchmarks.mm_niah import bins
+
+    cells = task_cells(rows, mode)
     by_task: dict[str, TaskHeadline] = {}
     for key, value in structure.items():
         if isinstance(value, list) and is_official_task(key):
-            by_task[key] = TaskHeadline(100 * sum(value) / len(value), counts[key])
+            task_covered = None
+            if key in cells:  # the task's mean over its bins with samples, each over its cells with samples
+                acc, cell_counts = cells[key]
+                held = [figure for b, figure in enumerate(bins.bin_scores_covered(acc, cell_counts))
+                        if any(cell_counts[c][b] for c in range(bins.NUM_DEPTH_CELLS))]
+                task_covered = 100 * sum(held) / len(held) if held else None
+            by_task[key] = TaskHeadline(100 * sum(value) / len(value), counts[key], covered=task_covered)
     probe = structure.get(IMAGE_COUNT_TASK)
     if isinstance(probe, dict):
         accuracy = probe.get("accuracy")

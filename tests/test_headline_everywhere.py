@@ -1,0 +1,101 @@
+"""One headline figure per run, printed the same by every reader: `niah score`, `niah eval`, and the report's
+leaderboard (Markdown, CSV, HTML, report.json), its overall table and its accuracy-vs-length chart data, for a
+small build of every family with a builder (a full grid, partial grids, MMLongBench's flip below 50)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from niah.report.tables import format_pct
+from niah.scoring import headline_figure
+from support.cli import invoke_ok
+
+#: family -> the options of a small build that `niah eval` makes (each a different shape of grid)
+BUILDS: dict[str, list[str]] = {
+    # six tasks at two of eleven lengths: the official overall counts nine empty bins 0
+    "mm-niah-partial": ["--benchmark", "mm-niah", "--lengths", "1k,2k"],
+    # three of six tasks: the official overall is undefined
+    "mm-niah-text": ["--benchmark", "mm-niah", "--tasks", "retrieval-text,counting-text,reasoning-text",
+                     "--lengths", "1k,2k"],
+    "seq-niah": ["--benchmark", "seq-niah"],
+    "milebench": ["--benchmark", "milebench"],
+    # one yes/no set: the random baseline's accuracy below 50 is flipped as officially
+    "mmlongbench": ["--benchmark", "mmlongbench"],
+    "video-niah": ["--benchmark", "video-niah"],
+}
+
+
+def _value(cell: str) -> str:
+    return cell.split(" [", 1)[0]
+
+
+def _figure(run: Path) -> tuple[str, Any]:
+    doc = json.loads((run / "scores.json").read_text(encoding="utf-8"))
+    head = headline_figure(doc)
+    assert head.value is not None
+    return format_pct(head.value), head
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("build", sorted(BUILDS))
+def test_every_reader_prints_the_same_headline(tmp_path: Path, build: str) -> None:
+    out = tmp_path / "ev"
+    printed_eval = invoke_ok(["eval", *BUILDS[build], "--model", "baseline:random", "--out", str(out),
+                              "--no-progress", "--no-audit", "--no-published"])
+    oracle = out / "oracle"
+    invoke_ok(["run", str(out / "dataset"), "--model", "baseline:oracle", "--out", str(oracle), "--no-progress"])
+    runs = {"baseline:random": out / "run", "baseline:oracle": oracle}
+    printed_score = {model: invoke_ok(["score", str(run)]) for model, run in runs.items()}
+    report = tmp_path / "report"
+    invoke_ok(["report", str(out / "run"), str(oracle), "--out", str(report), "--no-published"])
+
+    board_csv = {r["model"]: r for r in csv.DictReader(io.StringIO(
+        (report / "tables" / "leaderboard.csv").read_text(encoding="utf-8")))}
+    board_md = (report / "tables" / "leaderboard.md").read_text(encoding="utf-8")
+    html = (report / "index.html").read_text(encoding="utf-8")
+    doc = json.loads((report / "report.json").read_text(encoding="utf-8"))
+    board_json = {r["model"]: r for r in doc["leaderboard"]}
+    overall_csv = sorted((report / "tables").glob("*overall.csv"))
+    overall_rows = ({r["Model"]: r for r in csv.DictReader(io.StringIO(overall_csv[0].read_text(encoding="utf-8")))
+                     if r["section"] == "this report"} if overall_csv else {})
+    charts = {s["name"]: s for c in doc["length_charts"] for s in c["series"]}
+    for model, run in runs.items():
+        figure, head = _figure(run)
+        benchmark = json.loads((run / "scores.json").read_text(encoding="utf-8"))["benchmark"]
+        # niah score's headline line, and niah eval's (the random run) the same line
+        line = next(x for x in printed_score[model].splitlines() if x.startswith(f"{benchmark}: ") and ", n=" in x)
+        assert f" {figure}%" in line.split(", n=")[0], (line, figure)
+        if head.basis != "official":  # a partial grid: the official figure is labelled, never the headline
+            assert "official overall" in line
+        if model == "baseline:random":
+            assert line.replace(" ", "") in printed_eval.replace("\n", "").replace(" ", "")
+        # the leaderboard in every format
+        assert board_csv[model]["overall"] == figure and board_csv[model]["basis"] == head.basis
+        assert board_csv[model]["official_overall"] == head.official_note
+        assert f"| {model} | {benchmark} | {figure} |" in board_md
+        assert f'<th scope="row">{model}</th><td>{benchmark}</td><td>{figure}</td>' in html
+        assert format_pct(board_json[model]["score"] * 100) == figure
+        # the overall table's last column: the Overall, or the Overall over the bins with samples
+        if model in overall_rows:
+            row = overall_rows[model]
+            assert _value(list(row.values())[-2]) == figure, row
+        # the chart's points are the bins its table prints; their mean is the headline where it is a mean of bins
+        series = charts[model]
+        points = [p["score"] * 100 for p in series["points"]]
+        if model in overall_rows:
+            row = overall_rows[model]
+            assert [format_pct(p) for p in points] == [_value(row[_label(p["bin"])]) for p in series["points"]]
+        if series["basis"] == "covered":
+            assert format_pct(sum(points) / len(points)) == figure
+
+
+def _label(label: str) -> str:
+    from niah.report.tables import column_label
+
+    return column_label(label)
