@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from niah.errors import ConfigError
-from niah.iox import name_failed_file
+from niah.iox import name_failed_file, open_append, open_lock, open_update, private_dir, real_dir, refuse_link
 
 if TYPE_CHECKING:
     from niah.models.base import GenerationSettings
@@ -121,17 +121,54 @@ def request_fingerprint(model_identity: Mapping[str, Any], prompt: RenderedPromp
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _filed_record(text: str, key: str) -> dict[str, Any] | None:
+    """The cached record ``text`` when it answers ``key``: a JSON object whose own ``key`` is the key it is
+    filed under (an index row copied under another request's key, or a line that is not a record, is a miss,
+    so the request is sent)."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    return record
+
+
+def check_shared_cache_dir(folder: Path) -> None:
+    """A ``--cache-dir`` (shared between runs) must be the user's own private folder (:func:`niah.iox.private_dir`:
+    whoever can write it decides the replies niah scores) and a cache folder: new, empty, or holding niah's cache
+    files (never a dataset, a run or a home folder, which niah would write into)."""
+    from niah.iox import output_dir_problem
+
+    def ours(path: Path) -> bool:
+        return any(os.path.lexists(path / name) for name in (CACHE_JSONL, CACHE_SQLITE, CACHE_LOCK))
+
+    why = output_dir_problem(folder, kind="cache", ours=ours)
+    if why is not None:
+        raise ConfigError(f"--cache-dir {folder} {why}: give a folder of its own for the cache")
+    private_dir(folder, what="response cache", fix="give --cache-dir a folder of your own", follow_links=True)
+
+
 class ResponseCache:
     """One cache directory: ``cache.jsonl`` (append-only log), ``cache.sqlite`` (index), ``cache.lock``."""
 
-    def __init__(self, directory: str | Path, *, index_batch: int | None = None) -> None:
+    def __init__(self, directory: str | Path, *, index_batch: int | None = None, shared: bool = False) -> None:
         self.directory = Path(directory)
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ConfigError(f"cannot create cache directory {self.directory}: {exc}") from None
+        if shared:
+            check_shared_cache_dir(self.directory)
+        else:
+            try:
+                real_dir(self.directory, "cache folder")
+            except OSError as exc:
+                raise ConfigError(f"cannot create cache directory {self.directory}: {exc}") from None
         self.jsonl_path = self.directory / CACHE_JSONL
-        self._lock_fd = os.open(self.directory / CACHE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        # a run's own cache lives in a folder others may have written (a downloaded run): no link is followed; a
+        # shared cache is a private folder of the user's own (checked above), so a link in it is the user's
+        self._follow = shared
+        if not shared:
+            for name in (CACHE_JSONL, CACHE_SQLITE, CACHE_SQLITE + "-wal", CACHE_SQLITE + "-shm"):
+                refuse_link(self.directory / name, "cache file")  # SQLite would follow a link
+        self._lock_fd = open_lock(self.directory / CACHE_LOCK, follow_links=shared)
         self._db = sqlite3.connect(self.directory / CACHE_SQLITE, timeout=30.0, isolation_level=None,
                                    check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -146,7 +183,7 @@ class ResponseCache:
         self.index_batch = max(1, index_batch or DEFAULT_INDEX_BATCH)
         self._seen_size = 0  # log size as this process last saw it (grows with its own appends)
         self._catch_up()
-        self._fh = self.jsonl_path.open("ab")
+        self._fh = open_append(self.jsonl_path, binary=True, follow_links=self._follow)
 
     # -- index maintenance -------------------------------------------------------------------------------
 
@@ -159,7 +196,7 @@ class ResponseCache:
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
             if not self.jsonl_path.exists():
-                self.jsonl_path.touch()
+                open_append(self.jsonl_path, binary=True, follow_links=self._follow).close()
             size = self.jsonl_path.stat().st_size
             offset = self._indexed_offset()
             if offset > size:  # the log was replaced or truncated by hand: rebuild the index from scratch
@@ -167,7 +204,7 @@ class ResponseCache:
                 offset = 0
             if offset == size:
                 return
-            with self.jsonl_path.open("r+b") as fh:
+            with open_update(self.jsonl_path, follow_links=self._follow) as fh:
                 fh.seek(offset)
                 tail = fh.read()
                 last_newline = tail.rfind(b"\n")
@@ -199,7 +236,7 @@ class ResponseCache:
         pending = self._pending.get(key)
         if pending is not None:
             self.hits += 1
-            return json.loads(pending[2])
+            return dict(json.loads(pending[2]))
         row = self._db.execute("SELECT record FROM entries WHERE key=?", (key,)).fetchone()
         if row is None and self._log_grew_elsewhere():
             # another process sharing this cache appended lines its index batch may not hold yet
@@ -208,8 +245,11 @@ class ResponseCache:
             row = self._db.execute("SELECT record FROM entries WHERE key=?", (key,)).fetchone()
         if row is None:
             return None
+        record = _filed_record(row[0], key)
+        if record is None:
+            return None
         self.hits += 1
-        return json.loads(row[0])
+        return record
 
     def _log_grew_elsewhere(self) -> bool:
         if self._fh is None:

@@ -354,9 +354,13 @@ def load_eval_config(path: Path) -> EvalConfig:
                        for name, values in _named_tables(where, "benchmarks", top["benchmarks"]))
     out = Path(top["out"])
     from niah.commands import check_out_dir
+    from niah.iox import output_dir_problem
 
     try:
         check_out_dir(out, option="out")
+        why = output_dir_problem(out, kind="eval", ours=is_eval_dir)
+        if why is not None:  # "/", a dataset, a run, a report, a folder of the user's own
+            raise ConfigError(f"out {out} {why}: give a new folder, or the out of an earlier niah eval")
     except ConfigError as exc:
         raise where.error((), "out", str(exc).removeprefix("out ")) from None
     return EvalConfig(path=path, out=out, models=models, benchmarks=benchmarks,
@@ -558,8 +562,9 @@ def run_eval_config(config: EvalConfig, *, progress: bool = True,
             raise ConfigError(f"{config.path}: [benchmarks.{bench.name}] changed since {_dataset_dir(config, bench)} "
                               f"was built (see {out / RECORD_FILE}); delete that folder to build it again, or give "
                               "another out")
-    created = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
+    from niah.iox import claim_output_dir
+
+    created = claim_output_dir(out, kind="eval", ours=is_eval_dir, option=f"{config.path}: out")
     try:
         _write_record(config, runs=None, board=None)
         datasets = {bench.name: _dataset(config, bench, progress, note) for bench in config.benchmarks}
@@ -568,6 +573,12 @@ def run_eval_config(config: EvalConfig, *, progress: bool = True,
             shutil.rmtree(out, ignore_errors=True)
         raise
     return _run_all(config, datasets, progress, note)
+
+
+def is_eval_dir(folder: Path) -> bool:
+    """Whether ``folder`` is the out of an earlier ``niah eval --config`` (its record file, a regular file)."""
+    record = folder / RECORD_FILE
+    return record.is_file() and not record.is_symlink()
 
 
 def _dataset_dir(config: EvalConfig, bench: BenchmarkEntry) -> Path:

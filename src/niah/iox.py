@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import glob
 import json
 import math
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,10 +25,182 @@ def refuse_folder_as_file(path: str | Path, what: str = "output") -> None:
         raise ConfigError(f"{what} {path} is a folder; give a file path (e.g. {Path(path) / 'out.json'})")
 
 
+# ------------------------------------------------------------------------------------------- links and folders
+# Everything niah writes in a run, report, cache or dataset folder goes through these helpers: a symbolic link
+# planted where niah writes (requests.log -> ~/.bashrc) would have niah append to or truncate a file outside the
+# folder, so no helper ever writes through one, and the folders niah writes into are ones it made or empty ones.
+
+
+class LinkRefused(ConfigError):
+    """A path niah was about to write through is a symbolic link."""
+
+
+def refuse_link(path: str | Path, what: str = "file") -> None:
+    """Raise :class:`LinkRefused` when ``path`` is a symbolic link (niah writes no file and no folder through a
+    link; where it points is not the folder the user named)."""
+    if os.path.islink(path):
+        raise LinkRefused(f"{what} {path} is a symbolic link; niah never writes through a link (it could point "
+                          "anywhere): remove the link, or choose another folder")
+
+
+def _open_no_follow(path: Path, flags: int, what: str, follow: bool = False) -> int:
+    # O_NONBLOCK: a FIFO planted at the name would block the open; regular files ignore the flag
+    extra = 0 if follow else os.O_NOFOLLOW | os.O_NONBLOCK
+    try:
+        return os.open(path, flags | extra | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            refuse_link(path, what)
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader
+            raise ConfigError(f"{what} {path} is not a regular file; remove it") from None
+        raise
+
+
+def open_append(path: str | Path, *, binary: bool = False, what: str = "file", follow_links: bool = False) -> Any:
+    """``path`` opened to append (created 0644 when missing), refusing a symbolic link (:class:`LinkRefused`)
+    and anything but a regular file. Text mode writes UTF-8 with ``\\n`` line ends. ``follow_links`` is for a
+    file in a private folder the user named and niah checked (:func:`private_dir`): a link there is the user's."""
+    path = Path(path)
+    fd = _open_no_follow(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, what, follow_links)
+    return _regular(fd, path, what, "ab" if binary else "a", check=not follow_links)
+
+
+def open_update(path: str | Path, *, what: str = "file", follow_links: bool = False) -> Any:
+    """``path`` opened for reading and writing in binary (``r+b``, never created), refusing a link."""
+    path = Path(path)
+    fd = _open_no_follow(path, os.O_RDWR, what, follow_links)
+    return _regular(fd, path, what, "r+b", check=not follow_links)
+
+
+def open_lock(path: str | Path, *, what: str = "lock file", follow_links: bool = False) -> int:
+    """The file descriptor of a lock file (created when missing), refusing a link and anything but a file."""
+    path = Path(path)
+    fd = _open_no_follow(path, os.O_RDWR | os.O_CREAT, what, follow_links)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ConfigError(f"{what} {path} is not a regular file; remove it")
+    return fd
+
+
+def _regular(fd: int, path: Path, what: str, mode: str, *, check: bool = True) -> Any:
+    if check and not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device would block or write elsewhere
+        os.close(fd)
+        raise ConfigError(f"{what} {path} is not a regular file; remove it")
+    if "b" in mode:
+        return os.fdopen(fd, mode)
+    return os.fdopen(fd, mode, encoding="utf-8", newline="\n")
+
+
+def real_dir(path: str | Path, what: str = "folder") -> Path:
+    """``path`` as a folder niah may write into: created when missing, refused when it is a link or a file."""
+    path = Path(path)
+    refuse_link(path, what)
+    path.mkdir(parents=True, exist_ok=True)
+    refuse_link(path, what)  # made by someone else between the two looks
+    if not path.is_dir():
+        raise ConfigError(f"{what} {path} is not a folder")
+    return path
+
+
+def private_dir(folder: Path, *, what: str, fix: str, follow_links: bool) -> Path:
+    """``folder``, created 0700 when missing, after checking that only this user can change it: a real folder
+    (a link only when ``follow_links``, for a folder the user named), owned by this user, not writable by group
+    or others (one they can only read is made 0700). Whoever can write a cache decides what niah reads back
+    from it (frames sent to a model, replies scored as the model's). Raises ConfigError naming the folder,
+    ``what`` it is and ``fix`` (what to do)."""
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise ConfigError(f"{what} {folder}: cannot create it ({exc.strerror or exc})") from None
+    try:
+        st = os.stat(folder) if follow_links else os.lstat(folder)
+    except OSError as exc:
+        raise ConfigError(f"{what} {folder}: cannot read it ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise ConfigError(f"{what} {folder} is a symbolic link, not a folder of your own; {fix}")
+    if not stat.S_ISDIR(st.st_mode):
+        raise ConfigError(f"{what} {folder} is not a folder; {fix}")
+    uid = os.getuid()
+    if st.st_uid != uid:
+        raise ConfigError(f"{what} {folder} is owned by uid {st.st_uid}, not by you (uid {uid}): whoever "
+                          f"owns it decides what niah reads back from it; {fix}")
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o022:
+        raise ConfigError(f"{what} {folder} is open to other users (mode {mode:04o}): they could plant what niah "
+                          f"reads back from it; run chmod 700 {folder}, or {fix}")
+    if mode & 0o077:  # ours, and others could only read it: nothing planted, close it
+        try:
+            os.chmod(folder, 0o700)
+        except OSError as exc:
+            raise ConfigError(f"{what} {folder}: cannot make it private ({exc.strerror or exc})") from None
+    return folder
+
+
+#: The file in a folder niah made for its output (a run, an eval, a cache): what :func:`claim_output_dir` reads.
+OUTPUT_MARKER = ".niah-output.json"
+
+
+def output_dir_problem(out: str | Path, *, kind: str, ours: Callable[[Path], bool] | None = None) -> str | None:
+    """Why niah may not write its ``kind`` output ("run", "eval", "cache", ...) into the folder ``out``, or None
+    when it may: ``out`` is missing, an empty folder, a folder holding niah's :data:`OUTPUT_MARKER` for this
+    ``kind``, or one ``ours`` recognises as an earlier output of that kind (written before the marker existed,
+    or marked its own way: a run's lock file, a dataset's samples.jsonl). A file, a link to a folder niah did not
+    make, a folder of another kind, and any other non-empty folder (``/``, a home directory, a dataset named as
+    a run's output) are refused: niah would write beside, or over, the user's own files."""
+    out = Path(out)
+    if not os.path.lexists(out):
+        return None
+    if not out.is_dir():
+        return "exists and is not a folder"
+    marker = out / OUTPUT_MARKER
+    if marker.is_file() and not marker.is_symlink():
+        try:
+            recorded = json.loads(marker.read_text(encoding="utf-8")).get("kind")
+        except (OSError, ValueError, AttributeError):
+            recorded = None
+        if recorded == kind:
+            return None
+        return f"is a folder niah made for another output ({recorded!r}, not {kind!r})"
+    if ours is not None and ours(out):
+        return None
+    try:
+        empty = not any(out.iterdir())
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if empty:
+        return None
+    return (f"is not empty and was not made by niah for a {kind} (no {OUTPUT_MARKER}); niah writes only into "
+            "folders it made or empty ones")
+
+
+def claim_output_dir(out: str | Path, *, kind: str, ours: Callable[[Path], bool] | None = None,
+                     option: str = "--out", mark: bool = True) -> bool:
+    """Make ``out`` the folder of niah's ``kind`` output, or raise ConfigError (``option`` names where the user
+    gave it) when :func:`output_dir_problem` says niah may not write there. The one folder-ownership check of
+    every command that writes into a folder (run, eval, caches; build, import and export replace a whole folder
+    and check it with this rule too). With ``mark`` the folder gets :data:`OUTPUT_MARKER` (kind, niah version),
+    so a later command recognises it. Returns whether the folder was created now."""
+    out = Path(out)
+    why = output_dir_problem(out, kind=kind, ours=ours)
+    if why is not None:
+        raise ConfigError(f"{option} {out} {why}: choose a new folder, or empty this one")
+    created = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    if mark and not (out / OUTPUT_MARKER).is_file():
+        from niah import __version__
+
+        write_json_atomic(out / OUTPUT_MARKER, {"written_by": "niah", "kind": kind, "niah_version": __version__})
+    return created
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a file so that readers see either the old or the complete new content, never a torn one."""
+    """Write a file so that readers see either the old or the complete new content, never a torn one. A
+    symbolic link at ``path`` is refused (:class:`LinkRefused`: it was not niah's)."""
     path = Path(path)
     refuse_folder_as_file(path)
+    refuse_link(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -293,7 +467,7 @@ def read_append_log(path: str | Path, *, repair: bool, hint: str = "") -> Iterat
     left out and, with ``repair``, cut from the file, so that the next append starts a whole line. Any other
     unparseable line is a :class:`DataError` naming it (``hint`` says what to do)."""
     path = Path(path)
-    with path.open("r+b" if repair else "rb") as fh:
+    with (open_update(path) if repair else path.open("rb")) as fh:
         data = fh.read()
         end = data.rfind(b"\n") + 1
         if repair and end < len(data):

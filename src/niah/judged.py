@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from niah.cache import canonical_json_ascii
 from niah.errors import DataError
-from niah.iox import dumps_line, read_append_log, write_json_atomic
+from niah.iox import dumps_line, open_append, read_append_log, write_json_atomic
 from niah.redact import redact
 
 STORE_NAME = "judgments.jsonl"
@@ -157,7 +157,7 @@ class VerdictStore:
                 _check_row(row, self.path, lineno)
                 self.rows[row["key"]] = row
         if writable:
-            self._fh = self.path.open("a", encoding="utf-8", newline="\n")
+            self._fh = open_append(self.path)
 
     def get(self, key: str) -> StoredVerdict | None:
         row = self.rows.get(key)

@@ -58,7 +58,7 @@ from niah.benchmarks.protocol import (
 )
 from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, iter_jsonl, read_json_file, write_atomic, write_json_atomic
+from niah.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
 from niah.metrics.base import MetricInputError
 from niah.sample import Dataset
 from niah.stats import (
@@ -452,6 +452,7 @@ class _AtomicLines:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        refuse_link(path)  # the rename would replace a link, not write through it; refused all the same
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         self.tmp = Path(tmp)

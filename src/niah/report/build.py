@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import json
 import os
 import re
 import shutil
@@ -313,6 +314,64 @@ def check_report_out(out: Path) -> None:
                           "it is left alone: choose another --out, or empty it first")
 
 
+def _files_under(folder: Path) -> list[str]:
+    """Every file under ``folder`` (links and empty folders included, nothing followed), as sorted POSIX paths
+    relative to it."""
+    found: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            found.append(Path(root, name).relative_to(folder).as_posix())
+        if not files and not dirs and Path(root) != folder:
+            found.append(Path(root).relative_to(folder).as_posix())
+    return sorted(found)
+
+
+def _niah_wrote(out: Path) -> set[str] | None:
+    """The files the earlier report in ``out`` wrote, as its marker lists them (None: no list, an older niah)."""
+    try:
+        recorded = json.loads((out / REPORT_MARKER).read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(recorded, list) or not all(isinstance(f, str) for f in recorded):
+        return None
+    return set(recorded)
+
+
+def _keep_user_files(out: Path, staging: Path, new_files: set[str], moved: list[str]) -> None:
+    """Move into ``staging`` every file of the earlier report folder ``out`` that niah did not write there (by
+    the marker's list; without one, every file the new report does not write), so that swapping ``staging`` in
+    deletes only niah's own files (``moved`` collects each as it goes, for :func:`_put_back`). A file of the
+    user's where the new report writes one is refused, not lost."""
+    if not out.is_dir():
+        return
+    ours = _niah_wrote(out)
+    moves: list[str] = []
+    new_dirs = {parent.as_posix() for f in new_files for parent in Path(f).parents}
+    for rel in _files_under(out):
+        if rel == REPORT_MARKER or (ours is not None and rel in ours) or rel.startswith(f"{THUMBS_DIR}/"):
+            continue
+        if rel in new_files or rel in new_dirs:
+            if ours is None:
+                continue  # an older niah report's own file, written again now
+            raise ConfigError(f"{out / rel} was not written by niah report but the new report writes a file of that "
+                              "name; move it away and report again (nothing was replaced)")
+        if any(parent.as_posix() in new_files for parent in Path(rel).parents):
+            raise ConfigError(f"{out / rel} lies where the new report writes a file; move it away and report again")
+        moves.append(rel)
+    for rel in moves:  # every refusal above came before the first move
+        (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.rename(out / rel, staging / rel)
+        moved.append(rel)
+
+
+def _put_back(moved: list[str], staging: Path, out: Path) -> None:
+    """Undo :func:`_keep_user_files` when the report fails before the swap: the user's files go home."""
+    for rel in moved:
+        if os.path.lexists(staging / rel):
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.rename(staging / rel, out / rel)
+
+
 def build_report(inputs: Sequence[ReportInput], out: str | Path,
                  options: ReportOptions | None = None,
                  progress: Callable[[str], None] | None = None) -> ReportResult:
@@ -329,15 +388,20 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     for stale in out.parent.glob(f".{glob.escape(out.name)}.new-*"):  # left by a killed report
         shutil.rmtree(stale, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    kept: list[str] = []
     try:
         os.chmod(staging, 0o755)  # mkdtemp makes 0700; a report is meant to be shared
         if (out / THUMBS_DIR).is_dir():
             shutil.copytree(out / THUMBS_DIR, staging / THUMBS_DIR, copy_function=_link_or_copy)
         result = _write_report(inputs, staging, options or ReportOptions(), progress or (lambda _line: None))
+        written = _files_under(staging)
+        _keep_user_files(out, staging, set(written), kept)
         write_json_atomic(staging / REPORT_MARKER, {"written_by": "niah report", "niah_version": __version__,
-                                                    "created": datetime.now(UTC).isoformat(timespec="seconds")})
+                                                    "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                                                    "files": written})
         replace_dir(staging, out)
     except BaseException:
+        _put_back(kept, staging, out)
         shutil.rmtree(staging, ignore_errors=True)
         raise
 

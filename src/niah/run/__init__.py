@@ -151,7 +151,7 @@ async def run_dataset(
     else:
         backend, spec = model, model.spec
     out_path = Path(out_dir)
-    check_out_dir(out_path, ds)
+    check_out_dir(out_path, ds, cache_dir)
     summary = RunSummary(out_dir=out_path, model=spec.spec_string(), dataset=str(ds.root), dry_run=dry_run)
     started = time.monotonic()
     stats = ds.validate(check_media=check_media)  # every problem, file:line: field, before any work
@@ -255,7 +255,7 @@ def _open_stages(held: _Held, ds: Dataset, spec: ModelSpec, out_path: Path, sett
     if settings.use_cache:
         chain = [ResponseCache(out_path / CACHE_SUBDIR)]
         if settings.cache_dir is not None:
-            chain.append(ResponseCache(settings.cache_dir))
+            chain.append(ResponseCache(settings.cache_dir, shared=True))
         held.caches = CacheChain(chain)
     held.log = ResponsesLog(out_path / RESPONSES_JSONL)
     held.ledger = RequestLedger(out_path / REQUESTS_LOG)

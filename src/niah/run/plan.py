@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from niah.cache import CacheChain, MediaHasher, canonical_json_ascii, request_fingerprint
+from niah.cache import CacheChain, MediaHasher, canonical_json, canonical_json_ascii, request_fingerprint
 from niah.errors import ConfigError, DataError
 from niah.models.base import GenerationSettings, ModelSpec
 from niah.models.registry import parse_model_spec
@@ -73,11 +73,24 @@ def as_spec(model: str | ModelSpec, *, base_urls: list[str] | tuple[str, ...] | 
     return parse_model_spec(model, base_urls=base_urls or (), api_key_env=api_key_env, options=model_options)
 
 
-def check_out_dir(out_dir: Path, ds: Dataset) -> None:
+def check_out_dir(out_dir: Path, ds: Dataset, cache_dir: str | Path | None = None) -> None:
+    """Refuse, before any work, a RUN_DIR or ``--cache-dir`` niah may not write into: the dataset or a folder
+    inside it, or a folder that holds something else (:func:`niah.iox.output_dir_problem`: ``--out /``)."""
+    from niah.iox import output_dir_problem
+    from niah.run.rundir import is_run_dir
+
     if out_dir.resolve() == ds.root.resolve() or out_dir.resolve().is_relative_to(ds.root.resolve()):
         # a dataset folder is replaced whole by the next build into it: a run kept there would go with it
         raise ConfigError(f"--out {out_dir} is the dataset {ds.root} or lies inside it; a rebuild of the dataset "
                           "would delete the run: choose a folder outside it")
+    why = output_dir_problem(out_dir, kind="run", ours=is_run_dir)
+    if why is not None:
+        raise ConfigError(f"--out {out_dir} {why}: choose a new folder for the run, or an earlier run's folder")
+    if cache_dir is not None:
+        cache = Path(cache_dir).resolve()
+        if cache == ds.root.resolve() or cache.is_relative_to(ds.root.resolve()):
+            raise ConfigError(f"--cache-dir {cache_dir} is the dataset {ds.root} or lies inside it: niah would write "
+                              "its cache into the dataset; choose a folder outside it")
 
 
 def check_tasks(stats: DatasetStats, tasks: set[str] | None, root: Path) -> None:
@@ -164,6 +177,7 @@ class Planner:
         self.ds = ds
         self.media = media
         self.identity = identity
+        self._identity_json = canonical_json(identity)
         # a backend whose reply depends on the sample beyond its prompt (the oracle) says so, for the cache key
         self.sample_material = sample_material
         self.generation = generation
@@ -172,6 +186,12 @@ class Planner:
         self.selection = selection
         self.hasher = MediaHasher()
         self.order: list[str] = []
+
+    def _same_model(self, recorded: Any) -> bool:
+        try:
+            return canonical_json(recorded) == self._identity_json
+        except (TypeError, ValueError):
+            return False
 
     async def steps(self) -> AsyncGenerator[Step, None]:
         for sample in self.selection():
@@ -208,7 +228,9 @@ class Planner:
             return step
         assert key is not None and gen is not None
         hit = self.caches.get(key) if self.caches is not None else None
-        if hit is not None and isinstance(hit.get("response"), str):
+        # a cached reply counts only when it is a reply of this model (the record says whose it is); the cache
+        # checks that it was filed under this request's key
+        if hit is not None and isinstance(hit.get("response"), str) and self._same_model(hit.get("model")):
             step.kind, step.hit = "cached", hit
             return step
         step.job = Job(sample, fit.prompt, gen, key, req_key)

@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import IO, Any
 
 from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, read_append_log, read_json_file, remove_stale_temp_files, write_atomic
+from niah.iox import (
+    claim_output_dir,
+    dumps_line,
+    open_append,
+    open_lock,
+    read_append_log,
+    read_json_file,
+    refuse_link,
+    remove_stale_temp_files,
+    write_atomic,
+)
 
 RUN_JSON = "run.json"
 RESPONSES_JSONL = "responses.jsonl"
@@ -49,7 +59,7 @@ class ResponsesLog:
                     previous = self.rows.get(row["id"])
                     if previous is None or previous.get("error") is not None or row.get("error") is None:
                         self.rows[row["id"]] = row
-        self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
+        self._fh: IO[str] = open_append(path)
 
     def finished(self, sample_id: str, key: str) -> dict[str, Any] | None:
         """The row of a sample that needs no new request: answered (or skipped by policy) for exactly the
@@ -108,7 +118,7 @@ class RequestLedger:
         self.path = path
         self.before, self.before_retries = read_request_log(path)
         self.sent = self.retries = 0
-        self._fh: IO[str] = path.open("a", encoding="utf-8", newline="\n")
+        self._fh: IO[str] = open_append(path)
 
     def note(self, sample_id: str, attempt: int) -> None:
         self._fh.write(json.dumps({"id": sample_id, "at": now(), "attempt": attempt}, ensure_ascii=True) + "\n")
@@ -121,11 +131,17 @@ class RequestLedger:
             self._fh.close()
 
 
+def is_run_dir(folder: Path) -> bool:
+    """Whether ``folder`` holds a niah run (its lock file, run.json or responses.jsonl, as regular files)."""
+    return any((folder / name).is_file() and not (folder / name).is_symlink()
+               for name in (LOCK_FILE, RUN_JSON, RESPONSES_JSONL))
+
+
 def claim_run_dir(out_dir: Path, overwrite: bool) -> int:
     """Lock RUN_DIR for this process (the lock's file descriptor; closing it releases the folder), clear what
     a killed run left half-written and, with ``overwrite``, everything an earlier run wrote."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(out_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    claim_output_dir(out_dir, kind="run", ours=is_run_dir, mark=False)  # the lock file marks a run folder
+    fd = open_lock(out_dir / LOCK_FILE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -136,7 +152,11 @@ def claim_run_dir(out_dir: Path, overwrite: bool) -> int:
     if overwrite:
         for name in (RUN_JSON, RESPONSES_JSONL, REQUESTS_LOG):
             (out_dir / name).unlink(missing_ok=True)
+        if (out_dir / CACHE_SUBDIR).is_symlink():  # the link goes, never what it points at
+            (out_dir / CACHE_SUBDIR).unlink()
         shutil.rmtree(out_dir / CACHE_SUBDIR, ignore_errors=True)
+    for name in (RUN_JSON, RESPONSES_JSONL, REQUESTS_LOG, CACHE_SUBDIR):
+        refuse_link(out_dir / name, "run file")
     return fd
 
 

@@ -55,39 +55,13 @@ def frame_cache_dir() -> Path:
 
 
 def private_cache_dir(folder: Path, *, follow_links: bool) -> Path:
-    """``folder``, created 0700 when missing, after checking that only this user can change it: a real folder
-    (a link only when ``follow_links``, for a folder the user named), owned by this user, not writable by group
-    or others (one they can only read, as older niah versions made it, is made 0700). Raises ConfigError naming
-    the folder and what to do otherwise."""
-    try:
-        folder.mkdir(mode=0o700, parents=True)
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise ConfigError(f"frame cache {folder}: cannot create it ({exc.strerror or exc})") from None
-    fix = f"remove it, or set {FRAME_CACHE_ENV} to a folder of your own"
-    try:
-        st = os.stat(folder) if follow_links else os.lstat(folder)
-    except OSError as exc:
-        raise ConfigError(f"frame cache {folder}: cannot read it ({exc.strerror or exc})") from None
-    if stat.S_ISLNK(st.st_mode):
-        raise ConfigError(f"frame cache {folder} is a symbolic link, not a folder of your own; {fix}")
-    if not stat.S_ISDIR(st.st_mode):
-        raise ConfigError(f"frame cache {folder} is not a folder; {fix}")
-    uid = os.getuid()
-    if st.st_uid != uid:
-        raise ConfigError(f"frame cache {folder} is owned by uid {st.st_uid}, not by you (uid {uid}): whoever "
-                          f"owns it decides what the model is sent; {fix}")
-    mode = stat.S_IMODE(st.st_mode)
-    if mode & 0o022:
-        raise ConfigError(f"frame cache {folder} is open to other users (mode {mode:04o}): they could swap the "
-                          f"frames the model is sent; run chmod 700 {folder}, or {fix}")
-    if mode & 0o077:  # ours, and others could only read it (older niah made it so): nothing planted, close it
-        try:
-            os.chmod(folder, 0o700)
-        except OSError as exc:
-            raise ConfigError(f"frame cache {folder}: cannot make it private ({exc.strerror or exc})") from None
-    return folder
+    """``folder``, created 0700 when missing, after checking that only this user can change it
+    (:func:`niah.iox.private_dir`: whoever can write it decides what the model is sent). Raises ConfigError
+    naming the folder and what to do otherwise."""
+    from niah.iox import private_dir
+
+    return private_dir(folder, what="frame cache", fix=f"remove it, or set {FRAME_CACHE_ENV} to a folder of your own",
+                       follow_links=follow_links)
 
 
 def _checked_cache(cache: Path | None) -> Path:
@@ -188,6 +162,8 @@ def sample_video_frames(path: Path, *, count: int | None, fps: float | None, max
         for i, frame in enumerate(sample.frames):
             name = f"{i:05d}_{round(frame.time * 1000):010d}ms.jpg"
             assert frame.jpeg is not None
+            if (entry / name).is_symlink():  # planted in niah's private entry: replaced, never written through
+                (entry / name).unlink()
             write_atomic(entry / name, frame.jpeg)  # replaces whatever stood at that name (a link included)
             names.append(name)
             digests.append(hashlib.sha256(frame.jpeg).hexdigest())
