@@ -405,6 +405,7 @@ class _Facts:
     shape: str = ""
     delivery_error: str | None = None
     group: str = ""  # samples of one group are left out together (AuditSpec.group; default its id)
+    outlier: tuple[float, float] | None = None  # (the most needle-like sentence is a needle, the needle share)
     budget: int | None = None  # the new-token budget of the sample's generation settings
     tokenizer: str | None = None  # the dataset's text tokenizer (meta.tokenizer)
 
@@ -834,6 +835,35 @@ def _reference_table(path: Path, media_roots: tuple[str, ...]) -> dict[tuple[str
     return table
 
 
+class _Lexicon:
+    """Word counts per task of the needles and of the contexts: the vocabulary-outlier diagnostic learns from
+    the other samples' needles which words mark a needle sentence."""
+
+    def __init__(self) -> None:
+        self.needles: dict[str, Counter[str]] = defaultdict(Counter)
+        self.contexts: dict[str, Counter[str]] = defaultdict(Counter)
+
+    @staticmethod
+    def _context(sample: Sample) -> str:
+        return "\n".join(p.text for p in sample.context if isinstance(p, TextPart))
+
+    def add(self, task: str, sample: Sample, needles: Sequence[str]) -> None:
+        from niah.audit_probes import lower_words
+
+        self.contexts[task].update(lower_words(self._context(sample)))
+        for needle in needles:
+            self.needles[task].update(lower_words(needle))
+
+    def hit(self, task: str, sample: Sample, needles: Sequence[str]) -> tuple[float, float] | None:
+        from niah.audit_probes import lower_words, outlier_hit
+
+        own: Counter[str] = Counter()
+        for needle in needles:
+            own.update(lower_words(needle))
+        return outlier_hit(self._context(sample), [n.strip() for n in needles], self.needles[task], own,
+                           self.contexts[task])
+
+
 def reference_golds(table: Mapping[tuple[str, str], Counter[str]]) -> dict[str, Counter[str]]:
     """The reference build's gold counts per task."""
     out: dict[str, Counter[str]] = defaultdict(Counter)
@@ -973,8 +1003,9 @@ class _Reader:
             picks = rp.mention_picks(stats, named)
             for rule in rp._MENTION_RULES:
                 self.mention[task][rule][i] = word_score(picks[rule]) if rule in picks else 0.0
-            if shaped:  # the type scan: the least mentioned word shaped like the golds (often the only one)
-                self.pool["type-scan"][i] = word_score(min(shaped, key=lambda w: (stats.count[w], stats.first[w])))
+            typed = named or shaped
+            if typed:  # the type scan: the least mentioned word of the golds' type (often the only one)
+                self.pool["type-scan"][i] = word_score(min(typed, key=lambda w: (stats.count[w], stats.first[w])))
             if len(shaped) != 1:  # an answer that is the only word of its shape is the type scan's, not learned
                 self.choices[task][i] = rp.Choice(rp.word_features(stats, candidates, vocabulary),
                                                   [word_score(w) for w in candidates], f.group)
@@ -1006,8 +1037,9 @@ class _Reader:
         got = self.pool.get("type-scan", {})
         scan = {i: got[i] for i in idx if i in got}
         if scan:
-            out.append(("type-scan", scan, "the least mentioned context word shaped like the other samples' golds "
-                                           "(a diagnostic: the answer found by its type, without the needle)"))
+            out.append(("type-scan", scan, "the least mentioned context word of the golds' type (a gold seen "
+                                           "elsewhere, else a word shaped like one; a diagnostic: the answer found "
+                                           "by its type, without the needle)"))
         rules = self.mention.get(task)
         if rules:
             loo = leave_one_out_best({rule: [rules[rule].get(i) for i in idx] for rule in sorted(rules)},
@@ -1064,9 +1096,12 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
     media = _MediaHashes(ds.media_root)
     facts: list[_Facts] = []
     probe_samples: dict[str, list[Sample]] = defaultdict(list)  # for family probes: samples without context
+    lexicon = _Lexicon()
     with progress_bar(progress, total, "audit: reading samples") as advance:
         for sample in _iter(ds, advance):
             facts.append(_facts(sample, hooks, ds.media_root, options, media))
+            if facts[-1].needle_texts:  # the vocabulary detector's word counts (diagnostic)
+                lexicon.add(facts[-1].task, sample, facts[-1].needle_texts)
             if hooks.spec(sample.benchmark).probes is not None:
                 probe_samples[sample.benchmark].append(dataclasses.replace(sample, context=[]))
     by_task: dict[str, list[int]] = defaultdict(list)
@@ -1138,6 +1173,8 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                     pool = [g for g in pool if gold_counts[task][_gold_key(g)] > mine.get(_gold_key(g), 0)]
                 replies["answer-pool"][i] = _official(sample, ", ".join(pool))
             reader.read(i, sample, f, left_out(f, task))
+            if f.needle_texts:
+                f.outlier = lexicon.hit(task, sample, f.needle_texts)
             finder = leak_finders.get(task)
             if finder is not None and f.leak_gold is not None:
                 haystack = _haystack_text(sample, f.needle_texts)
@@ -1192,6 +1229,15 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
                     probes.append(dataclasses.replace(scan, advisory=True))
                 continue
             add(name, "reading", values, detail)
+        outliers = {i: hit for i in idx if (hit := facts[i].outlier) is not None}
+        if outliers:
+            found = judge_probe("vocabulary-outlier", task, "layout", {i: v[0] for i, v in outliers.items()},
+                                {i: v[1] for i, v in outliers.items()}, margin,
+                                "the sentence whose words are most like the other samples' needles' (naive Bayes "
+                                "against the task's contexts) is a needle (a diagnostic: needles lexically out of "
+                                "place); chance is the needle share of sentences")
+            if found is not None:
+                probes.append(dataclasses.replace(found, advisory=True))
         task_leaks = {i: leaks[i] for i in idx if i in leaks}
         if task_leaks:
             probes.append(judge_probe(

@@ -127,6 +127,32 @@ def phrase_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in kept) + r")(?!\w)")
 
 
+def lower_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def outlier_hit(text: str, needles: Sequence[str], needle_words: Mapping[str, int], own: Counter[str],
+                haystack_words: Mapping[str, int]) -> tuple[float, float] | None:
+    """The vocabulary-outlier detector on one context: whether the sentence whose words are most needle-like
+    (naive Bayes: words of the other samples' needles against the task's contexts, add-half) is a needle
+    sentence, and the needle share of sentences (its chance). ``own``: the sample's own needle words, taken out.
+    None when no sentence holds a needle."""
+    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if len(_WORD.findall(m.group(0))) >= 3]
+    is_needle = [any(s in n or n in s for n in needles) for s in sentences]
+    if not any(is_needle):
+        return None
+    needle_total = sum(needle_words.values()) - sum(own.values()) + 1
+    hay_total = sum(haystack_words.values()) + 1
+
+    def score(sentence: str) -> float:
+        words = lower_words(sentence)
+        return sum(math.log((needle_words.get(w, 0) - own.get(w, 0) + 0.5) / needle_total)
+                   - math.log((haystack_words.get(w, 0) + 0.5) / hay_total) for w in words) / len(words)
+
+    top = max(range(len(sentences)), key=lambda k: (score(sentences[k]), -k))
+    return float(is_needle[top]), sum(is_needle) / len(sentences)
+
+
 def question_words(sample: Sample) -> set[str]:
     text = "".join(p.text for p in sample.question if isinstance(p, TextPart))
     text += " " + " ".join("".join(p.text for p in c if isinstance(p, TextPart)) for c in sample.choices or ())
@@ -328,5 +354,5 @@ def ranked_golds(counts: Counter[str], own: Mapping[str, int], limit: int = POOL
 
 
 __all__ = ["Choice", "FOLDS", "WordStats", "count_features", "fit_conditional_logit", "learned_scores",
-           "mention_picks", "option_features", "pool_reply", "question_words", "ranked_golds",
+           "lower_words", "mention_picks", "option_features", "outlier_hit", "pool_reply", "question_words", "ranked_golds",
            "phrase_pattern", "typed_candidates", "word_features", "word_shape", "word_stats", "_MENTION_RULES"]
