@@ -61,3 +61,27 @@ def test_no_options_no_letter():
     lone = Sample(id="x", benchmark="mmlongbench", task="x", context=[TextPart("t")],
                   question=[TextPart("Pick one\nB. is not a list")], answer=1, meta={"metric": "mc_acc"})
     assert options(lone) == []
+
+
+@pytest.mark.parametrize(("task", "items", "low", "high"), [("mm_niah_counting-image", 1, 0, 3),
+                                                           ("mm_niah_counting-image", 3, 0, 3),
+                                                           ("mm_niah_counting-text", 2, 1, 10)])
+def test_counting_chance_is_what_the_best_blind_reply_scores_under_the_sum_rule(task, items, low, high):
+    """The sum rule credits any reply whose counts add up to the gold's: a fixed reply with the likeliest sum
+    scores that sum's probability, not 0 (computed from the rule, not hard-coded)."""
+    import dataclasses
+    import itertools
+    from collections import Counter
+
+    sums = Counter(sum(c) for c in itertools.product(range(low, high + 1), repeat=items))
+    best = max(sums.values()) / sum(sums.values())
+    sample = Sample(id=f"{task}/K8/0", benchmark="mmlongbench", task=task, context=[TextPart("hay")],
+                    question=[TextPart("How many?")], answer=[low] * items,
+                    meta={"metric": "soft_acc", "prompt": "mm_niah", "length_k": 8})
+    assert SPEC.chance is not None
+    assert abs(SPEC.chance(sample) - best) < 0.08
+    # the random baseline answers that best reply, so it scores the stated chance
+    reply = RandomBaseline(ModelSpec("baseline", "random")).answer(sample)
+    golds = [list(c) for c in itertools.product(range(low, high + 1), repeat=items)]
+    got = sum(score_sample(dataclasses.replace(sample, answer=g), reply).scores["official"] for g in golds)
+    assert abs(got / len(golds) - SPEC.chance(sample)) < 0.08

@@ -406,6 +406,7 @@ class _Facts:
     delivery_error: str | None = None
     group: str = ""  # samples of one group are left out together (AuditSpec.group; default its id)
     outlier: tuple[float, float] | None = None  # (the most needle-like sentence is a needle, the needle share)
+    random_kinds: int = 1  # distinct baseline:random replies (one: a fixed best blind reply averages no luck away)
     budget: int | None = None  # the new-token budget of the sample's generation settings
     tokenizer: str | None = None  # the dataset's text tokenizer (meta.tokenizer)
 
@@ -526,14 +527,16 @@ def _shape(sample: Sample, media: _MediaHashes) -> str:
 def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOptions,
            media: _MediaHashes | None = None) -> _Facts:
     spots = hooks.locate(sample)
-    random_scores = [_official(sample, _random_reply(sample, options.seed + k)) for k in range(options.random_draws)]
+    random_replies = [_random_reply(sample, options.seed + k) for k in range(options.random_draws)]
+    random_scores = [_official(sample, reply) for reply in random_replies]
     known = [s for s in random_scores if s is not None]
     echo_reply = "\n".join(
         ["".join(p.text for p in sample.question if isinstance(p, TextPart))]
         + ["".join(p.text for p in c if isinstance(p, TextPart)) for c in sample.choices or ()])
     facts = _Facts(task=sample.task, gold=_gold_key(sample.answer), question=_question_key(sample),
                    chance=hooks.chance(sample), random=sum(known) / len(known) if known else None,
-                   echo=_official(sample, echo_reply), needles=len(spots), group=hooks.group(sample))
+                   echo=_official(sample, echo_reply), needles=len(spots), group=hooks.group(sample),
+                   random_kinds=len(set(random_replies)))
     texts = [s.text for s in spots if s.kind == "text" and s.text]
     facts.needle_texts = tuple(texts)
     if texts:
@@ -1202,7 +1205,7 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
 
         add("random", "no-read", {i: facts[i].random for i in idx},
             f"baseline:random ({options.random_draws} seeds) must sit at chance", two_sided=True,
-            replies=options.random_draws)
+            replies=1 if 2 * sum(facts[i].random_kinds == 1 for i in idx) > len(idx) else options.random_draws)
         add("question-echo", "no-read", {i: facts[i].echo for i in idx}, "the question and option texts sent back")
         for name, detail in (("majority-task", "most frequent gold of the task's other samples"),
                              ("majority-question", "most frequent gold of the other samples asking the same "
