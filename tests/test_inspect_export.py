@@ -100,3 +100,28 @@ def test_scores_follow_the_official_rule_on_real_replies(tmp_path: Path, offline
     niah = _niah_scores(dataset, replies, tmp_path / "run")
     assert scores == niah and 0 < sum(scores.values()) < len(scores)
     assert log.results.scores[0].metrics["mean"].value == pytest.approx(sum(niah.values()) / len(niah))
+
+
+def test_the_readme_line_runs_offline_as_written(tmp_path: Path) -> None:
+    """`inspect eval task.py --model mockllm/model`, as the README shows it, in a fresh folder with no tiktoken
+    cache: mockllm's token count needs o200k_base, which tiktoken would download (and fails to, offline); the
+    task fills a cache from the copy bpe-openai ships."""
+    import os
+    import subprocess
+    import sys
+
+    from niah.inspect_task import write_task_file
+    from support.processes import niah_env
+
+    write_task_file(write_mm_niah_like(tmp_path / "data" / "mmniah", per_task=1), tmp_path / "task.py")
+    env = {k: v for k, v in niah_env().items() if k not in {"TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"}}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), INSPECT_LOG_DIR=str(tmp_path / "logs"))
+    inspect = Path(sys.executable).parent / "inspect"
+    done = subprocess.run([str(inspect), "eval", "task.py", "--model", "mockllm/model", "--display", "none"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    log = read_eval_log(list_eval_logs(str(tmp_path / "logs"))[0])
+    assert log.status == "success" and len(log.samples) == 6
+    assert sorted(os.listdir(tmp_path / "cache" / "niah" / "tiktoken"))  # filled from the shipped copies

@@ -18,7 +18,10 @@ Needs the inspect_ai package (``pip install 'niah-bench[inspect]'``).
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +130,39 @@ def _inspect_sample(sample: Sample, ds: Dataset, options: Any) -> Any:
                                    "generation": sent.generation.to_json()})
 
 
+#: The tiktoken encodings bpe-openai (a niah dependency) ships, by the address tiktoken downloads each from; tiktoken
+#: names a cached encoding by the SHA-1 of that address.
+_TIKTOKEN_SOURCES = {name: f"https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+                     for name in ("o200k_base", "cl100k_base")}
+
+
+def offline_tiktoken() -> Path | None:
+    """inspect's providers (``mockllm/model`` among them) count tokens with tiktoken, which downloads its encoding
+    on first use and so fails offline: fill a tiktoken cache in the user's cache folder from the copies bpe-openai
+    ships and point ``TIKTOKEN_CACHE_DIR`` at it. A cache the user chose (``TIKTOKEN_CACHE_DIR`` or
+    ``DATA_GYM_CACHE_DIR`` set) is left alone; returns the folder used, or None."""
+    if os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR"):
+        return None
+    try:
+        import bpe_openai
+    except ImportError:
+        return None
+    from niah.iox import write_atomic
+
+    shipped = Path(bpe_openai.__file__).parent / "data"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"  # XDG: a relative value is ignored
+    cache = base / "niah" / "tiktoken"
+    for name, url in _TIKTOKEN_SOURCES.items():
+        target = cache / hashlib.sha1(url.encode()).hexdigest()
+        packed = shipped / f"{name}.tiktoken.gz"
+        if not target.is_file() and packed.is_file():
+            cache.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_atomic(target, gzip.decompress(packed.read_bytes()))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(cache)
+    return cache
+
+
 def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] = (), max_frames: int | None = None,
               question_first: bool = False) -> Any:
     """The inspect Task of ``dataset`` (see the module docstring)."""
@@ -135,6 +171,7 @@ def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] =
         from inspect_ai.dataset import MemoryDataset
     except ImportError:
         raise ConfigError(f"the inspect task needs the inspect_ai package: {pip_install('inspect')}") from None
+    offline_tiktoken()
     from niah.prompts import PromptOptions
 
     ds = Dataset(dataset, media_roots=tuple(media_roots))
