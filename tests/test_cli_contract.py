@@ -456,7 +456,7 @@ def test_milebench_takes_exact_lengths_in_the_shared_syntax():
 
 
 def test_eval_refuses_a_length_its_builder_cannot_build_and_leaves_nothing(tmp_path):
-    result = _niah("eval", "--benchmark", "mmlongbench", "--lengths", "12k", "--out", tmp_path / "ev")
+    result = _niah("eval", "--family", "mmlongbench", "--lengths", "12k", "--out", tmp_path / "ev")
     assert result.exit_code == EXIT_ERROR
     assert result.stderr.startswith("error: --lengths '12k' is not an official MMLongBench length")
     assert not (tmp_path / "ev").exists()
@@ -468,7 +468,7 @@ def test_eval_refuses_a_length_its_builder_cannot_build_and_leaves_nothing(tmp_p
 def test_eval_refuses_an_option_its_builder_does_not_take(tmp_path, benchmark):
     """--image-tokens for a text-only family, or for MMLongBench (whose image cost is the official Qwen2-VL rule),
     was dropped silently (seq-niah) or ended in a TypeError traceback (mmlongbench)."""
-    result = _niah("eval", "--benchmark", benchmark, "--image-tokens", "fixed:100", "--out", tmp_path / "ev")
+    result = _niah("eval", "--family", benchmark, "--image-tokens", "fixed:100", "--out", tmp_path / "ev")
     assert result.exit_code == EXIT_ERROR
     assert result.stderr.startswith("error: --image-tokens does not apply to the ")
     assert not (tmp_path / "ev").exists()

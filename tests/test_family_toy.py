@@ -156,4 +156,4 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
 
     (tmp_path / "m.jsonl").write_text('{"answer": "Oak", "response": "oak"}\n{"answer": "oak", "response": "elm"}\n')
     assert "mean score 0.500000" in _niah(tmp_path, "metric", "toy-niah/exact", "--input", "m.jsonl",
-                                          "--output", "o.jsonl")
+                                          "--out", "o.jsonl")

@@ -304,7 +304,7 @@ def test_mmlongbench_metric_refuses_a_prefix_that_is_not_a_regex(tmp_path):
     rows.write_text(json.dumps({"answer": "oak", "response": "an oak", "prefix": "Answer ("}) + "\n"
                     + json.dumps({"answer": "yes", "response": "yes", "prefix": 5}) + "\n", encoding="utf-8")
     for rule in ("mmlongbench/sub_em", "mmlongbench/binary_acc"):
-        code, output = _cli("metric", rule, "--input", rows, "--output", tmp_path / "out.jsonl")
+        code, output = _cli("metric", rule, "--input", rows, "--out", tmp_path / "out.jsonl")
         assert code == 1, output
         assert "field 'prefix'" in output
 

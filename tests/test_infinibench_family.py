@@ -165,7 +165,7 @@ def test_mcq_match_metric_rule(tmp_path: Path) -> None:
             {"options": opts, "response": "The answer is enters, knocks.", "answer": 0},
             {"options": opts, "response": "I'm not sure"}]
     (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    out = _ok(["metric", "infinibench/mcq-match", "--input", str(tmp_path / "in.jsonl"), "--output",
+    out = _ok(["metric", "infinibench/mcq-match", "--input", str(tmp_path / "in.jsonl"), "--out",
                str(tmp_path / "out.jsonl")])
     assert "mean score 0.500000" in out
     scored = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
@@ -173,7 +173,7 @@ def test_mcq_match_metric_rule(tmp_path: Path) -> None:
         (1, "letter", 1.0), (None, "ambiguous", 0.0), (1, "mention", 0.0), (2, "idk", 1.0)]
     (tmp_path / "bad.jsonl").write_text(json.dumps({"options": "A,B", "response": "A"}) + "\n")
     res = runner.invoke(app, ["metric", "infinibench/mcq-match", "--input", str(tmp_path / "bad.jsonl"),
-                              "--output", str(tmp_path / "o.jsonl")])
+                              "--out", str(tmp_path / "o.jsonl")])
     assert res.exit_code != 0 and "options" in res.output + str(res.exception)
     assert ast.literal_eval("{'decision': 2}") == {"decision": 2}
 

@@ -74,7 +74,7 @@ def test_the_metric_rule_leaves_hedges_null(tmp_path: Path) -> None:
             {"options": OPTIONS["weather"], "response": "It was rain or snow.", "answer": 0},
             {"options": OPTIONS["hours"], "response": "2 or 3 hours", "answer": 1}]
     (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    _ok(["metric", "infinibench/mcq-match", "--input", str(tmp_path / "in.jsonl"), "--output",
+    _ok(["metric", "infinibench/mcq-match", "--input", str(tmp_path / "in.jsonl"), "--out",
          str(tmp_path / "out.jsonl")])
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [(r["choice"], r["rule"], r["score"]) for r in out] == [

@@ -34,7 +34,7 @@ def test_official_roundtrip_and_scores_agree(built: Path) -> None:
     _ok(["export", "mm-niah-dataset", str(root / "ds"), "--out", str(root / "official")])
     ann = sorted((root / "official" / "annotations").glob("*.jsonl"))
     assert len(ann) == 6
-    _ok(["import", "mm-niah", *map(str, ann), "--images", str(root / "official" / "images"),
+    _ok(["import", "mm-niah", *map(str, ann), "--media-root", str(root / "official" / "images"),
          "--out", str(root / "imported")])
     images = root / "official" / "images"
     imported = list(Dataset(root / "imported", media_roots=(images,)).iter_samples(check_media=True))
@@ -99,6 +99,14 @@ def test_eval_small(tmp_path: Path) -> None:
             "official overall undefined: the official rule needs parts of the grid (tasks, data sets) the run lacks")
     assert "".join(line.split()) in "".join(out.split())  # the console may wrap the line
     assert (tmp_path / "ev" / "report" / "index.html").is_file()
+    # niah score prints the same per-bin table as niah eval (it printed only the headline)
+    scored = _ok(["score", str(tmp_path / "ev" / "run")])
+
+    def table(text: str) -> list[str]:
+        return [line.strip() for line in text.splitlines() if "│" in line or "┃" in line]
+
+    assert table(out) and table(scored) == table(out)
+    assert "official scores" in scored and "retrieval-text" in scored
     # rerunning resumes: nothing is asked again
     out = _ok(["eval", "--out", str(tmp_path / "ev"), "--tasks", "retrieval-text,counting-image",
                "--lengths", "2k-4k", "--no-progress", "--no-published"])

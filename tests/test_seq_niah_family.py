@@ -1,6 +1,6 @@
 """The Sequential-NIAH family through the CLI: build -> run (baselines) -> score -> report; noise -> run ->
 score -> consistency; import/export round trip; judge-test; the metric rule; the LLM judge verb against a local
-server; ``niah eval --benchmark seq-niah``."""
+server; ``niah eval --family seq-niah``."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def test_metric_rule(tmp_path: Path) -> None:
             {"question": q, "answer": gold, "response": "2010-11-02: I read book 2.\n2010-11-01: I read book 1."},
             {"question": q, "answer": gold, "response": "2010-11-01: I read book 1."}]
     (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    out = _cli("metric", "seq-niah/judge", "--input", str(tmp_path / "in.jsonl"), "--output",
+    out = _cli("metric", "seq-niah/judge", "--input", str(tmp_path / "in.jsonl"), "--out",
                str(tmp_path / "out.jsonl"))
     assert "mean score 0.333333" in out
     got = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
@@ -246,7 +246,7 @@ def test_report_flags_samples_where_the_judges_disagree(built: Path, tmp_path: P
 
 
 def test_eval_benchmark_seq_niah(tmp_path: Path) -> None:
-    out = _cli("eval", "--benchmark", "seq-niah", "--model", "baseline:oracle", "--out", str(tmp_path / "ev"),
+    out = _cli("eval", "--family", "seq-niah", "--model", "baseline:oracle", "--out", str(tmp_path / "ev"),
                "--no-progress")
     assert "synthetic-temporal" in out
     scores = official_scores(tmp_path / "ev" / "run" / "scores.json")

@@ -387,6 +387,8 @@ def test_a_signal_during_decoding_stops_the_run(slow_dataset: Path, tmp_path: Pa
     assert meta["complete"] is False and meta["finished"] is None
     if sig == signal.SIGTERM:
         assert "terminated (SIGTERM)" in err and meta["interrupted"] == "SIGTERM"
+    else:  # Ctrl-C: said, with where the work is kept and how to resume (it exited 130 without a word)
+        assert f"interrupted (Ctrl-C): what was answered is kept in {run_dir}; run the same command again" in err
 
 
 def test_probe_with_limits_refuses_a_video_over_them(tmp_path: Path) -> None:

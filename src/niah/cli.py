@@ -212,12 +212,37 @@ def _register() -> None:
 _register()
 
 
+#: The status typer exits with on Ctrl-C (128 + SIGINT), as a shell reports a command the key stopped.
+EXIT_CTRL_C = 130
+#: Verbs that keep what they finished and pick up where they stopped when the same command is run again.
+RESUMABLE = {"run": "what was answered is kept", "eval": "what was built and answered is kept",
+             "judge": "the verdicts stored so far are kept"}
+
+
+def interrupted_message(argv: list[str]) -> str:
+    """What a Ctrl-C'd command says on its way out: that it stopped, what is kept, and how to go on."""
+    verb = next((a for a in argv if not a.startswith("-")), "")
+    out = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("--out", "-o")), None)
+    if verb == "eval" and out is None and "--config" not in argv:
+        out = "out/eval"  # niah eval's default output folder
+    if verb in RESUMABLE:
+        where = f" in {out}" if out and verb != "judge" else ""
+        return (f"interrupted (Ctrl-C): {RESUMABLE[verb]}{where}; run the same command again to resume "
+                "(nothing finished is asked again)")
+    return "interrupted (Ctrl-C): stopped before it finished; run the same command again"
+
+
 def main() -> None:
     try:
         app()
     except NiahError as exc:
         typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
         sys.exit(EXIT_ERROR)
+    except SystemExit as exc:
+        if exc.code == EXIT_CTRL_C:  # typer turns KeyboardInterrupt into a silent exit 130
+            with contextlib.suppress(OSError):
+                typer.echo(redact(interrupted_message(sys.argv[1:])), err=True)
+        raise
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """lmms-eval: a niah dataset as an lmms-eval task folder, scored by niah's official rule.
 
-``niah export lmms-eval DATASET --out DIR`` writes a folder that ``lmms_eval --tasks NAME --include_path DIR``
+``niah export lmms-eval DATASET --out DIR`` writes a folder that ``lmms-eval --tasks NAME --include_path DIR``
 loads (lmms-eval's task registry indexes every YAML under the include path)::
 
     DIR/
@@ -291,7 +291,7 @@ Written by `niah export lmms-eval` (niah {version}) from `{dataset}` ({samples} 
 
 ```
 pip install lmms-eval niah-bench    # niah must be importable where lmms-eval runs (utils.py calls it)
-lmms_eval --model MODEL --model_args ... --tasks {name} --include_path {folder} --log_samples --output_path out/
+lmms-eval --model MODEL --model_args ... --tasks {name} --include_path {folder} --log_samples --output_path out/
 ```
 
 The folder can be moved: the YAML reads `docs/*.jsonl` relative to itself and utils.py finds `media/` next to

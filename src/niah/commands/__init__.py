@@ -28,13 +28,17 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
             break
 
 
-#: One spelling per concept on every command; the old spellings still work as hidden aliases that print a
-#: deprecation line (tests/test_cli_contract.py walks the command tree and fails on a second visible spelling).
+#: One spelling per concept on every command; the old spellings still work, for one release, as hidden aliases
+#: that print a deprecation line (tests/test_cli_contract.py and tests/test_vocabulary.py walk the command tree and
+#: the eval config's keys and fail on a second visible spelling).
 CANONICAL_OPTIONS = {
     "--per-cell": ("--per-length",),  # samples per grid cell (a builder's cell may be a length alone)
     "--image-tokens": ("--image-rule",),  # the image token rule
-    # a folder of media read in place (a builder's --images may instead be an image count: another concept)
+    # a folder of media read in place (a builder's old --images was an image count: --images-per-sample now)
     "--media-root": ("--images", "--image-root", "--videos"),
+    "--out": ("--output",),  # the file or folder a verb writes (niah metric said --output)
+    "--family": ("--benchmark",),  # niah eval's family, as an eval config's family key
+    "--no-progress": ("--progress",),  # progress is shown unless --no-progress (niah audit had a pair)
 }
 
 
@@ -49,6 +53,14 @@ def deprecated_alias(old: str, new: str) -> Any:
 
     # used inside Annotated[...]: the default is the parameter's own (None), so the first argument is a name
     return typer.Option(old, hidden=True, callback=warn, help=f"Deprecated spelling of {new}.")
+
+
+def one_of_repeatable(values: list[Any] | None, option: str, why: str) -> Any:
+    """The one value of an option that is repeatable everywhere else (``--media-root``) where this command takes one
+    (an importer reads an official set from one root): None when not given, an error naming ``why`` for several."""
+    if values and len(values) > 1:
+        raise ConfigError(f"{option} given {len(values)} times: {why}; give it once")
+    return values[0] if values else None
 
 
 def pick_alias(value: Any, old_value: Any, new: str, *, required: bool = False) -> Any:

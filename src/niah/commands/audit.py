@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from niah.commands import deprecated_alias
 from niah.errors import ConfigError
 
 
@@ -41,7 +42,9 @@ def audit(
         "--margin", min=0.0, help="Points a probe may beat chance by before it counts as a shortcut.")] = 5.0,
     media_root: Annotated[list[Path] | None, typer.Option(
         "--media-root", help="Allow media from this folder outside the dataset; repeatable.")] = None,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress on stderr.")] = True,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress on stderr.")] = False,
+    old_progress: Annotated[bool | None, deprecated_alias("--progress", "the default (progress is shown unless "
+                                                          "--no-progress)")] = None,
 ) -> None:
     """Try every shortcut a model could score by without doing the task (no-read replies, layout finders, gold
     in the haystack, needles missing from what is sent); a table per task, audit.json, exit 1 on a shortcut."""
@@ -75,7 +78,7 @@ def audit(
     options = AuditOptions(margin=margin, reference=reference,
                            media_roots=tuple(str(p) for p in media_root or ()),
                            **{k: v for k, v in settings.items() if v is not None})  # type: ignore[arg-type]
-    report = audit_dataset(dataset, options, progress=progress)
+    report = audit_dataset(dataset, options, progress=not no_progress)
     print_report(report)
     target = out or ((run if run is not None else dataset) / AUDIT_FILE)
     write_audit(report, target)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import check_out_dir, split_csv
+from niah.commands import check_out_dir, deprecated_alias, pick_alias, split_csv
 
 
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
@@ -109,9 +109,11 @@ def register(app: typer.Typer) -> None:
     def eval_command(
         ctx: typer.Context,
         dataset: Annotated[Path | None, typer.Argument(
-            help="an existing dataset directory; omit to build a small grid of --benchmark")] = None,
-        benchmark: Annotated[str | None, typer.Option(
-            "--benchmark", help="the family whose small grid to build (default: the registry's default)")] = None,
+            help="an existing dataset directory; omit to build a small grid of --family")] = None,
+        family: Annotated[str | None, typer.Option(
+            "--family", help="the family whose small grid to build, as an eval config's family key (default: the "
+                             "registry's default)")] = None,
+        benchmark: Annotated[str | None, deprecated_alias("--benchmark", "--family")] = None,
         out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: dataset/, run/ and report/ are "
                                           "written in it; rerun to resume.")] = Path("out/eval"),
         model: Annotated[str, typer.Option("--model", "-m", help="Model spec, as for niah run: openai:NAME, "
@@ -141,8 +143,8 @@ def register(app: typer.Typer) -> None:
                                                   "(niah list; default: the family's own).")] = None,
         limit: Annotated[int | None, typer.Option("--limit", help="Only the first N samples.")] = None,
         no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bars.")] = False,
-        no_published: Annotated[bool, typer.Option("--no-published", help="Leave the published rows out of "
-                                                                          "the report's tables.")] = False,
+        published: Annotated[bool, typer.Option("--published/--no-published", help="Show the published rows in "
+                                                                                 "the report's tables.")] = True,
         allow_failures: Annotated[bool, typer.Option(
             "--allow-failures", help="Exit 0 even when requests failed or were skipped (default: exit 3 "
                                      "then, after the report is written).")] = False,
@@ -173,7 +175,8 @@ def register(app: typer.Typer) -> None:
                        concurrency=concurrency, tasks=split_csv(tasks),
                        lengths=split_csv(lengths), per_cell=per_cell, seed=seed,
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
-                       progress=not no_progress, published=not no_published, benchmark=benchmark,
+                       progress=not no_progress, published=published,
+                       benchmark=pick_alias(family, benchmark, "--family"),
                        media_roots=tuple(media_root or ()), audit=audit)
         from rich.text import Text
 
@@ -203,10 +206,7 @@ def register(app: typer.Typer) -> None:
 def _print_scores(console: Any, run_dir: Path) -> None:
     """Per task: official accuracy per bin (x100; empty bins print as -) and overall, as in the paper's tables,
     with the mean over the bins that have samples beside it; an incomplete run is flagged first."""
-    from rich.table import Table
-
     from niah.report import load_input
-    from niah.report.tables import format_pct, ordered_tasks, row_from_bin_scores
 
     if not (run_dir / "scored.jsonl").is_file():
         return
@@ -216,27 +216,10 @@ def _print_scores(console: Any, run_dir: Path) -> None:
         console.print(f"INCOMPLETE RUN: {rs.get('answered')} answered, {rs.get('failed')} failed, "
                       f"{rs.get('skipped')} skipped, {rs.get('missing')} missing of {rs.get('total')} samples",
                       style="bold yellow")
-    if inp.spec is None or not inp.task_scores:
+    from niah.commands.score import print_bin_table
+
+    if not print_bin_table(console, inp):
         return
-    labels = inp.spec.columns.labels
-    table = Table(title="official scores (accuracy x100; empty bins shown as -; overall = share of correct samples)"
-                  if inp.spec.weighted_overall else
-                  "official scores (accuracy x100; a bin over its cells with samples; empty bins, shown as -, and "
-                  "empty cells count as 0 in overall, as the official code does)" if inp.spec.empty_bins_count_zero
-                  else
-                  "official scores (accuracy x100; empty bins and an overall over them shown as -)")
-    table.add_column("task")
-    for label in [*labels, "overall", "bins with samples"]:
-        table.add_column(label, justify="right")
-    for task in ordered_tasks(set(inp.task_scores), inp.task_order):
-        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task),
-                                  weighted=inp.spec.weighted_overall, shown=inp.covered_scores.get(task))
-        filled = row.overall if row.filled is None else row.filled
-        cells = row.cells()
-        if row.filled is not None and not inp.spec.empty_bins_count_zero:
-            cells[-1] = format_pct(None)  # an overall over an empty bin is missing, never a 0 counted in
-        table.add_row(task, *cells, format_pct(filled))
-    console.print(table)
     scores = run_dir / "scores.json"
     if scores.is_file():  # the headline niah score prints, from the file it wrote (interval included)
         import json

@@ -10,8 +10,9 @@ from typing import Annotated
 
 import typer
 
-from niah import pip_install
+from niah import DISTRIBUTION, pip_install
 from niah.benchmarks.protocol import Command
+from niah.commands import one_of_repeatable
 
 # The options every export shares, declared once (the same spelling and help in each command).
 DatasetArg = Annotated[Path, typer.Argument(help="Dataset directory (manifest.json, samples.jsonl, media/).")]
@@ -56,15 +57,16 @@ def export_command(
 def import_command(
     folder: Path = typer.Argument(..., help="A folder niah export hf wrote (README.md, data/*.parquet)."),
     out: Path = typer.Option(..., "--out", "-o", help="Dataset directory to write."),
-    media_root: Path = typer.Option(None, "--media-root", help="Where media exported by path only "
-                                    "(--no-embed) are read: the dataset it was exported from."),
+    media_root: list[Path] | None = typer.Option(None, "--media-root", help="Where media exported by path only "
+                                                 "(--no-embed) are read: the dataset it was exported from (once)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing dataset at --out."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """A niah export hf folder back to a niah dataset directory: samples.jsonl and media byte for byte."""
     from niah.hf import import_hf
 
-    summary = import_hf(folder, out, overwrite=overwrite, progress=not no_progress, media_root=media_root)
+    root = one_of_repeatable(media_root, "--media-root", "an export's by-path media come from one dataset")
+    summary = import_hf(folder, out, overwrite=overwrite, progress=not no_progress, media_root=root)
     typer.echo(f"wrote {summary.samples} samples and {summary.media_files} media files to {out}", err=True)
 
 
@@ -97,8 +99,8 @@ def export_lmms_eval_command(
     overwrite: OverwriteOpt = False,
 ) -> None:
     """A niah dataset as an lmms-eval task folder: the family's rendered prompts as docs (images as PIL images,
-    a video as its sampled frames), process_results calling niah's official rule. Run it with `lmms_eval
-    --tasks NAME --include_path DIR` (niah must be installed there)."""
+    a video as its sampled frames), process_results calling niah's official rule. Run it with `lmms-eval
+    --tasks NAME --include_path DIR` (niah-bench must be installed there)."""
     from niah.lmms_task import export_lmms_eval
 
     summary = export_lmms_eval(dataset, out, name=name, media_roots=tuple(media_root or ()), max_frames=max_frames,
@@ -106,7 +108,8 @@ def export_lmms_eval_command(
     run_name = summary.group or summary.tasks[0]
     tasks = f"task {run_name}" if summary.group is None else f"group {run_name} over {', '.join(summary.tasks)}"
     typer.echo(f"wrote {summary.samples} samples ({summary.media_files} media files) as lmms-eval {tasks} -> {out}: "
-               f"lmms_eval --model MODEL --tasks {run_name} --include_path {out} (needs lmms-eval and niah)",
+               f"lmms-eval --model MODEL --tasks {run_name} --include_path {out} (needs lmms-eval and "
+               f"{DISTRIBUTION})",
                err=True)
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from niah.commands import deprecated_alias, pick_alias
 from niah.errors import ConfigError, DataError
 
 
@@ -76,18 +78,20 @@ def register(app: typer.Typer) -> None:
     def metric(
         rule: str | None = typer.Argument(None, help="Rule name, as --list shows them (FAMILY/RULE, or a family's own name)."),
         input_path: Path | None = typer.Option(None, "--input", "-i", help="JSONL with answer, response, ..."),
-        output_path: Path | None = typer.Option(None, "--output", "-o", help="Scored JSONL (input + score)."),
+        output_path: Path | None = typer.Option(None, "--out", "-o", help="Scored JSONL (input + score)."),
+        old_output: Annotated[Path | None, deprecated_alias("--output", "--out")] = None,
         list_rules: bool = typer.Option(False, "--list", help="List rule names with one-line descriptions."),
     ) -> None:
         """Score rows of (answer, response) with one official or named improved scoring rule."""
         if list_rules:
             typer.echo(rule_listing())
             return
+        output_path = pick_alias(output_path, old_output, "--out")
         if rule is None or input_path is None or output_path is None:
-            raise ConfigError("give RULE --input FILE --output FILE, or --list")
+            raise ConfigError("give RULE --input FILE --out FILE, or --list")
         from niah.iox import refuse_folder_as_file
 
-        refuse_folder_as_file(output_path, "--output")
+        refuse_folder_as_file(output_path, "--out")
         result = score_file(rule, input_path, output_path)
         for error in result.refused:
             typer.echo(f"refused {error}", err=True)

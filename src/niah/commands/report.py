@@ -25,7 +25,7 @@ def report(
         help="Show a benchmark's published rows (e.g. its paper's tables) beside yours when the inputs are that "
              "benchmark with official scoring.")] = True,
     dataset: Annotated[Path | None, typer.Option(
-        help="Dataset folder for the sample browser, instead of the one run.json names.")] = None,
+        "--dataset", "-d", help="Dataset folder for the sample browser, instead of the one run.json names.")] = None,
     title: Annotated[str, typer.Option(help="Report title.")] = "niah report",
     samples: Annotated[bool, typer.Option("--samples/--no-samples", help="Write the per-sample browser.")] = True,
     samples_per_cell: Annotated[int, typer.Option(

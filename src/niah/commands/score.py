@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         paths: list[Path] = typer.Argument(..., help=path_help),
         format: str = typer.Option("run", "--format", "-f", help=f"One of: {', '.join(names)}."),
         out: Path | None = typer.Option(None, "--out", "-o", help="Where to write scores JSON (official formats)."),
-        dataset: Path | None = typer.Option(None, "--dataset", help="run: dataset dir instead of run.json's."),
+        dataset: Path | None = typer.Option(None, "--dataset", "-d", help="run: dataset dir instead of run.json's."),
         no_judged: bool = typer.Option(False, "--no-judged", help="run: ignore the judge verdicts stored in the "
                                        "run (judgments.jsonl) and score without them."),
     ) -> None:
@@ -108,8 +108,17 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
         typer.echo(f"official and {name} disagree on {count} of {summary.scored} samples")
     for line in headline_lines(summary.scores):
         typer.echo(line)
+    _print_run_table(paths[0])
     for path in summary.written:
         typer.echo(f"wrote {path}")
+
+
+def _print_run_table(run_dir: Path) -> None:
+    """The per-bin table `niah eval` prints, after the run's headline."""
+    from niah.console import wide_console
+    from niah.report import load_input
+
+    print_bin_table(wide_console(), load_input(run_dir))
 
 
 def _pct(value: Any) -> str:
@@ -156,3 +165,34 @@ def headline_lines(doc: dict[str, Any]) -> list[str]:
         lines.append(f"all benchmarks (unweighted mean): {_pct(doc.get('overall'))}, n={doc.get('n')}; covered "
                      f"{_pct(doc.get('covered'))}")
     return lines
+
+def print_bin_table(console: Any, inp: Any) -> bool:
+    """Per task: official accuracy per bin (x100; empty bins print as -) and overall, as in the paper's tables,
+    with the mean over the bins that have samples beside it (``niah score`` and ``niah eval`` print the same
+    table). ``inp``: the run as :func:`niah.report.load_input` reads it. False when the family has no table."""
+    from rich.table import Table
+
+    from niah.report.tables import format_pct, ordered_tasks, row_from_bin_scores
+
+    if inp.spec is None or not inp.task_scores:
+        return False
+    labels = inp.spec.columns.labels
+    table = Table(title="official scores (accuracy x100; empty bins shown as -; overall = share of correct samples)"
+                  if inp.spec.weighted_overall else
+                  "official scores (accuracy x100; a bin over its cells with samples; empty bins, shown as -, and "
+                  "empty cells count as 0 in overall, as the official code does)" if inp.spec.empty_bins_count_zero
+                  else
+                  "official scores (accuracy x100; empty bins and an overall over them shown as -)")
+    table.add_column("task")
+    for label in [*labels, "overall", "bins with samples"]:
+        table.add_column(label, justify="right")
+    for task in ordered_tasks(set(inp.task_scores), inp.task_order):
+        row = row_from_bin_scores(task, inp.task_scores[task], len(labels), inp.bin_counts.get(task),
+                                  weighted=inp.spec.weighted_overall, shown=inp.covered_scores.get(task))
+        filled = row.overall if row.filled is None else row.filled
+        cells = row.cells()
+        if row.filled is not None and not inp.spec.empty_bins_count_zero:
+            cells[-1] = format_pct(None)  # an overall over an empty bin is missing, never a 0 counted in
+        table.add_row(task, *cells, format_pct(filled))
+    console.print(table)
+    return True

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from niah.commands import deprecated_alias, pick_alias
+from niah.commands import deprecated_alias, one_of_repeatable, pick_alias
 from niah.commands import judge_options as jo
 from niah.errors import ConfigError
 
@@ -15,9 +15,9 @@ from niah.errors import ConfigError
 def import_command(
     qa_files: Annotated[list[Path], typer.Argument(help="official QA JSON files, one per skill (or folders of them)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
-    media_root: Annotated[Path | None, typer.Option("--media-root", help="the videos root (video, frame-folder and "
-                                                    "subtitle paths of the QA files are relative to it; required)")
-                          ] = None,
+    media_root: Annotated[list[Path] | None, typer.Option("--media-root", help="the videos root (video, frame-folder "
+                                                          "and subtitle paths of the QA files are relative to it; "
+                                                          "required, once)")] = None,
     videos: Annotated[Path | None, deprecated_alias("--videos", "--media-root")] = None,
     version: Annotated[str, typer.Option("--version", help="v1 (nine skills) or v2 (eight)")] = "v1",
     prefer: Annotated[str, typer.Option("--prefer", help="mp4 | frames: a record's video file or its frame "
@@ -31,7 +31,8 @@ def import_command(
     from niah.benchmarks.infinibench.loader import build_dataset
     from niah.benchmarks.infinibench.skills import skill_by_name
 
-    videos = pick_alias(media_root, videos, "--media-root", required=True)
+    videos = pick_alias(one_of_repeatable(media_root, "--media-root", "the QA files' paths are relative to one "
+                                          "folder"), videos, "--media-root", required=True)
     if prefer not in ("mp4", "frames"):
         raise ConfigError(f"--prefer must be mp4 or frames, not {prefer!r}")
     if skill is not None and skill_by_name(skill) is None:
@@ -62,7 +63,7 @@ def judge_command(
     base_url: jo.BaseUrls = None,
     api_key_env: jo.ApiKeyEnv = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
-    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", "-d", help="dataset dir instead of run.json's")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the replies whose stored verdict "
                                                "failed (no reply, or a reply that did not parse)")] = False,
     timeout: jo.Timeout = None,

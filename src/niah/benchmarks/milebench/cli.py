@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from niah.commands import deprecated_alias
+from niah.commands import deprecated_alias, pick_alias
 
 
 def import_command(
@@ -51,7 +51,9 @@ def build_niah_command(
     per_length: Annotated[int | None, deprecated_alias("--per-length", "--per-cell")] = None,
     tasks: Annotated[list[str] | None, typer.Option(
         "--tasks", help="TextNeedleInAHaystack, ImageNeedleInAHaystack (default both)")] = None,
-    images: Annotated[int, typer.Option("--images", help="images per sample")] = 4,
+    images_per_sample: Annotated[int | None, typer.Option("--images-per-sample", help="images per sample, default "
+                                                          "4 (the eval config's images_per_sample)")] = None,
+    images: Annotated[int | None, deprecated_alias("--images", "--images-per-sample")] = None,
     seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="the model's tokenizer (cl100k_base, hf:PATH, ...)")]
@@ -67,8 +69,10 @@ def build_niah_command(
 
     sizes = exact_lengths(lengths or ["4096"], builder="milebench-niah")
     names = [t.strip() for value in tasks or [] for t in value.split(",") if t.strip()] or list(TASKS)
+    per_sample = pick_alias(images_per_sample, images, "--images-per-sample")
     counts = build_milebench_niah(out, lengths=sizes, per_length=per_cell if per_length is None else per_length,
-                                  tasks=names, images_per_sample=images, seed=seed, corpus=corpus,
+                                  tasks=names, images_per_sample=4 if per_sample is None else per_sample,
+                                  seed=seed, corpus=corpus,
                                   tokenizer=tokenizer, image_tokens=image_tokens,
                                   progress=not no_progress)
     typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

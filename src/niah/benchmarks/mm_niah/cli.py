@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import deprecated_alias, pick_alias, split_csv
+from niah.commands import deprecated_alias, one_of_repeatable, pick_alias, split_csv
 
 
 def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = True) -> dict[str, int]:
@@ -108,14 +108,15 @@ def build_command(
     corpus: Annotated[str, typer.Option(
         "--corpus", help="'default' (embedded) or a path (obelics:, textdir:, jsonl: prefixes); mm-niah:DIR reads "
                         "official MM-NIAH annotation files (real documents, old needles removed)")] = "default",
-    lang: Annotated[str, typer.Option("--lang", help="corpus language for the embedded corpus")] = "en",
+    lang: Annotated[list[str] | None, typer.Option("--lang", help="the language of the embedded corpus: en (default) "
+                                                              "or zh; one per build")] = None,
     tokenizer: Annotated[str, typer.Option(
         "--tokenizer", help="cl100k_base, o200k_base, llama2-sp, hf:PATH (tokenizer.json), sp:PATH (.model)")] = "cl100k_base",
     image_tokens: Annotated[str, typer.Option(
         "--image-tokens", help="internvl[:max_tiles=N], internvl-1tile, qwen2vl-28px, fixed:N")] = "internvl",
     text_per_image: Annotated[int, typer.Option(
         "--text-tokens-per-image", help="about one image per this many text tokens")] = 2000,
-    fmt: Annotated[str, typer.Option("--format", help="niah (dataset dir) or official (MM-NIAH layout)")] = "niah",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="niah (dataset dir) or official (MM-NIAH layout)")] = "niah",
     no_images: Annotated[bool, typer.Option(
         "--no-images", help="text-only contexts (text-needle tasks only; the default task list becomes "
                             "the three text tasks)")] = False,
@@ -140,7 +141,8 @@ def build_command(
         raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
     default_tasks = [t for t in TASKS if t.endswith("-text")] if no_images else list(TASKS)
     cfg = BuildConfig(tasks=split_csv(tasks) or default_tasks, lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
-                      depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus, lang=lang,
+                      depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus,
+                      lang=one_of_repeatable(split_csv(lang), "--lang", "an MM-NIAH build is in one language") or "en",
                       tokenizer=tokenizer, image_tokens=image_tokens, text_tokens_per_image=text_per_image,
                       images=not no_images, reasoning_choices=reasoning_choices, distractors=distractors,
                       doc_separator=None if doc_separator is None else doc_separator.replace("\\n", "\n"))
@@ -154,14 +156,15 @@ def build_command(
 def import_command(
     annotations: Annotated[list[Path], typer.Argument(help="official <task>.jsonl annotation files")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
-    media_root: Annotated[Path | None, typer.Option("--media-root", help="the official images folder (image "
-                                                    "paths are relative to it; required)")] = None,
+    media_root: Annotated[list[Path] | None, typer.Option("--media-root", help="the official images folder (image "
+                                                          "paths are relative to it; required, once)")] = None,
     images: Annotated[Path | None, deprecated_alias("--images", "--media-root")] = None,
 ) -> None:
     """Official MM-NIAH annotations -> a niah dataset (prompted exactly as the official evaluation)."""
     from niah.benchmarks.mm_niah.official import import_annotations
 
-    images = pick_alias(media_root, images, "--media-root", required=True)
+    images = pick_alias(one_of_repeatable(media_root, "--media-root", "the official image paths are relative to one "
+                                          "folder"), images, "--media-root", required=True)
 
     ds = import_annotations(annotations, images, out)
     typer.echo(f"wrote {len(ds)} samples to {out} (images read in place from {ds.media_root}; niah reads "
@@ -202,7 +205,7 @@ def export_responses_command(
     model_name: Annotated[str, typer.Option("--model-name", help="the {model} part of the file names")],
     split: Annotated[str, typer.Option("--split", help="val, test, rag-val or rag-test")] = "val",
     out: Annotated[Path, typer.Option("--out", "-o", help="folder for the response files")] = Path("."),
-    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", "-d", help="dataset dir instead of run.json's")] = None,
     allow_missing: Annotated[bool, typer.Option(
         "--allow-missing", help="write what was answered even if some samples have no response")] = False,
 ) -> None:

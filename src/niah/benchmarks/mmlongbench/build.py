@@ -38,6 +38,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -445,6 +446,11 @@ def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) ->
         kwargs["per_length"] = kwargs.pop("per_cell")
     if "lengths" in kwargs:
         kwargs["lengths"] = length_bins(kwargs["lengths"])
+    if "source" in kwargs:
+        kwargs["images"] = kwargs.pop("source")
+    elif "images" in kwargs:
+        print("note: the images key is deprecated; use source (the folder of images to build from, as --source)",
+              file=sys.stderr)
     return build_vh(out, progress=progress, **kwargs)
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import deprecated_alias, pick_alias
+from niah.commands import deprecated_alias, one_of_repeatable, pick_alias
 from niah.commands import judge_options as jo
 
 #: ``--lengths`` on every MMLongBench command: the shared syntax, naming the official lengths.
@@ -23,16 +23,17 @@ def _csv(values: list[str] | None) -> list[str]:
 def import_command(
     data_root: Annotated[Path, typer.Argument(help="the official data root (vrag/, NIAH/, ICL/, summ/, documentQA/)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="dataset directory to write")],
-    media_root: Annotated[Path | None, typer.Option("--media-root", help="the official image root the records "
-                                                    "point into (required)")] = None,
+    media_root: Annotated[list[Path] | None, typer.Option("--media-root", help="the official image root the records "
+                                                          "point into (required, once)")] = None,
     image_root: Annotated[Path | None, deprecated_alias("--image-root", "--media-root")] = None,
     datasets: Annotated[list[str] | None, typer.Option("--datasets", help="comma-separated data sets (default: "
                                                        "every official file found)")] = None,
     lengths: Annotated[list[str] | None, typer.Option("--lengths", help=_LENGTHS_HELP + " (default: every length "
                                                       "found)")] = None,
-    samples: Annotated[str, typer.Option("--samples", help="'official' (100 ids, 50 for MM-NIAH), 'all', or N")]
-    = "official",
-    seed: Annotated[int, typer.Option("--seed", help="seed of the draw of ids (--samples official or N): the same "
+    ids: Annotated[str | None, typer.Option("--ids", help="which sample ids: 'official' (the default: 100 ids, 50 "
+                                            "for MM-NIAH), 'all', or N")] = None,
+    samples: Annotated[str | None, deprecated_alias("--samples", "--ids")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the draw of ids (--ids official or N): the same "
                                       "seed keeps the same ids")] = 0,
 ) -> None:
     """Official MMLongBench test files -> a niah dataset (images read in place from --media-root)."""
@@ -40,8 +41,10 @@ def import_command(
     from niah.benchmarks.mmlongbench.official import write_mmlongbench_dataset
     from niah.errors import ConfigError
 
-    image_root = pick_alias(media_root, image_root, "--media-root", required=True)
+    image_root = pick_alias(one_of_repeatable(media_root, "--media-root", "the records point into one image root"),
+                            image_root, "--media-root", required=True)
 
+    samples = pick_alias(ids, samples, "--ids") or "official"
     max_samples: int | None | str
     if samples == "official":
         max_samples = "official"
@@ -51,7 +54,7 @@ def import_command(
         try:
             max_samples = int(samples)
         except ValueError:
-            raise ConfigError(f"--samples must be 'official', 'all' or a positive integer, not {samples!r}") from None
+            raise ConfigError(f"--ids must be 'official', 'all' or a positive integer, not {samples!r}") from None
     ks = length_bins(lengths or []) or None
     ds, reports = write_mmlongbench_dataset(data_root, image_root, out, datasets=_csv(datasets) or None, lengths=ks,
                                             max_samples=max_samples, seed=seed)
@@ -69,8 +72,8 @@ def judge_command(
     judge: Annotated[str, typer.Option("--judge", help="judge model spec, e.g. openai:gpt-4o")],
     base_url: jo.BaseUrls = None,
     api_key_env: jo.ApiKeyEnv = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", help="judge requests in flight")] = 8,
-    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset of the run (default: run.json's)")]
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
+    dataset: Annotated[Path | None, typer.Option("--dataset", "-d", help="dataset of the run (default: run.json's)")]
     = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the judgements whose stored "
                                                "verdict failed (no reply, or a reply that did not parse)")] = False,
@@ -157,9 +160,10 @@ def build_vh_command(
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per length (half yes, half no)")] = 4,
     per_length: Annotated[int | None, deprecated_alias("--per-length", "--per-cell")] = None,
     needles: Annotated[int, typer.Option("--needles", help="1: vh_single; K > 1: vh_multi with K query images")] = 1,
-    media_root: Annotated[Path | None, typer.Option("--media-root", help="folder of haystack and needle images "
-                                                    "(default: the embedded pool)")] = None,
-    images: Annotated[Path | None, deprecated_alias("--images", "--media-root")] = None,
+    source: Annotated[Path | None, typer.Option("--source", help="folder of haystack and needle images to build "
+                                                "from, copied into the dataset (default: the embedded pool)")] = None,
+    media_root: Annotated[Path | None, deprecated_alias("--media-root", "--source")] = None,
+    images: Annotated[Path | None, deprecated_alias("--images", "--source")] = None,
     seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     tokenizer: Annotated[str, typer.Option("--tokenizer", help="text tokenizer (default llama2-sp)")] = "llama2-sp",
     min_pixels: Annotated[int, typer.Option("--min-pixels", help="qwen2vl-28px min_pixels")] = 4 * 28 * 28,
@@ -173,7 +177,7 @@ def build_vh_command(
 
     ks = length_bins(lengths or []) or list(LENGTHS_K)
     counts = build_vh(out, lengths=ks, per_length=per_cell if per_length is None else per_length, needles=needles,
-                      images=pick_alias(media_root, images, "--media-root"), seed=seed,
+                      images=pick_alias(source, pick_alias(media_root, images, "--source"), "--source"), seed=seed,
                       tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels, max_side=max_side,
                       progress=not no_progress)
     typer.echo(f"built {sum(counts.values())} samples ({', '.join(f'{t}: {n}' for t, n in counts.items())}) in {out}")

@@ -37,9 +37,10 @@ def _builders() -> Sequence[Builder]:
                     option_kinds=BUILD_OPTION_KINDS),)
 
 
-#: ``build_vh``'s options as an eval config file writes them (``per_cell`` is its ``per_length``; lengths as --lengths takes them).
+#: ``build_vh``'s options as an eval config file writes them (``per_cell`` is its ``per_length``; lengths as --lengths
+#: takes them; ``source`` its ``images`` folder, as --source; ``images`` is that key's old spelling, for one release).
 BUILD_OPTION_KINDS: dict[str, OptionKind] = {
-    "lengths": "items", "per_cell": "int", "needles": "int", "images": "text", "seed": "int", "tokenizer": "text",
+    "lengths": "items", "per_cell": "int", "needles": "int", "source": "text", "images": "text", "seed": "int", "tokenizer": "text",
     "min_pixels": "int", "max_pixels": "int", "max_side": "int",
 }
 

@@ -47,6 +47,7 @@ import numpy as np
 
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.sources import load_source
+from niah.console import progress_bar
 from niah.corpus import load_corpus
 from niah.corpus.base import Corpus
 from niah.errors import ConfigError
@@ -682,8 +683,8 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
     skipped: dict[str, int] = {}
     used_real: dict[str, set[str]] = {p: set() for p in real}
     total = len(cells) * per_cell
-    done = 0
-    with DatasetWriter(out) as writer:
+    # the same progress bar as the other builders draw (it printed a counter line per twentieth before)
+    with DatasetWriter(out) as writer, progress_bar(progress, total, "building seq-niah") as advance:
         for pipeline, lang, lbin, group in cells:
             if lang not in pools:
                 pools[lang] = LongTextPool.build(load_corpus(corpus, lang=lang, seed=seed), tok, lang)
@@ -705,11 +706,7 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
                 target = py_rng.randrange(lo_len, hi_len)
                 sid = f"{pipeline}-{lang}-{lbin}-n{group.replace('>', 'gt')}-{i:04d}"
                 writer.write(make_sample(qa, pipeline, pool, target, np_rng, py_rng, sample_id=sid, stats=stats))
-                done += 1
-                if progress:
-                    from niah.console import counter
-
-                    counter("seq-niah", done, total, "samples")
+                advance()
         manifest: dict[str, Any] = {
             "benchmark": BENCHMARK, "split": "generated", "seed": seed, "tokenizer": tok.name, "corpus": corpus,
             "pipelines": list(pipelines), "langs": list(langs), "lengths": list(lengths),

@@ -24,14 +24,17 @@ _DEFAULT_LENGTHS = ("8k-16k", "16k-32k", "32k-64k", "64k-128k")
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, int]:
     """The :class:`~niah.benchmarks.protocol.Builder` entry point. Options: ``pipelines`` (or ``tasks``),
-    ``langs``, ``lengths``, ``needles``, ``per_cell``, ``seed``, ``tokenizer``, ``corpus``, ``source``; others
+    ``lang`` (``langs``, deprecated), ``lengths``, ``needles``, ``per_cell``, ``seed``, ``tokenizer``, ``corpus``, ``source``; others
     (``image_tokens`` from ``niah eval``) are ignored."""
     from niah.benchmarks.seq_niah.build import build_seq_niah
     from niah.sample import Dataset
 
     opts = dict(options)
     pipelines = opts.get("pipelines") or opts.get("tasks") or ["synthetic-temporal"]
-    build_seq_niah(out, pipelines=list(pipelines), langs=list(opts.get("langs") or ["en", "zh"]),
+    if opts.get("langs") is not None:
+        typer.echo("note: the langs key is deprecated; use lang (a list of languages, as --lang takes)", err=True)
+    langs = opts.get("lang") or opts.get("langs") or ["en", "zh"]
+    build_seq_niah(out, pipelines=list(pipelines), langs=list(langs),
                    lengths=list(opts.get("lengths") or _DEFAULT_LENGTHS), needles=opts.get("needles", "3-15"),
                    per_cell=int(opts.get("per_cell", 5)), seed=int(opts.get("seed", 0)),
                    tokenizer=str(opts.get("tokenizer", "cl100k_base")), corpus=str(opts.get("corpus", "default")),
@@ -392,7 +395,7 @@ def judge_command(
     base_url: jo.BaseUrls = None,
     api_key_env: jo.ApiKeyEnv = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="judge requests in flight")] = 8,
-    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", "-d", help="dataset dir instead of run.json's")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="ask again the samples whose stored "
                                                "verdict failed (no reply, or a reply that never parsed)")] = False,
     timeout: jo.Timeout = None,
@@ -462,7 +465,7 @@ def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any
 
 def consistency_command(
     run_dir: Annotated[Path, typer.Argument(help="a scored run on a niah noise dataset (any text-needle family)")],
-    dataset: Annotated[Path | None, typer.Option("--dataset", help="dataset dir instead of run.json's")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", "-d", help="dataset dir instead of run.json's")] = None,
 ) -> None:
     """Noise accuracy (mean ± std over variant rounds) and consistency per kind (paper Table 5) of a scored run
     -> RUN/noise.json. Sequential-NIAH runs also have them in scores.json; this reads any family's run."""

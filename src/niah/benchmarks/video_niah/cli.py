@@ -29,8 +29,9 @@ def build_command(
     = "cell",
     depth_cells: Annotated[str | None, typer.Option("--depth-cells", help="cell mode: a number of equal cells "
                                                     "(default 5) or cell edges, e.g. 0,0.1,0.5,1")] = None,
-    depths: Annotated[str | None, typer.Option("--depths", help="exact mode: needle depths in [0, 1] (default "
-                                               "0,0.25,0.5,0.75,1)")] = None,
+    depths: Annotated[list[str] | None, typer.Option("--depths", help="exact mode: needle depths in [0, 1], "
+                                                     "comma-separated or repeated (default 0,0.25,0.5,0.75,1)")]
+    = None,
     needle: Annotated[str, typer.Option("--needle", help="overlay | frame | clip | subtitle")] = "overlay",
     frames: Annotated[str, typer.Option("--frames", help="frames per sample: the haystack sampled to N frames "
                                         "evenly over its duration, the needle among them (run with --max-frames N "
@@ -39,8 +40,9 @@ def build_command(
                                               "1)")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per (task, duration, depth)")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="same seed, byte-identical dataset")] = 0,
-    tasks: Annotated[str, typer.Option("--tasks", help="retrieval,retrieval-choice,counting,ordering")]
-    = "retrieval,retrieval-choice,counting,ordering",
+    tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated or repeated: retrieval, "
+                                                    "retrieval-choice, counting, ordering (default all four)")]
+    = None,
     width: Annotated[int, typer.Option("--width", help="frame width (default haystack; user videos scale to "
                                        "it)")] = 640,
     height: Annotated[int, typer.Option("--height", help="frame height (default haystack)")] = 360,
@@ -58,8 +60,9 @@ def build_command(
     """Video needle haystacks: a duration x depth grid of needles hidden in long videos."""
     counts = build_from_options(out, {
         "haystack": haystack, "durations": durations, "depth_mode": depth_mode,
-        "depth_cells": depth_cells, "depths": depths, "needle": needle, "frames": frames, "fps": fps,
-        "per_cell": per_cell, "seed": seed, "tasks": tasks, "width": width, "height": height,
+        "depth_cells": depth_cells, "depths": ",".join(depths) if depths else None, "needle": needle, "frames": frames, "fps": fps,
+        "per_cell": per_cell, "seed": seed,
+        "tasks": ",".join(tasks) if tasks else "retrieval,retrieval-choice,counting,ordering", "width": width, "height": height,
         "needle_seconds": needle_seconds, "needle_frames": needle_frames,
         "image_rule": image_rule if image_rule is not None else image_tokens},
         not no_progress)
