@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import random
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -124,8 +123,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
                          image_tokens: int | str = DEFAULT_IMAGE_TOKENS, progress: bool = False) -> dict[str, int]:
     """Write passkey haystacks; returns sample counts per task. ``image_tokens`` is the per-image cost, as a
     number or as the rule ``fixed:N`` (``--image-tokens``)."""
-    import numpy as np
-
+    from niah.buildkey import build_key, image_digest, pool_digest
     from niah.corpus import load_corpus
     from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble, make_unit, pool_document
 
@@ -144,7 +142,13 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
     pictures = list(source.images())
     if len(pictures) < images_per_sample:
         raise ConfigError(f"corpus {corpus!r} has {len(pictures)} images; {images_per_sample} are needed")
-    rng = random.Random(f"milebench-niah:{seed}")
+    # every draw (passkeys, images, depths, layouts) keyed on the whole build, the corpus content included: keyed
+    # on the seed alone, a reply listing the default build's passkeys scored 100 on a build from another corpus
+    draws = build_key("milebench-niah", seed, {
+        "lengths": list(lengths), "per_length": per_length, "tasks": list(tasks), "images": images_per_sample,
+        "tokenizer": tok.name, "image_tokens": image_tokens, "corpus_text": pool_digest(pool.units, pool.doc_starts),
+        "corpus_images": image_digest(pictures)})
+    rng = draws.random("samples")
     instruction_tokens = tok.count(INSTRUCTION)
     counts: dict[str, int] = {}
     with DatasetWriter(out) as writer:
@@ -166,7 +170,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
                     depth = rng.random()
                     # each sample's layout draws from a stream of its own: how many draws one sample takes
                     # (a redrawn haystack, a needle standing alone) never shifts the samples after it
-                    sample_rng = np.random.default_rng([seed, TASKS.index(task), target, index])
+                    sample_rng = draws.numpy(task, target, index)
                     sample = _exact_sample(
                         target, task, key, chosen, needle_image, depth, pool, sample_rng, tok, image_tokens,
                         instruction_tokens, haystack_image, writer, pictures, f"{task}/{target}/{index}",
@@ -178,7 +182,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
 
                 print(f"milebench-niah: {task} done", file=sys.stderr)
         writer.finish({"benchmark": BENCHMARK, "source": "niah build milebench-niah", "tasks": list(counts),
-                       "seed": seed, "tokenizer": tok.name, "image_tokens": image_tokens, "lengths": list(lengths),
+                       "seed": seed, "build_key": draws.digest, "tokenizer": tok.name, "image_tokens": image_tokens, "lengths": list(lengths),
                        "corpus": corpus, "task_instruction": [INSTRUCTION]})
     return counts
 

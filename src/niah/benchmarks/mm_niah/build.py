@@ -10,6 +10,7 @@ end on a whole sentence unless no combination of sentences adds up (``meta.sente
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import random
@@ -23,6 +24,7 @@ import numpy as np
 
 from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
+from niah.buildkey import BuildKey, build_key, image_digest, pool_digest
 from niah.deck import deal
 from niah.errors import ConfigError
 from niah.haystack import (
@@ -309,13 +311,9 @@ class _Plan:
     requested_cell: int | None = None  # set when the requested cell cannot exist at this exact length
 
 
-def _sample_seed(seed: int, *keys: Any) -> int:
-    h = hashlib.sha256(repr((seed, *keys)).encode()).digest()
-    return int.from_bytes(h[:8], "little")
-
-
-def plan_grid(cfg: BuildConfig) -> list[_Plan]:
-    """The grid in a fixed order; each sample's RNG depends only on (seed, task, length, depth, replicate)."""
+def plan_grid(cfg: BuildConfig, key: BuildKey) -> list[_Plan]:
+    """The grid in a fixed order; each sample's RNG depends only on the build's key (:attr:`MMNIAHBuilder.key`:
+    the seed, the corpus content and every other input) and (task, length, depth, replicate)."""
     plans: list[_Plan] = []
     for task in cfg.tasks:
         counter = 0
@@ -324,7 +322,7 @@ def plan_grid(cfg: BuildConfig) -> list[_Plan]:
             for depth_index, depth in enumerate(cfg.depths):
                 cell, dlo, dhi = depth_window(depth)
                 for rep in range(cfg.per_cell):
-                    s = _sample_seed(cfg.seed, task, length_spec, depth, rep)
+                    s = key.seed_of(task, length_spec, depth, rep)
                     np_rng = np.random.default_rng(s)
                     target = lo if hi == lo else int(np_rng.integers(lo, hi))
                     plans.append(_Plan(task, length_spec, target, cell, dlo, dhi, counter, np_rng, random.Random(s),
@@ -491,6 +489,13 @@ class MMNIAHBuilder:
         if needs_images and not images:
             raise ConfigError(f"corpus {cfg.corpus!r} has no images; image-needle tasks need them")
         self.ctx = _Context(cfg, pool, rule, images, [im.size() for im in images], write_media)
+        # every draw keyed on the whole build, the corpus content included (niah.buildkey): keyed on the seed
+        # alone, a question -> answer table of the default build answered builds from other corpora
+        inputs = {k: v for k, v in dataclasses.asdict(cfg).items() if k not in ("seed", "corpus")}
+        self.key = build_key(BENCHMARK, cfg.seed, {
+            **inputs, "tokenizer": tokenizer.name, "image_tokens": rule.name, "doc_separator": self.doc_separator,
+            "corpus_text": pool_digest(pool.units, pool.doc_starts),
+            "corpus_images": image_digest(images) if cfg.images else None})
         # retrieval and reasoning needles are templates whose slots every sample fills, so that no question
         # fixes its answer (niah.benchmarks.mm_niah.templates)
         self.retrieval = templates.load_retrieval_templates()
@@ -519,7 +524,7 @@ class MMNIAHBuilder:
         deck = self._decks.get((plan.task, what))
         if deck is None:
             deck = self._decks[(plan.task, what)] = deal(
-                list(values), self._grid(), f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/{what}")
+                list(values), self._grid(), self.key.label(plan.task, what))
         return deck[plan.position]
 
     def _answer_for(self, plan: _Plan, kind: str | None = None) -> Callable[[int], int]:
@@ -538,7 +543,7 @@ class MMNIAHBuilder:
                 kinds = self._decks[(plan.task, "kind")]
                 positions = sorted(pos for pos, k in kinds.items() if k == kind)
                 deck = self._decks[key] = deal(list(range(n)), positions,
-                                               f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/{key[1]}")
+                                               self.key.label(plan.task, key[1]))
             got = deck.get(plan.position)
             return plan.rng.randrange(n) if got is None else int(got)
 
@@ -564,10 +569,10 @@ class MMNIAHBuilder:
         key = (plan.task, "counts")
         deck = self._decks.get(key)
         if deck is None:
-            statements = deal([1, 2, 3], self._grid(), f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/statements")
+            statements = deal([1, 2, 3], self._grid(), self.key.label(plan.task, "statements"))
             slots = [(*pos, slot) for pos, k in sorted(statements.items()) for slot in range(k)]
             deck = self._decks[key] = deal(list(range(COUNT_RANGE[0], COUNT_RANGE[1] + 1)), slots,
-                                           f"{BENCHMARK}/{self.cfg.seed}/{plan.task}/counts",
+                                           self.key.label(plan.task, "counts"),
                                            strata=[(0,), (1,), (3,)])
         k = self._dealt(plan, "statements", [1, 2, 3])
         return [deck[(*plan.position, slot)] for slot in range(k)]
@@ -582,7 +587,7 @@ class MMNIAHBuilder:
             "tasks": list(cfg.tasks),
             "build": {
                 "lengths": list(cfg.lengths), "depths": list(cfg.depths), "per_cell": cfg.per_cell,
-                "seed": cfg.seed, "corpus": self.corpus_name, "lang": cfg.lang,
+                "seed": cfg.seed, "build_key": self.key.digest, "corpus": self.corpus_name, "lang": cfg.lang,
                 "text_tokens_per_image": cfg.text_tokens_per_image, "max_images": cfg.max_images,
                 "images": cfg.images, "doc_separator": self.doc_separator,
                 "reasoning_choices": cfg.reasoning_choices, "distractors": cfg.distractors,
@@ -600,7 +605,7 @@ class MMNIAHBuilder:
         }
 
     def samples(self, plans: Sequence[_Plan] | None = None) -> Iterator[Sample]:
-        for plan in plans if plans is not None else plan_grid(self.cfg):
+        for plan in plans if plans is not None else plan_grid(self.cfg, self.key):
             yield self.build_one(plan)
 
     def _fit_target(self, plan: _Plan) -> None:

@@ -37,7 +37,7 @@ def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = Tr
     try:
         with DatasetWriter(target) as writer:
             builder = MMNIAHBuilder(cfg, writer.write_media)
-            plans = plan_grid(cfg)
+            plans = plan_grid(cfg, builder.key)
             with progress_bar(progress, len(plans), "building mm-niah") as advance:
                 for sample in builder.samples(plans):
                     writer.write(sample)

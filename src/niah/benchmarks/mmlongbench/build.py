@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.mmlongbench.datasets import LENGTHS_K
+from niah.buildkey import build_key, file_digest, image_digest, text_digest
 from niah.errors import ConfigError, DataError
 from niah.prompts import PromptOptions, render_prompt
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart
@@ -68,6 +69,7 @@ DEFAULT_MAX_SIDE = 12
 class PoolImage:
     id: str
     load: Any  # () -> PIL.Image.Image
+    content: str = ""  # what the picture is (its file's digest, or its procedural recipe): keys the build
 
 
 def image_pool(folder: str | Path | None, seed: int) -> list[PoolImage]:
@@ -75,7 +77,7 @@ def image_pool(folder: str | Path | None, seed: int) -> list[PoolImage]:
     if folder is None:
         from niah.corpus import load_corpus
 
-        return [PoolImage(im.id, im.load) for im in load_corpus("default", seed=seed).images()]
+        return [PoolImage(im.id, im.load, image_digest([im])) for im in load_corpus("default", seed=seed).images()]
     root = Path(folder)
     if not root.is_dir():
         raise ConfigError(f"image folder not found: {root}")
@@ -94,7 +96,12 @@ def image_pool(folder: str | Path | None, seed: int) -> list[PoolImage]:
                 raise DataError(f"unreadable image: {exc}", file=path) from None
         return load
 
-    return [PoolImage(str(p.relative_to(root)), loader(p)) for p in files]
+    return [PoolImage(str(p.relative_to(root)), loader(p), file_digest(p)) for p in files]
+
+
+def _pool_digest(pool: Sequence[PoolImage]) -> str:
+    """The content digest of an image pool, in pool order (each picture's file bytes or procedural recipe)."""
+    return text_digest(image.content for image in pool)
 
 
 def natural_grid(width: int, height: int, rule: Qwen2VLRule, max_side: int) -> tuple[int, int]:
@@ -269,7 +276,11 @@ def build_vh(out: str | Path, *, lengths: Sequence[int] = LENGTHS_K, per_length:
     if len(pool) < needles + 2:
         raise ConfigError(f"the image pool holds {len(pool)} images; {needles} needle(s) need at least "
                           f"{needles + 2}")
-    rng = random.Random(f"mmlongbench-vh:{seed}:{needles}")
+    # every draw keyed on the whole build, the pictures' content included (niah.buildkey)
+    key = build_key("mmlongbench-vh", seed, {
+        "lengths_k": list(lengths), "per_length": per_length, "needles": needles, "tokenizer": tok.name,
+        "image_tokens_rule": rule.name, "max_side": max_side, "images": _pool_digest(pool)})
+    rng = key.random("samples")
     task = "vh_single" if needles == 1 else "vh_multi"
     aspects: dict[str, float] = {}
     loaded: dict[str, Any] = {}
@@ -313,7 +324,7 @@ def build_vh(out: str | Path, *, lengths: Sequence[int] = LENGTHS_K, per_length:
 
                 print(f"mmlongbench-vh: {k}K done ({count} samples)", file=sys.stderr)
         writer.finish({"benchmark": BENCHMARK, "source": "niah build mmlongbench-vh", "tasks": [task], "seed": seed,
-                       "tokenizer": tok.name, "image_tokens_rule": rule.name, "lengths_k": list(lengths),
+                       "build_key": key.digest, "tokenizer": tok.name, "image_tokens_rule": rule.name, "lengths_k": list(lengths),
                        "needles": needles, "images": str(images) if images is not None else "embedded"})
     return {task: count}
 
@@ -511,6 +522,7 @@ def build_niah(out: str | Path, *, tasks: Sequence[str] = NIAH_TASKS, lengths: S
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.mmniah-") as tmp, \
             DatasetWriter(out) as writer:
         copied: set[str] = set()
+        part_keys: dict[str, str] = {}  # each length is an MM-NIAH build keyed on all its inputs (niah.buildkey)
         for k in lengths:
             part = Path(tmp) / f"K{k}"
             config = BuildConfig(tasks=tuple(tasks), lengths=(str(k * 1024),), depths=tuple(depths), per_cell=per_cell,
@@ -518,6 +530,7 @@ def build_niah(out: str | Path, *, tasks: Sequence[str] = NIAH_TASKS, lengths: S
                                  text_tokens_per_image=text_tokens_per_image)
             build_mm_niah(config, part, progress=progress)
             ds = Dataset(part)
+            part_keys[f"K{k}"] = str(ds.manifest.get("build", {}).get("build_key", ""))
             for sample in ds:
                 converted = to_mmlongbench(sample, k)
                 rename: dict[str, str] = {}
@@ -534,7 +547,8 @@ def build_niah(out: str | Path, *, tasks: Sequence[str] = NIAH_TASKS, lengths: S
                 counts[converted.task] = counts.get(converted.task, 0) + 1
             shutil.rmtree(part)
         writer.finish({"benchmark": BENCHMARK, "source": "niah build mmlongbench-niah", "tasks": sorted(counts),
-                       "seed": seed, "tokenizer": tokenizer, "image_tokens_rule": rule, "lengths_k": list(lengths),
+                       "seed": seed, "build_key": build_key("mmlongbench-niah", seed, part_keys).digest,
+                       "build_keys": part_keys, "tokenizer": tokenizer, "image_tokens_rule": rule, "lengths_k": list(lengths),
                        "corpus": corpus})
     return counts
 

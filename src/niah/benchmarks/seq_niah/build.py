@@ -47,6 +47,7 @@ import numpy as np
 
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.sources import load_source
+from niah.buildkey import build_key, path_digest, pool_digest
 from niah.console import progress_bar
 from niah.corpus import load_corpus
 from niah.corpus.base import Corpus
@@ -676,9 +677,18 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
         real_records[p] = load_source(source, p, lang=langs[0])
     tok = get_tokenizer(tokenizer)
     cells = _cells(pipelines, langs, lengths, need_range)
-    py_rng = random.Random(f"seq-niah/{seed}")
-    np_rng = np.random.default_rng(np.random.SeedSequence([seed, 1024]))
-    pools: dict[str, LongTextPool] = {}
+    pools = {lang: LongTextPool.build(load_corpus(corpus, lang=lang, seed=seed), tok, lang)
+             for lang in dict.fromkeys(lang for _p, lang, _b, _g in cells)}
+    # every draw (QA records, needles, lengths, layouts) keyed on the whole build, the long texts' content and
+    # the QA source included (niah.buildkey): keyed on the seed alone, a question -> answer table of the default
+    # build answered every synthetic sample of a build from another corpus
+    key = build_key(BENCHMARK, seed, {
+        "pipelines": list(pipelines), "langs": list(langs), "lengths": list(lengths), "needles": list(need_range),
+        "per_cell": per_cell, "tokenizer": tok.name,
+        "corpus_text": {lang: pool_digest(pool.units, pool.doc_starts) for lang, pool in pools.items()},
+        "source": path_digest(source) if source is not None and real else None})
+    py_rng = key.random("samples")
+    np_rng = key.numpy("layouts")
     stats: dict[str, int] = {}
     skipped: dict[str, int] = {}
     used_real: dict[str, set[str]] = {p: set() for p in real}
@@ -686,8 +696,6 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
     # the same progress bar as the other builders draw (it printed a counter line per twentieth before)
     with DatasetWriter(out) as writer, progress_bar(progress, total, "building seq-niah") as advance:
         for pipeline, lang, lbin, group in cells:
-            if lang not in pools:
-                pools[lang] = LongTextPool.build(load_corpus(corpus, lang=lang, seed=seed), tok, lang)
             pool = pools[lang]
             g_lo, g_hi = NEEDLE_GROUPS[group]
             lo_n, hi_n = max(g_lo, need_range[0]), min(g_hi, need_range[1])
@@ -708,7 +716,7 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
                 writer.write(make_sample(qa, pipeline, pool, target, np_rng, py_rng, sample_id=sid, stats=stats))
                 advance()
         manifest: dict[str, Any] = {
-            "benchmark": BENCHMARK, "split": "generated", "seed": seed, "tokenizer": tok.name, "corpus": corpus,
+            "benchmark": BENCHMARK, "split": "generated", "seed": seed, "build_key": key.digest, "tokenizer": tok.name, "corpus": corpus,
             "pipelines": list(pipelines), "langs": list(langs), "lengths": list(lengths),
             "needles": list(need_range), "per_cell": per_cell, "length_counted": "tokens of the whole input "
             "(document prefix + text with needles + blank line + question prefix + question)",

@@ -56,6 +56,7 @@ from PIL import Image
 
 from niah.benchmarks.video_niah.durations import duration_label
 from niah.benchmarks.video_niah.pools import COUNT_RANGE, shows_words
+from niah.buildkey import BuildKey, build_key, path_digest
 from niah.deck import deal
 from niah.english import with_article
 from niah.errors import ConfigError
@@ -570,6 +571,17 @@ def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: 
                         for i, (s, e, text) in enumerate(cues)], reindex=False)
 
 
+def build_key_of(opts: BuildOptions) -> BuildKey:
+    """The key every draw of the build is made from (:mod:`niah.buildkey`): the seed and every option (the
+    needle kind among them), and a user haystack's file content. Keyed on the seed, task and depth row alone,
+    an overlay build and a subtitle build drew the same words at the same frames, so the option words of the
+    one answered the ordering questions of the other (100 against 50)."""
+    inputs = {f: getattr(opts, f) for f in BuildOptions.__dataclass_fields__ if f not in ("seed", "rows", "haystack")}
+    inputs["rows"] = [row.bounds() for row in opts.rows]
+    inputs["haystack"] = "procedural" if opts.haystack == "default" else path_digest(opts.haystack)
+    return build_key(BENCHMARK, opts.seed, inputs)
+
+
 def label_pool(opts: BuildOptions, task: str) -> list[str]:
     """What a task's needles show: secret words, or cartoon kinds."""
     from niah.benchmarks.mm_niah.needle_images import CARTOON_KINDS
@@ -577,7 +589,7 @@ def label_pool(opts: BuildOptions, task: str) -> list[str]:
     return list(WORDS) if shows_words(opts.needle, task) else sorted(CARTOON_KINDS)
 
 
-def task_golds(opts: BuildOptions, task: str) -> dict[tuple[int, ...], Any]:
+def task_golds(opts: BuildOptions, task: str, key: BuildKey) -> dict[tuple[int, ...], Any]:
     """Each sample's categorical gold, by its grid position (duration, depth row, replicate), from a balanced
     deck over the task (:mod:`niah.deck`): counting's count, ordering's answer, retrieval-choice's correct
     option and retrieval's word or object. Drawn per sample instead, a 20-sample task put 65% of ordering
@@ -586,15 +598,15 @@ def task_golds(opts: BuildOptions, task: str) -> dict[tuple[int, ...], Any]:
                          "retrieval-choice": list(range(4))}.get(task) or label_pool(opts, task)
     positions = [(d, r, k) for d in range(len(opts.durations)) for r in range(len(opts.rows))
                  for k in range(opts.per_cell)]
-    return deal(values, positions, f"video-niah/{opts.seed}/{task}/{opts.needle}/{opts.depth_mode}/golds")
+    return deal(values, positions, key.label(task, "golds"))
 
 
 def make_sample(opts: BuildOptions, task: str, haystack: Haystack, row: DepthRow, k: int,
-                store: FrameStore, gold: Any) -> Sample:
-    """One sample; ``gold`` is its value from ``task_golds``."""
+                store: FrameStore, gold: Any, key: BuildKey) -> Sample:
+    """One sample; ``gold`` is its value from ``task_golds``; ``key`` the build's (:func:`build_key_of`)."""
     from niah.tokens.image import get_image_rule
 
-    rng = random.Random(f"video-niah/{opts.seed}/{task}/{haystack.label}/{opts.depth_mode}/{row.label}/{k}")
+    rng = key.random(task, haystack.label, row.label, k)
     n_frames = len(haystack.frames)
     span = opts.span(haystack.duration)
     fps = haystack.fps
@@ -693,7 +705,8 @@ def build(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, in
     started = time.perf_counter()
     with DatasetWriter(out) as writer:
         store = FrameStore(writer)
-        golds = {task: task_golds(opts, task) for task in opts.tasks}
+        key = build_key_of(opts)
+        golds = {task: task_golds(opts, task, key) for task in opts.tasks}
         haystacks = []
         for index, duration in enumerate(opts.durations):
             if progress:
@@ -706,14 +719,14 @@ def build(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, in
                 for row_index, row in enumerate(opts.rows):
                     for k in range(opts.per_cell):
                         gold = golds[task][(index, row_index, k)]
-                        writer.write(make_sample(opts, task, hay, row, k, store, gold))
+                        writer.write(make_sample(opts, task, hay, row, k, store, gold, key))
                         counts[task] += 1
         writer.finish({"benchmark": BENCHMARK, "tasks": list(opts.tasks), "needle": opts.needle,
                        "frames": opts.frames if opts.frames is not None else ALL_FRAMES,
                        "fps": opts.fps if opts.frames is None else None,
                        "durations": [duration_label(d) for d in opts.durations], "depth_mode": opts.depth_mode,
                        "depth_cells": [r.bounds() for r in opts.rows],
-                       "per_cell": opts.per_cell, "seed": opts.seed, "image_tokens_rule": opts.image_rule,
+                       "per_cell": opts.per_cell, "seed": opts.seed, "build_key": key.digest, "image_tokens_rule": opts.image_rule,
                        "haystacks": haystacks, "frames_written": store.written})
     if progress:
         print(f"built {sum(counts.values())} samples, {store.written} frames in {time.perf_counter() - started:.1f} s",
