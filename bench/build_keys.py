@@ -44,7 +44,7 @@ EXPERIMENTS: dict[str, tuple[str, list[str], dict[str, list[str]], dict[str, int
     "mmlongbench-niah": ("mmlongbench-niah", MLB_TEXT, {},
                          {"mm_niah_retrieval-text": 128, "mm_niah_reasoning-text": 128}),
     "seq-niah": ("seq-niah", ["--lang", "en", "--lengths", "8k-16k", "--per-cell", "4"], {}, {}),
-    "video-niah": ("video-niah", ["--tasks", "retrieval,retrieval-choice,ordering", "--per-cell", "6",
+    "video-niah": ("video-niah", ["--tasks", "retrieval,retrieval-choice,ordering", "--per-cell", "10",
                                   "--durations", "5m,15m"],
                    {"other": ["--needle", "subtitle"]}, {}),
 }
