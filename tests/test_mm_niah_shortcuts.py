@@ -34,11 +34,12 @@ def _build(out: Path, **kw: object) -> list[Sample]:
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Sample], list[Sample]]:
-    """One small build of five tasks (seed 2) and the text tasks again with seed 1 (building the corpus pool is
-    most of a small build's time, so the tests share these two). Seed 2: a haystack image stands last in about 1
-    sample of 30, and the draws of this grid with seed 0 show none (since draws follow the build key)."""
+    """One small build of five tasks (seed 5) and the text tasks again with seed 1 (building the corpus pool is
+    most of a small build's time, so the tests share these two). Seed 5: a haystack image stands last rarely
+    (4 of 429 over this grid with seeds 0-5, against 39 of 221 needle images), and since the draws follow the
+    build key, seeds 0, 2, 3 and 4 show no haystack image last or none beside another."""
     root = tmp_path_factory.mktemp("shortcuts")
-    first = _build(root / "s0", seed=2, tasks=[*TEXT_TASKS, "counting-text", "retrieval-image", "counting-image"],
+    first = _build(root / "s0", seed=5, tasks=[*TEXT_TASKS, "counting-text", "retrieval-image", "counting-image"],
                    lengths=["1k-2k", "4k-8k"], depths=[0.0, 0.4, 0.8], per_cell=2)
     second = _build(root / "s1", seed=1, tasks=TEXT_TASKS, lengths=["1k-2k", "4k-8k"], depths=[0.0, 0.4, 0.8],
                     per_cell=1)
