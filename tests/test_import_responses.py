@@ -294,7 +294,7 @@ def _inspect_written_eval(path: Path, replies: dict[str, str]) -> Path:
     spec = inspect_log.EvalSpec(created="2026-01-01T00:00:00+00:00", task="niah",
                                 dataset=inspect_log.EvalDataset(name="niah"), model="mockllm/model",
                                 config=inspect_log.EvalConfig())
-    samples = [inspect_log.EvalSample(id=sid, epoch=1, input="prompt", target="gold",
+    samples = [inspect_log.EvalSample(id=sid, epoch=1, input="prompt", target="",
                                       output=ModelOutput.from_content("mockllm/model", text))
                for sid, text in replies.items()]
     inspect_log.write_eval_log(inspect_log.EvalLog(eval=spec, samples=samples, status="success"), str(path))

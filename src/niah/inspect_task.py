@@ -127,7 +127,9 @@ def _inspect_sample(sample: Sample, ds: Dataset, options: Any) -> Any:
     messages.append(ChatMessageUser(content=_content(sent)))
     return InspectSample(id=sample.id, input=messages, target="" if sample.answer is None else format_gold(sample.answer),
                          metadata={"task": sample.task, "benchmark": sample.benchmark,
-                                   "generation": sent.generation.to_json()})
+                                   "generation": sent.generation.to_json(),
+                                   # what `niah import responses` checks the log's sample against
+                                   "niah_sample_key": sample.content_key()})
 
 
 #: The tiktoken encodings bpe-openai (a niah dependency) ships, by the address tiktoken downloads each from; tiktoken

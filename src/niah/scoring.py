@@ -481,6 +481,7 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
     run_dir = Path(run_dir)
     run = read_run_json(run_dir)
     ds = Dataset(resolve_run_dataset(run_dir, run, dataset))
+    sources = _source_digests(run_dir, ds.samples_path)  # before reading: a change while scoring reads as stale
     responses = read_responses(run_dir / "responses.jsonl")
     summary = RunScoreSummary()
     passes = load_passes(run_dir)
@@ -660,7 +661,48 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
             if name not in aggregates:
                 (run_dir / f"scores.{name}.json").unlink(missing_ok=True)
     summary.scores = aggregates[OFFICIAL]
+    write_json_atomic(run_dir / SOURCES_FILE, sources)
+    summary.written.append(run_dir / SOURCES_FILE)
     return summary
+
+
+#: What scored.jsonl was scored from: the SHA-256 of each source file as score_run read it (absent ones as
+#: null), so that staleness is decided by content, never by file times (``cp -p``, ``rsync -a`` and tar set
+#: them back).
+SOURCES_FILE = "scored.sources.json"
+
+
+def _file_sha256(path: Path) -> str | None:
+    import hashlib
+
+    try:
+        with path.open("rb") as fh:
+            digest = hashlib.sha256()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        return None
+    return digest.hexdigest()
+
+
+def _source_digests(run_dir: Path, samples_path: Path) -> dict[str, Any]:
+    from niah.judged import PASSES_NAME, STORE_NAME
+
+    files = {name: _file_sha256(run_dir / name) for name in ("responses.jsonl", STORE_NAME, PASSES_NAME)}
+    return {"schema": 1, "files": files, "dataset": {"path": str(samples_path.resolve()),
+                                                     "sha256": _file_sha256(samples_path)}}
+
+
+def _recorded_sources(run_dir: Path) -> dict[str, Any] | None:
+    """The digests :data:`SOURCES_FILE` holds, or None when it is missing or not what score_run writes."""
+    try:
+        recorded = read_json_file(run_dir / SOURCES_FILE, what=SOURCES_FILE)
+    except DataError:
+        return None
+    if not (isinstance(recorded, dict) and isinstance(recorded.get("files"), dict)
+            and isinstance(recorded.get("dataset"), dict)):
+        return None
+    return recorded
 
 
 def scores_out_of_date(run_dir: str | Path) -> str | None:
@@ -672,7 +714,17 @@ def scores_out_of_date(run_dir: str | Path) -> str | None:
     scored = run_dir / "scored.jsonl"
     if not scored.is_file() or not (run_dir / "responses.jsonl").is_file():
         return None
-    written = scored.stat().st_mtime_ns
+    recorded = _recorded_sources(run_dir)
+    if recorded is not None:  # by content: what the scores were computed from against what is there now
+        for name, digest in recorded["files"].items():
+            if _file_sha256(run_dir / name) != digest:
+                return f"{name} changed after scored.jsonl was written (its content differs)"
+        with contextlib.suppress(DataError, ConfigError, OSError):
+            samples = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir))).samples_path
+            if _file_sha256(samples) != recorded["dataset"].get("sha256"):
+                return f"{samples.name} changed after scored.jsonl was written (its content differs)"
+        return None
+    written = scored.stat().st_mtime_ns  # scored by a niah that recorded no digests: file times are all there is
     sources = [run_dir / "responses.jsonl", run_dir / STORE_NAME, run_dir / PASSES_NAME]
     with contextlib.suppress(DataError, ConfigError, OSError):  # a dataset that moved: the scores are what there is
         sources.append(Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir))).samples_path)

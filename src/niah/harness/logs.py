@@ -51,6 +51,9 @@ class HarnessReply:
     error: str | None
     file: str
     line: int | None
+    #: What the log says the sample was (its target, input, metadata or doc), checked against the dataset by
+    #: :func:`niah.harness.content.check_log_content`; None where the reader kept nothing.
+    evidence: dict[str, Any] | None = None
 
     def located(self, message: str, field: str | None = None) -> DataError:
         return DataError(message, file=self.file, line=self.line, field=field)
@@ -152,7 +155,8 @@ def _inspect_reply(sample: Any, *, file: str, line: int | None, prefix: str) -> 
     if text is None and output is None and not sample.get("messages"):
         raise DataError("has no output and no messages: nothing was answered", file=file, line=line,
                         field=prefix.rstrip(".") or None)
-    return HarnessReply(sample_id, None, text if text is not None else "", None, file, line)
+    return HarnessReply(sample_id, None, text if text is not None else "", None, file, line,
+                        evidence={k: sample[k] for k in ("target", "input", "metadata") if k in sample})
 
 
 def _epoch_of(sample: Any) -> int:
@@ -321,7 +325,8 @@ def read_lmms_eval_samples(path: str | Path, *, filtered: bool = False) -> Harne
             raise DataError("missing: the line holds no reply (resps or filtered_resps)", file=file, line=lineno,
                             field="resps")
         text = _first_text(row[field], file=file, line=lineno, field=field)
-        replies.append(HarnessReply(sample_id, index, text, None, file, lineno))
+        replies.append(HarnessReply(sample_id, index, text, None, file, lineno,
+                                    evidence={"target": row["target"], "doc": doc} if "target" in row else {"doc": doc}))
     if not replies:
         raise DataError("holds no samples", file=path)
     return HarnessLog("lmms-eval", path, None, replies)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.errors import ConfigError, DataError
+from niah.harness.content import check_log_content
 from niah.harness.logs import HarnessLog, HarnessReply, read_harness_log
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.run import RunSummary, run_dataset_sync
@@ -138,6 +139,7 @@ def import_responses(harness: str, log_paths: str | Path | list[str | Path] | li
     merged = HarnessLog(harness, paths[0], next((log.model for log in logs if log.model), None),
                         [reply for log in logs for reply in log.replies])
     matched = match_replies(merged, ds)
+    check_log_content(merged, matched.by_id, ds)  # a log of another dataset's samples is refused, not scored
     if matched.missing and not allow_missing:
         lineno, sid = matched.missing[0]
         names = ", ".join(str(p) for p in paths)
