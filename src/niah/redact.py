@@ -6,6 +6,10 @@ API keys live only in request headers, but a server may echo them back (a gatewa
 every form a server may echo it (a URL password as written and percent-decoded, the Basic header built from
 it), and every string that reaches a file or a message passes through :func:`redact`, which replaces
 registered secrets, bearer tokens, URL credentials and secret-named query parameters with ``***``.
+
+A base URL's every userinfo part (``http://KEY:@host``, ``http://KEY@host``, ``http://user:PASS@host``) and
+every query value (``?pass=``, ``?jwt=``, whatever the name) are the user's secrets: all are registered, and
+:func:`redact_url` masks them all.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ _pattern: re.Pattern[str] | None = None
 _BEARER = re.compile(r"(?i)(?<![\w\-])(bearer|basic|token)(\s+)"
                      r"(?-i:(?=[A-Za-z0-9._~+/=\-:]*(?:[0-9]|[._~+/=\-:][A-Za-z0-9]|(?<=[A-Za-z])[A-Z])))"
                      r"[A-Za-z0-9._~+/=\-:]{6,}")
-_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@:'\"]*:[^/\s@'\"]*@")
+#: Any userinfo of a URL (``user:pass@``, ``TOKEN@``, ``TOKEN:@``): everything between ``://`` and an ``@`` that
+#: comes before the first ``/``.
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@'\"<>]*@")
 _KEY_LIKE = re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-]{16,}")
 #: Query parameters that carry credentials (``?api_key=``, ``&key=``, ``?token=``, signed-URL signatures).
 SECRET_PARAMS = re.compile(r"(?i)^(?:[a-z0-9_\-]*(?:key|token|secret|passw(?:or)?d|pwd|auth|credential|session)"
@@ -71,12 +77,13 @@ def redact_url(url: str) -> str:
         parts = urlsplit(url)
     except ValueError:
         return redact(url)
-    if parts.username is None and parts.password is None:
-        return redact(url)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return redact(urlunsplit((parts.scheme, f"{MASK}@{host}", parts.path, parts.query, parts.fragment)))
+    # every query value is masked, whatever its name: a base URL's query carries only what the user put there
+    query = "&".join(f"{raw.partition('=')[0]}={MASK}" if "=" in raw else raw for raw in parts.query.split("&")) \
+        if parts.query else ""
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{MASK}@{netloc.rpartition('@')[2]}"
+    return redact(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
 
 
 def register_url_secrets(url: str) -> None:
@@ -84,11 +91,9 @@ def register_url_secrets(url: str) -> None:
     when it is a token alone, the ``Basic`` header value a client builds from them, and the values of
     secret-named query parameters (as written and decoded)."""
     user, password = url_credentials(url)
-    for value in (password, unquote(password) if password else None):
+    # every userinfo part: a token passed as the user (http://TOKEN@host, http://TOKEN:@host) as much as a password
+    for value in (password, unquote(password) if password else None, user, unquote(user) if user else None):
         add_secret(value)
-    if password is None:
-        for value in (user, unquote(user) if user else None):  # a token passed as the user part (http://TOKEN@host)
-            add_secret(value)
     if user is not None or password is not None:
         pair = f"{unquote(user or '')}:{unquote(password or '')}".encode()
         add_secret(base64.b64encode(pair).decode("ascii"))
@@ -96,13 +101,12 @@ def register_url_secrets(url: str) -> None:
         query = urlsplit(url).query
     except ValueError:
         return
-    for raw in query.split("&"):
-        name, sep, value = raw.partition("=")
-        if sep and SECRET_PARAMS.match(unquote(name)):
+    for raw in query.split("&"):  # every query value, whatever its name (?pass=, ?jwt=, ?sig=)
+        _name, sep, value = raw.partition("=")
+        if sep:
             add_secret(value)
-    for name, value in parse_qsl(query, keep_blank_values=False):
-        if SECRET_PARAMS.match(name):
-            add_secret(value)
+    for _name, value in parse_qsl(query, keep_blank_values=False):
+        add_secret(value)
 
 
 def split_query(url: str) -> tuple[str, str]:
