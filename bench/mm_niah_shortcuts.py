@@ -4,9 +4,9 @@ Builds retrieval-text, reasoning-text and reasoning-image (``--per-cell`` sample
 lengths and depths) for each seed, on the embedded corpus and on a folder of text files written here (a corpus
 niah does not ship), and prints, per build:
 
-- ``mention-once``: reasoning-text, given the needle texts (a perfect needle finder): of the values of the
-  answer's type in the needles that the question does not name, reply one mentioned exactly once (a tie is
-  broken at random: its expected score); ``context`` does the same over the whole context. ``uniform`` is
+- ``mention-once``: reasoning-text, given the inserted statements (needles and decoys: a perfect finder of
+  inserted sentences): of the values of the answer's type in them that the question does not name, reply one
+  mentioned exactly once (a tie is broken at random: its expected score); ``context`` does the same over the whole context. ``uniform`` is
   the chance of that pick: one of the same candidates, whatever their mentions. ``best-count`` picks among
   the candidates mentioned k times, k chosen on the other seed's build (any rule that reads how often a value
   is mentioned scores at most this).
@@ -18,12 +18,15 @@ niah does not ship), and prints, per build:
   piece whose top third is bluer than its bottom third", and ``best-pixel``: the best of a few one-piece
   statistics (mean colour, brightness, detail, top-bottom and left-right differences) with its direction,
   both chosen on the other seed's build.
+- ``type scan / outlier``: retrieval-text's diagnostics (``audit.retrieval_diagnostics``): replying a value of
+  the answer's type found anywhere in the context, and how often the sentence richest in words no other sample
+  holds is the needle; printed again for a retrieval-text build with ``--distractors``.
 
 The value types come from ``niah.benchmarks.mm_niah.templates``: the closed pools, and the generated
 vocabularies where the checkout has them (``templates.find_values``), so the same script measures a checkout
 before and after the change.
 
-    python bench/mm_niah_shortcuts.py [--seeds 0 1] [--per-cell 2] [--skip-corpus]
+    python bench/mm_niah_shortcuts.py [--seeds 0 1] [--per-cell 2] [--skip-corpus] [--distractors 3]
 """
 
 from __future__ import annotations
@@ -75,9 +78,20 @@ def write_text_corpus(folder: Path, files: int = 24, seed: int = 5) -> Path:
     return folder
 
 
-def build(out: Path, seed: int, per_cell: int, corpus: str) -> list[Sample]:
-    build_mm_niah(BuildConfig(tasks=TASKS, seed=seed, per_cell=per_cell, corpus=corpus), out, progress=False)
+def build(out: Path, seed: int, per_cell: int, corpus: str, tasks: list[str] = TASKS, **extra: int) -> list[Sample]:
+    cfg = BuildConfig(tasks=tasks, seed=seed, per_cell=per_cell, corpus=corpus, **extra)  # type: ignore[arg-type]
+    build_mm_niah(cfg, out, progress=False)
     return list(Dataset(out))
+
+
+def diagnostics(samples: list[Sample]) -> str:
+    """retrieval-text's type scan and vocabulary-outlier figures (where the checkout has them)."""
+    try:
+        from niah.benchmarks.mm_niah.audit import retrieval_diagnostics
+    except ImportError:
+        return "- / -"
+    found = retrieval_diagnostics(samples)
+    return f"{found['type_scan']} / {found['outlier_needle_top1']}"
 
 
 # ------------------------------------------------------------------------------------------ value types
@@ -118,6 +132,13 @@ def _key(value: str) -> str:
     return " ".join(re.findall(r"\w+", value.lower()))
 
 
+def _inserted(sample: Sample) -> str:
+    """The statements the builder inserted (needles, and decoys where the build has them): what a perfect finder
+    of out-of-place sentences returns."""
+    texts = [*(sample.meta.get("needles") or []), *(sample.meta.get("distractors") or [])]
+    return " ".join(t for t in texts if isinstance(t, str))
+
+
 def mention_picks(samples: list[Sample], *, context: bool) -> dict[int, tuple[float, float, int]]:
     """Per sample index: (mention-once expected score, uniform-candidate chance, answer's mention count), for
     reasoning-text samples with an open answer of a known type."""
@@ -128,7 +149,7 @@ def mention_picks(samples: list[Sample], *, context: bool) -> dict[int, tuple[fl
         finder = answer_type(s.answer)
         if finder is None:
             continue
-        text = parts_text(s.context) if context else " ".join(n for n in s.meta["needles"] if isinstance(n, str))
+        text = parts_text(s.context) if context else _inserted(s)
         question = _key(parts_text(s.question))
         counts = Counter(_key(v) for v in finder(text))
         cands = {v: n for v, n in counts.items() if not re.search(rf"\b{re.escape(v)}\b", question)}
@@ -149,7 +170,7 @@ def best_count_pick(train: list[Sample], test: list[Sample]) -> float:
             finder = answer_type(s.answer)
             if finder is None:
                 continue
-            text = " ".join(n for n in s.meta["needles"] if isinstance(n, str))
+            text = _inserted(s)
             question = _key(parts_text(s.question))
             counts = Counter(_key(v) for v in finder(text))
             cands = {v: n for v, n in counts.items() if not re.search(rf"\b{re.escape(v)}\b", question)}
@@ -255,7 +276,7 @@ def measure(label: str, builds: dict[int, tuple[list[Sample], Path]]) -> list[st
             f"{pool_listing(train, samples, 'retrieval-text', None):.1f}",
             f"{pool_listing(train, samples, 'reasoning-text', None):.1f}",
             f"{pixel_pick(jig, 'top bluer', 1.0):.1f}", f"{pixel_pick(jig, *rule):.1f} ({rule[0]})",
-            f"{len(needles)} / {len(jig)}",
+            diagnostics(samples), f"{len(needles)} / {len(jig)}",
         ]
         lines.append(f"| {label}, seed {seed} | " + " | ".join(cells) + " |")
     return lines
@@ -266,11 +287,13 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     parser.add_argument("--per-cell", type=int, default=2)
     parser.add_argument("--skip-corpus", action="store_true", help="only the embedded corpus")
+    parser.add_argument("--distractors", type=int, default=3,
+                        help="also build retrieval-text with this many distractors (0: skip)")
     args = parser.parse_args()
     print("| build | mention-once / uniform (needles) | mention-once / uniform (context) | best-count | "
           "pool-16 retrieval | pool-16 reasoning | pool-all retrieval | pool-all reasoning | top bluer | "
-          "best-pixel | reasoning / jigsaws |")
-    print("| --- |" + " ---: |" * 10)
+          "best-pixel | type scan / outlier | reasoning / jigsaws |")
+    print("| --- |" + " ---: |" * 11)
     with tempfile.TemporaryDirectory(prefix="niah-mm-shortcuts-") as tmp:
         corpora = [("embedded", "default")]
         if not args.skip_corpus:
@@ -284,6 +307,12 @@ def main() -> int:
                 print(f"built {label} seed {seed} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
             for line in measure(label, builds):
                 print(line, flush=True)
+        if args.distractors:
+            print(f"\nretrieval-text with --distractors {args.distractors} (type scan / outlier, embedded corpus):")
+            for seed in args.seeds:
+                out = Path(tmp) / f"distractors-{seed}"
+                rows = build(out, seed, args.per_cell, "default", ["retrieval-text"], distractors=args.distractors)
+                print(f"| distractors {args.distractors}, seed {seed} | {diagnostics(rows)} |", flush=True)
     return 0
 
 

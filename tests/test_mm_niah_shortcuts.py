@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from niah.benchmarks.mm_niah import templates
-from niah.benchmarks.mm_niah.audit import chance, probes
+from niah.benchmarks.mm_niah.audit import chance, probes, retrieval_diagnostics
 from niah.benchmarks.mm_niah.build import COUNTING_MAX_IMAGES, BuildConfig, draw_image_counts
 from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.benchmarks.mm_niah.family import FAMILY
@@ -20,6 +20,7 @@ from niah.benchmarks.mm_niah.score import score_sample
 from niah.delivery import default_locate
 from niah.english import format_with_articles
 from niah.errors import ConfigError, DataError
+from niah.metrics.vqa import normalize_vqa
 from niah.models.base import ModelSpec
 from niah.models.baselines import RandomBaseline, oracle_reply
 from niah.sample import Dataset, ImagePart, Sample, TextPart, parts_text
@@ -147,6 +148,7 @@ def test_made_up_words_are_left_alone_by_the_official_normalization() -> None:
     assert len(set(words)) >= 2990  # millions of words: repeats are rare
     for word in words:
         assert templates.MADE_UP_WORD.fullmatch(word) and templates.contains(f"It is {word}.", word)
+        assert normalize_vqa(word) == word
     spec = templates.load_generated()["building"]
     value = "Velkor " + spec.heads[0]
     assert templates.value_kind(value) == "building" and templates.value_kind("Velkor") == "name"
@@ -270,18 +272,19 @@ def test_reasoning_choices_put_the_answer_where_the_deck_says() -> None:
 
 
 def _mentions_of_type(sample: Sample) -> tuple[Counter[str], str]:
-    """The generated values of the answer's shape in the needles, counted, leaving out those the question names."""
+    """The generated values of the answer's shape in the inserted statements (needles and decoys: what a perfect
+    finder of inserted sentences returns), counted, leaving out those the question names."""
     kind = templates.value_kind(sample.answer)
     assert kind is not None
     question = parts_text(sample.question)
-    counts = Counter(templates.find_values(" ".join(sample.meta["needles"]), kind))
+    counts = Counter(templates.find_values(" ".join([*sample.meta["needles"], *sample.meta["distractors"]]), kind))
     return Counter({v: n for v, n in counts.items() if not templates.contains(question, v)}), kind
 
 
 def test_reasoning_answers_are_not_the_one_value_mentioned_once(text_builds) -> None:
     """A chain "A is the father of B. B is the mother of C. C is the brother of D." ends on the one name said
-    once: picking it scored 90 against chance. Each needle now holds a chain statement and a decoy about
-    other people or things, so the pick falls to picking any value of the answer's type in the needles."""
+    once: picking it scored 90 against chance. Each chain statement now has a decoy beside it in the context,
+    about other people or things, so the pick falls to picking any value of the answer's type among them."""
     once_pick, uniform = [], []
     for s in (s for build in text_builds for s in build if s.task == "reasoning-text"):
         counts, _kind = _mentions_of_type(s)
@@ -289,7 +292,10 @@ def test_reasoning_answers_are_not_the_one_value_mentioned_once(text_builds) -> 
         once = [v for v, n in counts.items() if n == 1]
         once_pick.append((s.answer in once) / len(once) if once else 0.0)
         uniform.append(1 / len(counts))
-        assert len(s.meta["needles"]) == 3 and all(n.count(". ") == 1 for n in s.meta["needles"]), s.id
+        text = parts_text([p for p in s.context if isinstance(p, TextPart)])
+        assert len(s.meta["needles"]) == 3 and len(s.meta["distractors"]) == 3, s.id
+        assert all(n in text for n in [*s.meta["needles"], *s.meta["distractors"]]), s.id
+        assert not any(templates.contains(d, s.answer) for d in s.meta["distractors"]), s.id
     assert len(once_pick) >= 15
     assert sum(once_pick) / len(once_pick) <= sum(uniform) / len(uniform) + 0.05
     assert sum(once_pick) / len(once_pick) <= 0.5
@@ -335,3 +341,16 @@ def test_distractors_are_same_type_facts_about_other_keys(tmp_path: Path) -> Non
         assert s.meta["depth_cell"] == int(s.meta["depth"][0] / 0.2) and len(s.meta["depth"]) == 1
     with pytest.raises(ConfigError, match="--distractors"):
         BuildConfig(distractors=-1).validate()
+    # the diagnostics: scanning for the answer's type now picks one of four values (25), as an outlier sentence does
+    found = retrieval_diagnostics(samples)
+    assert found["samples"] == len(samples) and found["type_scan"] is not None and found["type_scan"] <= 40
+
+
+def test_retrieval_diagnostics_without_distractors(text_builds) -> None:
+    """Without distractors the answer is usually the only value of its shape in the context (a haystack word
+    shaped like a made-up name, "Peru", sometimes joins it): the type scan reads far above the 25 of four."""
+    found = retrieval_diagnostics([s for build in text_builds for s in build])
+    assert found["samples"] == sum(s.task == "retrieval-text" for build in text_builds for s in build)
+    assert found["type_scan"] is not None and found["type_scan"] >= 70
+    assert found["outlier_needle_top1"] is not None and 0 <= found["outlier_needle_top1"] <= 100
+    assert retrieval_diagnostics([]) == {"samples": 0, "type_scan": None, "outlier_needle_top1": None}

@@ -27,13 +27,14 @@ up even on a build too small for the audit's learned shortcuts.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from niah.benchmarks.mm_niah.needles import COUNT_RANGE, IMAGE_COUNT_RANGE
 from niah.benchmarks.protocol import AuditSpec, ProbeResult
-from niah.sample import Sample
+from niah.sample import Sample, parts_text
 
 #: How far (points) a probe's score may lie above its chance level and still pass (the audit's margin).
 MARGIN = 5.0
@@ -105,6 +106,85 @@ def probes(samples: Sequence[Sample], options: Mapping[str, Any]) -> list[ProbeR
             if rows:
                 out.append(_position_probe(task, rows))
     return out
+
+
+# ------------------------------------------------------------------------------------------ diagnostics
+
+#: The retrieval-text diagnostics of :func:`retrieval_diagnostics`, by key, as a report names them.
+DIAGNOSTICS: dict[str, str] = {
+    "type_scan": "type scan: reply a value of the answer's type found anywhere in the context (%)",
+    "outlier_needle_top1": "vocabulary outlier: the sentence with the most words no other sample holds is the "
+                           "needle (%)",
+}
+
+
+def _type_scan_score(sample: Sample) -> float | None:
+    """Expected official score (0-1) of replying one of the context's values of the answer's type (not named by
+    the question), drawn at random; None when the answer is not a generated value (an imported sample)."""
+    from niah.benchmarks.mm_niah.templates import contains, find_values, value_kind
+
+    if not isinstance(sample.answer, str) or (kind := value_kind(sample.answer)) is None:
+        return None
+    question = parts_text(sample.question)
+    found = {v for v in find_values(parts_text(sample.context), kind) if not contains(question, v)}
+    if not found:
+        return 0.0
+    return sum(contains(v, sample.answer) and contains(sample.answer, v) for v in found) / len(found)
+
+
+_MIN_SENTENCE_WORDS = 5
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _outlier_hit(sample: Sample, lang: str, samples_with: Counter[str]) -> bool | None:
+    """Whether the context sentence (of at least five words, ending as a sentence does) with the largest share
+    of words found in no other sample's context of the build (``samples_with``: word -> contexts holding it)
+    is (part of) the needle; None without a text needle. Haystack documents recur across a build's samples,
+    a needle's made-up words do not."""
+    from niah.corpus.text import split_sentences
+
+    needles = [n.strip() for n in sample.meta.get("needles") or [] if isinstance(n, str) and n.strip()]
+    if not needles:
+        return None
+    # sentences of prose only (a needle is one): titles, headings and list labels are short
+    sentences = [s for block in parts_text(sample.context).split("\n") if block.strip()
+                 for s in split_sentences(block.strip(), lang)
+                 if s.rstrip().endswith((".", "!", "?")) and len(s.split()) >= _MIN_SENTENCE_WORDS]
+    words = [_WORD.findall(s.lower()) for s in sentences]
+    best = max(range(len(sentences)), default=None,
+               key=lambda i: sum(samples_with[w] == 1 for w in words[i]) / max(len(words[i]), 1))
+    return best is not None and any(sentences[best] in n or n in sentences[best] for n in needles)
+
+
+def retrieval_diagnostics(samples: Sequence[Sample]) -> dict[str, float | int | None]:
+    """Two per-build diagnostics of retrieval-text (not pass/fail probes: they show what the paper's task is),
+    in percent over the build's retrieval-text samples (None when no sample applies):
+
+    - ``type_scan``: the official score of replying a value of the answer's type found anywhere in the
+      context, without locating the needle (a random one of them where the context holds several). Without
+      ``--distractors`` the answer is the only value of its type in the context, so this reads near 100;
+      with N distractors, near 100 / (N + 1).
+    - ``outlier_needle_top1``: how often the context's sentence with the largest share of words found in no
+      other sample of the build is the needle (a vocabulary-outlier detector: haystack documents recur across
+      a build, a needle's made-up names do not); with N distractors it picks one of N + 1 like sentences.
+
+    ``samples`` is any iterable of :class:`~niah.sample.Sample` (a whole build: other tasks are skipped). The
+    result also holds ``samples``, the number of retrieval-text samples read. Pure: reads only what a model
+    is sent, plus ``meta.needles`` to tell whether the outlier sentence is the needle.
+    """
+    samples = list(samples)
+    rows = [s for s in samples if s.task == "retrieval-text"]
+    scans = [v for v in (_type_scan_score(s) for s in rows) if v is not None]
+    samples_with: Counter[str] = Counter()
+    for s in samples:
+        samples_with.update(set(_WORD.findall(parts_text(s.context).lower())))
+    hits = [v for v in (_outlier_hit(s, str(s.meta.get("lang") or "en"), samples_with) for s in rows)
+            if v is not None]
+    return {
+        "samples": len(rows),
+        "type_scan": round(100 * sum(scans) / len(scans), 1) if scans else None,
+        "outlier_needle_top1": round(100 * sum(hits) / len(hits), 1) if hits else None,
+    }
 
 
 SPEC = AuditSpec(chance=chance, probes=probes, needles_in_lists=False)  # haystack.assemble keeps needles out of lists

@@ -707,9 +707,9 @@ class MMNIAHBuilder:
                             distractors: Sequence[str] = ()) -> Sample | None:
         """Text needles at drawn depths among haystack images; ``gold_text`` (an open answer, or the correct
         option's text) must not occur in the haystack itself, else the sample is drawn again: the answer is
-        then found only in the needles. ``distractors`` (retrieval-text's same-type facts about other keys)
-        stand at depths uniform on the whole context; they are not needles (``meta.distractors`` lists them)
-        and the sample's depth is the needles' alone."""
+        then found only in the needles. ``distractors`` (retrieval-text's same-type facts about other keys,
+        reasoning-text's decoys) stand at depths uniform on the whole context; they are not needles
+        (``meta.distractors`` lists them) and the sample's depth is the needles' alone."""
         k = len(statements)
         targets = draw_depths(plan.rng, k, plan.cell)
         windows = [(plan.depth_lo, plan.depth_hi)] if k == 1 else [(0.0, 1.0)] * k
@@ -768,12 +768,11 @@ class MMNIAHBuilder:
 
         filled = fill(plan.rng.choice(self.reasoning), plan.rng, self.pools)
         side = decoys(filled, plan.rng, len(filled.needles), self.pools)
-        # each needle holds one statement of the chain and one decoy, in either order, and the chain's
-        # statements stand in a random order: neither where nor how often a value is mentioned tells the answer
-        chain, extra = list(filled.needles), [text for text, _values in side]
-        plan.rng.shuffle(chain)
-        plan.rng.shuffle(extra)
-        statements = [" ".join((a, b) if plan.rng.random() < 0.5 else (b, a)) for a, b in zip(chain, extra, strict=True)]
+        # the chain's three statements are the needles, in a random order (the template's order put the answer's
+        # statement first or last); beside them stand as many decoys, placed anywhere like retrieval-text's
+        # distractors: neither where nor how often a value is mentioned tells the answer
+        statements = list(filled.needles)
+        plan.rng.shuffle(statements)
         choices: list[list[Part]] | None = None
         answer: Any = filled.answer
         if self.cfg.reasoning_choices:
@@ -786,7 +785,8 @@ class MMNIAHBuilder:
         return self._text_needle_sample(plan, statements, question=[TextPart(filled.question)],
                                         answer=answer, choices=choices, gold_text=filled.answer,
                                         extra_meta={"needle_template": filled.template.id,
-                                                    "reasoning_kind": filled.template.kind})
+                                                    "reasoning_kind": filled.template.kind},
+                                        distractors=[text for text, _values in side])
 
     def _image_count(self, plan: _Plan) -> Sample | None:
         """The paper's Fig. 4 probe: a haystack as the other tasks have (about one image per 2K text tokens,
