@@ -339,6 +339,8 @@ def load_eval_config(path: Path) -> EvalConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep: no config needs more than a few
+        raise ConfigError(f"{path}: not usable TOML: values nested too deeply") from None
     where = _Where(path, _Lines(text))
     _refuse_secrets(where, (), data)
     top = _check_table(where, (), data, TOP_KEYS, known_hint=", ".join(TOP_KEYS))
@@ -404,6 +406,9 @@ def _model(where: _Where, name: str, values: Mapping[str, Any]) -> ModelEntry:
     for key in ("timeout", "video_fps", "max_video_seconds", "rpm"):
         if key in v and not v[key] > 0:
             raise fail(key, f"must be positive, not {v[key]}")
+
+    for key, why in GenerationSettings(temperature=v.get("temperature"), top_p=v.get("top_p")).problems():
+        raise fail(key, why)
     if "retry_delay" in v and v["retry_delay"] < 0:
         raise fail("retry_delay", f"must not be negative, not {v['retry_delay']}")
     if v.get("over_limit", "skip") not in OVER_LIMIT:

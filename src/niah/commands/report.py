@@ -44,6 +44,9 @@ def report(
     from niah.scoring import score_run, scores_out_of_date
 
     check_out_dir(out)
+    from niah.report.build import check_report_out
+
+    check_report_out(out)  # before any work: "." (the folder you are in), a folder of your own
 
     def say(line: str) -> None:
         if not no_progress:

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from niah.sample import Sample
 
 
+#: The highest sampling temperature niah sends (OpenAI's API accepts up to 2; beyond it text is noise).
+MAX_TEMPERATURE = 2.0
+
+
 @dataclass(frozen=True, slots=True)
 class GenerationSettings:
     """Decoding settings. ``None`` means "not set here": the benchmark's official default (or the server's)
@@ -72,6 +76,20 @@ class GenerationSettings:
             stop=tuple(stop) if stop is not None else None,
             extra=tuple(sorted(extra.items())),
         )
+
+    def problems(self) -> list[tuple[str, str]]:
+        """(setting, why) for each setting outside the range every server accepts: max_tokens at least 1,
+        temperature in [0, MAX_TEMPERATURE], top_p in (0, 1] (a value outside is sent as given by no client;
+        servers answer it with an error per request, or worse, silently clamp it)."""
+        out: list[tuple[str, str]] = []
+        if self.max_tokens is not None and (isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
+                                            or self.max_tokens < 1):
+            out.append(("max_tokens", f"must be an integer of at least 1, not {self.max_tokens!r}"))
+        if self.temperature is not None and not 0.0 <= self.temperature <= MAX_TEMPERATURE:  # NaN too
+            out.append(("temperature", f"must be between 0 and {MAX_TEMPERATURE:g}, not {self.temperature!r}"))
+        if self.top_p is not None and not 0.0 < self.top_p <= 1.0:
+            out.append(("top_p", f"must be greater than 0 and at most 1, not {self.top_p!r}"))
+        return out
 
     @property
     def greedy(self) -> bool:

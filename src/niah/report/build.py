@@ -302,7 +302,11 @@ _LEGACY_REPORT_FILES = ("index.html", "tables.md", "report.json", "assets/report
 
 def check_report_out(out: Path) -> None:
     """Refuse an ``--out`` that is not a report folder niah wrote: a file, or a non-empty folder with neither
-    the marker nor the files of an older niah report (it may be the user's own)."""
+    the marker nor the files of an older niah report (it may be the user's own), or one with no name of its own
+    (``.``, ``/``: the report is swapped in by renaming the folder)."""
+    name = Path(os.path.abspath(out)).name
+    if not name:
+        raise ConfigError(f"report folder {out} is the file system root; choose another --out")
     if not out.exists():
         return
     if not out.is_dir():
@@ -382,7 +386,7 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     ``out``, so a report killed half-way never leaves new tables beside an old index; ``out`` must be absent,
     empty or a report niah wrote (:func:`check_report_out`). Thumbnails of the old report are kept (they are
     named by their source's path, size and mtime)."""
-    out = Path(out)
+    out = Path(os.path.abspath(out))  # "." and "..": the swap renames the folder by its own name
     check_report_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     for stale in out.parent.glob(f".{glob.escape(out.name)}.new-*"):  # left by a killed report

@@ -53,6 +53,8 @@ def check_settings(*, concurrency: int, generation: GenerationSettings, retry: R
     """Refuse settings no run can use, before the dataset is read."""
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
+    for name, why in generation.problems():
+        raise ConfigError(f"--{name.replace('_', '-')} {why}")
     # NaN and infinities: no server can use them, and run.json, the cache and responses.jsonl are strict JSON
     values = {**generation.to_json(), "retry initial_delay": retry.initial_delay,
               "retry max_delay": retry.max_delay, **(model_options or {})}

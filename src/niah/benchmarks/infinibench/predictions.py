@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,10 @@ def score_open_file(file: Path, records: list[dict[str, Any]]) -> dict[str, Any]
         value = rec.get("gpt_score")
         if value is None:
             continue
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > sys.float_info.max:
+            # a 4000-digit integer: no float holds it, its mean would overflow
+            raise DataError("gpt_score is too large to average (the official judge's 0-10 integer)", file=file,
+                            field=f"[{k}].gpt_score")
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise DataError("gpt_score must be a number (the official judge's 0-10 integer)", file=file,
                             field=f"[{k}].gpt_score")

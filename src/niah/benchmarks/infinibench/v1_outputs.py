@@ -20,6 +20,7 @@ A file whose every verdict is left out has no figure (the scripts divide by zero
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,10 @@ def score_v1_file(file: Path) -> dict[str, Any]:
     elif kinds == {"score"}:
         scores = [s for v, _qa in entries.values() if isinstance(v, dict)
                   for s in [_int_score(v.get("score"))] if s is not None]
+        huge = next((key for key, (v, _qa) in entries.items() if isinstance(v, dict)
+                     and abs(_int_score(v.get("score")) or 0) > sys.float_info.max), None)
+        if huge is not None:  # the mean would overflow a float (a 4000-digit score): refused, named
+            raise DataError("score is too large to average (not a 0-5 judge score)", file=file, field=f"{huge}.score")
         row.update(kind="open", average_score=sum(scores) / len(scores) if scores else None, scored=len(scores),
                    not_found=len(entries) - len(scores))
     else:  # no verdict parsed: neither script can count anything
