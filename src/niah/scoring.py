@@ -355,8 +355,8 @@ def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
 
     A full grid (``overall`` equals ``covered``) shows the official figure with its interval. A partial grid
     never shows a number the official rule defines only for the full grid as if it were the score: an
-    ``overall`` that counts the missing part as 0 (MM-NIAH's empty bins) or is undefined without it
-    (MM-NIAH without all six tasks, MMLongBench without every data set) stands beside the built part's figure,
+    ``overall`` that counts the missing part as 0 (a grid family's empty bins) or is undefined without it
+    (a family whose overall needs every task or every data set) stands beside the built part's figure,
     labelled with what it lacks."""
     metric = str(block.get("metric") or "score")
     short = metric.split(" (", 1)[0]

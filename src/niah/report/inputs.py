@@ -247,7 +247,7 @@ def _cell_missing(counts: Sequence[Sequence[int]]) -> bool:
 def per_bin_scores(spec: ReportSpec, acc: list[list[float]], counts: list[list[int]],
                    task: str | None = None) -> list[float]:
     """A task's per-bin figures from its cells, as the family's official rule gives them (with ``task``: its
-    ``per_bin_of_task`` applied, e.g. MMLongBench's flip of a yes/no set below 50)."""
+    ``per_bin_of_task`` applied, e.g. a family's flip of a yes/no set below 50)."""
     scores = spec.per_bin_weighted(acc, counts) if spec.per_bin_weighted is not None else spec.per_bin(acc)
     return spec.per_bin_of_task(task, scores) if task is not None and spec.per_bin_of_task is not None else scores
 
