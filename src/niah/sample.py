@@ -168,8 +168,8 @@ _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 def name_problem(value: str, kind: str) -> str | None:
     """Why ``value`` cannot be a sample's ``kind`` ("id", "benchmark" or "task"), or None when it can.
 
-    A dataset is untrusted input, and these three strings leave niah as names: file names of exports (an mm-niah
-    official export writes ``annotations/<task>.jsonl``), lmms-eval YAML and inspect task files, HTTP requests,
+    A dataset is untrusted input, and these three strings leave niah as names: file names of exports (a family's
+    official export may write ``annotations/<task>.jsonl``), lmms-eval YAML and inspect task files, HTTP requests,
     logs and report tables. So none may hold a control, format or separator character (a newline would start a
     new YAML key or log line), none may be blank or padded with spaces, and none may be read as a path that
     leaves its folder: a benchmark or task holds no ``/`` or ``\\`` and is not ``.`` or ``..``; an id may hold
