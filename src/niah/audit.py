@@ -1369,7 +1369,7 @@ def verdict_label(passed: bool, advisory: bool, kind: str) -> str:
 
 
 def print_report(report: AuditReport, stream: Any = None) -> None:
-    """One table per task: probe, kind, score, chance, n, verdict."""
+    """One table per task: probe, kind, score, chance, n, the noise allowance, verdict."""
     from rich.table import Table
     from rich.text import Text
 
@@ -1385,12 +1385,12 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
         by_task[p.task].append(p)
     for task, probes in by_task.items():
         table = Table(title=f"{task} ({report.tasks.get(task, '?')} samples)", title_justify="left")
-        for col in ("probe", "kind", "score", "chance", "n", "verdict"):
-            table.add_column(col, justify="right" if col in ("score", "chance", "n") else "left")
+        for col in ("probe", "kind", "score", "chance", "n", "noise", "verdict"):
+            table.add_column(col, justify="right" if col in ("score", "chance", "n", "noise") else "left")
         for p in probes:
             label = verdict_label(p.passed, p.advisory, p.kind)
             verdict = Text(label, style={"ok": "green", "skewed": "yellow"}.get(label, "bold red"))
-            table.add_row(p.probe, p.kind, f"{p.score:.1f}", f"{p.chance:.1f}", str(p.n), verdict)
+            table.add_row(p.probe, p.kind, f"{p.score:.1f}", f"{p.chance:.1f}", str(p.n), f"{p.noise:.1f}", verdict)
         console.print(table)
     for note in report.notes:
         console.print(f"note: {note}")

@@ -31,6 +31,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ class WordStats:
 def _sentence_rarity(text: str) -> tuple[list[int], list[float]]:
     """Start offsets of the context's sentences and each one's rarity: -log share of its rarest mark among
     the context's marks (a needle marked by an unusual mark stands out)."""
-    marks = Counter(ch for ch in text if not ch.isalnum() and not ch.isspace())
+    marks = Counter({ch: n for ch, n in Counter(text).items() if not ch.isalnum() and not ch.isspace()})
     size = max(1, sum(marks.values()))
     starts: list[int] = []
     rarity: list[float] = []
@@ -92,6 +93,7 @@ def _record(stats: WordStats, key: str, offset: int, length: int, starts: list[i
         stats.rarity[key] = rarity[k]
 
 
+@lru_cache(maxsize=65536)
 def word_shape(word: str) -> str:
     """A word's shape: each letter as A or a, each digit as 9, other characters kept (``Theodora`` ->
     ``Aaaaaaaa``); the answer's type when golds are made-up words no list holds."""
@@ -109,13 +111,27 @@ def word_stats(text: str, pattern: re.Pattern[str] | None, shapes: set[str]) -> 
         for m in pattern.finditer(text.lower()):
             _record(stats, m.group(0), m.start(), len(text), starts, rarity)
     if shapes:
-        found: Counter[str] = Counter()
-        for m in _WORD.finditer(text):
-            word = m.group(0)
-            if word_shape(word) in shapes:
-                found[word.lower()] += 1
-                if word.lower() not in stats.count or found[word.lower()] > stats.count[word.lower()]:
-                    _record(stats, word.lower(), m.start(), len(text), starts, rarity)
+        # each shaped word's count, first and last place (its rarity read where it first and last stands)
+        counts = Counter(_WORD.findall(text))
+        spots: dict[str, list[int]] = {}
+        for word, n in counts.items():
+            if word_shape(word) not in shapes:
+                continue
+            key = word.lower()
+            first, last = text.find(word), text.rfind(word)
+            got = spots.get(key)
+            if got is None:
+                spots[key] = [n, first, last]
+            else:
+                got[0] += n
+                got[1], got[2] = min(got[1], first), max(got[2], last)
+        for key, (n, first, last) in spots.items():
+            if key in stats.count:
+                continue
+            _record(stats, key, first, len(text), starts, rarity)
+            if n > 1:
+                _record(stats, key, last, len(text), starts, rarity)
+                stats.count[key] = n
     return stats
 
 
@@ -137,19 +153,28 @@ def outlier_hit(text: str, needles: Sequence[str], needle_words: Mapping[str, in
     (naive Bayes: words of the other samples' needles against the task's contexts, add-half) is a needle
     sentence, and the needle share of sentences (its chance). ``own``: the sample's own needle words, taken out.
     None when no sentence holds a needle."""
-    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if len(_WORD.findall(m.group(0))) >= 3]
+    split = [(m.group(0).strip(), _WORD.findall(m.group(0).lower())) for m in _SENTENCE.finditer(text)]
+    split = [(s, words) for s, words in split if len(words) >= 3]
+    sentences = [s for s, _w in split]
     is_needle = [any(s in n or n in s for n in needles) for s in sentences]
     if not any(is_needle):
         return None
     needle_total = sum(needle_words.values()) - sum(own.values()) + 1
     hay_total = sum(haystack_words.values()) + 1
 
-    def score(sentence: str) -> float:
-        words = lower_words(sentence)
-        return sum(math.log((needle_words.get(w, 0) - own.get(w, 0) + 0.5) / needle_total)
-                   - math.log((haystack_words.get(w, 0) + 0.5) / hay_total) for w in words) / len(words)
+    ratio: dict[str, float] = {}
 
-    top = max(range(len(sentences)), key=lambda k: (score(sentences[k]), -k))
+    def weight(w: str) -> float:
+        got = ratio.get(w)
+        if got is None:
+            got = ratio[w] = (math.log((needle_words.get(w, 0) - own.get(w, 0) + 0.5) / needle_total)
+                              - math.log((haystack_words.get(w, 0) + 0.5) / hay_total))
+        return got
+
+    def score(words: list[str]) -> float:
+        return sum(weight(w) for w in words) / len(words)
+
+    top = max(range(len(sentences)), key=lambda k: (score(split[k][1]), -k))
     return float(is_needle[top]), sum(is_needle) / len(sentences)
 
 
