@@ -216,9 +216,10 @@ def word_features(stats: WordStats, candidates: Sequence[str], vocabulary: set[s
     rows = []
     for w in candidates:
         n = stats.count[w]
+        # how and where a candidate is mentioned, not what it looks like: a word's own form is its type, and
+        # finding the answer by its type is the type scan's diagnostic
         rows.append([math.log1p(n), float(n == 1), stats.first[w], stats.last[w], 1.0 - stats.last[w],
-                     float(bool(_CAPITAL.match(w))), float(w in vocabulary), stats.rarity.get(w, 0.0),
-                     math.log1p(len(w))])
+                     float(w in vocabulary), stats.rarity.get(w, 0.0)])
     return rows
 
 
