@@ -542,13 +542,19 @@ def test_an_import_never_replaces_a_folder_that_is_not_a_dataset(tmp_path, mm_ni
     annotations = sorted((mm_niah_folder / "annotations").glob("*.jsonl"))
     # --out pointing at the images folder (a slip of the keyboard) must not delete the images
     code, output = _cli("import", "mm-niah", *annotations, "--images", mm_niah_folder / "images", "--out", images)
-    assert code == 2 and "is not a niah dataset" in output
+    assert code == 2 and "holds something else than a niah dataset" in output
     assert (images / "keep.png").is_file()
-    # a dataset (or an empty folder) is replaced as before
+    # an empty folder is written; the same import again has nothing to do; another import over the dataset
+    # (one annotation file of several) is refused naming what differs, and replaces it only with --overwrite
     assert _cli("import", "mm-niah", *annotations, "--images", mm_niah_folder / "images",
                 "--out", tmp_path / "ds")[0] == 0
-    assert _cli("import", "mm-niah", *annotations[:1], "--images", mm_niah_folder / "images",
+    assert _cli("import", "mm-niah", *annotations, "--images", mm_niah_folder / "images",
                 "--out", tmp_path / "ds")[0] == 0
+    code, output = _cli("import", "mm-niah", *annotations[:1], "--images", mm_niah_folder / "images",
+                        "--out", tmp_path / "ds")
+    assert code == 2 and "holds another dataset" in output and "--overwrite" in output
+    assert _cli("import", "mm-niah", *annotations[:1], "--images", mm_niah_folder / "images",
+                "--out", tmp_path / "ds", "--overwrite")[0] == 0
 
 
 def test_an_export_never_replaces_a_folder_it_did_not_write(tmp_path):

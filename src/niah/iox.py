@@ -543,3 +543,26 @@ def check_export_out(out: Path, *, overwrite: bool, is_ours: Callable[[Path], bo
         raise ConfigError(f"{out} exists (use --overwrite to replace an earlier export)")
     if out.exists() and not is_ours(out):
         raise ConfigError(f"{out} exists and {foreign}; refusing to replace it: choose a new --out")
+
+
+#: How :func:`claim_output_folder` finds ``out``: absent or empty (``new``), holding an earlier output of the
+#: verb's kind that it may resume (``ours``), or that ``--overwrite`` lets it replace (``replace``).
+NEW, OURS, REPLACE = "new", "ours", "replace"
+
+
+def claim_output_folder(out: Path, *, overwrite: bool, is_ours: Callable[[Path], bool], kind: str,
+                        option: str = "--out") -> str:
+    """The one rule of every verb that writes a dataset, run or report folder, checked before anything is
+    written: a folder that holds something else than the verb's own kind of output (``is_ours`` says) is refused
+    even with ``--overwrite`` (replacing removes it: never a data root or a home folder); an earlier output of the
+    kind is the caller's to resume exactly (or to refuse, naming what differs) unless ``overwrite`` asks to
+    replace it. Returns :data:`NEW`, :data:`OURS` or :data:`REPLACE`; ``kind`` names the output in messages
+    (``a niah dataset``)."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{option} {out} is a file; {option} names a folder")
+    if not out.exists() or not any(out.iterdir()):
+        return NEW
+    if not is_ours(out):
+        raise ConfigError(f"{option} {out} holds something else than {kind}; refusing to write into or replace it: "
+                          f"choose a new {option}")
+    return REPLACE if overwrite else OURS

@@ -21,14 +21,25 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
              concurrency: int, tasks: list[str], lengths: list[str], per_cell: int, seed: int, corpus: str | None,
              tokenizer: str | None, image_tokens: str | None, limit: int | None, progress: bool,
              published: bool, benchmark: str | None = None,
-             media_roots: tuple[Path, ...] = (), audit: bool = True) -> dict:
+             media_roots: tuple[Path, ...] = (), audit: bool = True, overwrite: bool = False) -> dict:
     """Run the whole loop; returns {"dataset", "run", "report", "scores"} paths and the run summary.
 
     Without ``dataset`` it builds the small grid of ``benchmark``'s first builder (default: the registry's
-    default family): its ``eval_defaults``, with ``tasks`` and ``lengths`` when given."""
+    default family): its ``eval_defaults``, with ``tasks`` and ``lengths`` when given. An OUT that holds an
+    earlier eval resumes it when the build asked is the same (its record in OUT/dataset says), and is refused
+    naming what differs otherwise; ``overwrite`` replaces its dataset, run and report. An OUT that holds
+    anything else is refused."""
     from niah.errors import NiahError
+    from niah.iox import REPLACE, claim_output_folder
 
     check_out_dir(out)
+    found = claim_output_folder(out, overwrite=overwrite, is_ours=_is_eval_folder, kind="a niah eval folder")
+    if found == REPLACE:
+        import shutil
+
+        for part in ((out / "dataset",) if dataset is None else ()) + (out / "run", out / "report"):
+            if part.is_dir():
+                shutil.rmtree(part)
     if dataset is None and lengths:
         from niah.lengths import parse_lengths
 
@@ -60,9 +71,20 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
     from niah.scoring import score_run
 
     if dataset is None:
+        from niah.commands.families import differing_options, read_build_record, write_build_record
+
         dataset = out / "dataset"
-        if not (dataset / "samples.jsonl").is_file():  # built once; reruns resume the same samples
-            family = get_family(benchmark or DEFAULT_FAMILY)
+        family = get_family(benchmark or DEFAULT_FAMILY)
+        # what this eval asks to build: the same again resumes, another build is refused (--overwrite replaces)
+        asked = {"family": family.name, "tasks": tasks or None, "lengths": lengths or None, "per_cell": per_cell,
+                 "seed": seed, "corpus": corpus, "tokenizer": tokenizer, "image_tokens": image_tokens}
+        if (dataset / "samples.jsonl").is_file():
+            differs = differing_options(read_build_record(dataset), "eval", asked)
+            if differs:
+                raise ConfigError(f"{out} holds an eval of another build: " + "; ".join(differs)
+                                  + "; pass --overwrite to replace its dataset, run and report, or choose a new "
+                                    "--out")
+        else:  # built once; reruns resume the same samples
             builders = family.builders() if family.builders else ()
             if not builders:
                 raise ConfigError(f"benchmark {family.name!r} has no builder; give a DATASET")
@@ -83,6 +105,7 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
             if lengths:
                 options["lengths"] = lengths
             builder.build(dataset, options, progress)
+            write_build_record(dataset, "eval", asked)
     run_dir = out / "run"
     summary = run_dataset_sync(dataset, model, run_dir, concurrency=concurrency, progress=progress,
                                base_urls=base_urls or None, api_key_env=api_key_env, limit=limit,
@@ -102,6 +125,11 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
                           ReportOptions(published=published, browser=BrowserOptions(media_roots=media_roots)))
     return {"dataset": dataset, "run": run_dir, "report": result.index_html, "summary": summary,
             "scores": score_summary, "audit": audit_report}
+
+
+def _is_eval_folder(path: Path) -> bool:
+    """A folder `niah eval` wrote: its dataset, run or report is there."""
+    return any((path / part).is_dir() for part in ("dataset", "run", "report"))
 
 
 def register(app: typer.Typer) -> None:
@@ -153,6 +181,9 @@ def register(app: typer.Typer) -> None:
         audit: Annotated[bool, typer.Option(
             "--audit/--no-audit", help="Audit the dataset for shortcuts (niah audit, with the run's settings) and "
                                        "show it in the report.")] = True,
+        overwrite: Annotated[bool, typer.Option(
+            "--overwrite", help="Replace the dataset, run and report already in --out (by default the same eval "
+                                "resumes and another build is refused).")] = False,
         config: Annotated[Path | None, typer.Option(
             "--config", metavar="FILE", help="An eval config (TOML): several models x benchmarks, one report over "
                                              "every run. Every setting then comes from the file (only "
@@ -177,7 +208,7 @@ def register(app: typer.Typer) -> None:
                        corpus=corpus, tokenizer=tokenizer, image_tokens=image_tokens, limit=limit,
                        progress=not no_progress, published=published,
                        benchmark=pick_alias(family, benchmark, "--family"),
-                       media_roots=tuple(media_root or ()), audit=audit)
+                       media_roots=tuple(media_root or ()), audit=audit, overwrite=overwrite)
         from rich.text import Text
 
         console = wide_console()

@@ -6,6 +6,12 @@ Nothing here names a family: every command is a :class:`~niah.benchmarks.protoco
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
 
 from niah.benchmarks.protocol import Command
@@ -24,12 +30,108 @@ def family_commands() -> list[Command]:
     return [command for family in families() if family.commands for command in family.commands()]
 
 
+#: Verbs whose commands write a niah dataset at ``--out``: each gets ``--overwrite`` and the folder rule.
+DATASET_VERBS = frozenset({"build", "import", "derive"})
+#: What a dataset verb records in the folder it wrote: the command and the options it was given, so that the
+#: same command again resumes (nothing to do) and another one is refused naming what differs.
+BUILD_RECORD = ".niah-build.json"
+
+
+def is_dataset_folder(path: Path) -> bool:
+    """A folder a dataset verb wrote: a niah dataset (``samples.jsonl``), or one holding its build record."""
+    return (path / "samples.jsonl").is_file() or (path / BUILD_RECORD).is_file()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return str(value)  # a path, an enum: as written
+
+
+def read_build_record(out: Path) -> dict[str, Any] | None:
+    """The build record of a dataset folder, or None (a folder written before records, or a damaged one)."""
+    import json
+
+    try:
+        record = json.loads((out / BUILD_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def write_build_record(out: Path, command: str, options: dict[str, Any]) -> None:
+    from niah.iox import write_json_atomic
+
+    write_json_atomic(out / BUILD_RECORD, {"command": command, "options": _jsonable(options)})
+
+
+def differing_options(record: dict[str, Any] | None, command: str, options: dict[str, Any]) -> list[str]:
+    """What differs between a folder's build record and the build now asked (``--name was X, now Y``); one
+    entry naming the record's absence when the folder has none."""
+    if record is None:
+        return ["the folder has no build record (written by an older niah or by hand)"]
+    if record.get("command") != command:
+        return [f"it was written by `niah {record.get('command')}`, not `niah {command}`"]
+    recorded = record.get("options")
+    before: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
+    now: dict[str, Any] = _jsonable(options)
+    return [f"--{key.replace('_', '-')} was {before.get(key)!r}, now {now.get(key)!r}"
+            for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
+
+
+def _guarded(verb: str, command: Command) -> Callable[..., Any]:
+    """The command with ``--overwrite`` and the output-folder rule (:func:`niah.iox.claim_output_folder`): a
+    folder holding something else is refused; a dataset this very command wrote with the same options is left as
+    it is (the build is done); one written otherwise is refused naming what differs, unless ``--overwrite``."""
+    function = command.function
+    signature = inspect.signature(function, eval_str=True)
+    if "out" not in signature.parameters or "overwrite" in signature.parameters:
+        return function
+    name = f"{verb} {command.name}"
+
+    @functools.wraps(function)
+    def run(*args: Any, overwrite: bool = False, **kwargs: Any) -> Any:
+        from niah.errors import ConfigError
+        from niah.iox import OURS, claim_output_folder
+
+        bound = signature.bind_partial(*args, **kwargs)
+        out = Path(bound.arguments["out"])
+        options = {k: v for k, v in bound.arguments.items() if k != "out"}
+        found = claim_output_folder(out, overwrite=overwrite, is_ours=is_dataset_folder, kind="a niah dataset")
+        if found == OURS:
+            differs = differing_options(read_build_record(out), name, options)
+            if not differs:
+                typer.echo(f"{out} already holds this build (`niah {name}` with the same options): nothing to do; "
+                           "--overwrite builds it again", err=True)
+                return None
+            raise ConfigError(f"{out} holds another dataset: " + "; ".join(differs)
+                              + "; pass --overwrite to replace it, or choose a new --out")
+        result = function(*args, **kwargs)
+        if out.is_dir():
+            write_build_record(out, name, options)
+        return result
+
+    extra = inspect.Parameter("overwrite", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
+        bool, typer.Option("--overwrite", help="Replace the dataset already at --out (by default the same "
+                                               "command resumes it and another one is refused).")])
+    params = list(signature.parameters.values())
+    run.__signature__ = signature.replace(parameters=[*params, extra])  # type: ignore[attr-defined]
+    run.__annotations__ = {**{p.name: p.annotation for p in params}, "overwrite": extra.annotation}
+    return run
+
+
 def register_verb(app: typer.Typer, verb: str, commands: list[Command]) -> None:
-    """Add group ``verb`` holding the given commands (in order) to ``app``."""
+    """Add group ``verb`` holding the given commands (in order) to ``app``; a dataset verb's commands get
+    ``--overwrite`` and the output-folder rule (:func:`_guarded`)."""
     group = typer.Typer(help=VERB_HELP.get(verb, f"Benchmark-specific {verb} commands."), no_args_is_help=True)
     app.add_typer(group, name=verb)
     for command in commands:
-        group.command(command.name, help=command.help)(command.function)
+        function = _guarded(verb, command) if verb in DATASET_VERBS else command.function
+        group.command(command.name, help=command.help)(function)
 
 
 def register_top_level(app: typer.Typer, commands: list[Command]) -> None:

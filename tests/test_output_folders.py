@@ -1,0 +1,78 @@
+"""Every verb that writes a dataset, a run or a report folder: a folder holding something else is refused
+(even with --overwrite), the same command again resumes exactly what was asked, another one is refused naming
+what differs, and only --overwrite replaces (niah build, niah import, niah derive, niah eval)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from niah.cli import app
+from support.cli import invoke_ok
+
+runner = CliRunner()
+SMALL = ["--tasks", "retrieval-text", "--no-progress"]
+
+
+def _refused(args: list[str]) -> str:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, res.output
+    return " ".join(res.output.split())
+
+
+def test_build_resumes_the_same_build_refuses_another_and_replaces_only_with_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    invoke_ok(["build", "mm-niah", "--out", str(out), "--lengths", "1k", *SMALL])
+    samples = (out / "samples.jsonl").read_bytes()
+    first = out.stat().st_mtime_ns
+    said = invoke_ok(["build", "mm-niah", "--out", str(out), "--lengths", "1k", *SMALL])
+    assert "already holds this build" in said and out.stat().st_mtime_ns == first
+    said = _refused(["build", "mm-niah", "--out", str(out), "--lengths", "2k", *SMALL])
+    assert "holds another dataset: --lengths was ['1k'], now ['2k']" in said and "--overwrite" in said
+    assert (out / "samples.jsonl").read_bytes() == samples  # untouched
+    invoke_ok(["build", "mm-niah", "--out", str(out), "--lengths", "2k", "--overwrite", *SMALL])
+    rows = [json.loads(line) for line in (out / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rows and all(r["meta"]["context_length"] > 1500 for r in rows)  # 2K, not 1K
+    assert (out / "samples.jsonl").read_bytes() != samples
+
+
+def test_a_dataset_verb_never_replaces_a_folder_holding_something_else(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    for extra in ([], ["--overwrite"]):
+        said = _refused(["build", "mm-niah", "--out", str(out), "--lengths", "1k", *SMALL, *extra])
+        assert "holds something else than a niah dataset" in said
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_dataset_another_command_wrote_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    invoke_ok(["build", "seq-niah", "--out", str(out), "--no-progress"])
+    said = _refused(["build", "mm-niah", "--out", str(out), "--lengths", "1k", *SMALL])
+    assert "written by `niah build seq-niah`, not `niah build mm-niah`" in said
+
+
+def test_eval_resumes_the_same_build_and_refuses_another_naming_what_differs(tmp_path: Path) -> None:
+    out = tmp_path / "ev"
+    base = ["eval", "--out", str(out), "--model", "baseline:oracle", "--no-audit", "--no-published",
+            "--no-progress", "--tasks", "retrieval-text"]
+    invoke_ok([*base, "--lengths", "1k"])
+    said = " ".join(invoke_ok([*base, "--lengths", "1k"]).split())
+    assert "0 requests sent" in said and "resumed" in said
+    said = _refused([*base, "--lengths", "2k"])
+    assert "holds an eval of another build: --lengths was ['1k'], now ['2k']" in said
+    said = _refused([*base[:-2], "--benchmark", "seq-niah"])
+    assert "--benchmark was 'mm-niah', now 'seq-niah'" in said
+    said = " ".join(invoke_ok([*base, "--lengths", "2k", "--overwrite"]).split())
+    assert "0 resumed" in said
+    lengths = {json.loads(line)["meta"]["context_length"] // 1000
+               for line in (out / "dataset" / "samples.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert min(lengths) >= 2  # rebuilt at 2K
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    said = _refused(["eval", "--out", str(foreign), "--overwrite", "--no-progress"])
+    assert "holds something else than a niah eval folder" in said
