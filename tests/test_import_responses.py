@@ -65,7 +65,7 @@ def _assert_scores_equal(run_dir: Path, ref_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["inspect-json", "inspect-eval", "inspect-metadata-ids", "inspect-parts",
-                                  "lmms-positions", "lmms-ids"])
+                                  "lmms-metric-ids", "lmms-doc-ids"])
 def test_imported_logs_score_exactly_like_the_niah_run(reference, tmp_path, kind):
     dataset, replies, order, ref_dir = reference
     shuffled = dict(reversed(list(replies.items())))  # a harness may log samples in any order
@@ -79,7 +79,8 @@ def test_imported_logs_score_exactly_like_the_niah_run(reference, tmp_path, kind
         harness, log = "inspect", write_inspect_json(tmp_path / "log.json", shuffled, as_parts=True)
     else:
         harness = "lmms-eval"
-        log = write_lmms_eval(tmp_path / "samples_niah.jsonl", shuffled, order, by_position=kind == "lmms-positions")
+        log = write_lmms_eval(tmp_path / "samples_niah.jsonl", shuffled, order,
+                              id_in="metric" if kind == "lmms-metric-ids" else "doc")
     summary, matched = import_responses(harness, log, dataset, tmp_path / "run")
     assert summary.answered == len(order) and not matched.missing
     score_run(tmp_path / "run")
@@ -143,23 +144,32 @@ def _lmms(tmp_path: Path, lines: list[str]) -> Path:
     return path
 
 
-def _good_line(doc_id: int) -> str:
-    return json.dumps({"doc_id": doc_id, "doc": {}, "resps": [["A"]], "filtered_resps": ["A"]})
+_FIRST = "retrieval-text/000"
+
+
+def _good_line(doc_id: int, sid: str = _FIRST, reply: str = "A") -> str:
+    return json.dumps({"doc_id": doc_id, "resps": [[reply]], "filtered_resps": [reply],
+                       "niah_score": {"niah_id": sid, "score": 1.0}})
 
 
 @pytest.mark.parametrize(("lines", "where"), [
     ([_good_line(0), "{not json"], ("samples_niah.jsonl:2", "invalid JSON")),
-    ([_good_line(0), json.dumps({"doc_id": 1, "resps": [[7]]})], ("samples_niah.jsonl:2", "field 'resps[0][0]'")),
-    ([json.dumps({"doc_id": "zero", "resps": [["A"]]})], ("samples_niah.jsonl:1", "field 'doc_id'")),
-    ([json.dumps({"doc_id": 0, "resps": []})], ("samples_niah.jsonl:1", "field 'resps'")),
-    ([json.dumps({"doc_id": 0})], ("samples_niah.jsonl:1", "no reply")),
+    ([_good_line(0), json.dumps({"doc_id": 1, "resps": [[7]], "niah_score": {"niah_id": "counting-text/000"}})],
+     ("samples_niah.jsonl:2", "field 'resps[0][0]'")),
+    # lmms-eval's doc_id is its own position: a line naming no niah id is refused, never matched by position
+    ([json.dumps({"doc_id": 0, "resps": [["A"]]})], ("samples_niah.jsonl:1", "names no niah sample id")),
+    ([json.dumps({"doc_id": 0, "doc": {}, "resps": [["A"]], "niah_official": 1.0})],
+     ("samples_niah.jsonl:1", "field 'doc.niah_id'")),
+    ([json.dumps({"doc_id": 0, "doc": {"niah_id": _FIRST}, "resps": []})], ("samples_niah.jsonl:1", "field 'resps'")),
+    ([json.dumps({"doc_id": 0, "doc": {"niah_id": _FIRST}})], ("samples_niah.jsonl:1", "no reply")),
     ([json.dumps([1, 2])], ("samples_niah.jsonl:1", "JSON object")),
-    ([_good_line(0), _good_line(99)], ("samples_niah.jsonl:2", "past the end")),
     ([json.dumps({"doc_id": 0, "doc": {"niah_id": "nope/1"}, "resps": [["A"]]})],
      ("samples_niah.jsonl:1", "'nope/1' is not in the dataset")),
     ([json.dumps({"doc_id": 0, "doc": {"niah_id": 5}, "resps": [["A"]]})], ("samples_niah.jsonl:1", "doc.niah_id")),
-    ([_good_line(0), json.dumps({"doc_id": 0, "resps": [["B"]]})], ("samples_niah.jsonl:2", "second, different")),
-    ([json.dumps({"doc_id": 0, "resps": [["A"]]}), "NaN"], ("samples_niah.jsonl:2", "finite")),
+    ([json.dumps({"doc_id": 0, "niah_score": {"niah_id": 5}, "resps": [["A"]]})],
+     ("samples_niah.jsonl:1", "niah_score.niah_id")),
+    ([_good_line(0), _good_line(3, reply="B")], ("samples_niah.jsonl:2", "second, different")),
+    ([_good_line(0), "NaN"], ("samples_niah.jsonl:2", "finite")),
 ])
 def test_hostile_lmms_eval_lines_give_one_located_error(reference, tmp_path, lines, where):
     dataset = reference[0]
@@ -178,7 +188,7 @@ def test_a_huge_line_is_refused_without_reading_it_all(reference, tmp_path, monk
     import niah.iox
 
     monkeypatch.setattr(niah.iox, "MAX_LINE_BYTES", 1024)
-    log = _lmms(tmp_path, [_good_line(0), json.dumps({"doc_id": 1, "resps": [["x" * 5000]]})])
+    log = _lmms(tmp_path, [_good_line(0), _good_line(1, "counting-text/000", "x" * 5000)])
     with pytest.raises(DataError, match=r"samples_niah.jsonl:2.*longer than"):
         import_responses("lmms-eval", log, reference[0], tmp_path / "run", allow_missing=True)
 
@@ -266,14 +276,28 @@ def test_several_logs_one_per_task_are_read_as_one(reference, tmp_path):
     dataset, replies, order, ref_dir = reference
     text_tasks = {sid: t for sid, t in replies.items() if "-text/" in sid}
     image_tasks = {sid: t for sid, t in replies.items() if "-image/" in sid}
-    a = write_lmms_eval(tmp_path / "samples_a.jsonl", text_tasks, order, by_position=False)
-    b = write_lmms_eval(tmp_path / "samples_b.jsonl", image_tasks, order, by_position=False)
+    a = write_lmms_eval(tmp_path / "samples_a.jsonl", text_tasks, order)
+    b = write_lmms_eval(tmp_path / "samples_b.jsonl", image_tasks, order, id_in="doc")
     import_responses("lmms-eval", [a, b], dataset, tmp_path / "run")
     score_run(tmp_path / "run")
     _assert_scores_equal(tmp_path / "run", ref_dir)
-    positional = write_lmms_eval(tmp_path / "samples_c.jsonl", image_tasks, order)
-    with pytest.raises(DataError, match=r"samples_c.jsonl:1, field 'doc.niah_id': .*ambiguous"):
-        import_responses("lmms-eval", [a, positional], dataset, tmp_path / "run2")
+    unnamed = write_lmms_eval(tmp_path / "samples_c.jsonl", image_tasks, order, id_in="none")
+    with pytest.raises(DataError, match=r"samples_c.jsonl:1, field 'doc.niah_id': names no niah sample id"):
+        import_responses("lmms-eval", [a, unnamed], dataset, tmp_path / "run2")
+
+
+def test_lmms_eval_failure_placeholder_is_a_failed_request_and_the_model_name_is_read(reference, tmp_path):
+    dataset, replies, order, _ref = reference
+    logs = tmp_path / "logs" / "smollm2"
+    logs.mkdir(parents=True)
+    failed = {**replies, order[2]: "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Connection refused"}
+    log = write_lmms_eval(logs / "20261207_101500_samples_niah_mmniah.jsonl", failed, order)
+    (logs / "20261207_101500_results.json").write_text(json.dumps({"model_name": "smollm2-135m", "results": {}}))
+    summary, _ = import_responses("lmms-eval", log, dataset, tmp_path / "run")
+    assert summary.answered == len(order) - 1 and summary.failed == 1
+    row = {r["id"]: r for r in _rows(tmp_path / "run")}[order[2]]
+    assert row["status"] == "failed" and row["response"] is None and "LMMS_EVAL_REQUEST_FAILED" in row["error"]
+    assert json.loads((tmp_path / "run" / RUN_JSON).read_text())["model"] == "harness:lmms-eval:smollm2-135m"
 
 
 def test_an_oversized_zip_member_is_refused_before_it_is_read(reference, tmp_path, monkeypatch):

@@ -27,11 +27,11 @@ from typing import Any
 
 from niah import pip_install
 from niah.errors import ConfigError
-from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
+from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
 
 TASK_TEMPLATE = '''"""inspect_ai task for a niah dataset, written by `niah export inspect` (niah {version}).
 
-Run: inspect eval THIS_FILE --model PROVIDER/MODEL   (task options: -T max_frames=64)
+Run: inspect eval THIS_FILE --model PROVIDER/MODEL   (task options: -T max_frames=64 -T max_tokens=N)
 Scores: niah's official rule for each sample (score metadata holds every named mode).
 """
 
@@ -44,15 +44,17 @@ MEDIA_ROOTS = {media_roots}
 
 
 @task(name={task_name})
-def {name}(max_frames: int | None = {max_frames}, question_first: bool = {question_first}) -> Task:
-    return niah_task(DATASET, media_roots=MEDIA_ROOTS, max_frames=max_frames, question_first=question_first)
+def {name}(max_frames: int | None = {max_frames}, question_first: bool = {question_first},
+        max_tokens: int | None = {max_tokens}) -> Task:
+    return niah_task(DATASET, media_roots=MEDIA_ROOTS, max_frames=max_frames, question_first=question_first,
+                     max_tokens=max_tokens)
 '''
 
 
 #: Names the task file itself uses: a task function of one of these names would replace it (``DATASET``) or
 #: the builtin its signature reads (``int``), and the file would not load.
 _TEMPLATE_NAMES = frozenset({"Task", "task", "niah_task", "DATASET", "MEDIA_ROOTS", "max_frames", "question_first",
-                             "int", "bool"})
+                             "max_tokens", "int", "bool"})
 
 
 def check_task_name(name: str) -> None:
@@ -70,8 +72,10 @@ def check_task_name(name: str) -> None:
 
 
 def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[str | Path, ...] = (),
-                    max_frames: int | None = None, question_first: bool = False, name: str = "niah") -> Path:
-    """Write the task file for ``dataset`` (checked to open) at ``out``; returns ``out``."""
+                    max_frames: int | None = None, question_first: bool = False, name: str = "niah",
+                    max_tokens: int | None = None) -> Path:
+    """Write the task file for ``dataset`` (checked to open) at ``out``; returns ``out``. ``max_tokens`` (the
+    task's default of ``-T max_tokens``) replaces every sample's answer budget, as ``niah run --max-tokens``."""
     from niah import __version__
     from niah.iox import write_atomic
 
@@ -83,21 +87,28 @@ def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[
         raise ConfigError(f"--out {out} must be a .py file (inspect eval reads a task file)")
     if max_frames is not None and (isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1):
         raise ConfigError(f"--max-frames {max_frames!r} must be a positive integer")
+    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+        raise ConfigError(f"--max-tokens {max_tokens!r} must be a positive integer")
     # every value reaches the file through repr (a Python literal of it), never as source text; the one name
     # written as source (the function's) was checked above to be an identifier that shadows nothing
     text = TASK_TEMPLATE.format(version=__version__, dataset=repr(str(ds.root.resolve())),
                                 media_roots=repr([str(Path(r).resolve()) for r in media_roots]), name=name,
                                 task_name=repr(name), max_frames=repr(max_frames),
-                                question_first=repr(bool(question_first)))
+                                question_first=repr(bool(question_first)), max_tokens=repr(max_tokens))
     write_atomic(out, text)
     return out
 
 
-def _content(prompt: Any) -> list[Any]:
+def _content(prompt: Any) -> str | list[Any]:
+    """The user turn as niah's own backend sends it: a text-only prompt as one string, else its parts with each
+    run of adjacent text merged into one (a server joins separate text parts its own way: llama.cpp with a
+    newline), so the model gets the official prompt byte for byte."""
     from inspect_ai.model import ContentImage, ContentText, ContentVideo
 
+    if all(isinstance(p, TextPart) for p in prompt.parts):
+        return "".join(p.text for p in prompt.parts)
     content: list[Any] = []
-    for part in prompt.parts:
+    for part in merge_text_parts(prompt.parts):
         if isinstance(part, TextPart):
             content.append(ContentText(text=part.text))
         elif isinstance(part, ImagePart):
@@ -110,7 +121,7 @@ def _content(prompt: Any) -> list[Any]:
     return content
 
 
-def _inspect_sample(sample: Sample, ds: Dataset, options: Any) -> Any:
+def _inspect_sample(sample: Sample, ds: Dataset, options: Any, override: Any = None) -> Any:
     from inspect_ai.dataset import Sample as InspectSample
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
@@ -127,7 +138,7 @@ def _inspect_sample(sample: Sample, ds: Dataset, options: Any) -> Any:
     messages.append(ChatMessageUser(content=_content(sent)))
     return InspectSample(id=sample.id, input=messages, target="" if sample.answer is None else format_gold(sample.answer),
                          metadata={"task": sample.task, "benchmark": sample.benchmark,
-                                   "generation": sent.generation.to_json(),
+                                   "generation": sent.generation.merged(override).to_json(),
                                    # what `niah import responses` checks the log's sample against
                                    "niah_sample_key": sample.content_key()})
 
@@ -166,8 +177,9 @@ def offline_tiktoken() -> Path | None:
 
 
 def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] = (), max_frames: int | None = None,
-              question_first: bool = False) -> Any:
-    """The inspect Task of ``dataset`` (see the module docstring)."""
+              question_first: bool = False, max_tokens: int | None = None) -> Any:
+    """The inspect Task of ``dataset`` (see the module docstring); ``max_tokens`` replaces every sample's answer
+    budget (``niah run --max-tokens``: niah's per-sample settings otherwise win over inspect's own)."""
     try:
         from inspect_ai import Task
         from inspect_ai.dataset import MemoryDataset
@@ -177,12 +189,15 @@ def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] =
     from niah.prompts import PromptOptions
 
     ds = Dataset(dataset, media_roots=tuple(media_roots))
+    from niah.models.base import GenerationSettings
+
     options = PromptOptions(question_first=question_first, max_frames=max_frames)
+    override = None if max_tokens is None else GenerationSettings(max_tokens=int(max_tokens))
     samples: dict[str, Sample] = {}
     items = []
     for sample in ds:
         samples[sample.id] = sample
-        items.append(_inspect_sample(sample, ds, options))
+        items.append(_inspect_sample(sample, ds, options, override))
     return Task(dataset=MemoryDataset(items, name=ds.root.name), solver=_niah_generate(),
                 scorer=_niah_rule(samples), name=f"niah-{ds.root.name}")
 

@@ -30,18 +30,18 @@ prompt as chat messages with the images interleaved where the official prompt pu
 message (chat models use it); ``process_results`` scores the reply with the family's scorer from niah's
 registry. Its metrics:
 
-* ``niah_official``: the official per-sample score, aggregated as the mean over the samples the rule scores
+* ``niah_score``: the official per-sample score, aggregated as the mean over the samples the rule scores
   (as scored.jsonl holds them: a sample without gold, or one the rule refuses, is left out, as ``niah score``
   leaves it out). Where the family's official figure is not the plain mean over samples (a mean over context
   bins, then over tasks), this mean is not that figure; the next metric is;
-* ``niah_official_scores``: the family's official aggregation of those samples (``Scorer.aggregate``), the
+* ``niah_aggregate``: the family's official aggregation of those samples (``Scorer.aggregate``), the
   structure ``niah score`` writes to scores.json (without ``run_status``), e.g. per-task bin scores and the
   overall.
 
 lmms-eval sets decoding per task, niah per sample (a family's tasks may differ, e.g. a longer answer budget for
 counting). Samples sharing one decoding setting form one lmms-eval task; when the dataset has several settings
 the folder holds one task per setting (``NAME_1``, ``NAME_2``, ...) and a group ``NAME`` over them whose
-``niah_official`` is the sample-weighted mean (the per-sample mean over all). ``niah_official_scores`` is then
+``niah_score`` is the sample-weighted mean (the per-sample mean over all). ``niah_aggregate`` is then
 per task; the official structure over the whole dataset is ``niah import responses --from lmms-eval`` of the
 task's ``--log_samples`` files followed by ``niah score``.
 """
@@ -63,11 +63,11 @@ from typing import Any
 import yaml
 
 from niah.errors import ConfigError, DataError
-from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
+from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
 
 #: The per-sample metric and the structure metric every exported task reports.
-OFFICIAL_METRIC = "niah_official"
-STRUCTURE_METRIC = "niah_official_scores"
+OFFICIAL_METRIC = "niah_score"
+STRUCTURE_METRIC = "niah_aggregate"
 DOCS_DIR = "docs"
 MEDIA_DIR = "media"
 UTILS_FILE = "utils.py"
@@ -188,8 +188,10 @@ class _MediaCopier:
         return rel
 
 
-def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier) -> tuple[dict[str, Any], str]:
-    """The doc of one sample and its decoding key (the generation settings as JSON)."""
+def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier,
+                override: Any = None) -> tuple[dict[str, Any], str]:
+    """The doc of one sample and its decoding key (the generation settings as JSON, ``override``, a
+    :class:`~niah.models.base.GenerationSettings`, laid over the family's as ``niah run`` lays its options)."""
     from niah.models.base import Capabilities
     from niah.models.baselines import format_gold
     from niah.prompts import fit_to_capabilities, render_prompt
@@ -198,7 +200,7 @@ def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier) 
     fit = fit_to_capabilities(prompt, sample, Capabilities(), options)  # a video's frames, as niah run sends them
     sent = fit.prompt or prompt
     parts: list[dict[str, str]] = []
-    for part in sent.parts:
+    for part in merge_text_parts(sent.parts):  # adjacent text as one part: the official string, byte for byte
         if isinstance(part, TextPart):
             parts.append({"type": "text", "text": part.text})
         elif isinstance(part, ImagePart):
@@ -211,7 +213,7 @@ def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier) 
             parts.append({"type": "image", "path": media.add(source, rel)})
         elif isinstance(part, VideoPart):  # not left by the fit for a model without native video
             raise DataError(f"sample {sample.id!r}: a video part was not turned into frames")
-    generation = sent.generation.to_json()
+    generation = sent.generation.merged(override).to_json()
     doc = {
         "niah_id": sample.id,
         "benchmark": sample.benchmark,
@@ -221,6 +223,17 @@ def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier) 
         "sample": json.dumps(sample.to_json(), ensure_ascii=False),
     }
     return doc, json.dumps(generation, sort_keys=True)
+
+
+def _max_tokens_override(max_tokens: int | None) -> Any:
+    """``--max-tokens`` as the generation override ``niah run`` applies (None: the family's own budgets)."""
+    from niah.models.base import GenerationSettings
+
+    if max_tokens is None:
+        return None
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise ConfigError(f"--max-tokens {max_tokens!r} must be a positive integer")
+    return GenerationSettings(max_tokens=max_tokens)
 
 
 class _Function(str):
@@ -279,7 +292,7 @@ def _group_yaml(group: str, tasks: list[str], *, version: str) -> str:
         "metadata": {"version": 1},
     }
     return _dump_yaml(document, comment=f"lmms-eval group for a niah dataset, written by `niah export lmms-eval` "
-                                        f"(niah {version}); one task per decoding setting, niah_official over the "
+                                        f"(niah {version}); one task per decoding setting, niah_score over the "
                                         "group is the sample-weighted mean. See README.md.")
 
 
@@ -328,8 +341,10 @@ def _replaceable(out: Path) -> bool:
 
 def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | None = None,
                      media_roots: tuple[str | Path, ...] = (), max_frames: int | None = None,
-                     question_first: bool = False, overwrite: bool = False) -> LmmsExportSummary:
-    """Write the lmms-eval task folder of ``dataset`` at ``out_dir`` (see the module docstring)."""
+                     question_first: bool = False, overwrite: bool = False,
+                     max_tokens: int | None = None) -> LmmsExportSummary:
+    """Write the lmms-eval task folder of ``dataset`` at ``out_dir`` (see the module docstring); ``max_tokens``
+    replaces every sample's answer budget, as ``niah run --max-tokens`` does."""
     from niah import __version__
     from niah.iox import check_export_out, dumps_line, replace_dir, write_atomic
     from niah.prompts import PromptOptions
@@ -342,6 +357,7 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
     check_export_out(out, overwrite=overwrite, is_ours=_replaceable,
                      foreign="is not an lmms-eval export (no utils.py and docs/)")
     options = PromptOptions(question_first=question_first, max_frames=max_frames)
+    override = _max_tokens_override(max_tokens)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
     tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
@@ -352,7 +368,7 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
         niah_tasks: dict[str, list[str]] = {}     # decoding key -> niah tasks, in order of appearance
         benchmarks: list[str] = []
         for sample in ds:
-            doc, key = _prompt_doc(sample, ds, options, media)
+            doc, key = _prompt_doc(sample, ds, options, media, override)
             by_setting.setdefault(key, []).append(dumps_line(doc))
             tasks = niah_tasks.setdefault(key, [])
             if sample.task not in tasks:

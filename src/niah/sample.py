@@ -17,7 +17,7 @@ import sys
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -90,6 +90,19 @@ class VideoPart:
 
 
 Part = TextPart | ImagePart | VideoPart
+
+
+def merge_text_parts(parts: Sequence[Part]) -> list[Part]:
+    """The parts as one would send them: each run of adjacent text parts joined into one, media as they are.
+    The official prompt is one string with media where its placeholders stand; a server given two text parts
+    joins them its own way (llama.cpp puts a newline between), so whatever sends a prompt sends it merged."""
+    out: list[Part] = []
+    for part in parts:
+        if isinstance(part, TextPart) and out and isinstance(out[-1], TextPart):
+            out[-1] = TextPart(out[-1].text + part.text)
+        else:
+            out.append(part)
+    return out
 
 
 def part_from_json(obj: Any, *, where: str) -> Part:

@@ -60,19 +60,25 @@ def write_inspect_eval(path: Path, replies: dict[str, str], *, samples: list[dic
     return path
 
 
-def lmms_eval_line(doc_id: int, reply: str, *, niah_id: str | None = None) -> dict[str, Any]:
-    doc: dict[str, Any] = {"question": "q"}
-    if niah_id is not None:
-        doc["niah_id"] = niah_id
+def lmms_eval_line(doc_id: int, reply: str, *, niah_id: str | None = None, id_in: str = "metric") -> dict[str, Any]:
+    """One line of lmms-eval's samples file for a niah export's task: the sample's niah id in the metric items
+    (``id_in="metric"``: lmms-eval 0.7.3 logs no ``doc``), in the doc (``"doc"``), or nowhere (``"none"``)."""
     # no target: what the log says the gold was is checked against the dataset (tests that need one add it)
-    return {"doc_id": doc_id, "doc": doc, "arguments": [["prompt", {"max_new_tokens": 32}]],
-            "resps": [[reply]], "filtered_resps": [reply.strip()], "doc_hash": "h", "prompt_hash": "p",
-            "target_hash": "t", "niah_official": 1.0}
+    line: dict[str, Any] = {"doc_id": doc_id, "arguments": [["prompt", {"max_new_tokens": 32}]],
+                            "resps": [[reply]], "filtered_resps": [reply.strip()], "doc_hash": "h",
+                            "prompt_hash": "p", "target_hash": "t"}
+    item = {"niah_id": niah_id, "benchmark": "mm-niah", "score": 1.0} if niah_id is not None else {"score": 1.0}
+    if id_in == "doc":
+        line["doc"] = {"question": "q", **({"niah_id": niah_id} if niah_id is not None else {})}
+        line["niah_score"] = {"score": 1.0}
+    elif id_in == "metric":
+        line["niah_score"] = item
+        line["niah_aggregate"] = item
+    return line
 
 
-def write_lmms_eval(path: Path, replies: dict[str, str], order: list[str], *, by_position: bool = True) -> Path:
-    """samples_<task>.jsonl: ``by_position`` names samples by doc_id (position in samples.jsonl) only."""
-    lines = [lmms_eval_line(order.index(sid), text, niah_id=None if by_position else sid)
-             for sid, text in replies.items()]
+def write_lmms_eval(path: Path, replies: dict[str, str], order: list[str], *, id_in: str = "metric") -> Path:
+    """samples_<task>.jsonl of the replies; ``id_in`` as for :func:`lmms_eval_line`."""
+    lines = [lmms_eval_line(order.index(sid), text, niah_id=sid, id_in=id_in) for sid, text in replies.items()]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path

@@ -24,6 +24,8 @@ MaxFramesOpt = Annotated[int | None, typer.Option(
 QuestionFirstOpt = Annotated[bool, typer.Option(
     "--question-first", help="The question before the context (where a family offers it).")]
 OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Replace an earlier export at --out.")]
+MaxTokensOpt = Annotated[int | None, typer.Option(
+    "--max-tokens", help="Answer budget for every sample, replacing the family's (as niah run's --max-tokens).")]
 
 
 def export_command(
@@ -77,13 +79,14 @@ def export_inspect_command(
     max_frames: MaxFramesOpt = None,
     question_first: QuestionFirstOpt = False,
     media_root: MediaRootsOpt = None,
+    max_tokens: MaxTokensOpt = None,
 ) -> None:
     """A niah dataset as an inspect_ai task file: the family's rendered prompts as chat samples, a scorer that
     calls niah's official rule. Run it with `inspect eval task.py --model PROVIDER/MODEL`."""
     from niah.inspect_task import write_task_file
 
     write_task_file(dataset, out, media_roots=tuple(media_root or ()), max_frames=max_frames,
-                    question_first=question_first, name=name)
+                    question_first=question_first, name=name, max_tokens=max_tokens)
     typer.echo(f"wrote {out}: inspect eval {out} --model PROVIDER/MODEL (needs {pip_install('inspect')})", err=True)
 
 
@@ -97,6 +100,7 @@ def export_lmms_eval_command(
     question_first: QuestionFirstOpt = False,
     media_root: MediaRootsOpt = None,
     overwrite: OverwriteOpt = False,
+    max_tokens: MaxTokensOpt = None,
 ) -> None:
     """A niah dataset as an lmms-eval task folder: the family's rendered prompts as docs (images as PIL images,
     a video as its sampled frames), process_results calling niah's official rule. Run it with `lmms-eval
@@ -104,7 +108,7 @@ def export_lmms_eval_command(
     from niah.lmms_task import export_lmms_eval
 
     summary = export_lmms_eval(dataset, out, name=name, media_roots=tuple(media_root or ()), max_frames=max_frames,
-                               question_first=question_first, overwrite=overwrite)
+                               question_first=question_first, overwrite=overwrite, max_tokens=max_tokens)
     run_name = summary.group or summary.tasks[0]
     tasks = f"task {run_name}" if summary.group is None else f"group {run_name} over {', '.join(summary.tasks)}"
     typer.echo(f"wrote {summary.samples} samples ({summary.media_files} media files) as lmms-eval {tasks} -> {out}: "

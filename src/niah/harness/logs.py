@@ -9,11 +9,14 @@ Two formats are read, from their documented layouts (never with the harness inst
   reply is ``output.completion``, else the text of ``output.choices[0].message.content``, else the last assistant
   message in ``messages``; a sample with ``error`` set failed. Its niah id is ``metadata.niah_id`` when present,
   else its ``id``.
-- **lmms-eval** ``--log_samples`` output (``samples_<task>.jsonl``): one object per line with ``doc_id``, ``doc``,
-  ``resps`` (the raw replies, ``[[text]]``) and ``filtered_resps`` (after the task's filters). The reply is the raw
-  ``resps`` text (niah's official rules do their own answer extraction), ``filtered_resps`` when asked or when
-  ``resps`` is absent. Its niah id is ``doc.niah_id`` (or a string ``doc.id``) when present, else ``doc_id`` is the
-  0-based position in the dataset's samples.jsonl.
+- **lmms-eval** ``--log_samples`` output (``<date>_samples_<task>.jsonl``): one object per line with ``doc_id``,
+  ``doc`` (some versions leave it out), ``resps`` (the raw replies, ``[[text]]``), ``filtered_resps`` (after the
+  task's filters) and each metric's per-sample item under the metric's name. The reply is the raw ``resps`` text
+  (niah's official rules do their own answer extraction), ``filtered_resps`` when asked or when ``resps`` is
+  absent; lmms-eval's failure placeholder (``[LMMS_EVAL_REQUEST_FAILED ...]``) is a failed request, not a reply.
+  Its niah id is ``doc.niah_id``, else the ``niah_id`` of a niah export's metric item; a line naming neither is
+  refused (``doc_id`` is lmms-eval's own position, which no dataset order need follow). The model is the
+  ``model_name`` of the ``<date>_results.json`` lmms-eval writes beside the samples file.
 
 Every problem raises one :class:`~niah.errors.DataError` naming the file, line (or zip member) and field.
 """
@@ -293,43 +296,72 @@ def _lmms_lines(path: Path) -> Iterator[tuple[int, Any]]:
     yield from iter_jsonl(path, strict=True, what="lmms-eval samples file")
 
 
+#: The per-sample metric items a niah lmms-eval export logs on every line, each holding ``niah_id`` (the current
+#: names, then those of exports before the names were made distinct).
+LMMS_ID_METRICS = ("niah_score", "niah_aggregate", "niah_official", "niah_official_scores")
+#: How lmms-eval's API models write a request that failed after their retries, in place of a reply.
+LMMS_FAILED_PREFIX = "[LMMS_EVAL_REQUEST_FAILED"
+
+
+def _lmms_sample_id(row: dict[str, Any], *, file: str, line: int) -> str:
+    """The niah id of an lmms-eval line: ``doc.niah_id``, else a niah export's metric item's ``niah_id``."""
+    doc = row.get("doc")
+    if doc is not None and not isinstance(doc, dict):
+        raise DataError(f"must be an object, not {_type_name(doc)}", file=file, line=line, field="doc")
+    places = [("doc.niah_id", (doc or {}).get("niah_id"))]
+    places += [(f"{name}.niah_id", row[name].get("niah_id")) for name in LMMS_ID_METRICS
+               if isinstance(row.get(name), dict)]
+    for field, value in places:
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value:
+            raise DataError(f"must be a non-empty string, not {_type_name(value)}", file=file, line=line, field=field)
+        return value
+    raise DataError("names no niah sample id (doc.niah_id, or niah_id in a niah export's metric item "
+                    f"{' / '.join(LMMS_ID_METRICS[:2])}); doc_id is only lmms-eval's own position, so the sample "
+                    "cannot be known: run a task that `niah export lmms-eval` wrote", file=file, line=line,
+                    field="doc.niah_id")
+
+
+def lmms_model_name(samples_path: Path) -> str | None:
+    """The model lmms-eval names in the ``<date>_results.json`` it wrote beside ``<date>_samples_<task>.jsonl``
+    (its ``model_name``), or None when there is none."""
+    name = samples_path.name
+    if "_samples_" not in name:
+        return None
+    results = samples_path.with_name(name.split("_samples_", 1)[0] + "_results.json")
+    if not results.is_file():
+        return None
+    doc = read_json_file(results, what="lmms-eval results file")
+    model = doc.get("model_name") if isinstance(doc, dict) else None
+    if not isinstance(model, str) or not model.strip():
+        return None
+    return "_".join(model.split())  # a run's model label has no spaces
+
+
 def read_lmms_eval_samples(path: str | Path, *, filtered: bool = False) -> HarnessLog:
-    """The replies in an lmms-eval ``samples_<task>.jsonl`` (``--log_samples``)."""
+    """The replies in an lmms-eval ``<date>_samples_<task>.jsonl`` (``--log_samples``)."""
     path = Path(path)
     file = str(path)
     replies: list[HarnessReply] = []
     for lineno, row in _lmms_lines(path):
         if not isinstance(row, dict):
             raise DataError(f"must be a JSON object, not {_type_name(row)}", file=file, line=lineno)
-        doc = row.get("doc")
-        if doc is not None and not isinstance(doc, dict):
-            raise DataError(f"must be an object, not {_type_name(doc)}", file=file, line=lineno, field="doc")
-        sample_id: str | None = None
-        for key in ("niah_id", "id"):
-            value = (doc or {}).get(key)
-            if key == "niah_id" and value is not None and not isinstance(value, str):
-                raise DataError(f"must be a string, not {_type_name(value)}", file=file, line=lineno,
-                                field="doc.niah_id")
-            if isinstance(value, str):
-                sample_id = value
-                break
-        doc_id = row.get("doc_id")
-        index: int | None = None
-        if sample_id is None:
-            if not isinstance(doc_id, int) or isinstance(doc_id, bool) or doc_id < 0:
-                raise DataError(f"must be a non-negative integer, not {_type_name(doc_id)} {doc_id!r}"[:200],
-                                file=file, line=lineno, field="doc_id")
-            index = doc_id
+        sample_id = _lmms_sample_id(row, file=file, line=lineno)
         field = "filtered_resps" if filtered or "resps" not in row else "resps"
         if field not in row:
             raise DataError("missing: the line holds no reply (resps or filtered_resps)", file=file, line=lineno,
                             field="resps")
         text = _first_text(row[field], file=file, line=lineno, field=field)
-        replies.append(HarnessReply(sample_id, index, text, None, file, lineno,
-                                    evidence={"target": row["target"], "doc": doc} if "target" in row else {"doc": doc}))
+        doc = row.get("doc")  # checked by _lmms_sample_id: an object or absent
+        evidence = {"target": row["target"], "doc": doc} if "target" in row else {"doc": doc}
+        if text.startswith(LMMS_FAILED_PREFIX):  # lmms-eval's placeholder for a request that failed
+            replies.append(HarnessReply(sample_id, None, None, text[:2000], file, lineno, evidence=evidence))
+        else:
+            replies.append(HarnessReply(sample_id, None, text, None, file, lineno, evidence=evidence))
     if not replies:
         raise DataError("holds no samples", file=path)
-    return HarnessLog("lmms-eval", path, None, replies)
+    return HarnessLog("lmms-eval", path, lmms_model_name(path), replies)
 
 
 def read_harness_log(harness: str, path: str | Path, *, epoch: int = 1, filtered: bool = False) -> HarnessLog:

@@ -74,7 +74,7 @@ class MatchedReplies:
 
 def _id_field(log: HarnessLog, reply: HarnessReply) -> str:
     if log.harness == "lmms-eval":
-        return "doc_id" if reply.sample_id is None else "doc.niah_id"
+        return "doc.niah_id"
     return "metadata.niah_id / id"
 
 
@@ -92,7 +92,7 @@ def match_replies(log: HarnessLog, dataset: Dataset) -> MatchedReplies:
             sid = reply.sample_id
             if sid not in known:
                 hint = "; store the niah id in the task's sample metadata as niah_id" if log.harness == "inspect" \
-                    else "; store the niah id in the doc as niah_id, or leave it out to match by doc_id"
+                    else "; run the task niah export lmms-eval wrote for this dataset"
                 raise reply.located(f"sample id {sid[:200]!r} is not in the dataset {dataset.root}{hint}",
                                     _id_field(log, reply))
         else:

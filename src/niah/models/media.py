@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from niah.errors import ConfigError
-from niah.sample import ImagePart, TextPart, VideoPart
+from niah.sample import ImagePart, TextPart, VideoPart, merge_text_parts
 
 if TYPE_CHECKING:
     from niah.prompts import RenderedPrompt
@@ -140,7 +140,7 @@ def openai_messages(prompt: RenderedPrompt, images: ImageEncoder, *, transport: 
         messages.append({"role": "user", "content": prompt.text()})
         return messages
     content: list[dict[str, Any]] = []
-    for part in prompt.parts:
+    for part in merge_text_parts(prompt.parts):  # adjacent text as one part: the official string, byte for byte
         if isinstance(part, TextPart):
             content.append({"type": "text", "text": part.text})
         elif isinstance(part, ImagePart):

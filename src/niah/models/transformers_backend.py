@@ -23,7 +23,7 @@ from typing import Any
 from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.models.media import ImageEncoder, parse_image_size
-from niah.sample import ImagePart, TextPart, VideoPart
+from niah.sample import ImagePart, TextPart, VideoPart, merge_text_parts
 
 _DTYPES = ("auto", "float32", "bfloat16", "float16")
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".json", ".model", ".jinja")
@@ -125,7 +125,7 @@ class TransformersBackend:
         prompt = request.prompt
         content: list[dict[str, Any]] = []
         images: list[Any] = []
-        for part in prompt.parts:
+        for part in merge_text_parts(prompt.parts):  # a chat template may put a separator between text parts
             if isinstance(part, TextPart):
                 content.append({"type": "text", "text": part.text})
                 continue
