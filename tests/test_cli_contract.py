@@ -55,6 +55,27 @@ def test_a_dead_server_exits_3_with_the_reason_counted(text_ds, tmp_path):
     assert allowed.exit_code == 0 and "2 failed: connection refused x 2" in allowed.stderr
 
 
+def test_a_dead_server_stops_the_run_early_keeping_what_is_done(tmp_path):
+    """Every request so far failed to connect: the run stops after three, says why, and keeps their rows; the
+    other samples are left to a rerun (before: each of them spent its retries against nothing)."""
+    ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}. The oak is old." for i in range(40)])
+    result = _niah("run", ds, "--model", "openai:echo", "--base-url", _dead_url(), "--out", tmp_path / "run",
+                   "--no-progress", "--max-attempts", "2", "--retry-delay", "0.01", "--concurrency", "1")
+    assert result.exit_code == EXIT_INCOMPLETE, result.output
+    assert "stopped early: the first 3 requests all failed to connect" in result.stderr
+    assert "3 failed: connection refused x 3" in result.stderr
+    meta = json.loads((tmp_path / "run" / RUN_JSON).read_text())
+    assert meta["counts"]["failed"] == 3 and meta["counts"]["missing"] == 37 and not meta["complete"]
+    rows = [json.loads(x) for x in (tmp_path / "run" / "responses.jsonl").read_text().splitlines()]
+    assert len(rows) == 3 and all(r["status"] == "failed" for r in rows)
+    # the server up again: the same command resumes and asks every sample
+    with OpenAIServer() as srv:
+        again = _niah("run", ds, "--model", "openai:echo", "--base-url", srv.base_url, "--out", tmp_path / "run",
+                      "--no-progress")
+    assert again.exit_code == 0, again.output
+    assert json.loads((tmp_path / "run" / RUN_JSON).read_text())["complete"]
+
+
 def test_a_good_run_exits_0_and_a_401_is_named(text_ds, tmp_path):
     with OpenAIServer() as srv:
         ok = _run(text_ds, tmp_path / "ok", srv.base_url)

@@ -27,9 +27,10 @@ def test_run_json_counts_follow_the_run_before_it_ends(tmp_path, monkeypatch):
         summary = run_dataset_sync(ds, "openai:echo", run_dir, base_urls=[server.base_url], concurrency=1,
                                    progress=False)
     assert summary.answered == 6
-    # request k (from 0) arrives after k rows were recorded, each followed by a checkpoint of run.json
+    # request k (from 0) arrives after k rows were recorded, each followed by a checkpoint of run.json; the
+    # run's own refresh (every interval, replies or not) may already count request k itself, logged as sent
     assert [c.get("answered", 0) for c in seen] == [0, 1, 2, 3, 4, 5]
-    assert [c.get("requests", 0) for c in seen] == [0, 1, 2, 3, 4, 5]
+    assert all(c.get("requests", 0) in (k, k + 1) for k, c in enumerate(seen)), seen
     final = json.loads((run_dir / RUN_JSON).read_text())
     assert final["complete"] is True and final["counts"]["requests"] == 6 and final["counts"]["answered"] == 6
 

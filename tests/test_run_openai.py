@@ -62,8 +62,9 @@ def test_images_arrive_interleaved_in_official_order_as_data_urls(mm_dataset, se
         assert f"[sample:{sample.id}]" in echo["text"]
         assert row["usage"]["prompt_tokens"] > 0  # the server reported usage: it is recorded
     retrieval_image = json.loads(next(r for r in rows if r["id"] == "retrieval-image/000")["response"])
-    assert retrieval_image["order"] == ["text", "image", "text", "image", "text", "text",
-                                        "text", "image", "text", "image", "text", "image", "text", "image", "text"]
+    # each run of adjacent text parts arrives as one part (llama.cpp would join separate parts with a newline)
+    assert retrieval_image["order"] == ["text", "image", "text", "image", "text", "image", "text", "image", "text",
+                                        "image", "text", "image", "text"]
     assert retrieval_image["text"].endswith("\nA. \nB. \nC. \nD. \nAnswer with the option's letter from the "
                                             "given choices directly.")
 
@@ -314,3 +315,40 @@ def test_kill_9_mid_run_then_rerun_repeats_no_finished_request(tmp_path):
     repeated = {i for i, c in counts.items() if c > 1}
     assert repeated <= set(requests_first) - finished_before  # only requests in flight at the kill
     assert len(repeated) <= 3 and sum(counts.values()) <= n + 3
+
+
+def test_run_json_counts_are_refreshed_while_no_reply_comes_in(tmp_path, monkeypatch):
+    """run.json's counts are rewritten every checkpoint interval while the run goes (docs/running.md), not only
+    when a reply is recorded: a request the server holds shows in ``requests`` before any reply."""
+    import threading
+
+    import niah.run
+
+    monkeypatch.setattr(niah.run, "CHECKPOINT_INTERVAL_S", 0.05)
+    release = threading.Event()
+
+    def held(body: dict) -> str:
+        release.wait(60)  # a hang guard: the test releases it as soon as it has seen run.json
+        return "ok"
+
+    ds = write_text_prompts(tmp_path / "ds", ["Prompt 0. The oak is old."])
+    run_dir = tmp_path / "run"
+    with OpenAIServer(responder=held) as srv:
+        worker = threading.Thread(target=run_dataset_sync, args=(ds, "openai:echo", run_dir),
+                                  kwargs={"base_urls": [srv.base_url], "progress": False})
+        worker.start()
+        try:
+            seen: dict = {}
+            deadline = time.monotonic() + 60  # a hang guard, not a speed measurement
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError, ValueError):
+                    seen = json.loads((run_dir / RUN_JSON).read_text())
+                if (seen.get("counts") or {}).get("requests") == 1:
+                    break
+                time.sleep(0.02)
+            assert seen["counts"]["requests"] == 1 and seen["counts"]["answered"] == 0 and seen.get("updated")
+            assert not (run_dir / RESPONSES_JSONL).exists() or not (run_dir / RESPONSES_JSONL).read_text()
+        finally:
+            release.set()
+            worker.join(60)
+    assert json.loads((run_dir / RUN_JSON).read_text())["counts"]["answered"] == 1

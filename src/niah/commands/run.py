@@ -186,6 +186,8 @@ def unanswered_lines(summary: Any) -> list[str]:
     """One line per kind of unanswered sample, with its reasons counted:
     ``2 failed: connection refused x 2``, ``1 skipped: skipped: ... x 1``."""
     lines = []
+    if getattr(summary, "stopped", None):
+        lines.append(str(summary.stopped))
     if summary.failed:
         lines.append(reason_counts("failed", summary.errors or {"error": summary.failed}))
     if summary.skipped:

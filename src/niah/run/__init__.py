@@ -89,7 +89,7 @@ from niah.run.rundir import (
     claim_run_dir,
     read_request_log,
 )
-from niah.run.send import CallOutcome, RetryPolicy, Sender, call_with_retries
+from niah.run.send import CallOutcome, RetryPolicy, Sender, ServerUnreachable, call_with_retries
 from niah.sample import Dataset
 from niah.shards import Shard
 
@@ -220,7 +220,12 @@ async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None
                         await sender.submit(step.job)
             await sender.no_more_jobs()
 
-        await sender.serve(produce, recorder.outcome, recorder.crash)
+        ticker = asyncio.create_task(_refresh_run_json(recorder))
+        try:
+            await sender.serve(produce, recorder.outcome, recorder.crash)
+        finally:
+            ticker.cancel()
+            await asyncio.gather(ticker, return_exceptions=True)
         recorder.log.compact(planner.order)
         summary.finished = True
     except asyncio.CancelledError:
@@ -230,6 +235,8 @@ async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None
         if held.recorder is None:  # before the run started (RUN_DIR not writable): as any other error
             raise
         held.recorder.disk_failed(exc)
+    except ServerUnreachable as exc:  # a dead server: the failed rows are recorded, the rest stays to resume
+        summary.stopped = str(exc)
     finally:
         if sigterm_installed:
             loop.remove_signal_handler(signal.SIGTERM)
@@ -238,6 +245,17 @@ async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None
     return exit_status(summary, out_path, terminated=held.terminated,
                        disk_error=held.recorder.disk_error if held.recorder is not None else None,
                        disk_where=held.recorder.disk_where if held.recorder is not None else out_path)
+
+
+async def _refresh_run_json(recorder: Recorder) -> None:
+    """Rewrite run.json's counts every checkpoint interval while the run goes, whether or not a reply came in
+    (requests in flight for minutes still show in ``requests``); a failed write is left to the next one, and to
+    the recorder, whose own writes stop the run on a disk error."""
+    while True:
+        # half the interval: a write never lags it by a whole one (and never a busy loop at interval 0)
+        await asyncio.sleep(max(recorder.interval / 2, 0.01))
+        with contextlib.suppress(*LOCAL_WRITE_ERRORS):
+            recorder.checkpoint()
 
 
 def _open_stages(held: _Held, ds: Dataset, spec: ModelSpec, out_path: Path, settings: RunSettings,

@@ -114,6 +114,8 @@ class RunSummary:
     #: and those of them sent without all their needles (frame or image sampling, truncation dropped one)
     needles_checked: int = 0
     needles_not_shown: int = 0
+    #: why the run stopped before asking every sample (a server nobody could connect to), or None
+    stopped: str | None = None
 
     def counts(self) -> dict[str, Any]:
         return {
@@ -362,6 +364,11 @@ class Recorder:
 
     def write_run_json_now(self) -> None:
         write_json_atomic(self.out_dir / RUN_JSON, self.run_json)
+
+    def checkpoint(self) -> None:
+        """run.json's counts now, unless they were written less than the interval ago (the run's ticker calls
+        this every interval, so counts are refreshed while no reply comes in)."""
+        self._checkpoint()
 
     def _checkpoint(self) -> None:
         # run.json is rewritten every few seconds while the run goes, so a kill -9 leaves counts that are at

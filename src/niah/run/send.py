@@ -96,8 +96,30 @@ OnOutcome = Callable[[Job, CallOutcome], None]
 OnCrash = Callable[[Job, Exception], None]
 
 
+#: A run stops early once this many requests in a row, from its first on, failed to connect (nothing listens at
+#: the server's address): asking the rest would take each request's retries for nothing.
+UNREACHABLE_STOP_AFTER = 3
+#: What a failed request's error says when the server could not be reached at all (httpx's connect errors).
+_UNREACHABLE_MARKS = ("ConnectError", "Connection refused", "Name or service not known", "nodename nor servname")
+
+
+def unreachable(error: str | None) -> bool:
+    """Whether a failed request never reached its server (refused, no such host), as opposed to a server that
+    answered badly or slowly."""
+    return error is not None and error.startswith("connection error at ") and any(
+        mark in error for mark in _UNREACHABLE_MARKS)
+
+
+class ServerUnreachable(Exception):
+    """Every request of the run so far failed to connect: the run stops, keeping what is done."""
+
+
 class Sender:
-    """The worker pool of one run: ``backend.max_in_flight(concurrency)`` workers on a queue twice that long."""
+    """The worker pool of one run: ``backend.max_in_flight(concurrency)`` workers on a queue twice that long.
+
+    When the first :data:`UNREACHABLE_STOP_AFTER` requests that end all failed to connect (and none reached the
+    server), the pool stops with :class:`ServerUnreachable` instead of spending every other request's retries
+    against a server that is not there."""
 
     def __init__(self, backend: ModelBackend, *, concurrency: int, retry: RetryPolicy, rpm: float | None,
                  ledger: RequestLedger, options: PromptOptions) -> None:
@@ -110,6 +132,9 @@ class Sender:
         self.limiter = RateLimiter(rpm) if rpm is not None else None
         self.workers = max(1, backend.max_in_flight(concurrency))
         self._queue: asyncio.Queue[Job | None] = asyncio.Queue(maxsize=self.workers * 2)
+        self.reached = False       # some request reached the server (a reply, or an error it sent)
+        self.unreachable = 0       # requests that ended failing to connect
+        self.last_unreachable: str | None = None
 
     async def submit(self, job: Job) -> None:
         await self._queue.put(job)
@@ -135,13 +160,28 @@ class Sender:
             if job is None:
                 return
             try:
-                on_outcome(job, await self._send(job))
+                outcome = await self._send(job)
+                on_outcome(job, outcome)
             except asyncio.CancelledError:
                 raise
             except LOCAL_WRITE_ERRORS:
                 raise  # the local disk failed (full, gone): stopping is right, what is written stays
             except Exception as exc:  # nothing about one reply may end the run: record it and go on
                 on_crash(job, exc)
+                continue
+            self._note_reach(outcome)
+
+    def _note_reach(self, outcome: CallOutcome) -> None:
+        """Count a request that failed to connect; stop the pool when every one so far did."""
+        if not unreachable(outcome.error):
+            self.reached = True
+            return
+        self.unreachable += 1
+        self.last_unreachable = outcome.error
+        if not self.reached and self.unreachable >= UNREACHABLE_STOP_AFTER:
+            raise ServerUnreachable(f"stopped early: the first {self.unreachable} requests all failed to connect "
+                                    f"({(outcome.error or '')[:300]}); is the server running at that address? What "
+                                    "is done is kept; rerun the same command once it is up to resume")
 
     async def serve(self, produce: Callable[[], Coroutine[Any, Any, None]], on_outcome: OnOutcome,
                     on_crash: OnCrash) -> None:
