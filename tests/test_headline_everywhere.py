@@ -19,15 +19,15 @@ from support.cli import invoke_ok
 #: family -> the options of a small build that `niah eval` makes (each a different shape of grid)
 BUILDS: dict[str, list[str]] = {
     # six tasks at two of eleven lengths: the official overall counts nine empty bins 0
-    "mm-niah-partial": ["--benchmark", "mm-niah", "--lengths", "1k,2k"],
+    "mm-niah-partial": ["--family", "mm-niah", "--lengths", "1k,2k"],
     # three of six tasks: the official overall is undefined
-    "mm-niah-text": ["--benchmark", "mm-niah", "--tasks", "retrieval-text,counting-text,reasoning-text",
+    "mm-niah-text": ["--family", "mm-niah", "--tasks", "retrieval-text,counting-text,reasoning-text",
                      "--lengths", "1k,2k"],
-    "seq-niah": ["--benchmark", "seq-niah"],
-    "milebench": ["--benchmark", "milebench"],
+    "seq-niah": ["--family", "seq-niah"],
+    "milebench": ["--family", "milebench"],
     # one yes/no set: the random baseline's accuracy below 50 is flipped as officially
-    "mmlongbench": ["--benchmark", "mmlongbench"],
-    "video-niah": ["--benchmark", "video-niah"],
+    "mmlongbench": ["--family", "mmlongbench"],
+    "video-niah": ["--family", "video-niah"],
 }
 
 

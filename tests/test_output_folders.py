@@ -64,8 +64,8 @@ def test_eval_resumes_the_same_build_and_refuses_another_naming_what_differs(tmp
     assert "0 requests sent" in said and "resumed" in said
     said = _refused([*base, "--lengths", "2k"])
     assert "holds an eval of another build: --lengths was ['1k'], now ['2k']" in said
-    said = _refused([*base[:-2], "--benchmark", "seq-niah"])
-    assert "--benchmark was 'mm-niah', now 'seq-niah'" in said
+    said = _refused([*base[:-2], "--family", "seq-niah"])
+    assert "--family was 'mm-niah', now 'seq-niah'" in said
     said = " ".join(invoke_ok([*base, "--lengths", "2k", "--overwrite"]).split())
     assert "0 resumed" in said
     lengths = {json.loads(line)["meta"]["context_length"] // 1000
