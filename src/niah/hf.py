@@ -37,6 +37,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -46,8 +47,22 @@ from typing import Any
 
 from niah import __version__, pip_install
 from niah.errors import ConfigError, DataError
-from niah.iox import check_export_out, replace_dir, resolve_under, write_atomic
-from niah.sample import Dataset, DatasetWriter, ImagePart, Part, Sample, VideoPart, refuse_output_over_input
+from niah.iox import MAX_LINE_BYTES, check_export_out, dumps_line, replace_dir, resolve_under, write_atomic
+from niah.sample import (
+    MANIFEST_FILE,
+    SAMPLES_FILE,
+    Dataset,
+    DatasetWriter,
+    ImagePart,
+    Part,
+    Sample,
+    VideoPart,
+    media_problem,
+    refuse_output_over_input,
+)
+
+#: Names at a dataset's top that are the dataset itself: no media path may name them.
+_OWN_FILES = frozenset({SAMPLES_FILE, MANIFEST_FILE})
 
 #: The schema metadata key of every shard holding what the import needs (manifest, niah version, settings).
 METADATA_KEY = b"niah"
@@ -61,6 +76,9 @@ _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?i?b?)?\s*", re.IGNORECASE)
 _UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "kib": 1 << 10, "m": 10**6, "mb": 10**6, "mib": 1 << 20,
           "g": 10**9, "gb": 10**9, "gib": 1 << 30, "t": 10**12, "tb": 10**12, "tib": 1 << 40}
 _JSON_FIELDS = ("context", "question", "choices", "answer", "meta")
+#: The largest media file ``niah import hf`` writes (a row's images and videos arrive whole in memory; the video
+#: readers cap what they decode anyway). Larger ones are refused naming the row, before anything is written.
+MAX_IMPORT_MEDIA_BYTES = 1 << 30
 
 
 def parse_size(text: str) -> int:
@@ -356,7 +374,21 @@ def _shard_files(root: Path) -> list[Path]:
                                                                   p.relative_to(root).parts))
     if not files:
         raise DataError("holds no .parquet files (niah import hf reads the folder niah export hf wrote)", file=root)
+    for file in files:  # a FIFO would block the read forever, a device or a link reads what the folder does not hold
+        if not stat.S_ISREG(os.lstat(file).st_mode):
+            raise DataError("is not a regular file (a FIFO, a device or a link); a shard is a Parquet file",
+                            file=file)
     return files
+
+
+def _parquet_call(path: Path, call: Any) -> Any:
+    """``call()`` reading ``path`` with pyarrow, its errors (a 0-byte or truncated shard) as one DataError."""
+    import pyarrow as pa
+
+    try:
+        return call()
+    except (pa.ArrowException, OSError) as exc:
+        raise DataError(f"not a readable Parquet shard ({type(exc).__name__}: {str(exc)[:160]})", file=path) from None
 
 
 def _niah_block(path: Path, metadata: dict[bytes, bytes] | None) -> dict[str, Any]:
@@ -381,8 +413,12 @@ def _rows(path: Path, batch_rows: int) -> Iterator[tuple[int, dict[str, Any]]]:
     import pyarrow.parquet as pq
 
     number = 0
-    with pq.ParquetFile(path) as pf:
-        for batch in pf.iter_batches(batch_size=batch_rows):
+    with _parquet_call(path, lambda: pq.ParquetFile(path)) as pf:
+        batches = pf.iter_batches(batch_size=batch_rows)
+        while True:
+            batch = _parquet_call(path, lambda: next(batches, None))
+            if batch is None:
+                return
             for row in batch.to_pylist():
                 number += 1
                 yield number, row
@@ -396,9 +432,12 @@ def _sample_of(row: dict[str, Any], path: Path, number: int) -> Sample:
         text = row.get(name)
         if not isinstance(text, str):
             raise DataError("missing or not a JSON string", file=path, line=number, field=name)
+        if len(text) > MAX_LINE_BYTES:  # the sample's line would be longer than niah run reads
+            raise DataError(f"is {len(text)} characters long; a sample line holds at most {MAX_LINE_BYTES} bytes",
+                            file=path, line=number, field=name)
         try:
             obj[name] = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise DataError("is not valid JSON", file=path, line=number, field=name) from None
     try:
         return Sample.from_json(obj)
@@ -449,14 +488,14 @@ def import_hf(in_dir: str | Path, out_dir: str | Path, *, overwrite: bool = Fals
     root = Path(in_dir)
     refuse_output_over_input(root, out_dir, source_kind="export folder")
     files = _shard_files(root)
-    blocks = [_niah_block(f, pq.read_schema(f).metadata) for f in files]
+    blocks = [_niah_block(f, _parquet_call(f, lambda f=f: pq.read_schema(f)).metadata) for f in files]
     manifests = {json.dumps(b.get("manifest"), sort_keys=True) for b in blocks}
     if len(manifests) > 1:
         raise DataError("shards of different niah exports are mixed in this folder (their manifests differ)",
                         file=root)
     manifest = dict(blocks[0].get("manifest") or {})
     manifest.pop("media_root", None)  # media read in place before now live in the dataset itself
-    total = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+    total = sum(_parquet_call(f, lambda f=f: pq.ParquetFile(f).metadata.num_rows) for f in files)
     summary = ImportSummary(out_dir=Path(out_dir))
     written: dict[str, str] = {}  # media path -> sha256 of what was written
     with DatasetWriter(out_dir, overwrite=overwrite) as writer, \
@@ -464,8 +503,11 @@ def import_hf(in_dir: str | Path, out_dir: str | Path, *, overwrite: bool = Fals
         for file in files:
             for number, row in _rows(file, batch_rows):
                 sample = _sample_of(row, file, number)
+                if len(dumps_line(sample.to_json())) > MAX_LINE_BYTES:
+                    raise DataError(f"sample {sample.id!r} would be a line over {MAX_LINE_BYTES} bytes, which niah "
+                                    "run refuses", file=file, line=number)
                 media = _media_of(row, file, number)
-                for index, rel in enumerate(sample.all_media()):
+                for index, (rel, kind) in enumerate(sample.media_kinds()):
                     where = f"media[{index}]"
                     data = media.get(rel)
                     if data is None and rel not in media:
@@ -476,7 +518,14 @@ def import_hf(in_dir: str | Path, out_dir: str | Path, *, overwrite: bool = Fals
                             raise DataError(f"media {rel!r} was exported without its bytes (--no-embed): pass "
                                             "--media-root DIR, the dataset it was exported from", file=file,
                                             line=number, field=where)
-                        data = resolve_under(media_root, rel, file=file, line=number, field=where).read_bytes()
+                        source = resolve_under(media_root, rel, file=file, line=number, field=where)
+                        if not source.is_file() or source.stat().st_size > MAX_IMPORT_MEDIA_BYTES:
+                            raise DataError(f"media {rel!r} under --media-root is not a regular file of at most "
+                                            f"{MAX_IMPORT_MEDIA_BYTES} bytes", file=file, line=number, field=where)
+                        data = source.read_bytes()
+                    if len(data) > MAX_IMPORT_MEDIA_BYTES:
+                        raise DataError(f"media {rel!r} is {len(data)} bytes; at most {MAX_IMPORT_MEDIA_BYTES}",
+                                        file=file, line=number, field=where)
                     digest = hashlib.sha256(data).hexdigest()
                     if rel in written:
                         if written[rel] != digest:
@@ -484,8 +533,14 @@ def import_hf(in_dir: str | Path, out_dir: str | Path, *, overwrite: bool = Fals
                                             line=number, field=where)
                         continue
                     target = resolve_under(writer.tmp_root, rel, file=file, line=number, field=where)
+                    if target.relative_to(writer.tmp_root.resolve()).parts[0] in _OWN_FILES:
+                        raise DataError(f"media path {rel!r} names the dataset's own file, not a media file",
+                                        file=file, line=number, field=where)
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_bytes(data)
+                    target.write_bytes(data)  # into the build's temporary folder: nothing is final yet
+                    why = media_problem(target, kind)  # what niah run checks first, checked now
+                    if why is not None:
+                        raise DataError(f"media {rel!r}: {why}", file=file, line=number, field=where)
                     written[rel] = digest
                 try:
                     writer.write(sample)
