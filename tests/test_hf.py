@@ -12,6 +12,7 @@ from niah.errors import ConfigError, DataError
 from niah.hf import export_hf, import_hf, parse_size, read_card_niah
 from niah.sample import DatasetWriter, ImagePart, Sample, TextPart, VideoPart
 from support.datasets import png_bytes, write_mm_niah_like
+from support.videos import barcode_video
 
 datasets = pytest.importorskip("datasets")
 
@@ -24,7 +25,10 @@ def _video_dataset(out: Path) -> Path:
     with DatasetWriter(out) as writer:
         frames = [writer.write_media(f"clip/{k:03d}.png", png_bytes(100 + k, (16, 12))) for k in range(5)]
         subs = writer.write_media("clip/subs.srt", SRT.encode())
-        video = writer.write_media("film.mp4", b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 4)
+        # a real (tiny) video: niah import hf checks every media file as niah run does
+        clip = barcode_video(out.parent / f".{out.name}-film.mp4", seconds=0.5, fps=4, width=32, height=32)
+        video = writer.write_media("film.mp4", clip.read_bytes())
+        clip.unlink()
         still = writer.write_media("still.png", png_bytes(7))
         writer.write(Sample("v/0", "video-niah", "frame-needle",
                             [VideoPart(frames=tuple(frames), fps=2, subtitles=subs), TextPart("Ünïcode — 猫")],
