@@ -355,13 +355,21 @@ def slow_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ds
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """A job a shell starts in the background (``pytest ... &``, a CI runner's step) inherits SIGINT ignored, and
+    Python then never raises KeyboardInterrupt: the run went on to its end and the test waited on it. The child
+    takes SIGINT as a terminal's foreground command does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_during_decoding_stops_the_run(slow_dataset: Path, tmp_path: Path, sig: signal.Signals) -> None:
     run_dir = tmp_path / "run"
     env = {**niah_env(), "NIAH_FRAME_CACHE": str(tmp_path / "frames")}
     proc = subprocess.Popen([sys.executable, "-m", "niah.cli", "run", str(slow_dataset), "--model", "baseline:random",
                              "--out", str(run_dir), "--video-fps", "1", "--max-frames", "1000", "--no-progress"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     try:
         started = time.monotonic()
         deadline = started + 300  # a hang guard, not a measurement
