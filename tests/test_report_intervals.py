@@ -8,6 +8,7 @@ first one replaced by a wrong one: 3 of 4) and ``constant-wrong`` (every reply t
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -234,3 +235,79 @@ def test_strata_each_alike_but_unlike_each_other_get_an_interval_not_a_zero_widt
     overall = next(line for line in md.splitlines() if line.startswith("| tiny-model | 50.0"))
     assert overall.startswith("| tiny-model | 50.0 [38.9-61.1] |"), overall
     assert "[50.0-50.0]" not in md
+
+
+def test_a_grid_of_small_cells_is_drawn_at_full_colour_and_says_what_its_cells_are_worth() -> None:
+    """One sample per cell (the quick grid) faded every cell, which sets none apart: such a grid is drawn at full
+    colour with a legend saying each score is coarse; a grid mixing small and larger cells still fades."""
+    from PIL import Image
+
+    from niah.report.heatmap import SMALL_GRID_LEGEND, cell_legend, fades_small_cells
+
+    assert not fades_small_cells([[[1, 1], [0, 2]]]) and fades_small_cells([[[1, FADE_BELOW]], None])
+    assert cell_legend([[[1]]]) == SMALL_GRID_LEGEND and cell_legend([[[FADE_BELOW, 1]]]) == CELL_LEGEND
+    acc = [[1.0] * 11 for _ in range(5)]
+    png = render_heatmap_png(acc, [[1] * 11 for _ in range(5)], "one each", x=MM_NIAH_REPORT.columns,
+                             y=MM_NIAH_REPORT.rows)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    colours = image.getcolors(maxcolors=1 << 20)
+    assert colours is not None
+
+    def share(rgb: tuple[float, float, float]) -> float:
+        near = sum(n for n, c in colours if all(abs(a - b) <= 3 for a, b in zip(c, rgb, strict=True)))
+        return near / (image.size[0] * image.size[1])
+
+    green = (0x3C, 0xB3, 0x71)
+    faded = tuple(FADED_ALPHA * g + (1 - FADED_ALPHA) * 255 for g in green)
+    assert share(green) > 0.3 and share(faded) < 0.001
+
+
+def test_the_colour_bar_reads_0_to_100_as_the_cells_print() -> None:
+    """The bar ran 0-1 beside cells printing 0-100: its top tick is 100 now."""
+    from unittest import mock
+
+    import matplotlib.figure
+
+    seen: list[tuple[float, float]] = []
+    real = matplotlib.figure.Figure.colorbar
+
+    def spy(self, mappable, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append((mappable.norm.vmin, mappable.norm.vmax))
+        return real(self, mappable, *args, **kwargs)
+
+    with mock.patch.object(matplotlib.figure.Figure, "colorbar", spy):
+        render_heatmap_png([[0.5] * 11 for _ in range(5)], None, "bar", x=MM_NIAH_REPORT.columns,
+                           y=MM_NIAH_REPORT.rows)
+        render_compare_png([HeatmapPanel("a", [[0.5] * 11 for _ in range(5)], None)] * 2, "pair",
+                           x=MM_NIAH_REPORT.columns, y=MM_NIAH_REPORT.rows)
+    assert seen == [(0.0, 100.0), (0.0, 100.0)]
+
+
+def test_a_random_baseline_draws_the_chance_line_and_baselines_are_tagged() -> None:
+    from niah.report.compare import LengthPoint, LengthSeries
+    from niah.report.tables import baseline_tag
+
+    series = LengthSeries("baseline:random", "wilson", "overall",
+                          [LengthPoint(0, "1k", 0.5, 10, 0.2, 0.8), LengthPoint(1, "2k", 0.2, 30, 0.1, 0.4)],
+                          baseline="baseline:random")
+    assert series.pooled == pytest.approx((0.5 * 10 + 0.2 * 30) / 40)
+    from unittest import mock
+
+    import matplotlib.axes
+
+    from niah.report.compare import render_length_chart_png
+
+    lines: list[tuple[float, str]] = []
+    real = matplotlib.axes.Axes.axhline
+
+    def spy(self, y=0, *args, **kwargs):  # type: ignore[no-untyped-def]
+        lines.append((y, kwargs.get("label", "")))
+        return real(self, y, *args, **kwargs)
+
+    with mock.patch.object(matplotlib.axes.Axes, "axhline", spy):
+        render_length_chart_png([series], MM_NIAH_REPORT, "chance")
+        render_length_chart_png([dataclasses.replace(series, baseline="baseline:oracle", name="o")], MM_NIAH_REPORT,
+                                "no chance")
+    assert lines == [(pytest.approx(27.5), "chance (baseline:random, 27.5)")]  # none for an oracle
+    assert "offline baseline" in baseline_tag("baseline:rag") and "offline baseline" in baseline_tag("mine (baseline:rag)")
+    assert baseline_tag("openai:gpt-4o") == ""

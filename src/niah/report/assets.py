@@ -11,16 +11,29 @@ REPORT_CSS = """\
 :root { --fg: #1d1d1f; --muted: #666; --line: #ddd; --ok: #3CB371; --mid: #FFD700; --bad: #DC143C; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
-       margin: 0 auto; padding: 1rem 1.5rem 3rem; max-width: 1200px; }
+       margin: 0 auto; padding: 1rem 1.5rem 3rem; max-width: 1360px; }
 h1 { font-size: 1.6rem; margin: .5rem 0 1rem; } h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid var(--line); }
 a { color: #0b63c5; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid var(--line); padding: .2rem .45rem; text-align: right; white-space: nowrap; }
 th[scope=row], thead th:first-child, table.inputs td, table.inputs th { text-align: left; }
+/* long column heads ("Overall (official: empty bins 0)") wrap, so that a whole grid's table, both overall
+   columns included, fits a 1400 px window; the leaderboard's note wraps in its own column */
+thead th { white-space: normal; vertical-align: bottom; min-width: 3.2rem; }
+table.results thead th:nth-last-child(-n+2) { min-width: 7.5rem; }
+table.leaderboard td:last-child { white-space: normal; text-align: left; min-width: 18rem; }
+/* a phone-sized window: wide tables scroll inside the page, figures shrink to it */
+table:not(div.table-scroll > table) { display: block; max-width: 100%; overflow-x: auto; }
+figure img { max-width: 100%; height: auto; }
 table.inputs td { white-space: normal; word-break: break-all; }
 td.missing { color: #9a9a9a; }
+span.tag.baseline { font-size: .72em; font-weight: 600; color: #555; background: #eceff3; border: 1px solid #c9ced6;
+                    border-radius: 3px; padding: 0 .3rem; margin-left: .3rem; white-space: nowrap; }
 td span.ci { display: block; font-size: .78em; color: var(--muted); line-height: 1.2; }
 div.table-scroll { max-width: 100%; overflow-x: auto; }
+details.reading { margin: .5rem 0 1rem; padding: .4rem .8rem; background: #f7f7f9; border: 1px solid var(--line);
+                  border-radius: 6px; font-size: .92em; } details.reading ul { margin: .3rem 0; padding-left: 1.2rem; }
+details.reading summary { font-weight: 600; cursor: pointer; }
 caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
 tbody.published tr.section th { text-align: left; font-style: italic; font-weight: 600; background: #f4f4f6; }
 tr.published { color: #444; font-style: italic; }

@@ -53,6 +53,7 @@ from niah.report.compare import (
 from niah.report.distributions import distributions_html, distributions_json, write_distributions
 from niah.report.heatmap import (
     HeatmapPanel,
+    cell_legend,
     compare_figsize,
     heatmap_size_px,
     write_compare_heatmap,
@@ -66,6 +67,7 @@ from niah.report.published import PublishedResults
 from niah.report.samples import THUMBS_DIR, BrowserOptions, ThumbnailWriter, write_sample_browser
 from niah.report.tables import (
     INTERVALS_LEGEND,
+    INTERVALS_READING,
     OVERALL_KEY,
     PublishedSection,
     ResultTable,
@@ -455,7 +457,8 @@ def write_compare_heatmaps(out: Path, inputs: Sequence[ReportInput]) -> list[Com
             width, height = heatmap_size_px(compare_figsize(len(panels)))
             links.append(CompareLink(task=task, title=title, src=rel, models=[inp.name for inp in shown],
                                      left_out=[inp.name for inp in having if inp not in shown],
-                                     width=width, height=height))
+                                     width=width, height=height,
+                                     legend=cell_legend([panel.counts for panel in panels])))
     return links
 
 
@@ -515,7 +518,8 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
             heatmap_files.append(out / rel)
             heatmap_links.append(HeatmapLink(input_name=inp.name, task=task, src=rel,
                                              samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
-                                             title=task_title(spec, task), unbinned_note=spec.unbinned_note))
+                                             title=task_title(spec, task), unbinned_note=spec.unbinned_note,
+                                             legend=cell_legend([cells.counts])))
 
     compare_links = write_compare_heatmaps(out, inputs) if len(inputs) >= 2 else []
 
@@ -566,7 +570,7 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                                    modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
                                    + extra_tables_html(inputs) + distributions_html(distribution_plots)
                                    + audit_html(audits),
-                                   footnotes=([INTERVALS_LEGEND] if tables else []) + _footnotes(inputs),
+                                   footnotes=_footnotes(inputs), reading=INTERVALS_READING if tables else (),
                                    incomplete=incomplete,
                                    compare_html=(leaderboard_html(board, [("Markdown", "tables/leaderboard.md"),
                                                                           ("CSV", "tables/leaderboard.csv")])

@@ -66,6 +66,28 @@ class LengthSeries:
     # holds (no overall table); "pooled": the tasks' bins weighed by samples
     basis: str
     points: list[LengthPoint]
+    # the run's model when it is one of niah's offline baselines (baseline:random, baseline:oracle, ...), else None
+    baseline: str | None = None
+
+    @property
+    def pooled(self) -> float | None:
+        """The score over every point's samples (each bin weighed by its samples), in [0, 1]."""
+        total = sum(p.n for p in self.points)
+        return sum(p.score * p.n for p in self.points) / total if total else None
+
+
+def baseline_model(inp: ReportInput) -> str | None:
+    """The model of a run of one of niah's offline baselines (``baseline:random``...), else None."""
+    from niah.report.inputs import run_model_name
+
+    model = run_model_name(inp.run_meta)
+    return model if model is not None and model.startswith("baseline:") else None
+
+
+def shown_name(inp: ReportInput) -> str:
+    """The input's name, with its baseline beside it when it is one and its name does not say so (``--name``)."""
+    baseline = baseline_model(inp)
+    return inp.name if baseline is None or "baseline" in inp.name else f"{inp.name} ({baseline})"
 
 
 def length_series(inp: ReportInput, spec: ReportSpec) -> LengthSeries | None:
@@ -103,7 +125,7 @@ def length_series(inp: ReportInput, spec: ReportSpec) -> LengthSeries | None:
             if totals[b]:
                 score = sum(float(shown[t][b]) * n[b] for t, n in per_task.items()) / totals[b]
                 points.append(LengthPoint(b, label, score, totals[b], *interval(score, totals[b], method)))
-    return LengthSeries(name=inp.name, method=method, basis=basis, points=points)
+    return LengthSeries(name=inp.name, method=method, basis=basis, points=points, baseline=baseline_model(inp))
 
 
 def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, title: str, *,
@@ -124,8 +146,16 @@ def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, ti
         # never negative (matplotlib refuses it), whatever an interval's float round-off
         below = [max(0.0, (p.score - p.low) * 100.0) for p in s.points]
         above = [max(0.0, (p.high - p.score) * 100.0) for p in s.points]
-        ax.errorbar(xs, ys, yerr=[below, above], marker="o", markersize=4, capsize=3, linewidth=1.5,
-                    label=s.name if len(s.name) <= 40 else s.name[:37] + "...")
+        name = s.name if len(s.name) <= 40 else s.name[:37] + "..."
+        if s.baseline is not None and "baseline" not in name:  # a baseline reads as one: named, dashed, lighter
+            name += f" ({s.baseline})"
+        ax.errorbar(xs, ys, yerr=[below, above], marker="o", markersize=4, capsize=3,
+                    linewidth=1.0 if s.baseline else 1.5, linestyle="--" if s.baseline else "-",
+                    alpha=0.75 if s.baseline else 1.0, label=name)
+        chance = s.pooled if s.baseline == "baseline:random" else None
+        if chance is not None:  # the level a reply that does not read scores: the line to clear
+            ax.axhline(chance * 100.0, color="#555555", linestyle=":", linewidth=1.2,
+                       label=f"chance ({s.baseline}, {chance * 100.0:.1f})")
     ax.set_xticks(range(len(labels)), labels=list(labels))
     ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.set_ylim(-2.0, 102.0)  # points at 0 or 100 stay visible
@@ -221,7 +251,7 @@ def leaderboard_row(inp: ReportInput, spec: ReportSpec) -> LeaderboardRow | None
 
         found = input_intervals(inp).get(OVERALL_KEY)
         if found is not None and found.overall is not None:  # the interval the overall table prints beside it
-            return LeaderboardRow(inp.name, family, score, n or None, found.overall[0] / 100.0,
+            return LeaderboardRow(shown_name(inp), family, score, n or None, found.overall[0] / 100.0,
                                   found.overall[1] / 100.0, found.overall_method or method, basis)
     elif per_task:
         n = sum(map(sum, per_task.values()))
@@ -233,7 +263,7 @@ def leaderboard_row(inp: ReportInput, spec: ReportSpec) -> LeaderboardRow | None
     else:
         return None  # no overall and no sample counts: nothing to rank on
     low, high = interval(score, n, method) if n else (None, None)
-    return LeaderboardRow(inp.name, family, score, n or None, low, high, method, basis)
+    return LeaderboardRow(shown_name(inp), family, score, n or None, low, high, method, basis)
 
 
 def leaderboard(groups: Sequence[tuple[ReportSpec, Sequence[ReportInput]]]) -> list[LeaderboardRow]:
@@ -297,8 +327,10 @@ def leaderboard_html(rows: Sequence[LeaderboardRow], links: Sequence[tuple[str, 
     from urllib.parse import quote
 
     head = "".join(f"<th>{esc(h)}</th>" for h in LEADERBOARD_HEADER)
-    body = "".join("<tr><th scope=\"row\">" + esc(c[0]) + "</th>" + "".join(f"<td>{esc(x)}</td>" for x in c[1:])
-                   + "</tr>" for c in (_cells(r) for r in rows))
+    from niah.report.tables import baseline_tag
+
+    body = "".join("<tr><th scope=\"row\">" + esc(c[0]) + baseline_tag(c[0]) + "</th>"
+                   + "".join(f"<td>{esc(x)}</td>" for x in c[1:]) + "</tr>" for c in (_cells(r) for r in rows))
     files = " · ".join(f'<a href="{esc(quote(href))}">{esc(label)}</a>' for label, href in links)
     return (f'<section id="leaderboard"><h2>Leaderboard</h2><table class="leaderboard"><thead><tr>{head}</tr>'
             f"</thead><tbody>{body}</tbody></table><p class=\"notes\">{esc(LEADERBOARD_NOTE)} {files}</p></section>")

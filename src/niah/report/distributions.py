@@ -22,6 +22,8 @@ from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
 
 PLOT_HEIGHT_IN = 3.0
 PLOT_WIDTH_IN = 4.2  # per axis
+#: Room at the right of the figure for the task legend, which stands outside the plots (inside, it covered bars).
+LEGEND_WIDTH_IN = 1.35
 PLOT_DPI = 100
 # a colour-blind-friendly cycle (Okabe-Ito); tasks beyond it reuse it
 TASK_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -90,13 +92,15 @@ def render_distributions_png(counts: Sequence[AxisCounts], title: str, *, task_o
             ax.set_ylabel("samples", fontsize=8)
         note = f" ({axis_counts.unbinned} not binned)" if axis_counts.unbinned else ""
         ax.set_title(f"{axis_counts.total} samples{note}", fontsize=8)
-    if tasks and fig.axes[0].get_legend_handles_labels()[0]:  # no bars drawn (every count 0): no legend
-        fig.axes[0].legend(fontsize=6, loc="upper right")
+    legend = bool(tasks and fig.axes[0].get_legend_handles_labels()[0])  # no bars drawn (every count 0): none
+    if legend:  # beside the last chart, outside every plot: inside one it covered bars
+        fig.axes[-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                            frameon=False)
     fig.suptitle(title if len(title) <= 90 else title[:87] + "...", fontsize=10)
     # a fixed layout in inches (tight_layout would draw the figure once more just to measure it)
     width = PLOT_WIDTH_IN * max(1, len(counts))
     rotated = any(len(c.axis.labels) > 6 for c in counts)
-    fig.subplots_adjust(left=0.55 / width, right=1.0 - 0.15 / width, bottom=(0.95 if rotated else 0.6) / PLOT_HEIGHT_IN,
+    fig.subplots_adjust(left=0.55 / width, right=1.0 - (LEGEND_WIDTH_IN if legend else 0.15) / width, bottom=(0.95 if rotated else 0.6) / PLOT_HEIGHT_IN,
                         top=1.0 - 0.6 / PLOT_HEIGHT_IN, wspace=0.7 / (PLOT_WIDTH_IN - 0.7))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)

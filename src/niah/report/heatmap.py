@@ -1,10 +1,12 @@
-"""Heatmaps over any two axes of a family's report: red-yellow-green (or the family's colours), 0..1, the column
+"""Heatmaps over any two axes of a family's report: red-yellow-green (or the family's colours), 0..100, the column
 axis across, the row axis down, in the style of the published needle-in-a-haystack heatmaps.
 
 Each cell prints its score (percent, like the tables) and its sample count, ``n``: a cell of one sample can
 only be 0 or 100, and a reader must see that before reading it. The colour of a cell with fewer than
 :data:`FADE_BELOW` samples is mixed with white (:data:`FADED_ALPHA` of the colour is kept), and a cell without
-samples is grey and hatched, never a score; :data:`CELL_LEGEND` says so under every figure.
+samples is grey and hatched, never a score; :data:`CELL_LEGEND` says so under every figure. A grid whose every
+cell is small (one sample per cell) is not faded at all (fading every cell sets none apart):
+:data:`SMALL_GRID_LEGEND` says what its cells are worth instead.
 
 matplotlib is imported inside the functions (it costs ~0.3 s) and only its object API with the Agg canvas is
 used, so no global backend or pyplot state is touched. The figure is saved without ``bbox_inches="tight"`` so
@@ -39,6 +41,10 @@ FADE_BELOW = 5
 FADED_ALPHA = 0.4
 CELL_LEGEND = (f"Each cell: score (x100) and n, its samples. Cells with n < {FADE_BELOW} are faded; "
                "grey hatched cells have no samples.")
+#: The legend of a grid where every cell is small (one sample per cell, a quick grid): nothing is faded, since
+#: fading every cell tells a reader nothing, and the legend says what the cells are worth instead.
+SMALL_GRID_LEGEND = (f"Each cell: score (x100) and n, its samples. Every cell has n < {FADE_BELOW}: each score is "
+                     "coarse (one sample scores 0 or 100); grey hatched cells have no samples.")
 #: Panels of a side-by-side figure per row (more models wrap onto further rows), and each panel's size.
 COMPARE_COLUMNS = 2
 COMPARE_PANEL_SIZE: tuple[float, float] = (7.0, 3.4)
@@ -56,6 +62,17 @@ def official_colormap(colors: Sequence[str] = OFFICIAL_COLORS) -> Any:
 
 def heatmap_size_px(figsize: tuple[float, float] = HEATMAP_FIGSIZE, dpi: int = HEATMAP_DPI) -> tuple[int, int]:
     return round(figsize[0] * dpi), round(figsize[1] * dpi)
+
+
+def fades_small_cells(counts: Sequence[Sequence[Sequence[int]] | None]) -> bool:
+    """Whether small cells are faded in a figure of these count grids: only where some cell has
+    :data:`FADE_BELOW` samples or more, so that the fade sets weak cells apart from the others."""
+    return any(c >= FADE_BELOW for grid in counts if grid is not None for row in grid for c in row)
+
+
+def cell_legend(counts: Sequence[Sequence[Sequence[int]] | None]) -> str:
+    """The legend under a figure of these count grids (:data:`CELL_LEGEND` or :data:`SMALL_GRID_LEGEND`)."""
+    return CELL_LEGEND if fades_small_cells(counts) else SMALL_GRID_LEGEND
 
 
 def cell_alpha(n: int | None) -> float:
@@ -93,9 +110,12 @@ def _check_shape(acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]]
 
 
 def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequence[int]] | None, *, x: Axis,
-                y: Axis, cmap: Any, fontsize: float, x_title: bool = True, y_title: bool = True) -> None:
-    """Paint the cells on ``ax`` (colours mixed with white by :func:`cell_alpha`, empty cells grey and hatched)
-    and print :func:`cell_text` in each."""
+                y: Axis, cmap: Any, fontsize: float, x_title: bool = True, y_title: bool = True,
+                fade: bool | None = None) -> None:
+    """Paint the cells on ``ax`` (colours mixed with white by :func:`cell_alpha` when ``fade``, by default when
+    :func:`fades_small_cells`; empty cells grey and hatched) and print :func:`cell_text` in each."""
+    if fade is None:
+        fade = fades_small_cells([counts])
     import numpy as np
     from matplotlib.colors import to_rgb
     from matplotlib.patches import Rectangle
@@ -107,7 +127,7 @@ def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequenc
     for d in range(rows):
         for b in range(columns):
             n = None if counts is None else int(counts[d][b])
-            alpha = cell_alpha(n)
+            alpha = cell_alpha(n) if fade or n == 0 else 1.0
             colour = np.array(cmap(min(1.0, max(0.0, float(acc[d][b]))))[:3])
             rgb[d, b] = grey if alpha == 0.0 else alpha * colour + (1.0 - alpha) * white
     ax.imshow(rgb, aspect="auto", interpolation="nearest")
@@ -118,7 +138,7 @@ def draw_cells(ax: Any, acc: Sequence[Sequence[float]], counts: Sequence[Sequenc
                 ax.add_patch(Rectangle((b - 0.5, d - 0.5), 1.0, 1.0, fill=False, hatch=EMPTY_CELL_HATCH,
                                        edgecolor="#9A9A9A", linewidth=0.0))
             ax.text(b, d, cell_text(float(acc[d][b]), n), ha="center", va="center", fontsize=fontsize,
-                    color="black" if n is None or n >= FADE_BELOW else "#404040", linespacing=1.0)
+                    color="black" if n is None or n >= FADE_BELOW or not fade else "#404040", linespacing=1.0)
     ax.set_xticks(range(columns), labels=list(x.labels))
     # The row axis runs top to bottom; with edge labels (depth 0.0, 0.2, ...) ticks sit on the cell borders.
     if y.edges is not None:
@@ -175,9 +195,10 @@ def render_heatmap_png(acc: Sequence[Sequence[float]], counts: Sequence[Sequence
     from matplotlib.colors import Normalize
 
     bar = fig.add_axes((left + plot_width + bar_gap, bottom, bar_width, top - bottom))
-    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=1.0), cmap=cmap), cax=bar)
+    # the bar reads 0-100, as the cells print their scores (the colours are computed on 0-1)
+    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=100.0), cmap=cmap), cax=bar)
     if counts is not None:
-        fig.text(0.01, 0.01, CELL_LEGEND, fontsize=7, ha="left", va="bottom", color="#404040")
+        fig.text(0.01, 0.01, cell_legend([counts]), fontsize=7, ha="left", va="bottom", color="#404040")
     return _png(fig, dpi)
 
 
@@ -214,6 +235,7 @@ def render_compare_png(panels: Sequence[HeatmapPanel], title: str, *, x: Axis, y
     left_pad = 0.48 + 0.07 * _row_label_chars(y)
     top_band, top_pad, bottom_pad, right_pad = 0.45, 0.32, 0.62, 0.15
     cmap = official_colormap(colors)
+    fade = fades_small_cells([panel.counts for panel in panels])  # one rule for every panel of the figure
     axes = []
     for index, panel in enumerate(panels):
         row, column = divmod(index, grid_columns)
@@ -224,14 +246,15 @@ def render_compare_png(panels: Sequence[HeatmapPanel], title: str, *, x: Axis, y
         axes.append(ax)
         last_in_column = index + grid_columns >= len(panels)
         draw_cells(ax, panel.acc, panel.counts, x=x, y=y, cmap=cmap, fontsize=6,
-                    x_title=last_in_column, y_title=column == 0)
+                    x_title=last_in_column, y_title=column == 0, fade=fade)
         ax.set_title(_short(panel.name, 60), fontsize=10)
     fig.suptitle(_short(title, 110), fontsize=12, y=1.0 - 0.12 / height)
     bar = fig.add_axes(((grid_columns * panel_w + 0.2) / width, (height - top_band - math.ceil(
         len(panels) / grid_columns) * panel_h + bottom_pad) / height, 0.15 / width,
         (math.ceil(len(panels) / grid_columns) * panel_h - top_pad - bottom_pad) / height))
-    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=1.0), cmap=cmap), cax=bar)
-    fig.text(0.01, 0.005, CELL_LEGEND, fontsize=7, ha="left", va="bottom", color="#404040")
+    fig.colorbar(ScalarMappable(norm=Normalize(vmin=0.0, vmax=100.0), cmap=cmap), cax=bar)
+    fig.text(0.01, 0.005, cell_legend([panel.counts for panel in panels]), fontsize=7, ha="left", va="bottom",
+             color="#404040")
     return _png(fig, dpi)
 
 

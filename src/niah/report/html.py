@@ -8,6 +8,7 @@ static script with ``textContent``, so nothing from a run is ever parsed as mark
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -26,6 +27,7 @@ class HeatmapLink:
     unbinned: int
     title: str = ""
     unbinned_note: str = "not binned"
+    legend: str = CELL_LEGEND  # what the figure's cells are worth (heatmap.cell_legend of its counts)
 
 
 @dataclass(slots=True)
@@ -39,6 +41,7 @@ class CompareLink:
     left_out: list[str]      # runs of the family binned on another row axis
     width: int
     height: int
+    legend: str = CELL_LEGEND
 
 
 @dataclass(slots=True)
@@ -71,7 +74,7 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
                heatmaps: list[HeatmapLink], downloads: list[tuple[str, str]], notes: list[str],
                modes_html: str = "", footnotes: list[str] | None = None,
                incomplete: list[str] | None = None, compare_html: str = "",
-               compare_heatmaps: list[CompareLink] | None = None) -> str:
+               compare_heatmaps: list[CompareLink] | None = None, reading: Sequence[str] = ()) -> str:
     parts = [f"<h1>{esc(title)}</h1>"]
     for note in incomplete or ():  # partial runs must never pass for finished ones
         parts.append(f'<div class="banner incomplete" role="alert"><strong>Incomplete run</strong> {esc(note)}</div>')
@@ -91,6 +94,9 @@ def index_page(*, title: str, inputs: list[InputSummary], tables: list[ResultTab
     if tables:
         parts.append("<nav><p>Tables: " + " · ".join(
             f'<a href="#task-{esc(t.key)}">{esc(t.title)}</a>' for t in tables) + "</p></nav>")
+    if reading:  # how to read the intervals, before the first number (it was one dense paragraph at the end)
+        parts.append('<details class="reading" open><summary>How to read the numbers</summary><ul>'
+                     + "".join(f"<li>{esc(item)}</li>" for item in reading) + "</ul></details>")
     if compare_html:  # the leaderboard and accuracy-vs-length charts, escaped by niah.report.compare
         parts.append(compare_html)
     by_task: dict[str, list[HeatmapLink]] = {}
@@ -137,7 +143,7 @@ def _heatmap_figures(links: list[HeatmapLink], pages: dict[str, str | None]) -> 
         out.append(f'<figure class="heatmap"><img src="{esc(quote(hm.src))}" '
                    f'alt="{esc(hm.input_name)}: {esc(hm.task)} heatmap" width="{width}" height="{height}">'
                    f"<figcaption>{esc(hm.input_name)} - {esc(hm.title or hm.task)}: {hm.samples} samples"
-                   f"{esc(extra)}. {esc(CELL_LEGEND)}{browse}</figcaption></figure>")
+                   f"{esc(extra)}. {esc(hm.legend)}{browse}</figcaption></figure>")
     return "\n".join(out)
 
 
@@ -149,7 +155,7 @@ def _compare_figures(links: list[CompareLink]) -> str:
         out.append(f'<figure class="heatmap compare"><a href="{src}"><img src="{src}" '
                    f'alt="{esc(link.title)}: heatmaps side by side" width="{link.width}" height="{link.height}"></a>'
                    f"<figcaption>{esc(link.title)}, side by side: {esc(', '.join(link.models))}{esc(left_out)}. One "
-                   f'colour scale for all panels. {esc(CELL_LEGEND)} · <a href="{src}">full size</a></figcaption>'
+                   f'colour scale for all panels. {esc(link.legend)} · <a href="{src}">full size</a></figcaption>'
                    "</figure>")
     return "\n".join(out)
 

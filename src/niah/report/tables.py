@@ -48,17 +48,21 @@ def format_estimate(value: float | None, interval: tuple[float, float] | None) -
     return f"{format_pct(value)} [{format_pct(interval[0])}-{format_pct(interval[1])}]"
 
 
-#: How to read the intervals of the tables (tables.md and the HTML say it once, above or below the tables).
-INTERVALS_LEGEND = (
-    "Each value is followed by its 95% interval, number first: 87.5 [80.1-92.3]. A figure that is the plain mean "
-    "of its samples has Wilson's interval when every score is 0 or 1, else a seeded bootstrap of the mean (1000 "
-    "resamples; graded scores that are all alike: the normal approximation with the largest variance). Any other "
-    "figure (an Overall, a family's mean over cells or tasks) has a seeded bootstrap of that very aggregation, "
-    "each (task, bin) stratum redrawn into its own cells; where all its samples scored alike, the interval of "
-    "their common score put through the aggregation. A scores file gives means and counts only: the normal "
-    "approximation over the bin's samples (Wilson's at 0 and 100), no interval where counts are unknown. "
-    "- is a bin without samples (no interval). With one sample per cell every cell is 0 or 100: read the "
-    "interval, not the value.")
+#: How to read the intervals of the tables, one point an item: the HTML report shows them as a list above the
+#: tables, tables.md as one paragraph (INTERVALS_LEGEND).
+INTERVALS_READING: tuple[str, ...] = (
+    "Each value is followed by its 95% interval, number first: 87.5 [80.1-92.3]. Read the interval, not only the "
+    "value: with one sample per cell every cell is 0 or 100.",
+    "A plain mean of samples: Wilson's interval when every score is 0 or 1, else a seeded bootstrap of the mean "
+    "(1000 resamples; graded scores that are all alike: the normal approximation with the largest variance).",
+    "Any other figure (an Overall, a family's mean over cells or tasks): a seeded bootstrap of that very "
+    "aggregation, each (task, bin) stratum redrawn into its own cells; where all its samples scored alike, the "
+    "interval of their common score put through the aggregation.",
+    "A scores file gives means and counts only: the normal approximation over the bin's samples (Wilson's at 0 "
+    "and 100), no interval where counts are unknown.",
+    "- is a bin without samples (no interval).",
+)
+INTERVALS_LEGEND = " ".join(INTERVALS_READING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +320,13 @@ def _td(cell: str) -> str:
     return (f'<td>{html.escape(found["value"])}<span class="ci">{html.escape(found["interval"])}</span></td>')
 
 
+def baseline_tag(name: str) -> str:
+    """A visible "offline baseline" tag for a row of one of niah's baselines (``baseline:rag``...), so that it never
+    reads as a model standing above the published ones; empty for any other row."""
+    shown = name.startswith("baseline:") or "(baseline:" in name  # compare.shown_name marks a renamed one so
+    return ' <span class="tag baseline">offline baseline</span>' if shown else ""
+
+
 def to_html(table: ResultTable) -> str:
     """An HTML <table>; every piece of text is escaped (model names come from run files)."""
     esc = html.escape
@@ -324,7 +335,7 @@ def to_html(table: ResultTable) -> str:
            "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in table.header) + "</tr></thead>",
            "<tbody>"]
     for row in table.rows:
-        out.append('<tr class="ours"><th scope="row">' + esc(row.model) + "</th>"
+        out.append('<tr class="ours"><th scope="row">' + esc(row.model) + baseline_tag(row.model) + "</th>"
                    + "".join(_td(c) for c in table.cells(row)) + "</tr>")
     out.append("</tbody>")
     if table.published is not None and table.published.rows:
