@@ -175,7 +175,9 @@ def score_mm_niah_lenient(answer: Any, response: str | None) -> float:
     official parser reaches a decision (digits, one letter, ``none``, camera direction) the lenient rule
     agrees with it. Counting replies the official parser reads no list from are read as prose
     (:func:`prose_counts`: "The little penguin counted 3 pebbles in each statement." is ``[3]``) and scored with
-    the same positional accuracy; a reply it reads a list from, and open-ended samples, are scored as official.
+    the same positional accuracy; a reply it reads a list from, and open-ended samples, are scored as official,
+    except that an open-ended gold the reply mentions only negated ("NOT terracotta") scores 0: the official
+    rule keeps its substring quirk, this one does not.
     """
     _check_gold(answer)
     response = require_response(response)
@@ -192,4 +194,20 @@ def score_mm_niah_lenient(answer: Any, response: str | None) -> float:
         return float(index is not None and index == answer)
     if isinstance(answer, list) and answer and official_count_list(response.strip(".")) is None:
         return _positional_accuracy(prose_counts(response), answer)
-    return score_mm_niah_official(answer, response)
+    score = score_mm_niah_official(answer, response)
+    if score and isinstance(answer, str) and _only_negated(answer, response):
+        return 0.0  # "It is definitely NOT terracotta" names no answer (the official substring rule scores it 1)
+    return score
+
+
+def _only_negated(answer: str, response: str) -> bool:
+    """Whether every whole-word mention of ``answer`` in ``response`` is negated (False when none is found as
+    written: the official match found it after normalization, which the lenient rule then accepts)."""
+    import re
+
+    from niah.metrics.negation import negated_at
+
+    text = response.lower()
+    pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, answer.lower().split())) + r"(?!\w)"
+    found = [m.start() for m in re.finditer(pattern, text)]
+    return bool(found) and all(negated_at(text, start) for start in found)

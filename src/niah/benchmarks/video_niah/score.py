@@ -6,6 +6,9 @@
 - ``retrieval-choice`` / ``ordering``: the option the reply names (a letter, ``(B)``, the option's name), by
   the rule matcher InfiniBench uses; a reply naming several options or none scores 0;
 - ``counting``: the first number in the reply (digits or a number word up to twenty) equals the count.
+
+These are niah's own rules: a negated mention ("not 3", "not tangerine", :mod:`niah.metrics.negation`) is no
+answer.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from niah.benchmarks.protocol import (
     percent,
 )
 from niah.metrics.base import MetricInputError, MetricRule, require_response
+from niah.metrics.negation import negated_at
 from niah.sample import Sample
 
 _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -33,10 +37,11 @@ _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven t
 _FIRST_NUMBER = re.compile(r"\b(\d+|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
 
 
-def _says(phrase: str, reply: str) -> bool:
-    """Whether ``phrase`` occurs in ``reply`` (lower case) as whole words, any whitespace between them."""
+def _says(phrase: str, reply: str, *, affirmed: bool = False) -> bool:
+    """Whether ``phrase`` occurs in ``reply`` (lower case) as whole words, any whitespace between them; with
+    ``affirmed``, at least once not negated ("not tangerine" names no answer)."""
     pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.lower().split())) + r"(?!\w)"
-    return re.search(pattern, reply) is not None
+    return any(not (affirmed and negated_at(reply, m.start())) for m in re.finditer(pattern, reply))
 
 
 def contains_words(answer: Any, response: Any, pool: Any = None) -> float:
@@ -50,9 +55,9 @@ def contains_words(answer: Any, response: Any, pool: Any = None) -> float:
     if reply is None:
         return 0.0
     text = reply.lower()
-    if not _says(answer, text):
+    if not _says(answer, text, affirmed=True):  # "not tangerine" does not answer tangerine
         return 0.0
-    named = [w.lower() for w in pool or () if w.strip() and _says(w, text)]
+    named = [w.lower() for w in pool or () if w.strip() and _says(w, text, affirmed=True)]  # "not an apple": unnamed
     others = {w for w in named if w != answer.lower()
               and not any(w != v and _says(w, v) for v in [*named, answer.lower()])}
     return float(not others)
@@ -66,7 +71,8 @@ def count_match(answer: Any, response: Any) -> float:
         raise MetricInputError(f"must be a count, got {answer!r}", field="answer") from None
     if reply is None:
         return 0.0
-    m = _FIRST_NUMBER.search(reply)
+    # the first number the reply affirms: "not 3" gives none, "not 3 but 4" gives 4
+    m = next((m for m in _FIRST_NUMBER.finditer(reply) if not negated_at(reply, m.start())), None)
     if m is None:
         return 0.0
     token = m.group(1).lower()
