@@ -85,7 +85,7 @@ def test_cli_metric_cls_acc_scores_a_string_gold_zero_like_the_official_code(tmp
     src = _write(tmp_path / "in.jsonl", [{"answer": 3, "response": "label: 3"}, {"answer": "3", "response": "3"},
                                          {"answer": 3.0, "response": "3"}, {"answer": True, "response": "1"}])
     proc = subprocess.run([sys.executable, "-m", "niah.cli", "metric", "mmlongbench/cls_acc", "--input", str(src),
-                           "--output", str(tmp_path / "o.jsonl")], capture_output=True, text=True, check=False)
+                           "--out", str(tmp_path / "o.jsonl")], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(x)["score"] for x in (tmp_path / "o.jsonl").read_text().splitlines()] == [1.0, 0.0, 1.0, 1.0]
 
@@ -94,7 +94,7 @@ def test_cli_metric_refused_line_is_reported_with_file_line_and_exit_1(tmp_path)
     src = _write(tmp_path / "in.jsonl", [{"answer": [1, 2], "response": "[3]"}, {"answer": ["1"], "response": "1"}])
     out = tmp_path / "o.jsonl"
     proc = subprocess.run([sys.executable, "-m", "niah.cli", "metric", "mmlongbench/soft_acc", "--input", str(src),
-                           "--output", str(out)], capture_output=True, text=True, check=False)
+                           "--out", str(out)], capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert f"{src}:2, field 'answer'" in proc.stderr
     assert "scored 1 of 2 rows, mean score 1.000000" in proc.stdout
@@ -107,11 +107,11 @@ def test_cli_metric_list_and_errors(tmp_path):
     assert all(name in listing for name in EXPECTED_RULES)
     src = _write(tmp_path / "in.jsonl", [{"answer": "oak", "response": "oak"}, "{not json"])
     proc = subprocess.run([sys.executable, "-m", "niah.cli", "metric", "mm-niah", "--input", str(src),
-                           "--output", str(tmp_path / "o.jsonl")], capture_output=True, text=True, check=False)
+                           "--out", str(tmp_path / "o.jsonl")], capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and f"{src}:2" in proc.stderr
     src = _write(tmp_path / "ok.jsonl", [{"answer": "yes", "response": "hmm"}] * 4)
     proc = subprocess.run([sys.executable, "-m", "niah.cli", "metric", "mmlongbench/binary_acc", "--input",
-                           str(src), "--output", str(tmp_path / "o.jsonl")], capture_output=True, text=True,
+                           str(src), "--out", str(tmp_path / "o.jsonl")], capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(x)["score"] for x in (tmp_path / "o.jsonl").read_text().splitlines()] == [0.0, 1.0, 1.0, 0.0]
