@@ -208,7 +208,9 @@ def test_bad_options_are_clear(tmp_path: Path) -> None:
     assert res.exit_code != 0 and "unknown tokenizer" in res.output
     res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "o2"), "--tasks", "finding-nemo"])
     assert res.exit_code != 0 and "unknown task" in res.output
-    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()
+    res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "o3"), "--distractors", "21"])
+    assert res.exit_code != 0 and "--distractors must be a whole number in 0..20" in res.output
+    assert not any((tmp_path / name).exists() for name in ("o1", "o2", "o3"))
 
 
 def test_text_parts_never_contain_the_image_placeholder(grid: Path) -> None:

@@ -683,6 +683,9 @@ def _checked(answer: int, n_options: int) -> int:
     return answer
 
 
+_JIGSAW_TRIES = 400  # draws of a set of pieces before the source counts as too uniform
+
+
 def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
                   patch_fraction: tuple[float, float], answer_for: AnswerFor | None = None
                   ) -> tuple[Image.Image, list[Image.Image], int, Box]:
@@ -698,30 +701,31 @@ def _jigsaw_parts(source: Image.Image, rng: random.Random, n_options: int,
     side = round(min(width, height) * rng.uniform(low, high))
     if side < 16:
         raise ConfigError(f"source image {width}x{height} is too small for a jigsaw")
-    hx, hy = rng.randint(0, width - side), rng.randint(0, height - side)
-    hole: Box = (hx, hy, hx + side, hy + side)
-    truth = src.crop(hole)
-
-    # Every distractor is a piece of the same picture from elsewhere, cut the same way as the truth (never the
-    # truth mirrored or turned: such a copy was told from the truth by its own pixels, a sky on the wrong side,
-    # and "pick the piece whose top is bluer" scored 69-70 against 50). The hole and each distractor are uniform
-    # over the positions that do not overlap and the kind test is symmetric, so no property of one piece's
-    # pixels says which is the truth; only matching it to the hole does.
-    truth_texture = piece_texture(truth)
-    distractors: list[Image.Image] = []
-    for _ in range(200):
-        if len(distractors) == n_options - 1:
+    # The hole and the wrong pieces are drawn together: n squares at uniform places, none overlapping another,
+    # all of one kind (``same_kind`` for every pair) and visibly different, and then a random one of them is the
+    # hole. Every piece is thus drawn the same way, so nothing about one piece's own pixels says which is the
+    # truth; only fitting it to the hole does. (Never the truth turned or mirrored: such a copy was told from the
+    # truth by its own pixels, a sky on the wrong side, and "pick the piece whose top is bluer" scored 69-70
+    # against 50. Nor a hole drawn first and distractors around it: a central hole leaves only the edges free,
+    # so the wrong pieces came from the picture's edges more often than the truth.)
+    for _ in range(_JIGSAW_TRIES):
+        boxes: list[Box] = []
+        for _k in range(n_options):
+            x, y = rng.randint(0, width - side), rng.randint(0, height - side)
+            boxes.append((x, y, x + side, y + side))
+        if any(_boxes_overlap(a, b, 0) for k, a in enumerate(boxes) for b in boxes[k + 1:]):
+            continue
+        pieces = [src.crop(b) for b in boxes]
+        textures = [piece_texture(p) for p in pieces]
+        if all(same_kind(textures[a], textures[b]) and _mean_diff(pieces[a], pieces[b]) >= _MIN_OPTION_DIFF
+               for a in range(n_options) for b in range(a + 1, n_options)):
             break
-        x, y = rng.randint(0, width - side), rng.randint(0, height - side)
-        if _boxes_overlap((x, y, x + side, y + side), hole, 0):
-            continue
-        candidate = src.crop((x, y, x + side, y + side))
-        if not same_kind(truth_texture, piece_texture(candidate)):
-            continue
-        if all(_mean_diff(candidate, other) >= _MIN_OPTION_DIFF for other in (truth, *distractors)):
-            distractors.append(candidate)
-    if len(distractors) < n_options - 1:
+    else:
         raise ConfigError("source image is too uniform to make distinct jigsaw options; pick a busier image")
+    which = rng.randrange(n_options)
+    hole: Box = boxes[which]
+    truth = pieces[which]
+    distractors = pieces[:which] + pieces[which + 1:]
 
     answer = rng.randrange(n_options) if answer_for is None else _checked(answer_for(n_options), n_options)
     options = list(distractors)
