@@ -297,16 +297,30 @@ def test_each_cue_is_caught(tmp_path: Path, clean_find: Path, cue: str, probe: s
     ("paragraphs", "count", "learned"),
     ("small-pool", "find", "answer-pool-budget"),
 ])
-def test_planted_cues_fail_the_reading_probes(tmp_path: Path, cue: str, task: str, probe: str) -> None:
+@pytest.mark.slow
+def test_planted_cues_fail_the_reading_probes(tmp_path: Path, clean_reading: dict[str, Any], cue: str,
+                                              task: str, probe: str) -> None:
     """A cue no probe is named after (the right option longest or brighter, the gold said again at the end,
     the needle marked by a rare mark, the count given by the paragraphs, a small answer pool) fails the
     learned or budget-pool probe; the same task built clean passes it."""
     cued = {(p.task, p.probe): p for p in audit_dataset(_build(tmp_path / "cued", {cue}, tasks=(task,)),
                                                           AuditOptions(), progress=False).probes}
     assert cued[(task, probe)].passed is False, cued[(task, probe)]
-    clean = {(p.task, p.probe): p for p in audit_dataset(_build(tmp_path / "clean", set(), tasks=(task,)),
-                                                           AuditOptions(), progress=False).probes}
+    clean = clean_reading[task]
     assert clean[(task, probe)].passed is True, clean[(task, probe)]
+
+
+@pytest.fixture(scope="module")
+def clean_reading(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Each task's clean build, audited once (the toy family is registered for the module's first test)."""
+
+    class Lazy(dict[str, Any]):
+        def __missing__(self, task: str) -> Any:
+            root = _build(tmp_path_factory.mktemp("reading") / task, set(), tasks=(task,))
+            self[task] = {(p.task, p.probe): p for p in audit_dataset(root, AuditOptions(), progress=False).probes}
+            return self[task]
+
+    return Lazy()
 
 
 def test_reference_table_catches_fixed_answers_across_builds(tmp_path: Path) -> None:

@@ -25,6 +25,13 @@ Probes (each a :class:`~niah.benchmarks.protocol.ProbeResult`, scores in percent
     share of segments (images) its chance. ``*-skew`` probes compare the class distributions of needles and
     haystack directly (total variation distance, against what random placement gives: ``chance`` is the 95th
     percentile of that distance when needles are a random subset of the same segments).
+``reading`` (:mod:`niah.audit_probes`: shortcuts that read what the model is sent without doing the task)
+    ``answer-pool-budget``: the other samples' most frequent golds within the sample's new-token budget, for
+    open-answer tasks whose rule accepts the gold anywhere in a reply; ``reference-pool``: the same from the
+    ``--reference`` build; ``mention-frequency``: the candidate of the answer's type mentioned once, least,
+    most, first or last; ``learned``: a softmax over each sample's candidates (options, words, counts) fitted
+    on other folds to features of what the model is sent; ``type-scan`` (a diagnostic): the answer found by
+    its type alone. ``vocabulary-outlier`` (a layout diagnostic): needle sentences found by their words.
 ``leak``
     ``gold-in-haystack``: the gold answer text found in the context with the needles taken out.
 ``delivery`` (what the model is actually sent, through the runner's own rendering, frame sampling and
