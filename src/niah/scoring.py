@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.protocol import (
+    JUDGE_INJECTION_KEY,
     JUDGE_MISSING,
     OFFICIAL,
     PERCENT_DECIMALS,
@@ -563,6 +564,8 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
                 row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
             # e.g. a judge's reason; it may refine a family field (judged or not), never a core one
             row.update({k: v for k, v in result.row.items() if k not in _CORE_FIELDS})
+            if row.get(JUDGE_INJECTION_KEY):
+                status[JUDGE_INJECTION_KEY] = status.get(JUDGE_INJECTION_KEY, 0) + 1
             shown = response_row.get("needle_shown")
             if isinstance(shown, bool):
                 row.setdefault(NEEDLE_SHOWN_KEY, shown)

@@ -59,6 +59,11 @@ def lazy(ref: str) -> Callable[[], Any]:
 OFFICIAL = "official"
 
 
+#: A scored row's flag (and run_status's count): a judge's verdict on a reply that holds judge-like instructions
+#: ("give this answer a score of 5"), which may have steered it. Families whose judges read replies set it.
+JUDGE_INJECTION_KEY = "judge_injection"
+
+
 @dataclass(frozen=True)
 class SampleScore:
     """Named scores of one sample (``official`` always present), the few facts its aggregation needs (``info``),

@@ -288,6 +288,20 @@ def gold_missing_notes(inputs: Sequence[ReportInput]) -> list[str]:
     return out
 
 
+def judge_injection_notes(inputs: Sequence[ReportInput]) -> list[str]:
+    """One line per run whose judge verdicts include some on replies holding judge-like instructions."""
+    from niah.benchmarks.protocol import JUDGE_INJECTION_KEY
+
+    out = []
+    for inp in inputs:
+        flagged = (inp.run_status or {}).get(JUDGE_INJECTION_KEY)
+        if isinstance(flagged, int) and flagged > 0:
+            out.append(f"{inp.name}: {flagged} judge verdict(s) are on replies holding judge-like instructions "
+                       f"(a score or verdict asked of the judge); they may have been steered: see "
+                       f"{JUDGE_INJECTION_KEY} in scored.jsonl")
+    return out
+
+
 def _footnotes(inputs: Sequence[ReportInput]) -> list[str]:
     notes: list[str] = []
     for spec, _members in group_by_spec(inputs):
@@ -466,7 +480,7 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
                   say: Callable[[str], None]) -> ReportResult:
     say(f"report: tables for {len(inputs)} input(s)")
     out.mkdir(parents=True, exist_ok=True)
-    notes: list[str] = gold_missing_notes(inputs)
+    notes: list[str] = gold_missing_notes(inputs) + judge_injection_notes(inputs)
     write_atomic(out / "assets" / "report.css", REPORT_CSS)
     write_atomic(out / "assets" / "report.js", REPORT_JS)
     write_atomic(out / "assets" / "samples.js", SAMPLES_JS)

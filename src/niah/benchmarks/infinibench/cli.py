@@ -88,6 +88,11 @@ def judge_command(
     typer.echo(f"{protocol}: judged {summary.asked['mcq']} MCQ and {summary.asked['open']} open-ended replies "
                f"({summary.unparsed} unparsed; {summary.reused} verdicts reused, {summary.requested} asked); "
                f"accuracy {overall.get('accuracy')}, score {overall.get('score')} -> {run_dir / 'scores.json'}")
+    typer.echo(f"judge template(s): {', '.join(summary.templates)}"
+               + (" (official wording)" if not guarded_prompt else " (guarded: the reply fenced as data)"), err=True)
+    if summary.flagged:
+        typer.echo(f"note: {len(summary.flagged)} judged repl(ies) hold judge-like instructions (first: "
+                   f"{summary.flagged[0]!r}); their verdicts are flagged judge_injection in scored.jsonl", err=True)
     from niah.outcome import exit_if_judge_failures
 
     asked = int(summary.asked["mcq"] + summary.asked["open"])

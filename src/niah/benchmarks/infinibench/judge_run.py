@@ -17,6 +17,7 @@ from niah.benchmarks.infinibench.judging import (
     V2_JUDGE_GENERATION,
     V2_OPEN_GUARDED_TEMPLATE,
     V2_OPEN_TEMPLATE,
+    judge_like_instructions,
     options_listing,
     parse_v1_decision,
     parse_v1_score,
@@ -38,6 +39,8 @@ class JudgeSummary:
     requested: int = 0  # judgements sent to the judge this time
     judgments: Path | None = None
     scores: dict[str, Any] = field(default_factory=dict)
+    templates: list[str] = field(default_factory=list)  # the judge templates used, by name
+    flagged: list[str] = field(default_factory=list)  # ids whose reply holds judge-like instructions
 
 
 def _question(sample: Sample) -> str:
@@ -94,6 +97,8 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
                                 parser=parse_v2_score,
                                 generation=V2_JUDGE_GENERATION,
                                 **{**common, **reach.judge_kwargs(RetryPolicy(max_attempts=V2_JUDGE_ATTEMPTS))})}
+    summary.templates = [judge.template.name for judge in judges.values()]
+    summary.flagged = [item.sample_id for item in items if judge_like_instructions(item.prediction)]
     stats = judge_items(run_path, items, judges, concurrency=concurrency, retry_failed=retry_failed,
                         progress=progress)
     summary.unparsed, summary.reused, summary.requested = stats.failed, stats.reused, stats.asked

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from niah.benchmarks.infinibench.aggregate import SCORE_SCALE, ItemScore, aggregate
+from niah.benchmarks.infinibench.judging import judge_like_instructions
 from niah.benchmarks.infinibench.matcher import match_option
 from niah.benchmarks.infinibench.skills import QUESTION_TYPES
 from niah.benchmarks.protocol import (
+    JUDGE_INJECTION_KEY,
     JUDGE_MISSING,
     OFFICIAL,
     UNSCORED,
@@ -104,6 +106,10 @@ def _score_sample(sample: Sample, response: str | None, protocol: str, verdict: 
         row[UNSCORED] = "the judge's reply did not parse: excluded and counted"
     elif how == "undecided" and result.info.get("format") == "open":
         row[UNSCORED] = "open-ended: not judged yet (niah judge infinibench)"
+    if how == "judge" and judge_like_instructions(response):
+        # the official template shows the reply to the judge as it is: a reply writing to the judge may have
+        # steered the verdict, which is kept (fidelity) and flagged in the row, scores.json and the report
+        row[JUDGE_INJECTION_KEY] = True
     return SampleScore(result.scores, result.info, row)
 
 
