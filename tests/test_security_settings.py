@@ -51,3 +51,40 @@ def test_settings_in_range_are_sent(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         body = server.log[0].body
     assert body["max_tokens"] == 1 and body["temperature"] == 2 and body["top_p"] == 1
+
+
+def test_ctrl_c_records_interrupted_in_run_json_and_says_how_to_resume(tmp_path: Path) -> None:
+    """Issue 44, item 13: a run stopped by Ctrl-C (SIGINT) writes interrupted: "SIGINT" in run.json (it wrote
+    null), says how to resume, and a rerun finishes the rest."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from support.datasets import write_text_prompts
+    from support.processes import niah_env
+
+    dataset = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(30)])
+    run = tmp_path / "run"
+    with OpenAIServer(delay_s=0.1) as server:
+        cmd = [sys.executable, "-m", "niah.cli", "run", str(dataset), "--model", "openai:echo", "--base-url",
+               server.base_url, "--out", str(run), "--no-progress", "--concurrency", "2"]
+        # a background job inherits SIGINT ignored; the child takes it as a terminal's foreground command does
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=niah_env(),
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        deadline = time.monotonic() + 120  # a hang guard, not a timing assertion
+        while time.monotonic() < deadline:
+            responses = run / "responses.jsonl"
+            if responses.exists() and len(responses.read_text().splitlines()) >= 4:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130 and "run the same command again" in err, err
+        meta = json.loads((run / "run.json").read_text())
+        assert meta["interrupted"] == "SIGINT" and meta["complete"] is False
+        done = subprocess.run(cmd, capture_output=True, text=True, env=niah_env(), timeout=120)
+        assert done.returncode == 0, done.stderr
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["complete"] is True and meta.get("interrupted") is None

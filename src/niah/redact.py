@@ -8,8 +8,9 @@ it), and every string that reaches a file or a message passes through :func:`red
 registered secrets, bearer tokens, URL credentials and secret-named query parameters with ``***``.
 
 A base URL's every userinfo part (``http://KEY:@host``, ``http://KEY@host``, ``http://user:PASS@host``) and
-every query value (``?pass=``, ``?jwt=``, whatever the name) are the user's secrets: all are registered, and
-:func:`redact_url` masks them all.
+every query value (``?pass=``, ``?jwt=``, whatever the name) are the user's secrets: :func:`redact_url` masks
+them all, and all are registered (a value not named like a secret from 8 characters on, so that a short
+``api-version=2024`` does not mask every year a model writes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ MASK = "***"
 #: Registered values shorter than this are not masked (``abc`` would mask ordinary words). A key the user chose
 #: is masked wherever it appears, even when it is a word: a key never reaches a file or a message.
 _MIN_SECRET = 4
+#: Query values of a base URL not named like a secret are registered from this length on (see register_url_secrets).
+_MIN_QUERY_SECRET = 8
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
 
@@ -101,12 +104,14 @@ def register_url_secrets(url: str) -> None:
         query = urlsplit(url).query
     except ValueError:
         return
-    for raw in query.split("&"):  # every query value, whatever its name (?pass=, ?jwt=, ?sig=)
-        _name, sep, value = raw.partition("=")
-        if sep:
+    # every query value, whatever its name (?pass=, ?jwt=): a secret-named one as any secret, any other from
+    # _MIN_QUERY_SECRET characters on (masking a short value such as api-version=2024 everywhere would mask every
+    # "2024" a model writes; redact_url masks it in the URL all the same)
+    pairs = [(unquote(n), v) for n, sep, v in (raw.partition("=") for raw in query.split("&")) if sep]
+    pairs += parse_qsl(query, keep_blank_values=False)
+    for name, value in pairs:
+        if SECRET_PARAMS.match(name) or len(value) >= _MIN_QUERY_SECRET:
             add_secret(value)
-    for _name, value in parse_qsl(query, keep_blank_values=False):
-        add_secret(value)
 
 
 def split_query(url: str) -> tuple[str, str]:

@@ -188,6 +188,7 @@ class _Held:
     bar: Progress | None = None
     recorder: Recorder | None = None
     terminated: bool = False
+    interrupted: bool = False  # Ctrl-C (SIGINT): asyncio cancels the run's task, then raises KeyboardInterrupt
 
 
 async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None, out_path: Path,
@@ -230,6 +231,7 @@ async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None
         summary.finished = True
     except asyncio.CancelledError:
         if not held.terminated:
+            held.interrupted = True  # Ctrl-C: run.json says so, and the command line how to resume
             raise
     except LOCAL_WRITE_ERRORS as exc:
         if held.recorder is None:  # before the run started (RUN_DIR not writable): as any other error
@@ -310,7 +312,7 @@ async def _release(held: _Held, out_path: Path, created_out: bool) -> None:
             endpoints = stats_fn()
         await held.backend.aclose()
     if held.recorder is not None:
-        held.recorder.write_run_json(endpoints, terminated=held.terminated)
+        held.recorder.write_run_json(endpoints, terminated=held.terminated, interrupted=held.interrupted)
     if held.lock_fd is not None:
         os.close(held.lock_fd)
     elif created_out and out_path.is_dir() and not any(out_path.iterdir()):

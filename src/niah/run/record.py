@@ -391,7 +391,7 @@ class Recorder:
         if failed_file is not None and not failed_file.resolve().is_relative_to(self.out_dir.resolve()):
             self.disk_where = failed_file  # not the run's own folder: free space there
 
-    def write_run_json(self, endpoints: Any, *, terminated: bool) -> None:
+    def write_run_json(self, endpoints: Any, *, terminated: bool, interrupted: bool = False) -> None:
         """The last run.json of this invocation: totals over every invocation, delivery, how it ended."""
         summary, run_json, previous = self.summary, self.run_json, self.previous or {}
         if endpoints is not None:
@@ -410,6 +410,8 @@ class Recorder:
         run_json["wall_s"] = round(summary.wall_s + float(previous.get("wall_s") or 0.0), 3)
         if terminated:
             run_json["interrupted"] = "SIGTERM"
+        elif interrupted:
+            run_json["interrupted"] = "SIGINT"
         if self.disk_error is not None:
             run_json["interrupted"] = "disk error"
             run_json["status"] = "failed"
