@@ -645,3 +645,14 @@ def test_list_items_and_their_markers_are_no_sentences_of_the_skew() -> None:
     plain = [(b, a, n) for b, a, n, is_plain in segments if is_plain]
     assert len(plain) == 3 and sum(n for _b, _a, n in plain) == 1  # two plain sentences and the needle
     assert len(segments) == 10  # title, 3 plain, 2 bullets, 2 markers + 2 numbered items
+
+
+def test_templated_needles_show_in_the_vocabulary_diagnostic_without_failing(clean_find: Path) -> None:
+    """Every toy needle reads "The code word is ...": the words of the other samples' needles pick it out of
+    its haystack, which the audit reports per build as a diagnostic (skewed), never as a failure."""
+    report = audit_dataset(clean_find, AuditOptions(), progress=False)
+    outlier = next(p for p in report.probes if (p.task, p.probe) == ("find", "vocabulary-outlier"))
+    assert outlier.advisory and not outlier.passed and outlier.score > outlier.chance + 50, outlier
+    scan = next(p for p in report.probes if (p.task, p.probe) == ("find", "type-scan"))
+    assert scan.advisory, scan
+    assert report.passed, [(p.task, p.probe, p.score, p.chance) for p in report.failed]
