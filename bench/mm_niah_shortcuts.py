@@ -17,7 +17,9 @@ niah does not ship), and prints, per build:
 - ``orientation``: two-option jigsaws (reasoning-image), each option judged by its own pixels only: "the
   piece whose top third is bluer than its bottom third", and ``best-pixel``: the best of a few one-piece
   statistics (mean colour, brightness, detail, top-bottom and left-right differences) with its direction,
-  both chosen on the other seed's build.
+  both chosen on the other seed's build. A build holds about 50 two-option jigsaws (a figure's noise is about
+  7 points), so ``--jigsaws`` also makes that many straight from the embedded images and prints each
+  statistic's pick over them.
 - ``type scan / outlier``: retrieval-text's diagnostics (``audit.retrieval_diagnostics``): replying a value of
   the answer's type found anywhere in the context, and how often the sentence richest in words no other sample
   holds is the needle; printed again for a retrieval-text build with ``--distractors``.
@@ -26,7 +28,7 @@ The value types come from ``niah.benchmarks.mm_niah.templates``: the closed pool
 vocabularies where the checkout has them (``templates.find_values``), so the same script measures a checkout
 before and after the change.
 
-    python bench/mm_niah_shortcuts.py [--seeds 0 1] [--per-cell 2] [--skip-corpus] [--distractors 3]
+    python bench/mm_niah_shortcuts.py [--seeds 0 1] [--per-cell 2] [--skip-corpus] [--distractors 3] [--jigsaws 600]
 """
 
 from __future__ import annotations
@@ -215,7 +217,10 @@ def pool_listing(train: list[Sample], test: list[Sample], task: str, budget: int
 
 
 def _piece_features(path: Path) -> dict[str, float]:
-    a = np.asarray(Image.open(path).convert("RGB"), dtype=np.float64)
+    return _features(np.asarray(Image.open(path).convert("RGB"), dtype=np.float64))
+
+
+def _features(a: np.ndarray) -> dict[str, float]:
     h, w = a.shape[0] // 3, a.shape[1] // 3
     lum = a.mean(axis=2)
     return {
@@ -248,6 +253,28 @@ def pixel_pick(rows: list[tuple[list[dict[str, float]], int]], feature: str, sig
 def best_pixel_rule(train: list[tuple[list[dict[str, float]], int]]) -> tuple[str, float]:
     names = list(train[0][0][0]) if train else ["top bluer"]
     return max(((n, sign) for n in names for sign in (1.0, -1.0)), key=lambda r: pixel_pick(train, *r))
+
+
+def jigsaw_direct(count: int, seed: int) -> dict[str, float]:
+    """Two-option jigsaws made straight from the embedded images (no build: many more than a build holds, so the
+    figures' noise is small): each one-piece statistic's pick of the piece where it is larger, in percent."""
+    from niah.benchmarks.mm_niah.needle_images import make_reasoning_image
+    from niah.corpus import load_corpus
+    from niah.errors import ConfigError
+
+    images = list(load_corpus("default", lang="en", seed=0).images())
+    rng = random.Random(seed)
+    rows: list[tuple[list[dict[str, float]], int]] = []
+    while len(rows) < count:
+        source = rng.choice(images).load()
+        try:
+            puzzle = make_reasoning_image("jigsaw", source, rng)
+        except ConfigError:
+            continue
+        assert puzzle.choice_images is not None
+        rows.append(([_features(np.asarray(o.convert("RGB"), dtype=np.float64)) for o in puzzle.choice_images],
+                     puzzle.answer))
+    return {name: pixel_pick(rows, name, 1.0) for name in rows[0][0][0]}
 
 
 # ------------------------------------------------------------------------------------------ main
@@ -287,6 +314,8 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     parser.add_argument("--per-cell", type=int, default=2)
     parser.add_argument("--skip-corpus", action="store_true", help="only the embedded corpus")
+    parser.add_argument("--jigsaws", type=int, default=600,
+                        help="also make this many two-option jigsaws straight from the embedded images (0: skip)")
     parser.add_argument("--distractors", type=int, default=3,
                         help="also build retrieval-text with this many distractors (0: skip)")
     args = parser.parse_args()
@@ -294,6 +323,10 @@ def main() -> int:
           "pool-16 retrieval | pool-16 reasoning | pool-all retrieval | pool-all reasoning | top bluer | "
           "best-pixel | type scan / outlier | reasoning / jigsaws |")
     print("| --- |" + " ---: |" * 11)
+    if args.jigsaws:
+        picks = jigsaw_direct(args.jigsaws, args.seeds[0])
+        print(f"{args.jigsaws} jigsaws made directly, the piece where each statistic is larger: "
+              + ", ".join(f"{name} {score:.1f}" for name, score in picks.items()), flush=True)
     with tempfile.TemporaryDirectory(prefix="niah-mm-shortcuts-") as tmp:
         corpora = [("embedded", "default")]
         if not args.skip_corpus:
