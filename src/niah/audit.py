@@ -888,6 +888,20 @@ _ANYWHERE = "Perhaps it is {}, or maybe something else."
 _COUNT_CANDIDATES = 12
 
 
+class _LeftOut:
+    """The keys of ``counts`` still counted once ``own`` is taken out (membership only: no copy per sample)."""
+
+    def __init__(self, counts: Mapping[str, int], own: Mapping[str, int]) -> None:
+        self.counts = counts
+        self.own = own
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.counts.get(key, 0) > self.own.get(key, 0)
+
+    def __bool__(self) -> bool:
+        return any(n > self.own.get(k, 0) for k, n in self.counts.items())
+
+
 class _Reader:
     """The reading probes' facts (:mod:`niah.audit_probes`), gathered in the audit's second pass, when every
     other sample's gold is known: per sample, the score of the budget-cut pool replies, of each mention rule,
@@ -910,6 +924,7 @@ class _Reader:
         self.groups: dict[int, str] = {}
         self.patterns: dict[str, Any] = {}
         self.shapes: dict[str, Counter[str]] = {}
+        self._top: dict[str, list[tuple[str, int]]] = {}
 
     # -- helpers
     def _count(self, tokenizer: str | None, text: str) -> int:
@@ -928,7 +943,7 @@ class _Reader:
             got = self._replies[(sample.task, key)] = _reply_for(sample, json.loads(key))
         return got
 
-    def _vocabulary(self, task: str, own: Counter[str]) -> tuple[Any, set[str], set[str]]:
+    def _vocabulary(self, task: str, own: Counter[str]) -> tuple[Any, _LeftOut, _LeftOut]:
         """The answer's type, learned without the sample's own gold: the task's gold phrases (this build's
         and the reference build's) as one pattern, those of the other samples, and the shapes of their
         one-word golds (made-up answers are typed by shape)."""
@@ -957,9 +972,7 @@ class _Reader:
                        if isinstance(json.loads(k), str))
         mine_shapes = Counter(word_shape(json.loads(k).strip()) for k, n in own.items() for _ in range(n)
                               if isinstance(json.loads(k), str) and len(json.loads(k).split()) == 1)
-        others = {p for p, n in got.items() if n > mine.get(p, 0)}
-        shapes_left = {sh for sh, n in self.shapes[task].items() if n > mine_shapes.get(sh, 0)}
-        return self.patterns[task], others, shapes_left
+        return self.patterns[task], _LeftOut(got, mine), _LeftOut(self.shapes[task], mine_shapes)
 
     def _resolve(self, rel: str) -> Path | None:
         from niah.iox import resolve_under
@@ -985,12 +998,16 @@ class _Reader:
             def count(text: str) -> int:
                 return self._count(f.tokenizer, text)
 
-            ranked = [(k, self._gold_reply(sample, k)) for k in rp.ranked_golds(self.gold_counts[task], own)]
+            if task not in self._top:
+                self._top[task] = rp.top_golds(self.gold_counts[task])
+                self._top["\x00reference:" + task] = rp.top_golds((self.reference or {}).get(task, Counter()))
+            ranked = [(k, self._gold_reply(sample, k)) for k in rp.ranked_golds(self._top[task], own)]
             reply = rp.pool_reply(ranked, f.budget, count)
             self.pool["answer-pool-budget"][i] = _official(sample, reply)
             self.listed[task].append(reply.count(", ") + 1 if reply else 0)
             if self.reference is not None and task in self.reference:
-                ranked = [(k, self._gold_reply(sample, k)) for k in rp.ranked_golds(self.reference[task], {})]
+                ranked = [(k, self._gold_reply(sample, k))
+                          for k in rp.ranked_golds(self._top["\x00reference:" + task], {})]
                 self.pool["reference-pool"][i] = _official(sample, rp.pool_reply(ranked, f.budget, count))
 
         def scored(reply_gold: Any) -> float:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -101,7 +101,7 @@ def word_shape(word: str) -> str:
                    for ch in word[:16])
 
 
-def word_stats(text: str, pattern: re.Pattern[str] | None, shapes: set[str]) -> WordStats:
+def word_stats(text: str, pattern: re.Pattern[str] | None, shapes: Container[str]) -> WordStats:
     """Mentions in the context (lower case) of the phrases ``pattern`` matches (the golds of other samples)
     and of the words shaped like them."""
     stats = WordStats()
@@ -212,7 +212,7 @@ def mention_picks(stats: WordStats, candidates: Sequence[str]) -> dict[str, str]
     return picks
 
 
-def word_features(stats: WordStats, candidates: Sequence[str], vocabulary: set[str]) -> list[list[float]]:
+def word_features(stats: WordStats, candidates: Sequence[str], vocabulary: Container[str]) -> list[list[float]]:
     rows = []
     for w in candidates:
         n = stats.count[w]
@@ -372,13 +372,17 @@ def pool_reply(ranked: Sequence[tuple[str, str]], budget: int | None, count: Cal
     return ", ".join(out)
 
 
-def ranked_golds(counts: Counter[str], own: Mapping[str, int], limit: int = POOL_LIST_MAX) -> list[str]:
-    """The task's golds most frequent first once the sample's own group is taken out (ties: sorted)."""
-    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit + len(own)]
-    kept = [(k, n - own.get(k, 0)) for k, n in top]
+def top_golds(counts: Counter[str], limit: int = POOL_LIST_MAX + 64) -> list[tuple[str, int]]:
+    """A task's golds most frequent first (ties: sorted), the first ``limit``: sorted once per task."""
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+
+
+def ranked_golds(top: Sequence[tuple[str, int]], own: Mapping[str, int], limit: int = POOL_LIST_MAX) -> list[str]:
+    """The golds of ``top`` (most frequent first) once the sample's own group is taken out (ties: sorted)."""
+    kept = [(k, n - own.get(k, 0)) for k, n in top[:limit + len(own)]]
     return [k for k, n in sorted(kept, key=lambda kv: (-kv[1], kv[0])) if n > 0][:limit]
 
 
 __all__ = ["Choice", "FOLDS", "WordStats", "count_features", "fit_conditional_logit", "learned_scores",
            "lower_words", "mention_picks", "option_features", "outlier_hit", "pool_reply", "question_words", "ranked_golds",
-           "phrase_pattern", "typed_candidates", "word_features", "word_shape", "word_stats", "_MENTION_RULES"]
+           "phrase_pattern", "top_golds", "typed_candidates", "word_features", "word_shape", "word_stats", "_MENTION_RULES"]
