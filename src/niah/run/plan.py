@@ -53,14 +53,14 @@ def check_settings(*, concurrency: int, generation: GenerationSettings, retry: R
     """Refuse settings no run can use, before the dataset is read."""
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
-    for name, why in generation.problems():
-        raise ConfigError(f"--{name.replace('_', '-')} {why}")
     # NaN and infinities: no server can use them, and run.json, the cache and responses.jsonl are strict JSON
     values = {**generation.to_json(), "retry initial_delay": retry.initial_delay,
               "retry max_delay": retry.max_delay, **(model_options or {})}
     for name, value in values.items():
         if isinstance(value, float) and not math.isfinite(value):
             raise ConfigError(f"{name} must be a finite number, not {value}")
+    for name, why in generation.problems():
+        raise ConfigError(f"--{name.replace('_', '-')} {why}")
     if limit is not None and limit < 1:
         raise ConfigError(f"--limit must be at least 1 sample, not {limit} (--dry-run shows what a run would send "
                           "without asking anything)")
