@@ -232,7 +232,7 @@ def _image_stats(path: Path) -> list[float]:
         with Image.open(path) as img:
             img.draft("RGB", (128, 128))
             arr = np.asarray(img.convert("RGB").resize((32, 32)), dtype=np.float64) / 255.0
-    except (OSError, ValueError):
+    except (OSError, ValueError, Image.DecompressionBombError):  # an unreadable option: no statistics
         return [0.0] * 6
     grey = arr.mean(axis=2)
     blue = arr[:, :, 2] - arr[:, :, :2].mean(axis=2)
