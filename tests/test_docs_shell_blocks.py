@@ -211,7 +211,6 @@ def _environment() -> dict[str, str]:
             "HF_DATASETS_OFFLINE": "1",
             "TRANSFORMERS_OFFLINE": "1",
             "INSPECT_DISPLAY": "none",
-            "PS4": "+[line $LINENO] ",
         }
     )
     return env
@@ -220,8 +219,10 @@ def _environment() -> dict[str, str]:
 def run_block(block: Block, folder: Path) -> str | None:
     """Run one block in folder; None when it exits 0, else a message naming the doc line and command."""
     script = script_of(block)
+    # bash ignores a PS4 from the environment when run as root, so the trace prompt is set in the script's first
+    # line, which shifts $LINENO by one.
     result = subprocess.run(
-        ["bash", "-e", "-o", "pipefail", "-x", "-c", script],
+        ["bash", "-e", "-o", "pipefail", "-x", "-c", "PS4='+[line $LINENO] '\n" + script],
         cwd=folder,
         env=_environment(),
         capture_output=True,
@@ -231,10 +232,23 @@ def run_block(block: Block, folder: Path) -> str | None:
     if result.returncode == 0:
         return None
     traced = re.findall(r"^\++\[line (\d+)\] ", result.stderr, flags=re.MULTILINE)
-    offset = int(traced[-1]) if traced else 1
+    offset = max(int(traced[-1]) - 1, 1) if traced else 1
     command = script.splitlines()[offset - 1].strip() if offset <= len(script.splitlines()) else "?"
     output = (result.stdout + result.stderr)[-3000:]
     return f"{block.doc}:{block.line + offset}: exit {result.returncode}: {command}\n{output}"
+
+
+def test_a_failing_block_is_reported_with_its_doc_line_and_command(tmp_path: Path) -> None:
+    text = (
+        "intro\n\n```bash\necho one\nniah build mm-niah --out d \\\n    --no-such-option\necho never\n```\n"
+    )
+    (block,) = blocks_of(text, "x.md")
+    failure = run_block(block, tmp_path)
+    assert failure is not None
+    assert failure.startswith("x.md:5: exit 2: niah build mm-niah --out d"), failure
+    assert "No such option" in failure
+    (fine,) = blocks_of("```bash\necho ok > made.txt\n```\n", "y.md")
+    assert run_block(fine, tmp_path) is None and (tmp_path / "made.txt").read_text() == "ok\n"
 
 
 @pytest.mark.slow
