@@ -16,7 +16,10 @@ class LlamaServer:
     (xllamacpp stops it when the ``Server`` is garbage-collected; :meth:`stop` drops it at once)."""
 
     def __init__(self, workdir: str | Path, *, n_parallel: int = 4, n_ctx: int = 16384, n_threads: int = 1,
-                 n_embd: int = 64, n_layer: int = 2, gguf: str | Path | None = None) -> None:
+                 n_embd: int = 64, n_layer: int = 2, gguf: str | Path | None = None,
+                 prompt_cache: bool = True) -> None:
+        # prompt_cache=False: no KV reuse across requests, so temperature-0 replies do not depend on what was
+        # asked before (docs/real-model.md)
         # gguf: an existing model file to serve; without it the tiny random-weight llama is written into workdir
         self.gguf_path = Path(gguf) if gguf is not None else Path(workdir) / "tiny-llama.gguf"
         self.n_parallel = n_parallel
@@ -24,8 +27,10 @@ class LlamaServer:
         self.n_threads = n_threads
         self.n_embd = n_embd
         self.n_layer = n_layer
+        self.prompt_cache = prompt_cache
         self._server = None
         self.base_url = ""
+        self.root = ""
 
     def start(self, timeout_s: float = 20.0) -> str:
         import xllamacpp as xlc
@@ -41,6 +46,10 @@ class LlamaServer:
         params.port = 0  # any free port; listening_address tells which
         params.warmup = False
         params.verbosity = -1
+        if not self.prompt_cache:
+            params.cache_prompt = False
+            params.cache_ram_mib = 0
+            params.cache_idle_slots = False
         self._server = xlc.Server(params)
         root = self._server.listening_address
         deadline = time.monotonic() + timeout_s
@@ -53,6 +62,7 @@ class LlamaServer:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"llama.cpp server at {root} did not become healthy in {timeout_s}s")
             time.sleep(0.05)
+        self.root = root
         self.base_url = f"{root}/v1"
         return self.base_url
 
