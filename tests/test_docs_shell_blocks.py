@@ -11,6 +11,8 @@ The convention (what a reader sees is what this test reads):
   temporary directory (a later block may use what an earlier one wrote), with this venv's `bin` first on PATH
   and `.venv` in that directory pointing at it, offline (no package index, Hugging Face offline). It must exit 0;
   a failure names the doc, the line of the failing command, and its output.
+- A ```console block's output lines (all but `$ ` lines and `...`, which elides output) must each be a line of
+  what its commands print, so a transcript cannot go stale.
 - A shell block that cannot run here has, on the line before it (blank lines and HTML comments between are
   allowed), one italic sentence giving the reason, shown to readers:
   `*Needs a GPU: ...*`, `*Needs a model server: ...*`, `*Needs an API key: ...*`,
@@ -230,7 +232,7 @@ def run_block(block: Block, folder: Path) -> str | None:
         timeout=300,
     )
     if result.returncode == 0:
-        return None
+        return _missing_output(block, result.stdout + result.stderr)
     traced = re.findall(r"^\++\[line (\d+)\] ", result.stderr, flags=re.MULTILINE)
     offset = max(int(traced[-1]) - 1, 1) if traced else 1
     command = script.splitlines()[offset - 1].strip() if offset <= len(script.splitlines()) else "?"
@@ -249,6 +251,29 @@ def test_a_failing_block_is_reported_with_its_doc_line_and_command(tmp_path: Pat
     assert "No such option" in failure
     (fine,) = blocks_of("```bash\necho ok > made.txt\n```\n", "y.md")
     assert run_block(fine, tmp_path) is None and (tmp_path / "made.txt").read_text() == "ok\n"
+
+
+def _missing_output(block: Block, printed: str) -> str | None:
+    """For a console block, the first output line it shows that its commands did not print."""
+    if block.info != "console":
+        return None
+    lines = {line.rstrip() for line in printed.splitlines()}
+    script = script_of(block).splitlines()
+    for number, (shown, run) in enumerate(zip(block.body, script, strict=True), start=block.line + 1):
+        if run or shown.strip() in {"", "...", "…"}:
+            continue
+        if shown.rstrip() not in lines:
+            return f"{block.doc}:{number}: the transcript shows a line its commands do not print: {shown.strip()}"
+    return None
+
+
+def test_a_console_transcript_must_match_what_is_printed(tmp_path: Path) -> None:
+    (right,) = blocks_of("```console\n$ echo one && echo two\n...\ntwo\n```\n", "x.md")
+    assert run_block(right, tmp_path) is None
+    (stale,) = blocks_of("```console\n$ echo one\nthree\n```\n", "x.md")
+    assert (
+        run_block(stale, tmp_path) == "x.md:3: the transcript shows a line its commands do not print: three"
+    )
 
 
 @pytest.mark.slow
