@@ -1,6 +1,6 @@
 """The done-when round trip of issue 43: the real SmolLM2-135M-Instruct served by llama.cpp with its prompt cache
-off, behind a loopback recording proxy; a small MM-NIAH build run by niah, by the exported inspect_ai task
-(`inspect eval`) and by the exported lmms-eval task (`lmms-eval`, the whole group).
+off, behind a loopback recording proxy; one small MM-NIAH and one Sequential-NIAH build run by niah, by the
+exported inspect_ai task (`inspect eval`) and by the exported lmms-eval task (`lmms-eval`, the whole group).
 What the server was given (its own /apply-template of each request) is byte-identical across the three, the
 replies are identical, and `niah score` of each imported log equals niah's own run, by task and bin. Offline."""
 
@@ -33,6 +33,9 @@ if importlib.util.find_spec("pytablewriter") is None or importlib.util.find_spec
 BUILDS: dict[str, tuple[list[str], list[str]]] = {
     # three 200-token text samples, one per text task: two decoding settings, so lmms-eval runs a group
     "mm-niah": (["mm-niah", "--no-images", "--lengths", "200", "--depths", "0.4", "--per-cell", "1"], []),
+    # one sample of the shortest bin, its answer cut to 16 tokens (official 1024) in every harness alike
+    "seq-niah": (["seq-niah", "--lang", "en", "--needles", "3-5", "--lengths", "2k-4k", "--per-cell", "1"],
+                 ["--max-tokens", "16"]),
 }
 
 
