@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from niah.report.tables import format_pct
+from niah.report.tables import baseline_tag, format_pct
 from niah.scoring import headline_figure
 from support.cli import invoke_ok
 
@@ -79,7 +79,8 @@ def test_every_reader_prints_the_same_headline(tmp_path: Path, build: str) -> No
         assert board_csv[model]["overall"] == figure and board_csv[model]["basis"] == head.basis
         assert board_csv[model]["official_overall"] == head.official_note
         assert f"| {model} | {benchmark} | {figure} |" in board_md
-        assert f'<th scope="row">{model}</th><td>{benchmark}</td><td>{figure}</td>' in html
+        # an offline baseline's row carries its visible tag (report.tables.baseline_tag)
+        assert f'<th scope="row">{model}{baseline_tag(model)}</th><td>{benchmark}</td><td>{figure}</td>' in html
         assert format_pct(board_json[model]["score"] * 100) == figure
         # the overall table's last column: the Overall, or the Overall over the bins with samples
         if model in overall_rows:
