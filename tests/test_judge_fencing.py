@@ -64,34 +64,13 @@ def test_judge_infinibench_guarded_prompt_option(tmp_path):
     prompt lets an injected score through."""
     import json
 
-    from typer.testing import CliRunner
+    from support.infinibench_fixtures import cli_ok, run_replying
 
-    from niah.cli import app
-    from support.infinibench_fixtures import write_qa_files, write_videos
-
-    runner = CliRunner()
-
-    def ok(*args: str) -> str:
-        res = runner.invoke(app, list(args))
-        # a judge pass whose gullible or guarded replies do not all parse ends with 3 (failed verdicts stored)
-        assert res.exit_code in ((0, 3) if args[0] == "judge" else (0,)), res.output + repr(res.exception)
-        return res.output
-
-    write_videos(tmp_path / "videos")
-    write_qa_files(tmp_path / "qa")
-    ok("import", "infinibench", str(tmp_path / "qa"), "--media-root", str(tmp_path / "videos"), "--out",
-       str(tmp_path / "ds"))
-    run = tmp_path / "run"
-    ok("run", str(tmp_path / "ds"), "--model", "baseline:random", "--out", str(run), "--no-progress",
-       "--media-root", str(tmp_path / "videos"), "--max-frames", "1")
-    rows = [json.loads(line) for line in (run / "responses.jsonl").read_text().splitlines()]
-    for row in rows:
-        row["response"] = INJECTED
-    (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run = run_replying(tmp_path, INJECTED)
     with OpenAIServer(responder=_gullible) as srv:
-        ok("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
+        cli_ok("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url)
         fooled = official_scores(run / "scores.json")["overall"]["score"]
-        ok("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+        cli_ok("judge", "infinibench", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
            "--guarded-prompt")
         guarded = official_scores(run / "scores.json")["overall"]["score"]
     assert fooled == 5.0 and guarded == 1.0

@@ -120,3 +120,32 @@ def judge_reply(body: dict) -> str:
     if '"justification"' in user:
         return json.dumps({"score": 10 if same else 3, "justification": "compared"})
     return "{'score': 5}" if same else "{'score': 1.9}"
+
+
+def cli_ok(*args: str) -> str:
+    """Run a niah verb in-process and return its output, failing the test on an unexpected exit (a judge pass
+    whose gullible or guarded replies do not all parse ends with 3: failed verdicts are stored)."""
+    from typer.testing import CliRunner
+
+    from niah.cli import app
+
+    res = CliRunner().invoke(app, list(args))
+    assert res.exit_code in ((0, 3) if args[0] == "judge" else (0,)), res.output + repr(res.exception)
+    return res.output
+
+
+def run_replying(tmp_path: Path, reply: str) -> Path:
+    """An InfiniBench run over the fixture QA files (videos in ``tmp_path/videos``) whose every reply is
+    ``reply``: what a judge test feeds its judge."""
+    write_videos(tmp_path / "videos")
+    write_qa_files(tmp_path / "qa")
+    cli_ok("import", "infinibench", str(tmp_path / "qa"), "--media-root", str(tmp_path / "videos"), "--out",
+           str(tmp_path / "ds"))
+    run = tmp_path / "run"
+    cli_ok("run", str(tmp_path / "ds"), "--model", "baseline:random", "--out", str(run), "--no-progress",
+           "--media-root", str(tmp_path / "videos"), "--max-frames", "1")
+    rows = [json.loads(line) for line in (run / "responses.jsonl").read_text().splitlines()]
+    for row in rows:
+        row["response"] = reply
+    (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return run
