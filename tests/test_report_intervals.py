@@ -12,6 +12,7 @@ import dataclasses
 import io
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -187,12 +188,10 @@ def test_drawn_cells_carry_n(tmp_path: Path) -> None:
     assert len(texts) == 55 and texts[0] == EMPTY_CELL_TEXT and texts[1:] == ["50\nn=2"] * 54
 
 
-def test_faded_cells_are_the_colour_mixed_with_white_and_empty_ones_hatched_grey() -> None:
+def _colour_share(png: bytes) -> Callable[[tuple[float, float, float]], float]:
+    """The share of a PNG's pixels within 3 of a colour, per channel."""
     from PIL import Image
 
-    acc = [[1.0] * 11 for _ in range(5)]
-    counts = [[FADE_BELOW] * 11, [FADE_BELOW] * 11, [1] * 11, [1] * 11, [0] * 11]
-    png = render_heatmap_png(acc, counts, "fade", x=MM_NIAH_REPORT.columns, y=MM_NIAH_REPORT.rows)
     image = Image.open(io.BytesIO(png)).convert("RGB")
     colours = image.getcolors(maxcolors=1 << 20)
     assert colours is not None
@@ -200,6 +199,16 @@ def test_faded_cells_are_the_colour_mixed_with_white_and_empty_ones_hatched_grey
     def share(rgb: tuple[float, float, float]) -> float:
         near = sum(n for n, c in colours if all(abs(a - b) <= 3 for a, b in zip(c, rgb, strict=True)))
         return near / (image.size[0] * image.size[1])
+
+    return share
+
+
+def test_faded_cells_are_the_colour_mixed_with_white_and_empty_ones_hatched_grey() -> None:
+
+    acc = [[1.0] * 11 for _ in range(5)]
+    counts = [[FADE_BELOW] * 11, [FADE_BELOW] * 11, [1] * 11, [1] * 11, [0] * 11]
+    png = render_heatmap_png(acc, counts, "fade", x=MM_NIAH_REPORT.columns, y=MM_NIAH_REPORT.rows)
+    share = _colour_share(png)
 
     green = (0x3C, 0xB3, 0x71)
     faded = tuple(FADED_ALPHA * g + (1 - FADED_ALPHA) * 255 for g in green)  # (177, 225, 198)
@@ -240,7 +249,6 @@ def test_strata_each_alike_but_unlike_each_other_get_an_interval_not_a_zero_widt
 def test_a_grid_of_small_cells_is_drawn_at_full_colour_and_says_what_its_cells_are_worth() -> None:
     """One sample per cell (the quick grid) faded every cell, which sets none apart: such a grid is drawn at full
     colour with a legend saying each score is coarse; a grid mixing small and larger cells still fades."""
-    from PIL import Image
 
     from niah.report.heatmap import SMALL_GRID_LEGEND, cell_legend, fades_small_cells
 
@@ -249,13 +257,7 @@ def test_a_grid_of_small_cells_is_drawn_at_full_colour_and_says_what_its_cells_a
     acc = [[1.0] * 11 for _ in range(5)]
     png = render_heatmap_png(acc, [[1] * 11 for _ in range(5)], "one each", x=MM_NIAH_REPORT.columns,
                              y=MM_NIAH_REPORT.rows)
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    colours = image.getcolors(maxcolors=1 << 20)
-    assert colours is not None
-
-    def share(rgb: tuple[float, float, float]) -> float:
-        near = sum(n for n, c in colours if all(abs(a - b) <= 3 for a, b in zip(c, rgb, strict=True)))
-        return near / (image.size[0] * image.size[1])
+    share = _colour_share(png)
 
     green = (0x3C, 0xB3, 0x71)
     faded = tuple(FADED_ALPHA * g + (1 - FADED_ALPHA) * 255 for g in green)
