@@ -123,16 +123,11 @@ def judge_reply(body: dict) -> str:
 
 
 def cli_ok(*args: str) -> str:
-    """Run a niah verb in-process and return its output, failing the test on an unexpected exit (a judge pass
-    whose gullible or guarded replies do not all parse ends with 3: failed verdicts are stored)."""
-    from typer.testing import CliRunner
+    """``support.cli.invoke_ok`` where a judge pass may also end with 3 (its gullible or guarded replies do not
+    all parse: failed verdicts are stored)."""
+    from support.cli import invoke_ok
 
-    from niah.cli import app
-
-    res = CliRunner().invoke(app, list(args))
-    assert res.exit_code in ((0, 3) if args[0] == "judge" else (0,)), res.output + repr(res.exception)
-    return res.output
-
+    return invoke_ok(list(args), (0, 3) if args[0] == "judge" else (0,))
 
 def run_replying(tmp_path: Path, reply: str) -> Path:
     """An InfiniBench run over the fixture QA files (videos in ``tmp_path/videos``) whose every reply is
