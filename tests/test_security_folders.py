@@ -224,6 +224,29 @@ def test_a_cache_dir_in_the_dataset_is_refused(dataset: Path, tmp_path: Path) ->
     assert not (other / CACHE_JSONL).exists()
 
 
+@pytest.mark.parametrize("where", ["open to others", "inside out", "the dataset"])
+def test_eval_checks_a_cache_dir_when_the_config_is_read(dataset: Path, tmp_path: Path, where: str) -> None:
+    """The leftover of item 4/8: ``cache_dir`` of ``niah eval --config`` was checked only when its run started,
+    after the datasets were built; now the config is refused before anything is made."""
+    out = tmp_path / "out"
+    if where == "open to others":
+        cache = tmp_path / "shared"
+        cache.mkdir()
+        cache.chmod(0o777)
+    else:
+        cache = out / "cache" if where == "inside out" else dataset
+    config = tmp_path / "eval.toml"
+    config.write_text(f'out = "{out}"\n[models.m]\nmodel = "baseline:oracle"\ncache_dir = "{cache}"\n'
+                      f'[benchmarks.b]\nfamily = "mm-niah"\nlengths = ["1k-2k"]\n'
+                      f'[benchmarks.given]\ndataset = "{dataset}"\n')
+    before = sorted(p.name for p in dataset.iterdir())
+    result = runner.invoke(app, ["eval", "--config", str(config), "--no-progress"])
+    assert result.exit_code == 2 and "[models.m] cache_dir" in result.output, result.output
+    assert {"open to others": "open to other users", "inside out": "is out",
+            "the dataset": "is the dataset of [benchmarks.given]"}[where] in result.output
+    assert not out.exists() and sorted(p.name for p in dataset.iterdir()) == before
+
+
 # ------------------------------------------------------------------------------------------ item 9: report folder
 
 

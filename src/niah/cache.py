@@ -134,10 +134,11 @@ def _filed_record(text: str, key: str) -> dict[str, Any] | None:
     return record
 
 
-def check_shared_cache_dir(folder: Path) -> None:
+def check_shared_cache_dir(folder: Path, *, create: bool = True) -> None:
     """A ``--cache-dir`` (shared between runs) must be the user's own private folder (:func:`niah.iox.private_dir`:
     whoever can write it decides the replies niah scores) and a cache folder: new, empty, or holding niah's cache
-    files (never a dataset, a run or a home folder, which niah would write into)."""
+    files (never a dataset, a run or a home folder, which niah would write into). ``create=False``: checked
+    before any work (``niah eval --config``), a missing folder is left to the run that first uses it."""
     from niah.iox import output_dir_problem
 
     def ours(path: Path) -> bool:
@@ -146,7 +147,8 @@ def check_shared_cache_dir(folder: Path) -> None:
     why = output_dir_problem(folder, kind="cache", ours=ours)
     if why is not None:
         raise ConfigError(f"--cache-dir {folder} {why}: give a folder of its own for the cache")
-    private_dir(folder, what="response cache", fix="give --cache-dir a folder of your own", follow_links=True)
+    private_dir(folder, what="response cache", fix="give --cache-dir a folder of your own", follow_links=True,
+                create=create)
 
 
 class ResponseCache:

@@ -365,9 +365,32 @@ def load_eval_config(path: Path) -> EvalConfig:
             raise ConfigError(f"out {out} {why}: give a new folder, or the out of an earlier niah eval")
     except ConfigError as exc:
         raise where.error((), "out", str(exc).removeprefix("out ")) from None
+    for model in models:
+        _check_cache_dir(where, model, out, benchmarks)
     return EvalConfig(path=path, out=out, models=models, benchmarks=benchmarks,
                       title=top.get("title", "niah eval"), audit=top.get("audit", True),
                       published=top.get("published", True))
+
+
+def _check_cache_dir(where: _Where, model: ModelEntry, out: Path, benchmarks: tuple[BenchmarkEntry, ...]) -> None:
+    """A model's ``cache_dir``, checked when the file is read, before anything is built or asked: never inside
+    ``out`` or a dataset (niah writes and replaces those whole), and the user's own private cache folder."""
+    from niah.cache import check_shared_cache_dir
+
+    if model.cache_dir is None:
+        return
+    table = ("models", model.name)
+    cache = model.cache_dir.resolve()
+    inside = [("out", out)] + [(f"the dataset of [benchmarks.{b.name}]", b.dataset) for b in benchmarks
+                                if b.dataset is not None]
+    for what, folder in inside:
+        if cache == folder.resolve() or cache.is_relative_to(folder.resolve()):
+            raise where.error(table, "cache_dir", f"{model.cache_dir} is {what} ({folder}) or lies inside it: niah "
+                                                  "writes and replaces that folder; give the cache a folder of its own")
+    try:
+        check_shared_cache_dir(model.cache_dir, create=False)
+    except ConfigError as exc:
+        raise where.error(table, "cache_dir", str(exc).removeprefix("--cache-dir ")) from None
 
 
 def _named_tables(where: _Where, kind: str, tables: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:

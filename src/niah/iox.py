@@ -102,12 +102,15 @@ def real_dir(path: str | Path, what: str = "folder") -> Path:
     return path
 
 
-def private_dir(folder: Path, *, what: str, fix: str, follow_links: bool) -> Path:
+def private_dir(folder: Path, *, what: str, fix: str, follow_links: bool, create: bool = True) -> Path:
     """``folder``, created 0700 when missing, after checking that only this user can change it: a real folder
     (a link only when ``follow_links``, for a folder the user named), owned by this user, not writable by group
     or others (one they can only read is made 0700). Whoever can write a cache decides what niah reads back
     from it (frames sent to a model, replies scored as the model's). Raises ConfigError naming the folder,
-    ``what`` it is and ``fix`` (what to do)."""
+    ``what`` it is and ``fix`` (what to do). ``create=False`` checks a folder that exists and leaves a missing
+    one to be created when it is first used (a configuration checked before any work)."""
+    if not create and not os.path.lexists(folder):
+        return folder
     try:
         folder.mkdir(mode=0o700, parents=True)
     except FileExistsError:
