@@ -43,7 +43,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from niah.benchmarks.protocol import (
     JUDGE_INJECTION_KEY,
@@ -52,6 +52,7 @@ from niah.benchmarks.protocol import (
     PERCENT_DECIMALS,
     SCORES_SCHEMA,
     Headline,
+    SampleScore,
     ScoredRows,
     Scorer,
     TaskHeadline,
@@ -61,7 +62,7 @@ from niah.benchmarks.registry import families, find_family
 from niah.errors import ConfigError, DataError
 from niah.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
 from niah.metrics.base import MetricInputError
-from niah.sample import Dataset
+from niah.sample import Dataset, Sample
 from niah.stats import (
     BOOTSTRAP,
     NORMAL,
@@ -73,6 +74,9 @@ from niah.stats import (
     strata_alike_interval,
     wilson_interval,
 )
+
+if TYPE_CHECKING:
+    from niah.judged import JudgePass, VerdictStore
 
 #: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
 RUN_STATUS_KEY = "run_status"
@@ -474,199 +478,297 @@ class _AtomicLines:
         self.tmp.unlink(missing_ok=True)
 
 
+@dataclass
+class _Tally:
+    """What the pass over the samples gathers beside the summary: the counts behind ``run_status``, the rows
+    each benchmark aggregates, the ``needle_shown`` flags, and the stale and refused rows (their own files)."""
+
+    status: dict[str, int] = field(
+        default_factory=lambda: {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0})
+    kept: defaultdict[str, ScoredRows] = field(default_factory=lambda: defaultdict(list))
+    shown_flags: defaultdict[str, list[tuple[str, bool, dict[str, float]]]] = field(
+        default_factory=lambda: defaultdict(list))
+    stale_rows: list[str] = field(default_factory=list)  # rows whose sample changed since the run (stale.jsonl)
+    #: refusals are rare by nature; kept apart so scored.jsonl rows always hold a score
+    refused_rows: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Judging:
+    """The run's recorded judge passes, and the verdict store when they are applied (``judged=True``)."""
+
+    passes: dict[str, JudgePass]
+    store: VerdictStore | None
+
+
 def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged: bool = True) -> RunScoreSummary:
     """Score a run directory (with its stored judge verdicts unless ``judged`` is False); see the module
     docstring for what is written."""
-    from niah.judged import VerdictStore, load_passes, pass_verdicts, response_key
+    from niah.judged import VerdictStore, load_passes
 
     run_dir = Path(run_dir)
-    run = read_run_json(run_dir)
-    ds = Dataset(resolve_run_dataset(run_dir, run, dataset))
+    ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
     sources = _source_digests(run_dir, ds.samples_path)  # before reading: a change while scoring reads as stale
     responses = read_responses(run_dir / "responses.jsonl")
-    summary = RunScoreSummary()
     passes = load_passes(run_dir)
-    store = VerdictStore(run_dir) if passes and judged else None
-    status = {"answered": 0, "failed": 0, "skipped": 0, "missing": 0, "total": 0}
-    kept: dict[str, ScoredRows] = defaultdict(list)
-    shown_flags: dict[str, list[tuple[str, bool, dict[str, float]]]] = defaultdict(list)
-    stale_rows: list[str] = []  # rows whose sample changed since the run (stale.jsonl)
-    refused_rows: list[str] = []  # refusals are rare by nature; kept apart so scored.jsonl rows always hold a score
+    judging = _Judging(passes, VerdictStore(run_dir) if passes and judged else None)
+    summary = RunScoreSummary()
+    tally = _Tally()
     out = _AtomicLines(run_dir / "scored.jsonl")
     try:
-        for lineno, sample in ds.iter_numbered():
-            response_row = responses.get(sample.id)
-            status["total"] += 1
-            if response_row is None:
-                summary.missing += 1
-                status["missing"] += 1
-                continue
-            recorded = response_row.get("sample_key")
-            if isinstance(recorded, str) and recorded != sample.content_key():
-                # the dataset changed under the row: its answer is to another question, never graded against
-                # this gold; a rerun into the run directory asks it again
-                summary.stale.append(f"{ds.samples_path}:{lineno}: sample {sample.id!r}: the response answers an "
-                                     "earlier version of this sample (the dataset was rebuilt after the run)")
-                summary.missing += 1
-                status["missing"] += 1
-                status["stale"] = status.get("stale", 0) + 1
-                stale_rows.append(dumps_line({"id": sample.id, "task": sample.task, "line": lineno,
-                                              "stale": "the response answers an earlier version of this sample"}))
-                continue
-            if response_row.get("status") == "skipped":
-                status["skipped"] += 1
-            elif response_row.get("error") is not None:
-                status["failed"] += 1
-            else:
-                status["answered"] += 1
-            if sample.answer is None:  # no ground truth (e.g. a test split): answered, exportable, not scorable
-                summary.no_gold += 1
-                continue
-            scorer = get_scorer(sample.benchmark)
-            response = response_row.get("response")
-            judge_pass = passes.get(sample.benchmark) if store is not None else None
-            try:
-                result = scorer.score(sample, response)
-                if judge_pass is not None and scorer.judged is not None and store is not None:
-                    verdicts = pass_verdicts(store, judge_pass, sample.id, response_key(response_row))
-                    result = scorer.judged.apply(sample, response, result, verdicts, judge_pass.settings)
-                    counts = summary.judged.setdefault(sample.benchmark, {
-                        "judges": dict(judge_pass.identities), "settings": dict(judge_pass.settings),
-                        "verdicts": 0, "failed": 0, "missing": 0})
-                    counts["verdicts"] += len(verdicts)
-                    counts["failed"] += sum(v.failed for v in verdicts.values())
-                    counts["missing"] += bool(result.info.get(JUDGE_MISSING))
-            except MetricInputError as exc:
-                # only this sample is refused (scored.jsonl says why); the rest are scored and aggregated
-                where = f"{ds.samples_path}:{lineno}: {exc.field}" if exc.field else f"{ds.samples_path}:{lineno}"
-                summary.refused.append(f"{where}: sample {sample.id!r}: {exc.message}")
-                refused_rows.append(dumps_line({
-                    "id": sample.id, "task": sample.task, "benchmark": sample.benchmark, "line": lineno,
-                    "answer": sample.answer, "response": response,
-                    "refused": f"{exc.field}: {exc.message}" if exc.field else exc.message}))
-                continue
-            if OFFICIAL not in result.scores:
-                raise ConfigError(f"scorer for {sample.benchmark!r} returned no official score")
-            row = {
-                "id": sample.id,
-                "task": sample.task,
-                "benchmark": sample.benchmark,
-                "context_length": sample.meta.get("context_length"),
-                "depth": sample.depth,
-                "num_images": sample.meta.get("num_images", sample.image_count()),
-                "answer": sample.answer,
-                "response": response,
-                "error": response_row.get("error"),
-                "score": result.scores[OFFICIAL],
-                "scores": result.scores,
-            }
-            if scorer.row_fields is not None:  # family fields a report axis may bin (e.g. a needle count)
-                row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
-            # e.g. a judge's reason; it may refine a family field (judged or not), never a core one
-            row.update({k: v for k, v in result.row.items() if k not in _CORE_FIELDS})
-            if row.get(JUDGE_INJECTION_KEY):
-                status[JUDGE_INJECTION_KEY] = status.get(JUDGE_INJECTION_KEY, 0) + 1
-            shown = response_row.get("needle_shown")
-            if isinstance(shown, bool):
-                row.setdefault(NEEDLE_SHOWN_KEY, shown)
-                shown_flags[sample.benchmark].append((sample.task, shown, dict(result.scores)))
-            out.write(dumps_line(row))
-            summary.scored += 1
-            summary.failed += response is None
-            other = [name for name in result.scores if name != OFFICIAL]
-            for name in other:
-                summary.disagreements.setdefault(name, 0)
-                summary.disagreements[name] += result.scores[name] != result.scores[OFFICIAL]
-            # keep only what aggregation needs, never whole samples
-            kept[sample.benchmark].append(({k: row[k] for k in ("id", "task", "context_length", "depth", "scores")}
-                                           | {k: row[k] for k in row if k not in _CORE_FIELDS},
-                                           result.info))
-        if summary.scored == 0 and summary.no_gold == 0:
-            if summary.stale:
-                raise DataError(f"every response answers an earlier version of its sample ({len(summary.stale)} "
-                                "stale; the dataset was rebuilt after the run): nothing to score; rerun `niah run` "
-                                "into the run directory to ask them again", file=run_dir / "responses.jsonl")
-            if summary.refused:
-                raise DataError("the official rule refused every answered sample:\n  "
-                                + "\n  ".join(summary.refused[:20]))
-            raise DataError("no sample of the dataset has a response", file=run_dir / "responses.jsonl")
-        summary.benchmarks = list(kept)
-        summary.judged_skipped = [b for b in passes if not judged and b in kept]
-
-        def modes_of(benchmark: str) -> tuple[str, ...]:
-            scorer = get_scorer(benchmark)
-            extra = scorer.judged.modes if scorer.judged is not None and benchmark in summary.judged else ()
-            return (*scorer.modes, *extra)
-
-        names: list[str] = [OFFICIAL]
-        for benchmark in kept:
-            names += [n for n in modes_of(benchmark) if n not in names]
-        aggregates: dict[str, dict[str, Any]] = {}
-        for name in names:
-            blocks: dict[str, dict[str, Any]] = {}
-            for benchmark, rows in kept.items():
-                if name not in modes_of(benchmark):
-                    continue
-                # a judged mode covers the rows the judge graded (a failed verdict gives no score in that mode)
-                mode_rows = [r for r in rows if name in r[0]["scores"]]
-                block = benchmark_block(get_scorer(benchmark), benchmark, mode_rows, name)
-                if benchmark in summary.judged:
-                    block["judged"] = summary.judged[benchmark]
-                flags = [(task, flag, scores[name]) for task, flag, scores in shown_flags.get(benchmark, ())
-                         if name in scores]
-                if flags and NEEDLE_SHOWN_KEY not in block:
-                    block[NEEDLE_SHOWN_KEY] = percent_needle_shown(needle_shown_summary(flags))
-                    if name == OFFICIAL:
-                        summary.needle_shown[benchmark] = block[NEEDLE_SHOWN_KEY]
-                blocks[benchmark] = block
-            aggregates[name] = next(iter(blocks.values())) if len(kept) == 1 else combined_block(blocks, name)
+        _score_samples(ds, responses, judging, summary, tally, out)
+        _refuse_nothing_scored(summary, run_dir)
+        summary.benchmarks = list(tally.kept)
+        summary.judged_skipped = [b for b in passes if not judged and b in tally.kept]
+        aggregates = _aggregate_modes(tally, summary)
         out.commit()
     except BaseException:
         out.abort()
         raise
     summary.written.append(run_dir / "scored.jsonl")
-    stale_path = run_dir / "stale.jsonl"
-    if stale_rows:
-        write_atomic(stale_path, "".join(stale_rows))
-        summary.written.append(stale_path)
+    _write_rows_or_remove(run_dir / "stale.jsonl", tally.stale_rows, summary)
+    _write_rows_or_remove(run_dir / "refused.jsonl", tally.refused_rows, summary)
+    summary.run_status = _run_status(tally.status, summary, run_dir)
+    summary.scores = _write_scores_files(run_dir, aggregates, summary)
+    write_json_atomic(run_dir / SOURCES_FILE, sources)
+    summary.written.append(run_dir / SOURCES_FILE)
+    return summary
+
+
+def _score_samples(ds: Dataset, responses: dict[str, dict[str, Any]], judging: _Judging, summary: RunScoreSummary,
+                   tally: _Tally, out: _AtomicLines) -> None:
+    """Score every sample of ``ds`` that has a current response row, writing its scored.jsonl row to ``out`` and
+    counting the rest (missing, stale, without gold, refused) in ``summary`` and ``tally``."""
+    for lineno, sample in ds.iter_numbered():
+        response_row = _current_response(ds, lineno, sample, responses, summary, tally)
+        if response_row is None:
+            continue
+        if sample.answer is None:  # no ground truth (e.g. a test split): answered, exportable, not scorable
+            summary.no_gold += 1
+            continue
+        scorer = get_scorer(sample.benchmark)
+        response = response_row.get("response")
+        try:
+            result = _sample_score(scorer, sample, response_row, judging, summary)
+        except MetricInputError as exc:
+            # only this sample is refused (refused.jsonl says why); the rest are scored and aggregated
+            _refuse(ds, lineno, sample, response, exc, summary, tally)
+            continue
+        if OFFICIAL not in result.scores:
+            raise ConfigError(f"scorer for {sample.benchmark!r} returned no official score")
+        row = _scored_row(scorer, sample, response_row, result)
+        if row.get(JUDGE_INJECTION_KEY):
+            tally.status[JUDGE_INJECTION_KEY] = tally.status.get(JUDGE_INJECTION_KEY, 0) + 1
+        shown = response_row.get("needle_shown")
+        if isinstance(shown, bool):
+            row.setdefault(NEEDLE_SHOWN_KEY, shown)
+            tally.shown_flags[sample.benchmark].append((sample.task, shown, dict(result.scores)))
+        out.write(dumps_line(row))
+        _count_scored(row, result, summary, tally)
+
+
+def _current_response(ds: Dataset, lineno: int, sample: Sample, responses: dict[str, dict[str, Any]],
+                      summary: RunScoreSummary, tally: _Tally) -> dict[str, Any] | None:
+    """The response row answering this version of ``sample``, counted as answered, failed or skipped; None (the
+    sample counted missing, or stale as well) when it has none or answers an earlier version of the sample."""
+    status = tally.status
+    response_row = responses.get(sample.id)
+    status["total"] += 1
+    if response_row is None:
+        summary.missing += 1
+        status["missing"] += 1
+        return None
+    recorded = response_row.get("sample_key")
+    if isinstance(recorded, str) and recorded != sample.content_key():
+        # the dataset changed under the row: its answer is to another question, never graded against this gold;
+        # a rerun into the run directory asks it again
+        summary.stale.append(f"{ds.samples_path}:{lineno}: sample {sample.id!r}: the response answers an "
+                             "earlier version of this sample (the dataset was rebuilt after the run)")
+        summary.missing += 1
+        status["missing"] += 1
+        status["stale"] = status.get("stale", 0) + 1
+        tally.stale_rows.append(dumps_line({"id": sample.id, "task": sample.task, "line": lineno,
+                                            "stale": "the response answers an earlier version of this sample"}))
+        return None
+    if response_row.get("status") == "skipped":
+        status["skipped"] += 1
+    elif response_row.get("error") is not None:
+        status["failed"] += 1
     else:
-        stale_path.unlink(missing_ok=True)
-    refused_path = run_dir / "refused.jsonl"
-    if refused_rows:
-        write_atomic(refused_path, "".join(refused_rows))
-        summary.written.append(refused_path)
-    else:
-        refused_path.unlink(missing_ok=True)
-    # a run with failed, skipped or missing samples is marked, so that partial numbers never pass for final ones
-    summary.run_status = {"complete": status["answered"] == status["total"], **status}
-    marker = {GOLD_MISSING_KEY: summary.no_gold} if summary.no_gold else {}
-    if summary.no_gold:
-        summary.run_status["no_gold"] = summary.no_gold
+        status["answered"] += 1
+    return response_row
+
+
+def _sample_score(scorer: Scorer, sample: Sample, response_row: dict[str, Any], judging: _Judging,
+                  summary: RunScoreSummary) -> SampleScore:
+    """The family's score of one response, with the stored judge verdicts applied when the benchmark has a
+    judge pass and they are applied (counted in ``summary.judged``). Raises :class:`MetricInputError` when the
+    official rule cannot score the sample."""
+    from niah.judged import pass_verdicts, response_key
+
+    response = response_row.get("response")
+    result = scorer.score(sample, response)
+    judge_pass = judging.passes.get(sample.benchmark) if judging.store is not None else None
+    if judge_pass is None or scorer.judged is None or judging.store is None:
+        return result
+    verdicts = pass_verdicts(judging.store, judge_pass, sample.id, response_key(response_row))
+    result = scorer.judged.apply(sample, response, result, verdicts, judge_pass.settings)
+    counts = summary.judged.setdefault(sample.benchmark, {
+        "judges": dict(judge_pass.identities), "settings": dict(judge_pass.settings),
+        "verdicts": 0, "failed": 0, "missing": 0})
+    counts["verdicts"] += len(verdicts)
+    counts["failed"] += sum(v.failed for v in verdicts.values())
+    counts["missing"] += bool(result.info.get(JUDGE_MISSING))
+    return result
+
+
+def _refuse(ds: Dataset, lineno: int, sample: Sample, response: str | None, exc: MetricInputError,
+            summary: RunScoreSummary, tally: _Tally) -> None:
+    """Record a sample the official rule refused: its message in ``summary.refused``, its refused.jsonl row."""
+    where = f"{ds.samples_path}:{lineno}: {exc.field}" if exc.field else f"{ds.samples_path}:{lineno}"
+    summary.refused.append(f"{where}: sample {sample.id!r}: {exc.message}")
+    tally.refused_rows.append(dumps_line({
+        "id": sample.id, "task": sample.task, "benchmark": sample.benchmark, "line": lineno,
+        "answer": sample.answer, "response": response,
+        "refused": f"{exc.field}: {exc.message}" if exc.field else exc.message}))
+
+
+def _scored_row(scorer: Scorer, sample: Sample, response_row: dict[str, Any], result: SampleScore,
+                ) -> dict[str, Any]:
+    """One scored.jsonl row: the core fields, then the family's row fields and the score's own (a judge's
+    reason), which never replace a core field."""
+    row = {
+        "id": sample.id,
+        "task": sample.task,
+        "benchmark": sample.benchmark,
+        "context_length": sample.meta.get("context_length"),
+        "depth": sample.depth,
+        "num_images": sample.meta.get("num_images", sample.image_count()),
+        "answer": sample.answer,
+        "response": response_row.get("response"),
+        "error": response_row.get("error"),
+        "score": result.scores[OFFICIAL],
+        "scores": result.scores,
+    }
+    if scorer.row_fields is not None:  # family fields a report axis may bin (e.g. a needle count)
+        row.update({k: v for k, v in scorer.row_fields(sample).items() if k not in row})
+    # e.g. a judge's reason; it may refine a family field (judged or not), never a core one
+    row.update({k: v for k, v in result.row.items() if k not in _CORE_FIELDS})
+    return row
+
+
+def _count_scored(row: dict[str, Any], result: SampleScore, summary: RunScoreSummary, tally: _Tally) -> None:
+    """Count a written row in ``summary`` (scored, failed, disagreements of other rules with the official one)
+    and keep what its benchmark's aggregation needs."""
+    summary.scored += 1
+    summary.failed += row["response"] is None
+    for name in result.scores:
+        if name != OFFICIAL:
+            summary.disagreements.setdefault(name, 0)
+            summary.disagreements[name] += result.scores[name] != result.scores[OFFICIAL]
+    # keep only what aggregation needs, never whole samples
+    tally.kept[row["benchmark"]].append(({k: row[k] for k in ("id", "task", "context_length", "depth", "scores")}
+                                         | {k: row[k] for k in row if k not in _CORE_FIELDS},
+                                         result.info))
+
+
+def _refuse_nothing_scored(summary: RunScoreSummary, run_dir: Path) -> None:
+    """Raise :class:`DataError` saying why when no sample was scored and none lacks gold."""
+    if summary.scored or summary.no_gold:
+        return
+    if summary.stale:
+        raise DataError(f"every response answers an earlier version of its sample ({len(summary.stale)} "
+                        "stale; the dataset was rebuilt after the run): nothing to score; rerun `niah run` "
+                        "into the run directory to ask them again", file=run_dir / "responses.jsonl")
     if summary.refused:
-        summary.run_status["refused"] = len(summary.refused)
-        summary.run_status["complete"] = False
+        raise DataError("the official rule refused every answered sample:\n  " + "\n  ".join(summary.refused[:20]))
+    raise DataError("no sample of the dataset has a response", file=run_dir / "responses.jsonl")
+
+
+def _aggregate_modes(tally: _Tally, summary: RunScoreSummary) -> dict[str, dict[str, Any]]:
+    """Score mode -> its scores file's content (without run_status): the official mode first, then every other
+    mode a benchmark of the run has (its judged modes only when verdicts were applied). One benchmark's block
+    as it is; several combined (:func:`combined_block`)."""
+    def modes_of(benchmark: str) -> tuple[str, ...]:
+        scorer = get_scorer(benchmark)
+        extra = scorer.judged.modes if scorer.judged is not None and benchmark in summary.judged else ()
+        return (*scorer.modes, *extra)
+
+    names: list[str] = [OFFICIAL]
+    for benchmark in tally.kept:
+        names += [n for n in modes_of(benchmark) if n not in names]
+    aggregates: dict[str, dict[str, Any]] = {}
+    for name in names:
+        blocks = {benchmark: _mode_block(benchmark, rows, name, tally, summary)
+                  for benchmark, rows in tally.kept.items() if name in modes_of(benchmark)}
+        aggregates[name] = next(iter(blocks.values())) if len(tally.kept) == 1 else combined_block(blocks, name)
+    return aggregates
+
+
+def _mode_block(benchmark: str, rows: ScoredRows, name: str, tally: _Tally, summary: RunScoreSummary,
+                ) -> dict[str, Any]:
+    """One benchmark's block in score mode ``name``, with its judge counts and needle_shown summary (the
+    official one also kept in ``summary.needle_shown``)."""
+    # a judged mode covers the rows the judge graded (a failed verdict gives no score in that mode)
+    mode_rows = [r for r in rows if name in r[0]["scores"]]
+    block = benchmark_block(get_scorer(benchmark), benchmark, mode_rows, name)
+    if benchmark in summary.judged:
+        block["judged"] = summary.judged[benchmark]
+    flags = [(task, flag, scores[name]) for task, flag, scores in tally.shown_flags.get(benchmark, ())
+             if name in scores]
+    if flags and NEEDLE_SHOWN_KEY not in block:
+        block[NEEDLE_SHOWN_KEY] = percent_needle_shown(needle_shown_summary(flags))
+        if name == OFFICIAL:
+            summary.needle_shown[benchmark] = block[NEEDLE_SHOWN_KEY]
+    return block
+
+
+def _write_rows_or_remove(path: Path, rows: list[str], summary: RunScoreSummary) -> None:
+    """Write ``rows`` to ``path`` (atomically), or remove an earlier scoring's file when there are none."""
+    if rows:
+        write_atomic(path, "".join(rows))
+        summary.written.append(path)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _run_status(status: dict[str, int], summary: RunScoreSummary, run_dir: Path) -> dict[str, Any]:
+    """The ``run_status`` of every scores file: the counts, ``complete`` only when every sample was answered and
+    none refused, and the request attempts of ``requests.log``."""
+    # a run with failed, skipped or missing samples is marked, so that partial numbers never pass for final ones
+    run_status: dict[str, Any] = {"complete": status["answered"] == status["total"], **status}
+    if summary.no_gold:
+        run_status["no_gold"] = summary.no_gold
+    if summary.refused:
+        run_status["refused"] = len(summary.refused)
+        run_status["complete"] = False
     requests = count_request_log(run_dir)
     if requests is not None:  # every attempt ever sent, a killed invocation's included (run.json may lag)
-        summary.run_status["requests"] = requests
+        run_status["requests"] = requests
+    return run_status
 
+
+def _write_scores_files(run_dir: Path, aggregates: dict[str, dict[str, Any]], summary: RunScoreSummary,
+                        ) -> dict[str, Any]:
+    """Write scores.json and scores.<mode>.json (each with the gold-missing marker and run_status), remove a
+    judged mode's file that was not written now, and return what scores.json holds."""
+    marker = {GOLD_MISSING_KEY: summary.no_gold} if summary.no_gold else {}
     if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
         aggregates = {OFFICIAL: {"schema": SCORES_SCHEMA, "benchmark": None, "mode": OFFICIAL, "scale": SCALE,
                                  "metric": None, "overall": None, "ci95": None, "ci_method": None,
                                  "covered": None, "n": 0, "by_task": {}, "official": None}}
+    written: dict[str, dict[str, Any]] = {}
     for name, aggregate in aggregates.items():
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")
-        aggregates[name] = {**aggregate, **marker, RUN_STATUS_KEY: summary.run_status}
-        write_json_atomic(path, aggregates[name])
+        written[name] = {**aggregate, **marker, RUN_STATUS_KEY: summary.run_status}
+        write_json_atomic(path, written[name])
         summary.written.append(path)
     for benchmark in summary.benchmarks:  # a judged mode not applied now: its old file would pass for current
         scorer = get_scorer(benchmark)
         for name in scorer.judged.modes if scorer.judged is not None else ():
-            if name not in aggregates:
+            if name not in written:
                 (run_dir / f"scores.{name}.json").unlink(missing_ok=True)
-    summary.scores = aggregates[OFFICIAL]
-    write_json_atomic(run_dir / SOURCES_FILE, sources)
-    summary.written.append(run_dir / SOURCES_FILE)
-    return summary
+    return written[OFFICIAL]
 
 
 #: What scored.jsonl was scored from: the SHA-256 of each source file as score_run read it (absent ones as
