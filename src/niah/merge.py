@@ -115,6 +115,16 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+@dataclass(frozen=True)
+class _Tallies:
+    """The shard runs' run.json tables summed: ``counts`` (of the whole selection), ``needle_delivery``,
+    ``errors``."""
+
+    counts: dict[str, int]
+    needles: dict[str, int]
+    errors: dict[str, int]
+
+
 def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: bool = False,
                overwrite: bool = False) -> MergeSummary:
     """Merge the shard runs ``run_dirs`` into ``out_dir`` (see the module docstring); returns what was done."""
@@ -126,17 +136,38 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
         if r.path.resolve() == out.resolve():
             raise ConfigError(f"--out {out} is one of the runs being merged; choose a new directory")
     _same_setup(runs)
+    by_index = _by_shard_index(runs)
     count = runs[0].shard.count
+    missing = [Shard(i, count).label() for i in range(count) if i not in by_index]
+    if missing and not partial:
+        raise ConfigError(f"missing shard(s) {', '.join(missing)} of {count}: run them (niah run --shard I/{count}), "
+                          "or pass --partial to merge the shards there are")
+    _check_out_dir(out, overwrite)
+    ordered = [by_index[i] for i in sorted(by_index)]
+    lines, selected = _rows_in_dataset_order(ordered, count)
+    summary = MergeSummary(out_dir=out, shards=count, merged=[r.shard.label() for r in ordered], missing=missing,
+                           rows=len(lines))
+    tallies = _sum_tallies(ordered, selected, summary)
+    summary.counts = tallies.counts
+    summary.complete = not missing and not summary.incomplete
+    merged = _merged_run_json(ordered, tallies, summary)
+    _write_merged_run(out, lines, runs, merged)
+    return summary
+
+
+def _by_shard_index(runs: list[_ShardRun]) -> dict[int, _ShardRun]:
+    """The runs by their shard index; a shard given twice is refused."""
     by_index: dict[int, _ShardRun] = {}
     for r in runs:
         seen = by_index.get(r.shard.index)
         if seen is not None:
             raise ConfigError(f"shard {r.shard.label()} is given twice: {seen.path} and {r.path}")
         by_index[r.shard.index] = r
-    missing = [Shard(i, count).label() for i in range(count) if i not in by_index]
-    if missing and not partial:
-        raise ConfigError(f"missing shard(s) {', '.join(missing)} of {count}: run them (niah run --shard I/{count}), "
-                          "or pass --partial to merge the shards there are")
+    return by_index
+
+
+def _check_out_dir(out: Path, overwrite: bool) -> None:
+    """Refuse an ``--out`` that is not a directory, or holds something other than a run ``overwrite`` replaces."""
     if out.exists() and (out.is_symlink() or not out.is_dir()):
         raise ConfigError(f"--out {out} exists and is not a directory")
     if out.is_dir() and any(out.iterdir()):
@@ -145,11 +176,14 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
         if not (out / RUN_JSON).is_file():
             raise ConfigError(f"--out {out} is not a run directory (no run.json); refusing to replace it")
 
-    ordered = [by_index[i] for i in sorted(by_index)]
+
+def _rows_in_dataset_order(ordered: list[_ShardRun], count: int) -> tuple[list[str], int]:
+    """The shards' response rows as the lines one unsharded run writes (the selection's order), and the number
+    of samples in the selection. A sample answered twice, in a run that is not its shard's, or outside the
+    selection is refused."""
     first = ordered[0]
     selection = first.config["shard"]
     tasks = set(selection["tasks"]) if selection.get("tasks") else None
-    limit = selection.get("limit")
     rows: dict[int, dict[str, dict[str, Any]]] = {}  # shard index -> rows by sample id
     owner: dict[str, Path] = {}
     for r in ordered:
@@ -161,15 +195,16 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
 
     # the rows in the order one unsharded run writes them: the selection's order; each in its own shard
     ds = Dataset(resolve_run_dataset(first.path, first.run))
+    shard_paths = {r.shard.index: r.path for r in ordered}
     lines: list[str] = []
     selected = 0  # samples of the selection: what one unsharded run asks
-    for position, sample in enumerate(iter_selected(ds, tasks, limit)):
+    for position, sample in enumerate(iter_selected(ds, tasks, selection.get("limit"))):
         selected = position + 1
         index = shard_of(position, count)
         path = owner.pop(sample.id, None)
         if path is None:
             continue
-        if index not in by_index or path != by_index[index].path:
+        if path != shard_paths.get(index):
             raise ConfigError(f"{path}: holds a row for sample {sample.id!r}, which belongs to shard {index}/{count}, "
                               "not to this run's shard; was it run with another dataset or selection?")
         lines.append(dumps_line(rows[index][sample.id]))
@@ -177,10 +212,13 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
         stray, path = next(iter(owner.items()))
         raise ConfigError(f"{path}: holds a row for sample {stray!r}, which is not in the selected samples of "
                           f"{ds.root} ({len(owner)} such row(s))")
+    return lines, selected
 
-    summary = MergeSummary(out_dir=out, shards=count, merged=[r.shard.label() for r in ordered], missing=missing,
-                           rows=len(lines))
-    counts = {key: 0 for key in _SUMMED}
+
+def _sum_tallies(ordered: list[_ShardRun], selected: int, summary: MergeSummary) -> _Tallies:
+    """Sum the runs' counts, needle deliveries and errors (``total`` and ``missing`` over the whole selection,
+    missing shards included); note in ``summary`` the runs that were incomplete or hold judge verdicts."""
+    counts = dict.fromkeys(_SUMMED, 0)
     needles: dict[str, int] = {}
     errors: dict[str, int] = {}
     for r in ordered:
@@ -201,9 +239,14 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
             summary.judged.append(str(r.path))
     counts["total"] = selected  # the whole selection, missing shards included
     counts["missing"] = max(selected - counts["answered"] - counts["failed"] - counts["skipped"], 0)
-    summary.counts = counts
-    summary.complete = not missing and not summary.incomplete
+    return _Tallies(counts, needles, errors)
 
+
+def _merged_run_json(ordered: list[_ShardRun], tallies: _Tallies, summary: MergeSummary) -> dict[str, Any]:
+    """The merged run.json: the first shard's, with the unsharded config, the span of the shards' times, the
+    summed tables, and ``merged`` recording each shard run."""
+    first = ordered[0]
+    selection = first.config["shard"]
     started = [r.run["started"] for r in ordered if isinstance(r.run.get("started"), str)]
     finished = [r.run.get("finished") for r in ordered]
     merged = {key: value for key, value in first.run.items()
@@ -214,19 +257,25 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
         "finished": max(f for f in finished if isinstance(f, str)) if all(isinstance(f, str) for f in finished)
         else None,
         "complete": summary.complete,
-        "counts": counts,
+        "counts": tallies.counts,
         "wall_s": round(max(float(r.run.get("wall_s") or 0.0) for r in ordered), 3),
-        "merged": {"shards": count, "selection": {"tasks": selection.get("tasks"), "limit": limit},
-                   "missing_shards": missing,
+        "merged": {"shards": summary.shards,
+                   "selection": {"tasks": selection.get("tasks"), "limit": selection.get("limit")},
+                   "missing_shards": summary.missing,
                    "runs": [{"run": str(r.path.resolve()), "shard": r.shard.label(),
                              "complete": bool(r.run.get("complete")), "counts": r.run.get("counts"),
                              "wall_s": r.run.get("wall_s")} for r in ordered]},
     })
-    if needles:
-        merged["needle_delivery"] = needles
-    if errors:
-        merged["errors"] = errors
+    if tallies.needles:
+        merged["needle_delivery"] = tallies.needles
+    if tallies.errors:
+        merged["errors"] = tallies.errors
+    return merged
 
+
+def _write_merged_run(out: Path, lines: list[str], runs: list[_ShardRun], merged: dict[str, Any]) -> None:
+    """Write the merged run into ``out`` (an old run there removed first): responses, the shards' request
+    ledgers joined in shard order, run.json last."""
     if out.is_dir() and any(out.iterdir()):  # --overwrite of a run directory: nothing of the old run stays
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -237,4 +286,3 @@ def merge_runs(run_dirs: Sequence[str | Path], out_dir: str | Path, *, partial: 
         parts = [p.read_bytes() for p in ledgers if p.is_file()]
         write_atomic(out / REQUESTS_LOG, b"".join(x if x.endswith(b"\n") or not x else x + b"\n" for x in parts))
     write_json_atomic(out / RUN_JSON, merged)
-    return summary
