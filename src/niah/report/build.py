@@ -37,7 +37,7 @@ from niah.benchmarks.protocol import ReportSpec
 from niah.errors import ConfigError
 from niah.iox import replace_dir, write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
-from niah.report.audit_section import audit_html, audit_markdown, find_audits
+from niah.report.audit_section import InputAudit, audit_html, audit_markdown, find_audits
 from niah.report.compare import (
     LeaderboardRow,
     LengthChart,
@@ -50,7 +50,12 @@ from niah.report.compare import (
     leaderboard_markdown,
     write_length_charts,
 )
-from niah.report.distributions import distributions_html, distributions_json, write_distributions
+from niah.report.distributions import (
+    DistributionPlot,
+    distributions_html,
+    distributions_json,
+    write_distributions,
+)
 from niah.report.heatmap import (
     HeatmapPanel,
     cell_legend,
@@ -476,28 +481,91 @@ def write_compare_heatmaps(out: Path, inputs: Sequence[ReportInput]) -> list[Com
     return links
 
 
+@dataclass(frozen=True)
+class _TableFiles:
+    """The tables as written: every table file, the download links (label, path), the audits found beside the
+    inputs and the incomplete-run notes (the index shows both)."""
+
+    files: list[Path]
+    downloads: list[tuple[str, str]]
+    audits: list[InputAudit]
+    incomplete: list[str]
+
+
+@dataclass(frozen=True)
+class _Heatmaps:
+    """Each run's heatmaps (one per task): the index's links and the files written."""
+
+    links: list[HeatmapLink]
+    files: list[Path]
+
+
+@dataclass(frozen=True)
+class _ManyModels:
+    """The views of two inputs or more (none for one): accuracy-vs-length charts, the leaderboard and its files."""
+
+    charts: list[LengthChart] = field(default_factory=list)
+    board: list[LeaderboardRow] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Browsers:
+    """Each input's summary for the index, and the sample browser pages written."""
+
+    summaries: list[InputSummary]
+    pages: list[Path]
+
+
 def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptions,
                   say: Callable[[str], None]) -> ReportResult:
+    """Write every file of the report for ``inputs`` into ``out`` (the staging folder), stage by stage."""
     say(f"report: tables for {len(inputs)} input(s)")
     out.mkdir(parents=True, exist_ok=True)
     notes: list[str] = gold_missing_notes(inputs) + judge_injection_notes(inputs)
     write_atomic(out / "assets" / "report.css", REPORT_CSS)
     write_atomic(out / "assets" / "report.js", REPORT_JS)
     write_atomic(out / "assets" / "samples.js", SAMPLES_JS)
-
-    slugs: list[str] = []
-    for i, inp in enumerate(inputs):
-        slugs.append(f"{i + 1}-{slugify(inp.name)}")
-
+    slugs = [f"{i + 1}-{slugify(inp.name)}" for i, inp in enumerate(inputs)]
     published = _published_for(inputs, options.published, notes)
     tables = build_tables(inputs, published)
-    table_files: list[Path] = []
+    table_files = _write_tables(out, inputs, tables, options.title)
+    say("report: heatmaps")
+    heatmaps = _write_heatmaps(out, inputs, slugs)
+    compare_links = write_compare_heatmaps(out, inputs) if len(inputs) >= 2 else []
+    distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
+    many = _write_many_model_views(out, inputs, table_files.downloads, say)
+    browsers = _write_sample_browsers(out, inputs, slugs, options, notes, say)
+    index = out / "index.html"
+    write_atomic(index, index_page(title=options.title, inputs=browsers.summaries, tables=tables,
+                                   heatmaps=heatmaps.links, compare_heatmaps=compare_links,
+                                   downloads=table_files.downloads, notes=notes,
+                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
+                                   + extra_tables_html(inputs) + distributions_html(distribution_plots)
+                                   + audit_html(table_files.audits),
+                                   footnotes=_footnotes(inputs), reading=INTERVALS_READING if tables else (),
+                                   incomplete=table_files.incomplete,
+                                   compare_html=(leaderboard_html(many.board, [("Markdown", "tables/leaderboard.md"),
+                                                                               ("CSV", "tables/leaderboard.csv")])
+                                                 + charts_html(many.charts)) if many.files else ""))
+    _write_report_json(out, inputs, tables, bool(published), distribution_plots, many, compare_links)
+    return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files.files,
+                        heatmaps=heatmaps.files, sample_pages=browsers.pages, notes=notes,
+                        distributions=[out / p.src for p in distribution_plots],
+                        charts=[out / c.src for c in many.charts], leaderboard_files=many.files,
+                        compare_heatmaps=[out / c.src for c in compare_links])
+
+
+def _write_tables(out: Path, inputs: Sequence[ReportInput], tables: list[ResultTable], title: str) -> _TableFiles:
+    """Each table as Markdown, CSV and LaTeX under ``tables/``, and ``tables.md``: every table with the scoring
+    modes, breakdowns, family tables and audits, under a banner per incomplete run."""
+    files: list[Path] = []
     downloads: list[tuple[str, str]] = []
     for table in tables:
         for ext, render in (("md", to_markdown), ("csv", to_csv), ("tex", to_latex)):
             rel = f"tables/{table.slug}.{ext}"
             write_atomic(out / rel, render(table))
-            table_files.append(out / rel)
+            files.append(out / rel)
             downloads.append((f"{table.title} ({ext})", rel))
     combined = "\n".join(to_markdown(t) for t in tables) + "\n" + scoring_modes_markdown(inputs)
     extra = breakdowns_markdown(inputs)
@@ -513,12 +581,15 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
     incomplete = incomplete_notes(inputs)
     banner = "".join(f"> **INCOMPLETE RUN** {note}\n\n" for note in incomplete)
     legend = f"{INTERVALS_LEGEND}\n\n" if tables else ""
-    write_atomic(out / "tables.md", f"# {options.title}\n\n" + banner + legend + combined)
+    write_atomic(out / "tables.md", f"# {title}\n\n" + banner + legend + combined)
     downloads.insert(0, ("All tables (Markdown)", "tables.md"))
+    return _TableFiles(files, downloads, audits, incomplete)
 
-    heatmap_links: list[HeatmapLink] = []
-    heatmap_files: list[Path] = []
-    say("report: heatmaps")
+
+def _write_heatmaps(out: Path, inputs: Sequence[ReportInput], slugs: Sequence[str]) -> _Heatmaps:
+    """One heatmap per task of every input binned on its family's axes: ``assets/heatmaps/<slug>/<task>.png``."""
+    links: list[HeatmapLink] = []
+    files: list[Path] = []
     for inp, slug in zip(inputs, slugs, strict=True):
         spec = inp.spec
         rows_axis = inp.rows_axis if inp.rows_axis is not None else (spec.rows if spec is not None else None)
@@ -529,35 +600,41 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
             rel = f"assets/heatmaps/{slug}/{slugify(task)}.png"
             write_heatmap(out / rel, cells.acc, cells.counts, f"{inp.name} - {task_title(spec, task)}",
                           x=spec.columns, y=rows_axis, colors=spec.heatmap_colors)
-            heatmap_files.append(out / rel)
-            heatmap_links.append(HeatmapLink(input_name=inp.name, task=task, src=rel,
-                                             samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
-                                             title=task_title(spec, task), unbinned_note=spec.unbinned_note,
-                                             legend=cell_legend([cells.counts])))
+            files.append(out / rel)
+            links.append(HeatmapLink(input_name=inp.name, task=task, src=rel,
+                                     samples=sum(map(sum, cells.counts)), unbinned=cells.unbinned,
+                                     title=task_title(spec, task), unbinned_note=spec.unbinned_note,
+                                     legend=cell_legend([cells.counts])))
+    return _Heatmaps(links, files)
 
-    compare_links = write_compare_heatmaps(out, inputs) if len(inputs) >= 2 else []
 
-    distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
+def _write_many_model_views(out: Path, inputs: Sequence[ReportInput], downloads: list[tuple[str, str]],
+                            say: Callable[[str], None]) -> _ManyModels:
+    """Many models, one view: per family, accuracy over the column axis with intervals; across families, the
+    leaderboard (its files added to ``downloads``). Only for two inputs or more, so a one-run report stays as it
+    was (its tables say it all)."""
+    if len(inputs) < 2:
+        return _ManyModels()
+    say("report: accuracy-vs-length charts and leaderboard")
+    groups = group_by_spec(inputs)
+    charts = write_length_charts(out, groups)
+    board = leaderboard(groups)
+    files: list[Path] = []
+    for rel, text in (("tables/leaderboard.md", leaderboard_markdown(board)),
+                      ("tables/leaderboard.csv", leaderboard_csv(board))):
+        write_atomic(out / rel, text)
+        files.append(out / rel)
+    downloads.append(("Leaderboard (md)", "tables/leaderboard.md"))
+    downloads.append(("Leaderboard (csv)", "tables/leaderboard.csv"))
+    return _ManyModels(charts, board, files)
 
-    # Many models, one view: per family, accuracy over the column axis with intervals; across families, the
-    # leaderboard. Only for two inputs or more, so a one-run report stays as it was (its tables say it all).
-    charts: list[LengthChart] = []
-    board: list[LeaderboardRow] = []
-    leaderboard_files: list[Path] = []
-    if len(inputs) >= 2:
-        say("report: accuracy-vs-length charts and leaderboard")
-        groups = group_by_spec(inputs)
-        charts = write_length_charts(out, groups)
-        board = leaderboard(groups)
-        for rel, text in (("tables/leaderboard.md", leaderboard_markdown(board)),
-                          ("tables/leaderboard.csv", leaderboard_csv(board))):
-            write_atomic(out / rel, text)
-            leaderboard_files.append(out / rel)
-        downloads.append(("Leaderboard (md)", "tables/leaderboard.md"))
-        downloads.append(("Leaderboard (csv)", "tables/leaderboard.csv"))
 
+def _write_sample_browsers(out: Path, inputs: Sequence[ReportInput], slugs: Sequence[str], options: ReportOptions,
+                           notes: list[str], say: Callable[[str], None]) -> _Browsers:
+    """Each input's summary for the index and, for a run with scored rows (unless turned off), its sample
+    browser page; media a browser refused is added to ``notes``."""
     summaries: list[InputSummary] = []
-    sample_pages: list[Path] = []
+    pages: list[Path] = []
     thumbs = ThumbnailWriter(out, max_px=options.browser.thumb_px)
     for inp, slug in zip(inputs, slugs, strict=True):
         item = InputSummary(name=inp.name, kind=inp.kind, source=str(inp.path), benchmark=inp.benchmark,
@@ -574,32 +651,22 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
             item.notes.extend(summary.notes)
             if summary.media_refused:
                 notes.append(summary.media_refused)
-            sample_pages.append(page)
+            pages.append(page)
         summaries.append(item)
+    return _Browsers(summaries, pages)
 
-    index = out / "index.html"
-    write_atomic(index, index_page(title=options.title, inputs=summaries, tables=tables,
-                                   heatmaps=heatmap_links, compare_heatmaps=compare_links,
-                                   downloads=downloads, notes=notes,
-                                   modes_html=scoring_modes_html(inputs) + breakdowns_html(inputs)
-                                   + extra_tables_html(inputs) + distributions_html(distribution_plots)
-                                   + audit_html(audits),
-                                   footnotes=_footnotes(inputs), reading=INTERVALS_READING if tables else (),
-                                   incomplete=incomplete,
-                                   compare_html=(leaderboard_html(board, [("Markdown", "tables/leaderboard.md"),
-                                                                          ("CSV", "tables/leaderboard.csv")])
-                                                 + charts_html(charts)) if leaderboard_files else ""))
-    compare_json: dict[str, Any] = ({"length_charts": charts_json(charts), "leaderboard": leaderboard_json(board)}
-                                    if leaderboard_files else {})
+
+def _write_report_json(out: Path, inputs: Sequence[ReportInput], tables: list[ResultTable], published: bool,
+                       distribution_plots: list[DistributionPlot], many: _ManyModels,
+                       compare_links: list[CompareLink]) -> None:
+    """``report.json``: the numbers behind the tables, the distributions, the many-model views and the tables'
+    noise notes."""
+    compare_json: dict[str, Any] = ({"length_charts": charts_json(many.charts),
+                                     "leaderboard": leaderboard_json(many.board)} if many.files else {})
     if compare_links:
         compare_json["side_by_side_heatmaps"] = [{"task": c.task, "src": c.src, "models": c.models,
                                                   "left_out": c.left_out} for c in compare_links]
     noise = {t.slug: list(t.noise) for t in tables if t.noise}
-    write_json_atomic(out / "report.json", {**_report_json(inputs, tables, bool(published)),
+    write_json_atomic(out / "report.json", {**_report_json(inputs, tables, published),
                                             "distributions": distributions_json(distribution_plots),
                                             **compare_json, **({"noise": noise} if noise else {})})
-    return ReportResult(out=out, index_html=index, tables=tables, table_files=table_files,
-                        heatmaps=heatmap_files, sample_pages=sample_pages, notes=notes,
-                        distributions=[out / p.src for p in distribution_plots],
-                        charts=[out / c.src for c in charts], leaderboard_files=leaderboard_files,
-                        compare_heatmaps=[out / c.src for c in compare_links])
