@@ -41,7 +41,6 @@ PENDING_SPLIT = frozenset({
     ("commands/run.py", "register"),
     ("commands/run.py", "register.run_command"),
     ("haystack.py", "_assemble_once"),
-    ("scoring.py", "headline_intervals"),
     ("video/frames.py", "_decode_sorted"),
 })
 

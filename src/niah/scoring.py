@@ -211,7 +211,7 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
     def wilson(score: float | None, n: int) -> list[float] | None:
         return _bounds(wilson_interval(score / 100, n), 100.0) if score is not None and n > 0 else None
 
-    boot: list[str] = []  # names of the statistics the bootstrap computes
+    boot: list[str] = []  # names of the statistics the bootstrap computes: "" (overall) and "task:KEY"
     overall: list[float] | None = None
     method: str | None = None
     if head.overall is not None:
@@ -229,87 +229,108 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         else:
             boot.append("task:" + key)
     if boot:
-        # each row's stratum: what the bootstrap redraws within, and what an all-alike figure is bounded by
-        stratum_of = [scorer.stratum(row, info) if scorer.stratum is not None else row["task"] for row, info in rows]
-        strata: dict[Any, list[int]] = defaultdict(list)
-        for position, stratum in enumerate(stratum_of):
-            strata[stratum].append(position)
-        groups = list(strata.values())
-        layouts = [{k: row[k] for k in scorer.layout_fields if k in row} for row, _info in rows]
-
-        def replicate(rng: random.Random) -> list[float | None]:
-            # one resample: within each stratum, drawn outcomes put at the stratum's own grid positions; the
-            # family's aggregation and headline recomputed on it
-            sample: ScoredRows = []
-            for members in groups:
-                for position, drawn in zip(members, rng.choices(members, k=len(members)), strict=True):
-                    row, info = rows[drawn]
-                    sample.append((row if drawn == position else {**row, **layouts[position]}, info))
-            again = _headline(scorer, sample, mode)
-            found: dict[str, float | None] = {"": again.overall}
-            found.update({"task:" + key: task.score for key, task in again.by_task.items()})
-            return [found.get(name) for name in boot]
-
-        intervals = dict(zip(boot, bootstrap_intervals(replicate, len(boot)), strict=True))
-
-        alike_methods: dict[str, str] = {}  # statistics whose interval is that of a common score (its method)
-
-        def resampled(name: str, score: float | None) -> list[float] | None:
-            # outcomes that all came out alike give every resample the same figure: a zero-width interval that
-            # claims certainty. The figure with each value of the common score's own interval put in for every
-            # sample behind it bounds the figure (a perfect run: its Wilson interval over the samples; one
-            # filled bin of an official mean over all bins: that scaled; a flip below 50: never under 50)
-            bounds = _bounds(intervals.get(name), 1.0)
-            if bounds is None or bounds[0] != bounds[1] or score is None:
-                return bounds
-            task = name.removeprefix("task:") if name else None
-            behind = [k for k, (row, info) in enumerate(rows) if (task is None or row["task"] == task)
-                      and (scorer.counted is None or scorer.counted(row, info))] or list(range(len(rows)))
-            # the strata behind the figure (those the bootstrap redraws within): each must have scored alike,
-            # though they may differ from each other (one task all right, another all wrong)
-            common_of: dict[Any, float] = {}
-            sizes: dict[Any, int] = defaultdict(int)
-            for k in behind:
-                value = float(rows[k][0]["scores"][mode])
-                if common_of.setdefault(stratum_of[k], value) != value:
-                    return bounds
-                sizes[stratum_of[k]] += 1
-            chosen = set(behind)
-
-            def figure_at(scores: dict[Any, float]) -> float | None:
-                """The figure (0-1) with each stratum's samples behind it all scored ``scores[stratum]``."""
-                moved: ScoredRows = [
-                    ({**row, "scores": {**row["scores"], mode: scores[stratum_of[k]]}} if k in chosen else row, info)
-                    for k, (row, info) in enumerate(rows)]
-                again = _headline(scorer, moved, mode)
-                found = again.overall if task is None else (
-                    again.by_task[task].score if task in again.by_task else None)
-                return None if found is None else found / 100.0
-
-            commons = set(common_of.values())
-            if len(commons) > 1:  # strata unlike each other: each stratum's uncertainty, through the figure
-                found = strata_alike_interval(figure_at, common_of, sizes)
-                if found is None:
-                    return bounds
-                alike_methods[name] = NORMAL
-                return [round(found[0] * 100.0, PERCENT_DECIMALS), round(found[1] * 100.0, PERCENT_DECIMALS)]
-            # one common score: its interval over all the samples behind the figure, put in for every one of them
-            # (41 points across it: a rule need not be monotone)
-            common = commons.pop()
-            alike_methods[name] = WILSON if common in (0.0, 1.0) else NORMAL
-            ends = []
-            for bound in interval_points(*alike_interval(common, len(behind))):
-                figure = figure_at(dict.fromkeys(common_of, bound))
-                ends.append(score if figure is None else figure * 100.0)
-            return [round(min(ends), PERCENT_DECIMALS), round(max(ends), PERCENT_DECIMALS)]
-
+        resampling = _Resampling(scorer, rows, mode, _strata_of(scorer, rows))
+        intervals = dict(zip(boot, _bootstrap(resampling, boot), strict=True))
         if "" in intervals:
-            overall = resampled("", head.overall)
-            method = alike_methods.get("", BOOTSTRAP) if overall is not None else None
+            overall, alike_method = _resampled(resampling, intervals[""], None, head.overall)
+            method = (alike_method or BOOTSTRAP) if overall is not None else None
         for key, task in head.by_task.items():
             if "task:" + key in intervals:
-                tasks[key] = resampled("task:" + key, task.score)
+                tasks[key] = _resampled(resampling, intervals["task:" + key], key, task.score)[0]
     return overall, method, tasks
+
+
+@dataclass(frozen=True)
+class _Resampling:
+    """What the bootstrap of a headline redraws: the scored rows in one mode, and each row's stratum (what the
+    bootstrap redraws within, and what an all-alike figure is bounded by)."""
+
+    scorer: Scorer
+    rows: ScoredRows
+    mode: str
+    stratum_of: list[Any]
+
+
+def _strata_of(scorer: Scorer, rows: ScoredRows) -> list[Any]:
+    """Each row's stratum: the family's (:class:`Scorer` ``stratum``), else its task."""
+    return [scorer.stratum(row, info) if scorer.stratum is not None else row["task"] for row, info in rows]
+
+
+def _bootstrap(resampling: _Resampling, boot: list[str]) -> list[tuple[float, float] | None]:
+    """The seeded percentile bootstrap intervals (0-100) of the statistics named in ``boot``: on each resample,
+    within each stratum, drawn outcomes are put at the stratum's own grid positions and the family's
+    aggregation and headline recomputed."""
+    scorer, rows, mode = resampling.scorer, resampling.rows, resampling.mode
+    strata: dict[Any, list[int]] = defaultdict(list)
+    for position, stratum in enumerate(resampling.stratum_of):
+        strata[stratum].append(position)
+    groups = list(strata.values())
+    layouts = [{k: row[k] for k in scorer.layout_fields if k in row} for row, _info in rows]
+
+    def replicate(rng: random.Random) -> list[float | None]:
+        sample: ScoredRows = []
+        for members in groups:
+            for position, drawn in zip(members, rng.choices(members, k=len(members)), strict=True):
+                row, info = rows[drawn]
+                sample.append((row if drawn == position else {**row, **layouts[position]}, info))
+        again = _headline(scorer, sample, mode)
+        found: dict[str, float | None] = {"": again.overall}
+        found.update({"task:" + key: task.score for key, task in again.by_task.items()})
+        return [found.get(name) for name in boot]
+
+    return bootstrap_intervals(replicate, len(boot))
+
+
+def _resampled(resampling: _Resampling, interval: tuple[float, float] | None, task: str | None,
+               score: float | None) -> tuple[list[float] | None, str | None]:
+    """A bootstrap interval as reported, and the method of the interval put in its place when it is that of a
+    common score (None when it stays the bootstrap's).
+
+    Outcomes that all came out alike give every resample the same figure: a zero-width interval that claims
+    certainty. The figure with each value of the common score's own interval put in for every sample behind it
+    bounds the figure (a perfect run: its Wilson interval over the samples; one filled bin of an official mean
+    over all bins: that scaled; a flip below 50: never under 50)."""
+    scorer, rows, mode, stratum_of = resampling.scorer, resampling.rows, resampling.mode, resampling.stratum_of
+    bounds = _bounds(interval, 1.0)
+    if bounds is None or bounds[0] != bounds[1] or score is None:
+        return bounds, None
+    behind = [k for k, (row, info) in enumerate(rows) if (task is None or row["task"] == task)
+              and (scorer.counted is None or scorer.counted(row, info))] or list(range(len(rows)))
+    # the strata behind the figure (those the bootstrap redraws within): each must have scored alike, though
+    # they may differ from each other (one task all right, another all wrong)
+    common_of: dict[Any, float] = {}
+    sizes: dict[Any, int] = defaultdict(int)
+    for k in behind:
+        value = float(rows[k][0]["scores"][mode])
+        if common_of.setdefault(stratum_of[k], value) != value:
+            return bounds, None
+        sizes[stratum_of[k]] += 1
+    chosen = set(behind)
+
+    def figure_at(scores: dict[Any, float]) -> float | None:
+        """The figure (0-1) with each stratum's samples behind it all scored ``scores[stratum]``."""
+        moved: ScoredRows = [
+            ({**row, "scores": {**row["scores"], mode: scores[stratum_of[k]]}} if k in chosen else row, info)
+            for k, (row, info) in enumerate(rows)]
+        again = _headline(scorer, moved, mode)
+        found = again.overall if task is None else (again.by_task[task].score if task in again.by_task else None)
+        return None if found is None else found / 100.0
+
+    commons = set(common_of.values())
+    if len(commons) > 1:  # strata unlike each other: each stratum's uncertainty, through the figure
+        found = strata_alike_interval(figure_at, common_of, sizes)
+        if found is None:
+            return bounds, None
+        return [round(found[0] * 100.0, PERCENT_DECIMALS), round(found[1] * 100.0, PERCENT_DECIMALS)], NORMAL
+    # one common score: its interval over all the samples behind the figure, put in for every one of them (41
+    # points across it: a rule need not be monotone)
+    common = commons.pop()
+    ends = []
+    for bound in interval_points(*alike_interval(common, len(behind))):
+        figure = figure_at(dict.fromkeys(common_of, bound))
+        ends.append(score if figure is None else figure * 100.0)
+    return ([round(min(ends), PERCENT_DECIMALS), round(max(ends), PERCENT_DECIMALS)],
+            WILSON if common in (0.0, 1.0) else NORMAL)
 
 
 def benchmark_block(scorer: Scorer, benchmark: str, rows: ScoredRows, mode: str) -> dict[str, Any]:
