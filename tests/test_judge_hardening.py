@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from typer.testing import CliRunner
 from niah.cli import app
 from niah.judged import MAX_RAW_CHARS, PASSES_NAME, STORE_NAME, VerdictStore
 from support.openai_server import FaultPlan, OpenAIServer
-from support.processes import kill_when_lines, niah_env
+from support.processes import kill_when_lines, niah_env, start_niah, stop_with, wait_until
 
 runner = CliRunner()
 CORRECT = '{"verdict": "correct", "failure_modes": [], "reason": "same items"}'
@@ -190,6 +191,27 @@ def test_a_judge_run_killed_mid_way_asks_only_the_unfinished_items_again(run: Pa
         out = _judge(run, srv)
         assert len(srv.log) == 6 - done and f"{done} verdicts reused, {6 - done} asked" in out
     assert len(VerdictStore(run).rows) == 6 and json.loads((run / "scores.llm.json").read_text())["n"] == 6
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_mid_judge_keeps_the_stored_verdicts_and_says_how_to_resume(run: Path, sig: signal.Signals) -> None:
+    """Issue 44, item 13: SIGTERM killed a judge pass without a word; now either signal stops it at once (the
+    request in flight is dropped), exits 128 + the signal, says what is kept, and a rerun asks only the rest."""
+    with OpenAIServer(responder=lambda body: CORRECT, delay_s=2.0) as srv:  # 6 items one by one: 12 s and more
+        proc = start_niah(["judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
+                           "--concurrency", "1", *FAST], env=ENV)
+        start_up = wait_until(proc, lambda: (run / STORE_NAME).is_file() and b"\n" in (run / STORE_NAME).read_bytes())
+        err, stopping = stop_with(proc, sig)
+    assert proc.returncode == 128 + sig, err
+    assert stopping < 10 + 4 * start_up, (stopping, start_up)
+    said = "terminated (SIGTERM)" if sig == signal.SIGTERM else "interrupted (Ctrl-C)"
+    assert (f"{said} during niah judge seq-niah: the verdicts stored so far are kept; run the same command again "
+            "to resume") in err, err
+    done = len(VerdictStore(run).rows)
+    assert 1 <= done < 6
+    with OpenAIServer(responder=lambda body: CORRECT) as srv:
+        out = _judge(run, srv)
+        assert len(srv.log) == 6 - done and f"{done} verdicts reused, {6 - done} asked" in out
 
 
 # ------------------------------------------------------------------------------- keys

@@ -60,28 +60,20 @@ def test_ctrl_c_records_interrupted_in_run_json_and_says_how_to_resume(tmp_path:
     import signal
     import subprocess
     import sys
-    import time
 
     from support.datasets import write_text_prompts
-    from support.processes import niah_env
+    from support.processes import niah_env, start_niah, stop_with, wait_until
 
     dataset = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(30)])
     run = tmp_path / "run"
     with OpenAIServer(delay_s=0.1) as server:
         cmd = [sys.executable, "-m", "niah.cli", "run", str(dataset), "--model", "openai:echo", "--base-url",
                server.base_url, "--out", str(run), "--no-progress", "--concurrency", "2"]
-        # a background job inherits SIGINT ignored; the child takes it as a terminal's foreground command does
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=niah_env(),
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        deadline = time.monotonic() + 120  # a hang guard, not a timing assertion
-        while time.monotonic() < deadline:
-            responses = run / "responses.jsonl"
-            if responses.exists() and len(responses.read_text().splitlines()) >= 4:
-                break
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
-        assert proc.returncode == 130 and "run the same command again" in err, err
+        proc = start_niah(cmd[3:])
+        responses = run / "responses.jsonl"
+        wait_until(proc, lambda: responses.exists() and responses.read_bytes().count(b"\n") >= 4)
+        err, _ = stop_with(proc, signal.SIGINT)
+        assert proc.returncode == 130 and "kept in" in err and "run the same command again" in err, err
         meta = json.loads((run / "run.json").read_text())
         assert meta["interrupted"] == "SIGINT" and meta["complete"] is False
         done = subprocess.run(cmd, capture_output=True, text=True, env=niah_env(), timeout=120)

@@ -28,7 +28,7 @@ from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
 from niah.sample import Dataset, DatasetInvalid, DatasetWriter, Sample, TextPart, VideoPart, media_problem
 from niah.video import expand, sample_video
 from niah.video.frames import DEFAULT_FRAME_LIMIT, VideoInfo, VideoLimits, probe
-from support.processes import niah_env
+from support.processes import niah_env, start_niah, stop_with, wait_until
 from support.videos import barcode_video
 
 SECRET = b"root-only: the password is hunter2\n"
@@ -355,48 +355,27 @@ def slow_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ds
 
 
-def _ctrl_c_as_in_a_terminal() -> None:
-    """A job a shell starts in the background (``pytest ... &``, a CI runner's step) inherits SIGINT ignored, and
-    Python then never raises KeyboardInterrupt: the run went on to its end and the test waited on it. The child
-    takes SIGINT as a terminal's foreground command does."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_during_decoding_stops_the_run(slow_dataset: Path, tmp_path: Path, sig: signal.Signals) -> None:
     run_dir = tmp_path / "run"
     env = {**niah_env(), "NIAH_FRAME_CACHE": str(tmp_path / "frames")}
-    proc = subprocess.Popen([sys.executable, "-m", "niah.cli", "run", str(slow_dataset), "--model", "baseline:random",
-                             "--out", str(run_dir), "--video-fps", "1", "--max-frames", "1000", "--no-progress"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=_ctrl_c_as_in_a_terminal)
-    try:
-        started = time.monotonic()
-        deadline = started + 300  # a hang guard, not a measurement
-        while not (run_dir / "run.json").exists():  # written just before the first sample is sampled
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.05)
-        # The reference: how long this machine, as busy as it is now, took to start the process and validate the
-        # dataset. Stopping must take a few of those; before the fix the decoding thread ran on through all 1000
-        # frames, some thirty start-ups' worth of work on a quiet machine and more on a busy one.
-        start_up = time.monotonic() - started
-        time.sleep(0.4)
-        proc.send_signal(sig)
-        signalled = time.monotonic()
-        _, err = proc.communicate(timeout=300)
-        stopping = time.monotonic() - signalled
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == (2 if sig == signal.SIGTERM else 130), err
+    proc = start_niah(["run", str(slow_dataset), "--model", "baseline:random", "--out", str(run_dir),
+                       "--video-fps", "1", "--max-frames", "1000", "--no-progress"], env=env)
+    # The reference: how long this machine, as busy as it is now, took to start the process and validate the
+    # dataset (run.json is written just before the first sample is sampled). Stopping must take a few of those;
+    # before the fix the decoding thread ran on through all 1000 frames, some thirty start-ups' worth of work on
+    # a quiet machine and more on a busy one.
+    start_up = wait_until(proc, (run_dir / "run.json").exists)
+    time.sleep(0.4)
+    err, stopping = stop_with(proc, sig, timeout_s=300)
+    assert proc.returncode == 128 + sig, err
     assert stopping < 10 + 4 * start_up, (stopping, start_up)
     meta = json.loads((run_dir / "run.json").read_text())
     assert meta["complete"] is False and meta["finished"] is None
-    if sig == signal.SIGTERM:
-        assert "terminated (SIGTERM)" in err and meta["interrupted"] == "SIGTERM"
-    else:  # Ctrl-C: said, with where the work is kept and how to resume (it exited 130 without a word)
-        assert f"interrupted (Ctrl-C): what was answered is kept in {run_dir}; run the same command again" in err
+    assert meta["interrupted"] == sig.name  # Ctrl-C wrote null
+    said = "terminated (SIGTERM)" if sig == signal.SIGTERM else "interrupted (Ctrl-C)"
+    # said, with where the work is kept and how to resume (Ctrl-C exited 130 without a word)
+    assert f"{said} while running: 0 answered so far are kept in {run_dir}; run the same command again" in err
 
 
 def test_probe_with_limits_refuses_a_video_over_them(tmp_path: Path) -> None:

@@ -9,12 +9,14 @@ import inspect
 import math
 import os
 import re
+import signal
 import sys
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
+from niah import interrupts
 from niah.errors import ConfigError, NiahError
 from niah.outcome import EXIT_ERROR
 from niah.redact import redact
@@ -100,6 +102,7 @@ def _friendly_errors(callback):
             _refuse_non_finite(kwargs)
             return callback(*args, **kwargs)
         except NiahError as exc:
+            interrupts.check()  # an error of the stop itself (decoding stopped) is said as the stop
             typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(EXIT_ERROR) from None
         except BrokenPipeError:
@@ -109,6 +112,7 @@ def _friendly_errors(callback):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(1) from None
         except OSError as exc:
+            interrupts.check()
             typer.secho(f"error: {redact(os_error_line(exc))}", fg=typer.colors.RED, err=True)
             raise typer.Exit(EXIT_ERROR) from None
 
@@ -212,37 +216,53 @@ def _register() -> None:
 _register()
 
 
-#: The status typer exits with on Ctrl-C (128 + SIGINT), as a shell reports a command the key stopped.
+#: The status typer exits with on a KeyboardInterrupt (Ctrl-C, or niah.interrupts.Interrupted for SIGTERM).
 EXIT_CTRL_C = 130
 #: Verbs that keep what they finished and pick up where they stopped when the same command is run again.
 RESUMABLE = {"run": "what was answered is kept", "eval": "what was built and answered is kept",
              "judge": "the verdicts stored so far are kept"}
+#: Verbs named with a second word (``niah build mm-niah``), for the line an interrupted command prints.
+_TWO_WORD_VERBS = ("build", "import", "judge", "export")
 
 
-def interrupted_message(argv: list[str]) -> str:
-    """What a Ctrl-C'd command says on its way out: that it stopped, what is kept, and how to go on."""
-    verb = next((a for a in argv if not a.startswith("-")), "")
+def interrupted_message(argv: list[str], signum: int = signal.SIGINT,
+                        stopped_in: interrupts.Stage | None = None) -> str:
+    """What a command stopped by ``signum`` says on its way out: what it was doing, what is kept, and how to
+    go on. ``stopped_in``: the innermost stage the signal stopped (it knows better than the verb)."""
+    words = [a for a in argv if not a.startswith("-")]
+    verb = words[0] if words else ""
+    command = " ".join(words[:2] if verb in _TWO_WORD_VERBS else words[:1])
     out = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("--out", "-o")), None)
     if verb == "eval" and out is None and "--config" not in argv:
         out = "out/eval"  # niah eval's default output folder
+    how = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"terminated ({signal.Signals(signum).name})"
+    doing = f" while {stopped_in.what}" if stopped_in is not None else f" during niah {command}".rstrip()
     if verb in RESUMABLE:
-        where = f" in {out}" if out and verb != "judge" else ""
-        return (f"interrupted (Ctrl-C): {RESUMABLE[verb]}{where}; run the same command again to resume "
-                "(nothing finished is asked again)")
-    return "interrupted (Ctrl-C): stopped before it finished; run the same command again"
+        kept = RESUMABLE[verb] + (f" in {out}" if out and verb != "judge" else "")
+        then = interrupts.RESUME
+    else:
+        kept, then = "nothing half-written is left (outputs are written whole)", interrupts.REDO
+    if stopped_in is not None:
+        kept, then = stopped_in.kept or kept, stopped_in.then or then
+    return f"{how}{doing}: {kept}; {then}"
 
 
 def main() -> None:
-    try:
-        app()
-    except NiahError as exc:
-        typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
-        sys.exit(EXIT_ERROR)
-    except SystemExit as exc:
-        if exc.code == EXIT_CTRL_C:  # typer turns KeyboardInterrupt into a silent exit 130
-            with contextlib.suppress(OSError):
-                typer.echo(redact(interrupted_message(sys.argv[1:])), err=True)
-        raise
+    with interrupts.handling_signals():
+        try:
+            app()
+        except NiahError as exc:
+            typer.secho(f"error: {redact(str(exc))}", fg=typer.colors.RED, err=True)
+            sys.exit(EXIT_ERROR)
+        except SystemExit as exc:
+            signalled = interrupts.received()
+            if exc.code == EXIT_CTRL_C or (signalled is not None and exc.code):
+                signum = signalled or signal.SIGINT
+                with contextlib.suppress(OSError):
+                    line = interrupted_message(sys.argv[1:], signum, interrupts.stopped_in())
+                    typer.echo(redact(line), err=True)
+                sys.exit(interrupts.exit_status(signum))
+            raise
 
 
 if __name__ == "__main__":

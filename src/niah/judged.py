@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from niah import interrupts
 from niah.cache import canonical_json_ascii
 from niah.errors import DataError
 from niah.iox import dumps_line, open_append, read_append_log, write_json_atomic
@@ -245,7 +246,7 @@ def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping
                 print(file=sys.stderr)
 
     try:
-        asyncio.run(go())
+        interrupts.run_async(go())  # Ctrl-C or SIGTERM: what was stored is kept
     finally:
         store.close()
     stats.failed = sum(v.failed for v in stats.verdicts.values())

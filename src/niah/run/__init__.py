@@ -36,13 +36,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from niah import interrupts
 from niah.cache import CACHE_JSONL, CACHE_LOCK, CACHE_SQLITE, CacheChain, ResponseCache
 from niah.errors import ConfigError
 from niah.models.base import Capabilities, GenerationSettings, ModelBackend, ModelSpec
@@ -69,7 +69,6 @@ from niah.run.record import (
     Progress,
     Recorder,
     RunDiskError,
-    RunInterrupted,
     RunSummary,
     clean_text,
     clean_usage,
@@ -154,7 +153,9 @@ async def run_dataset(
     check_out_dir(out_path, ds, cache_dir)
     summary = RunSummary(out_dir=out_path, model=spec.spec_string(), dataset=str(ds.root), dry_run=dry_run)
     started = time.monotonic()
-    stats = ds.validate(check_media=check_media)  # every problem, file:line: field, before any work
+    with interrupts.stage(f"validating {ds.root}", kept="nothing of this run was sent or written yet",
+                          then=interrupts.REDO):
+        stats = ds.validate(check_media=check_media)  # every problem, file:line: field, before any work
     check_tasks(stats, settings.tasks, ds.root)
     if dry_run:
         media = MediaStage(ds.media_root, spec.capabilities or Capabilities(), settings.options,
@@ -187,8 +188,7 @@ class _Held:
     ledger: RequestLedger | None = None
     bar: Progress | None = None
     recorder: Recorder | None = None
-    terminated: bool = False
-    interrupted: bool = False  # Ctrl-C (SIGINT): asyncio cancels the run's task, then raises KeyboardInterrupt
+    interrupted: str | None = None  # the signal that stopped it (niah.interrupts cancels the run's task)
 
 
 async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None, out_path: Path,
@@ -196,43 +196,18 @@ async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None
     """Open the stages, let the plan feed the sender and both feed the record, then close what was opened."""
     held = _Held(backend)
     created_out = not out_path.exists()
-    loop = asyncio.get_running_loop()
-    main_task = asyncio.current_task()
-
-    def on_sigterm() -> None:  # handled like Ctrl-C: stop, keep what is done, write run.json
-        held.terminated = True
-        if held.media is not None:
-            held.media.stop()  # a sampling thread would otherwise decode on, and exit would wait for it
-        if main_task is not None:
-            main_task.cancel()
-
-    sigterm_installed = False
     try:
-        planner, sender, recorder = _open_stages(held, ds, spec, out_path, settings, summary)
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
-            sigterm_installed = True
-
-        async def produce() -> None:
-            async with contextlib.aclosing(planner.steps()) as steps:
-                async for step in steps:
-                    recorder.planned(step)
-                    if step.job is not None:
-                        await sender.submit(step.job)
-            await sender.no_more_jobs()
-
-        ticker = asyncio.create_task(_refresh_run_json(recorder))
-        try:
-            await sender.serve(produce, recorder.outcome, recorder.crash)
-        finally:
-            ticker.cancel()
-            await asyncio.gather(ticker, return_exceptions=True)
-        recorder.log.compact(planner.order)
+        with interrupts.stage("running", then=interrupts.RESUME) as running:
+            planner, sender, recorder = _open_stages(held, ds, spec, out_path, settings, summary)
+            try:
+                await _serve(planner, sender, recorder)
+            finally:  # said when a signal stops the run
+                running.kept = f"{summary.answered} answered so far are kept in {out_path}"
         summary.finished = True
-    except asyncio.CancelledError:
-        if not held.terminated:
-            held.interrupted = True  # Ctrl-C: run.json says so, and the command line how to resume
-            raise
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        signalled = interrupts.received()
+        held.interrupted = signalled.name if signalled is not None else "cancelled"
+        raise
     except LOCAL_WRITE_ERRORS as exc:
         if held.recorder is None:  # before the run started (RUN_DIR not writable): as any other error
             raise
@@ -240,13 +215,30 @@ async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None
     except ServerUnreachable as exc:  # a dead server: the failed rows are recorded, the rest stays to resume
         summary.stopped = str(exc)
     finally:
-        if sigterm_installed:
-            loop.remove_signal_handler(signal.SIGTERM)
         summary.wall_s = time.monotonic() - started
         await _release(held, out_path, created_out)
-    return exit_status(summary, out_path, terminated=held.terminated,
-                       disk_error=held.recorder.disk_error if held.recorder is not None else None,
+    return exit_status(summary, disk_error=held.recorder.disk_error if held.recorder is not None else None,
                        disk_where=held.recorder.disk_where if held.recorder is not None else out_path)
+
+
+async def _serve(planner: Planner, sender: Sender, recorder: Recorder) -> None:
+    """Let the plan feed the sender and both feed the record; rewrite run.json meanwhile; compact at the end."""
+
+    async def produce() -> None:
+        async with contextlib.aclosing(planner.steps()) as steps:
+            async for step in steps:
+                recorder.planned(step)
+                if step.job is not None:
+                    await sender.submit(step.job)
+        await sender.no_more_jobs()
+
+    ticker = asyncio.create_task(_refresh_run_json(recorder))
+    try:
+        await sender.serve(produce, recorder.outcome, recorder.crash)
+    finally:
+        ticker.cancel()
+        await asyncio.gather(ticker, return_exceptions=True)
+    recorder.log.compact(planner.order)
 
 
 async def _refresh_run_json(recorder: Recorder) -> None:
@@ -312,7 +304,7 @@ async def _release(held: _Held, out_path: Path, created_out: bool) -> None:
             endpoints = stats_fn()
         await held.backend.aclose()
     if held.recorder is not None:
-        held.recorder.write_run_json(endpoints, terminated=held.terminated, interrupted=held.interrupted)
+        held.recorder.write_run_json(endpoints, interrupted=held.interrupted)
     if held.lock_fd is not None:
         os.close(held.lock_fd)
     elif created_out and out_path.is_dir() and not any(out_path.iterdir()):
@@ -320,13 +312,14 @@ async def _release(held: _Held, out_path: Path, created_out: bool) -> None:
 
 
 def run_dataset_sync(*args: Any, **kwargs: Any) -> RunSummary:
-    """:func:`run_dataset` for callers without an event loop."""
-    return asyncio.run(run_dataset(*args, **kwargs))
+    """:func:`run_dataset` for callers without an event loop; Ctrl-C or SIGTERM stops it as the command line's
+    run (:func:`niah.interrupts.run_async`): run.json says so and :class:`niah.interrupts.Interrupted` is raised."""
+    return interrupts.run_async(run_dataset(*args, **kwargs))
 
 
 __all__ = [
     "CACHE_JSONL", "CACHE_LOCK", "CACHE_SQLITE", "CACHE_SUBDIR", "CHECKPOINT_INTERVAL_S", "LOCAL_WRITE_ERRORS",
     "LOCK_FILE", "MAX_RESPONSE_CHARS", "REQUESTS_LOG", "RESPONSES_JSONL", "RUN_JSON", "CallOutcome",
-    "RetryPolicy", "RunDiskError", "RunInterrupted", "RunSummary", "call_with_retries", "clean_text",
+    "RetryPolicy", "RunDiskError", "RunSummary", "call_with_retries", "clean_text",
     "clean_usage", "iter_selected", "read_request_log", "request_key", "run_dataset", "run_dataset_sync",
 ]

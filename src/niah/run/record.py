@@ -3,8 +3,8 @@
 Each reply goes to the response cache and then to ``responses.jsonl`` (flushed) before the next one is handled;
 run.json is rewritten every :data:`CHECKPOINT_INTERVAL_S` while the run goes and once at its end, with the
 totals over every invocation, the needle delivery (whether each sent prompt held every needle its family
-locates) and how the run ended. :func:`exit_status` turns a run stopped by a full disk or SIGTERM into the
-error the command exits with; what was done stays on disk either way.
+locates) and how the run ended. :func:`exit_status` turns a run stopped by a full disk into the error the
+command exits with (a signal's record is ``interrupted`` in run.json); what was done stays on disk either way.
 """
 
 from __future__ import annotations
@@ -27,10 +27,6 @@ from niah.run.plan import RunSettings, Step
 from niah.run.rundir import LOCAL_WRITE_ERRORS, RUN_JSON, RequestLedger, ResponsesLog, now
 from niah.run.send import CallOutcome, Job
 from niah.sample import Dataset, Sample
-
-
-class RunInterrupted(NiahError):
-    """The run was stopped by SIGTERM; what it finished is on disk and a rerun resumes."""
 
 
 class RunDiskError(NiahError):
@@ -391,8 +387,9 @@ class Recorder:
         if failed_file is not None and not failed_file.resolve().is_relative_to(self.out_dir.resolve()):
             self.disk_where = failed_file  # not the run's own folder: free space there
 
-    def write_run_json(self, endpoints: Any, *, terminated: bool, interrupted: bool = False) -> None:
-        """The last run.json of this invocation: totals over every invocation, delivery, how it ended."""
+    def write_run_json(self, endpoints: Any, *, interrupted: str | None = None) -> None:
+        """The last run.json of this invocation: totals over every invocation, delivery, how it ended
+        (``interrupted``: the signal that stopped it, ``SIGINT`` or ``SIGTERM``)."""
         summary, run_json, previous = self.summary, self.run_json, self.previous or {}
         if endpoints is not None:
             run_json["endpoints"] = endpoints  # requests per replica: shows how the pool was used
@@ -408,10 +405,8 @@ class Recorder:
             run_json.pop("needle_delivery", None)
         run_json["last_invocation"] = {**summary.counts(), "wall_s": round(summary.wall_s, 3)}
         run_json["wall_s"] = round(summary.wall_s + float(previous.get("wall_s") or 0.0), 3)
-        if terminated:
-            run_json["interrupted"] = "SIGTERM"
-        elif interrupted:
-            run_json["interrupted"] = "SIGINT"
+        if interrupted is not None:
+            run_json["interrupted"] = interrupted
         if self.disk_error is not None:
             run_json["interrupted"] = "disk error"
             run_json["status"] = "failed"
@@ -466,13 +461,10 @@ def start_run_json(*, ds: Dataset, spec: ModelSpec, identity: dict[str, Any], ca
     return run_json
 
 
-def exit_status(summary: RunSummary, out_dir: Path, *, terminated: bool, disk_error: str | None,
-                disk_where: Path) -> RunSummary:
-    """The invocation's exit status: the summary, or the error a disk failure or SIGTERM ends it with."""
+def exit_status(summary: RunSummary, *, disk_error: str | None, disk_where: Path) -> RunSummary:
+    """The invocation's exit status: the summary, or the error a disk failure ends it with (a signal ends it
+    with :class:`niah.interrupts.Interrupted`, raised on its way out)."""
     if disk_error is not None:
         raise RunDiskError(f"stopped on a disk error writing {disk_where} ({disk_error}); the {summary.answered} "
                            "answers so far are kept; free space and rerun the same command to resume")
-    if terminated:
-        raise RunInterrupted(f"terminated (SIGTERM); {summary.answered} answered so far are kept in {out_dir}; "
-                             "rerun the same command to resume")
     return summary
