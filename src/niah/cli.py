@@ -221,7 +221,7 @@ EXIT_CTRL_C = 130
 #: Verbs that keep what they finished and pick up where they stopped when the same command is run again.
 RESUMABLE = {"run": "what was answered is kept", "eval": "what was built and answered is kept",
              "judge": "the verdicts stored so far are kept"}
-#: Verbs named with a second word (``niah build mm-niah``), for the line an interrupted command prints.
+#: Verbs named with a second word (``niah build FAMILY``), for the line an interrupted command prints.
 _TWO_WORD_VERBS = ("build", "import", "judge", "export")
 
 

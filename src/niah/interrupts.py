@@ -147,7 +147,8 @@ def handling_signals() -> Iterator[None]:
         yield
         return
     previous = {sig: signal.getsignal(sig) for sig in HANDLED}
-    installed = [sig for sig, handler in previous.items() if handler not in (signal.SIG_IGN, _on_signal)]
+    # a handler set outside Python (None) could not be put back: left as it is, as an ignored signal is
+    installed = [sig for sig, handler in previous.items() if handler not in (None, signal.SIG_IGN, _on_signal)]
     for sig in installed:
         signal.signal(sig, _on_signal)
     try:

@@ -89,7 +89,7 @@ from niah.run.rundir import (
     read_request_log,
 )
 from niah.run.send import CallOutcome, RetryPolicy, Sender, ServerUnreachable, call_with_retries
-from niah.sample import Dataset
+from niah.sample import Dataset, DatasetStats
 from niah.shards import Shard
 
 
@@ -153,9 +153,7 @@ async def run_dataset(
     check_out_dir(out_path, ds, cache_dir)
     summary = RunSummary(out_dir=out_path, model=spec.spec_string(), dataset=str(ds.root), dry_run=dry_run)
     started = time.monotonic()
-    with interrupts.stage(f"validating {ds.root}", kept="nothing of this run was sent or written yet",
-                          then=interrupts.REDO):
-        stats = ds.validate(check_media=check_media)  # every problem, file:line: field, before any work
+    stats = _validate(ds, check_media)
     check_tasks(stats, settings.tasks, ds.root)
     if dry_run:
         media = MediaStage(ds.media_root, spec.capabilities or Capabilities(), settings.options,
@@ -174,6 +172,13 @@ async def run_dataset(
                           "use --over-limit skip, truncate or downscale")
     summary.total = count_selected(stats, settings.tasks, limit, shard)
     return await _run_stages(ds, spec, backend, out_path, settings, summary, started)
+
+
+def _validate(ds: Dataset, check_media: bool) -> DatasetStats:
+    """Every problem of the dataset, file:line: field, before any work; a signal stops it at once."""
+    with interrupts.stage(f"validating {ds.root}", kept="nothing of this run was sent or written yet",
+                          then=interrupts.REDO):
+        return ds.validate(check_media=check_media)
 
 
 @dataclass(slots=True)
