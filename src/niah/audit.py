@@ -53,7 +53,7 @@ import math
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -110,6 +110,12 @@ class AuditOptions:
     random_draws: int = 10
     seed: int = 0
     media_roots: tuple[str, ...] = ()
+    #: The most samples of a task the audit measures, the dataset's own and those it builds of the same
+    #: generator (:func:`niah.audit_samples.audit_enough`); None: ``niah.audit_samples.DEFAULT_LIMIT``; at or
+    #: below the dataset's own size (0, say), none are built.
+    limit: int | None = None
+    #: The noise allowance (points, at 95% one-sided) that samples are built for.
+    allowance: float = 5.0
     #: Where the delivery probe's sampled frames are cached: a run's own ``cache/frames`` when the audit reads a
     #: run, else :func:`niah.video.expand.frame_cache_dir`. Where the frames live changes no verdict, so it is
     #: left out of audit.json (which stays the same wherever the audit ran).
@@ -131,6 +137,13 @@ class AuditReport:
     probes: list[ProbeResult]
     tasks: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Where the measured samples came from: the dataset, then any more of its generator the audit built
+    #: (each with its samples per task).
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+    def built(self, task: str) -> int:
+        """Samples of ``task`` the audit built beyond the dataset's own."""
+        return sum(int(s.get("tasks", {}).get(task, 0)) for s in self.sources if s.get("built"))
 
     @property
     def passed(self) -> bool:
@@ -154,6 +167,7 @@ class AuditReport:
             "failed": len(self.failed),
             "skewed": len(self.skewed),
             "margin": self.options.margin,
+            "sources": self.sources,
             "probes": [dataclasses.asdict(p) for p in self.probes],
             "notes": self.notes,
         }
@@ -416,6 +430,7 @@ class _Facts:
     random_kinds: int = 1  # distinct baseline:random replies (one: a fixed best blind reply averages no luck away)
     budget: int | None = None  # the new-token budget of the sample's generation settings
     tokenizer: str | None = None  # the dataset's text tokenizer (meta.tokenizer)
+    source: int = 0  # which of the audit's sources it came from (0: the dataset itself)
 
 
 def _leak_text(sample: Sample) -> str | None:
@@ -487,16 +502,19 @@ def _sent_prompt(sample: Sample, media_root: Path, options: AuditOptions) -> Any
     return fit_to_capabilities(expanded, sample, caps, prompt_options, expanded_notes=notes)
 
 
-def _prompt_hash(prompt: Any) -> str:
+def _prompt_hash(prompt: Any, *, media_tag: str = "") -> str:
+    """The prompt's digest; ``media_tag`` names the source a media path is relative to (two builds may each
+    hold a ``media/0.png`` that are different images)."""
     digest = hashlib.sha256()
+    tag = media_tag.encode()
     digest.update((prompt.system or "").encode())
     for part in prompt.parts:
         if isinstance(part, TextPart):
             digest.update(b"\x00t" + part.text.encode("utf-8", "surrogatepass"))
         elif isinstance(part, ImagePart):
-            digest.update(b"\x00i" + part.path.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00i" + tag + part.path.encode("utf-8", "surrogatepass"))
         elif isinstance(part, VideoPart):
-            digest.update(b"\x00v" + json.dumps(part.to_json(), sort_keys=True).encode())
+            digest.update(b"\x00v" + tag + json.dumps(part.to_json(), sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -532,7 +550,7 @@ def _shape(sample: Sample, media: _MediaHashes) -> str:
 
 
 def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOptions,
-           media: _MediaHashes | None = None) -> _Facts:
+           media: _MediaHashes | None = None, *, source: int = 0) -> _Facts:
     spots = hooks.locate(sample)
     random_replies = [_random_reply(sample, options.seed + k) for k in range(options.random_draws)]
     random_scores = [_official(sample, reply) for reply in random_replies]
@@ -542,8 +560,9 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
         + ["".join(p.text for p in c if isinstance(p, TextPart)) for c in sample.choices or ()])
     facts = _Facts(task=sample.task, gold=_gold_key(sample.answer), question=_question_key(sample),
                    chance=hooks.chance(sample), random=sum(known) / len(known) if known else None,
-                   echo=_official(sample, echo_reply), needles=len(spots), group=hooks.group(sample),
-                   random_kinds=len(set(random_replies)))
+                   echo=_official(sample, echo_reply), needles=len(spots), random_kinds=len(set(random_replies)),
+                   # ids repeat across builds: a built sample's group is its own
+                   group=hooks.group(sample) if not source else f"{source}/{hooks.group(sample)}", source=source)
     texts = [s.text for s in spots if s.kind == "text" and s.text]
     facts.needle_texts = tuple(texts)
     if texts:
@@ -578,7 +597,7 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
     from niah.delivery import delivered
 
     facts.needles_delivered = sum(delivered(sample, spots, fit.prompt))
-    facts.prompt_hash = _prompt_hash(fit.prompt)
+    facts.prompt_hash = _prompt_hash(fit.prompt, media_tag=str(source) if source else "")
     facts.budget = fit.prompt.generation.max_tokens
     return facts
 
@@ -1101,12 +1120,44 @@ def _token_counter(name: str | None) -> Callable[[str], int]:
     return lambda text: max(1, len(text) // 4)
 
 
-def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
-                  progress: bool = True) -> AuditReport:
-    """Run every probe on ``dataset`` (streamed twice) and return the report; nothing is written."""
-    from niah.console import progress_bar
+@dataclass(frozen=True)
+class AuditSource:
+    """A folder of samples the audit measures: the dataset itself, or more samples of its generator that the
+    audit built (:mod:`niah.audit_samples`; ``about`` says how: the command, its seed and size)."""
 
-    options = options or AuditOptions()
+    path: Path
+    built: bool = False
+    about: Mapping[str, Any] = field(default_factory=dict)
+
+
+def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *, progress: bool = True,
+                  more: Sequence[AuditSource] = ()) -> AuditReport:
+    """Run every probe on ``dataset`` (streamed twice) and return the report; nothing is written. ``more``:
+    further samples of the same generator, measured with the dataset's own as one set per task."""
+    options = _checked(options or AuditOptions())
+    sources = [_Opened.of(AuditSource(Path(dataset)), 0, options), *(
+        _Opened.of(source, k, options) for k, source in enumerate(more, start=1))]
+    reference = _reference_table(options.reference, options.media_roots) if options.reference else None
+    hooks = _Hooks()
+    seen = _read_facts(sources, hooks, options, progress)
+    tables = _Tables.of(seen.facts)
+    reader = _Reader(tables.gold_counts, sources[0].media_root,
+                     reference_golds(reference) if reference is not None else None)
+    replies = _reply_without_the_task(sources, seen, tables, hooks, reader, reference, progress)
+    probes: list[ProbeResult] = []
+    notes: list[str] = []
+    for task in sorted(tables.by_task):
+        judged, note = _judge_task(task, tables.by_task[task], seen.facts, replies, reader, options)
+        probes.extend(judged)
+        notes.extend(note)
+    probes.extend(_family_probes(seen.probe_samples, hooks, options))
+    return AuditReport(str(dataset), len(seen.facts), options, probes,
+                       tasks={t: len(idx) for t, idx in sorted(tables.by_task.items())}, notes=notes,
+                       sources=[s.summary(seen.facts) for s in sources])
+
+
+def _checked(options: AuditOptions) -> AuditOptions:
+    """The options, refused in one line when a setting cannot be used (before any work)."""
     if options.margin < 0 or not math.isfinite(options.margin):
         raise ConfigError("--margin must be a finite number of points >= 0")
     from niah.prompts import OVER_LIMIT_POLICIES
@@ -1115,202 +1166,343 @@ def audit_dataset(dataset: str | Path, options: AuditOptions | None = None, *,
         raise ConfigError(f"unknown --over-limit {options.over_limit!r} (choose from {', '.join(OVER_LIMIT_POLICIES)})")
     if options.video_fps is not None and not (math.isfinite(options.video_fps) and options.video_fps > 0):
         raise ConfigError("--video-fps must be a positive number of frames per second")
-    ds = Dataset(dataset, media_roots=options.media_roots)
-    stats = ds.validate(check_media=False)
-    total = stats.samples
-    reference = _reference_table(options.reference, options.media_roots) if options.reference else None
-    hooks = _Hooks()
-    media = _MediaHashes(ds.media_root)
-    facts: list[_Facts] = []
-    probe_samples: dict[str, list[Sample]] = defaultdict(list)  # for family probes: samples without context
-    lexicon = _Lexicon()
-    with progress_bar(progress, total, "audit: reading samples") as advance:
-        for sample in _iter(ds, advance):
-            facts.append(_facts(sample, hooks, ds.media_root, options, media))
-            if facts[-1].needle_texts:  # the vocabulary detector's word counts (diagnostic)
-                lexicon.add(facts[-1].task, sample, facts[-1].needle_texts)
-            if hooks.spec(sample.benchmark).probes is not None:
-                probe_samples[sample.benchmark].append(dataclasses.replace(sample, context=[]))
-    by_task: dict[str, list[int]] = defaultdict(list)
-    for i, f in enumerate(facts):
-        by_task[f.task].append(i)
-    gold_counts = {t: Counter(facts[i].gold for i in idx) for t, idx in by_task.items()}
-    # a sample's group (itself, or a base and its variants) per table key: what leaving it out takes away
-    group_golds: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
-    for f in facts:
-        for key in ((f.task,), (f.task, "q", f.question), (f.task, "s", f.shape)):
-            group_golds[(*key, f.group)][f.gold] += 1
-    width = 1 + max((len(c) for c in group_golds.values()), default=1)
+    if options.limit is not None and options.limit < 0:
+        raise ConfigError("--limit must be a number of samples >= 0")
+    return options
 
-    def left_out(f: _Facts, *key: str) -> Counter[str]:
-        return group_golds[(*key, f.group)]
 
-    task_top = {t: _TopCounts(c, width) for t, c in gold_counts.items()}
-    candidates = {t: _ConstantCandidates.of(c) for t, c in gold_counts.items()}
-    question_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    shape_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    for f in facts:
-        question_golds[(f.task, f.question)][f.gold] += 1
-        shape_golds[(f.task, f.shape)][f.gold] += 1
-    question_top = {k: _TopCounts(c, width) for k, c in question_golds.items()}
-    shape_top = {k: _TopCounts(c, width) for k, c in shape_golds.items()}
-    pools: dict[str, list[str] | None] = {}
-    declared_pool: dict[str, bool] = {}
-    leak_counts: dict[str, Counter[str]] = {}
-    for t, idx in by_task.items():
-        leak_counts[t] = Counter(g for g in (facts[i].leak_gold for i in idx) if g is not None)
-    leak_finders = {t: _LeakFinder(c) for t, c in leak_counts.items() if c}
-    leaks: dict[int, tuple[float, float]] = {}
+@dataclass
+class _Opened:
+    """A source opened and checked: its dataset, its place among the sources and its media hashes."""
 
-    reader = _Reader(gold_counts, ds.media_root, reference_golds(reference) if reference is not None else None)
-    # second pass: replies that depend on the other samples
-    replies: dict[str, dict[int, float | None]] = defaultdict(dict)
-    constants: dict[str, dict[str, dict[int, float | None]]] = defaultdict(lambda: defaultdict(dict))
-    with progress_bar(progress, total, "audit: no-read replies") as advance:
-        for i, sample in enumerate(_iter(ds, advance)):
-            f = facts[i]
-            task = f.task
-            own_mode = task_top[task].mode_without_counts(left_out(f, task))
-            if own_mode is not None:
-                replies["majority-task"][i] = _official(sample, _reply_for(sample, json.loads(own_mode)))
-            q_mode = question_top[(task, f.question)].mode_without_counts(left_out(f, task, "q", f.question)) or own_mode
-            if q_mode is not None:
-                replies["majority-question"][i] = _official(sample, _reply_for(sample, json.loads(q_mode)))
-            if len(shape_top) > len(by_task):  # samples of some task differ in shape
-                s_mode = shape_top[(task, f.shape)].mode_without_counts(left_out(f, task, "s", f.shape)) or own_mode
-                if s_mode is not None:
-                    replies["shape-table"][i] = _official(sample, _reply_for(sample, json.loads(s_mode)))
-            if reference is not None:
-                ref = reference.get((task, f.question))
-                if ref:
-                    gold = sorted(ref.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-                    replies["reference-table"][i] = _official(sample, _reply_for(sample, json.loads(gold)))
-                else:
-                    replies["reference-table"][i] = None if own_mode is None else _official(
-                        sample, _reply_for(sample, json.loads(own_mode)))
-            for label, reply in candidates[task].replies(sample):
-                constants[task][label][i] = _official(sample, reply)
-            if task not in pools:
-                declared_pool[task] = hooks.spec(sample.benchmark).pool is not None
-                pools[task] = _pool(hooks.spec(sample.benchmark), task, gold_counts[task], sample)
-            pool = pools[task]
-            if pool:
-                if not declared_pool.get(task):  # learned from the other samples: a unique gold is not in it
-                    mine = left_out(f, task)
-                    pool = [g for g in pool if gold_counts[task][_gold_key(g)] > mine.get(_gold_key(g), 0)]
-                replies["answer-pool"][i] = _official(sample, ", ".join(pool))
-            reader.read(i, sample, f, left_out(f, task))
-            if f.needle_texts:
-                f.outlier = lexicon.hit(task, sample, f.needle_texts)
-            finder = leak_finders.get(task)
-            if finder is not None and f.leak_gold is not None:
-                haystack = _haystack_text(sample, f.needle_texts)
-                hits = finder.found(haystack)
-                own = finder.has(f.leak_gold, haystack, hits)
-                others = sum(finder.counts[g] for g in hits) - (1 if own and f.leak_gold in hits else 0)
-                eligible = sum(finder.counts.values()) - 1
-                leaks[i] = (float(own), others / eligible if eligible > 0 else float(own))
+    source: AuditSource
+    index: int
+    ds: Dataset
+    samples: int
+    media: _MediaHashes
 
-    probes: list[ProbeResult] = []
-    margin = options.margin
-    notes: list[str] = []
-    for task in sorted(by_task):
-        idx = by_task[task]
-        chances = {i: facts[i].chance for i in idx}
+    @classmethod
+    def of(cls, source: AuditSource, index: int, options: AuditOptions) -> _Opened:
+        ds = Dataset(source.path, media_roots=options.media_roots)
+        stats = ds.validate(check_media=False)
+        return cls(source, index, ds, stats.samples, _MediaHashes(ds.media_root))
 
-        def add(name: str, kind: str, values: Mapping[int, float | None], detail: str, *,
-                two_sided: bool = False, task: str = task, chances: Mapping[int, float] = chances,
-                replies: int = 1) -> None:
-            # each no-read value is the score of a blind reply (or the mean of ``replies`` of them)
-            probe = judge_probe(name, task, kind, values, chances, margin, detail, two_sided=two_sided,
-                                replies=replies)
-            if probe is not None:
-                probes.append(probe)
+    @property
+    def media_root(self) -> Path:
+        return self.ds.media_root
 
-        add("random", "no-read", {i: facts[i].random for i in idx},
-            f"baseline:random ({options.random_draws} seeds) must sit at chance", two_sided=True,
-            replies=1 if 2 * sum(facts[i].random_kinds == 1 for i in idx) > len(idx) else options.random_draws)
-        add("question-echo", "no-read", {i: facts[i].echo for i in idx}, "the question and option texts sent back")
-        for name, detail in (("majority-task", "most frequent gold of the task's other samples"),
-                             ("majority-question", "most frequent gold of the other samples asking the same "
-                                                   "question (else the task's)"),
-                             ("shape-table", "most frequent gold of the other samples of the same shape "
-                                             "(question or option images copied byte for byte into the "
-                                             "context, repeated context images)"),
-                             ("reference-table", f"gold of the same question in {options.reference}"),
-                             ("answer-pool", f"every distinct gold listed in one reply "
-                                             f"({len(pools.get(task) or [])} answers)")):
-            got = replies.get(name, {})
-            add(name, "no-read", {i: got[i] for i in idx if i in got}, detail)
-        if constants.get(task):  # a label that is no reply for some sample (a list gold among others) is None there
-            loo = leave_one_out_best({label: [got.get(i) for i in idx] for label, got in constants[task].items()},
-                                     groups=[facts[i].group for i in idx])
-            label, times = loo.most_picked()
-            picked = f"for all {len(idx)} samples" if times == len(idx) else f"most often, {times} of {len(idx)}"
-            add("constant", "no-read", dict(zip(idx, loo.scores, strict=True)),
-                f"best constant reply on the other samples: {label} ({picked})")
-        for name, values, detail in reader.probes(task, idx):
-            if name == "type-scan":  # a diagnostic, as the skews are: scanning for the type is not a shortcut
-                scan = judge_probe(name, task, "reading", values, chances, margin, detail)
-                if scan is not None:
-                    probes.append(dataclasses.replace(scan, advisory=True))
-                continue
-            add(name, "reading", values, detail)
-        outliers = {i: hit for i in idx if (hit := facts[i].outlier) is not None}
-        if outliers:
-            found = judge_probe("vocabulary-outlier", task, "layout", {i: v[0] for i, v in outliers.items()},
-                                {i: v[1] for i, v in outliers.items()}, margin,
-                                "the sentence whose words are most like the other samples' needles' (naive Bayes "
-                                "against the task's contexts) is a needle (a diagnostic: needles lexically out of "
-                                "place); chance is the needle share of sentences")
-            if found is not None:
-                probes.append(dataclasses.replace(found, advisory=True))
-        task_leaks = {i: leaks[i] for i in idx if i in leaks}
-        if task_leaks:
-            probes.append(judge_probe(
-                "gold-in-haystack", task, "leak", {i: v[0] for i, v in task_leaks.items()},
-                {i: v[1] for i, v in task_leaks.items()}, margin,
-                "the gold text stands in its own haystack (needles taken out); chance: another sample's gold "
-                "in this haystack") or _never())
-        # layout
-        text_names = sorted({name for i in idx for name in facts[i].text_classes})
-        for name in text_names:
-            probes.extend(_layout_probe(name, task, [facts[i].text_classes.get(name, Counter()) for i in idx],
-                                        margin, "text segments",
-                                        [facts[i].sentence_classes.get(name, Counter()) for i in idx]))
-        probes.extend(_layout_probe("image-position", task, [facts[i].image_classes for i in idx], margin,
-                                    "images"))
-        # delivery
-        located = [i for i in idx if facts[i].needles]
-        if not located:
-            notes.append(f"{task}: no needles located; delivery and layout probes not run")
+    def summary(self, facts: Sequence[_Facts]) -> dict[str, Any]:
+        """Where this source's samples came from and how many of each task the audit measured."""
+        tasks = Counter(f.task for f in facts if f.source == self.index)
+        out: dict[str, Any] = {"built": self.source.built, "samples": self.samples, "tasks": dict(sorted(tasks.items()))}
+        if self.source.built:
+            out.update(self.source.about)
         else:
-            ok = [i for i in located if facts[i].needles_delivered == facts[i].needles]
-            errors = [facts[i].delivery_error for i in located if facts[i].delivery_error]
-            shown = sum(facts[i].needles_delivered or 0 for i in located)
-            needed = sum(facts[i].needles for i in located)
-            rate = 100 * len(ok) / len(located)
-            detail = f"{shown} of {needed} needles in the sent prompts"
-            if errors:
-                detail += f"; {len(errors)} not rendered (first: {errors[0]})"
-            probes.append(ProbeResult("needles-delivered", task, DELIVERY, round(rate, 2), 100.0, len(located),
-                                      len(ok) == len(located), detail))
-        hashed = [i for i in idx if facts[i].prompt_hash is not None]
-        if hashed:
-            golds_by_prompt: dict[str, set[str]] = defaultdict(set)
-            for i in hashed:
-                golds_by_prompt[facts[i].prompt_hash or ""].add(facts[i].gold)
-            clash = [i for i in hashed if len(golds_by_prompt[facts[i].prompt_hash or ""]) > 1]
-            rate = 100 * len(clash) / len(hashed)
-            probes.append(ProbeResult("same-prompt", task, DELIVERY, round(rate, 2), 0.0, len(hashed),
-                                      not clash, "samples sending exactly another sample's prompt with a "
-                                                 "different gold"))
+            out["path"] = str(self.source.path)
+        return out
+
+
+def _stream(sources: Sequence[_Opened], progress: bool, label: str) -> Iterator[tuple[_Opened, Sample]]:
+    """Every sample of every source, in order, with a progress bar on stderr."""
+    from niah.console import progress_bar
+
+    with progress_bar(progress, sum(s.samples for s in sources), label) as advance:
+        for source in sources:
+            for sample in _iter(source.ds, advance):
+                yield source, sample
+
+
+@dataclass
+class _Seen:
+    """The first pass: each sample's facts, the samples the family probes read (without their contexts), and
+    the vocabulary diagnostic's word counts."""
+
+    facts: list[_Facts] = field(default_factory=list)
+    probe_samples: dict[str, list[Sample]] = field(default_factory=lambda: defaultdict(list))
+    lexicon: _Lexicon = field(default_factory=lambda: _Lexicon())
+
+
+def _read_facts(sources: Sequence[_Opened], hooks: _Hooks, options: AuditOptions, progress: bool) -> _Seen:
+    seen = _Seen()
+    for source, sample in _stream(sources, progress, "audit: reading samples"):
+        f = _facts(sample, hooks, source.media_root, options, source.media, source=source.index)
+        seen.facts.append(f)
+        if f.needle_texts:  # the vocabulary detector's word counts (diagnostic)
+            seen.lexicon.add(f.task, sample, f.needle_texts)
+        if hooks.spec(sample.benchmark).probes is not None:
+            seen.probe_samples[sample.benchmark].append(dataclasses.replace(sample, context=[]))
+    return seen
+
+
+@dataclass
+class _Tables:
+    """What the other samples teach, counted once: golds per task, per question text and per shape, each
+    sample's group (itself, or a base and its variants) per key, so that leaving it out takes its group away."""
+
+    by_task: dict[str, list[int]]
+    gold_counts: dict[str, Counter[str]]
+    group_golds: dict[tuple[str, ...], Counter[str]]
+    task_top: dict[str, _TopCounts]
+    question_top: dict[tuple[str, str], _TopCounts]
+    shape_top: dict[tuple[str, str], _TopCounts]
+    candidates: dict[str, _ConstantCandidates]
+    leak_finders: dict[str, _LeakFinder]
+
+    @classmethod
+    def of(cls, facts: Sequence[_Facts]) -> _Tables:
+        by_task: dict[str, list[int]] = defaultdict(list)
+        for i, f in enumerate(facts):
+            by_task[f.task].append(i)
+        gold_counts = {t: Counter(facts[i].gold for i in idx) for t, idx in by_task.items()}
+        group_golds: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
+        question_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        shape_golds: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        for f in facts:
+            for key in ((f.task,), (f.task, "q", f.question), (f.task, "s", f.shape)):
+                group_golds[(*key, f.group)][f.gold] += 1
+            question_golds[(f.task, f.question)][f.gold] += 1
+            shape_golds[(f.task, f.shape)][f.gold] += 1
+        width = 1 + max((len(c) for c in group_golds.values()), default=1)
+        leak_counts = {t: Counter(g for g in (facts[i].leak_gold for i in idx) if g is not None)
+                       for t, idx in by_task.items()}
+        return cls(by_task, gold_counts, group_golds, {t: _TopCounts(c, width) for t, c in gold_counts.items()},
+                   {k: _TopCounts(c, width) for k, c in question_golds.items()},
+                   {k: _TopCounts(c, width) for k, c in shape_golds.items()},
+                   {t: _ConstantCandidates.of(c) for t, c in gold_counts.items()},
+                   {t: _LeakFinder(c) for t, c in leak_counts.items() if c})
+
+    def left_out(self, f: _Facts, *key: str) -> Counter[str]:
+        """The golds of ``f``'s group under ``key``: what leaving the sample out takes away."""
+        return self.group_golds[(*key, f.group)]
+
+
+@dataclass
+class _Replies:
+    """The second pass: per probe, each sample's score (0-1) of the reply the other samples suggest."""
+
+    scores: dict[str, dict[int, float | None]] = field(default_factory=lambda: defaultdict(dict))
+    constants: dict[str, dict[str, dict[int, float | None]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(dict)))
+    pools: dict[str, list[str] | None] = field(default_factory=dict)
+    declared_pool: dict[str, bool] = field(default_factory=dict)
+    leaks: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+def _reply_without_the_task(sources: Sequence[_Opened], seen: _Seen, tables: _Tables, hooks: _Hooks,
+                            reader: _Reader, reference: Mapping[tuple[str, str], Counter[str]] | None,
+                            progress: bool) -> _Replies:
+    """The second pass: replies that depend on the other samples (tables, constants, pools), the reading
+    probes' facts, the vocabulary diagnostic and the leak finder."""
+    out = _Replies()
+    for i, (source, sample) in enumerate(_stream(sources, progress, "audit: no-read replies")):
+        f = seen.facts[i]
+        _table_replies(i, sample, f, tables, reference, out)
+        for label, reply in tables.candidates[f.task].replies(sample):
+            out.constants[f.task][label][i] = _official(sample, reply)
+        _pool_reply(i, sample, f, tables, hooks, out)
+        reader.root = source.media_root
+        reader.read(i, sample, f, tables.left_out(f, f.task))
+        if f.needle_texts:
+            f.outlier = seen.lexicon.hit(f.task, sample, f.needle_texts)
+        leak = _leak(sample, f, tables.leak_finders.get(f.task))
+        if leak is not None:
+            out.leaks[i] = leak
+    return out
+
+
+def _table_replies(i: int, sample: Sample, f: _Facts, tables: _Tables,
+                   reference: Mapping[tuple[str, str], Counter[str]] | None, out: _Replies) -> None:
+    """The most frequent gold of the other samples of the task, of its question text, of its shape, and the
+    reference build's gold of its question text."""
+    task = f.task
+    own_mode = tables.task_top[task].mode_without_counts(tables.left_out(f, task))
+    if own_mode is not None:
+        out.scores["majority-task"][i] = _official(sample, _reply_for(sample, json.loads(own_mode)))
+    q_mode = tables.question_top[(task, f.question)].mode_without_counts(
+        tables.left_out(f, task, "q", f.question)) or own_mode
+    if q_mode is not None:
+        out.scores["majority-question"][i] = _official(sample, _reply_for(sample, json.loads(q_mode)))
+    if len(tables.shape_top) > len(tables.by_task):  # samples of some task differ in shape
+        s_mode = tables.shape_top[(task, f.shape)].mode_without_counts(
+            tables.left_out(f, task, "s", f.shape)) or own_mode
+        if s_mode is not None:
+            out.scores["shape-table"][i] = _official(sample, _reply_for(sample, json.loads(s_mode)))
+    if reference is not None:
+        ref = reference.get((task, f.question))
+        if ref:
+            gold = sorted(ref.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+            out.scores["reference-table"][i] = _official(sample, _reply_for(sample, json.loads(gold)))
+        else:
+            out.scores["reference-table"][i] = None if own_mode is None else _official(
+                sample, _reply_for(sample, json.loads(own_mode)))
+
+
+def _pool_reply(i: int, sample: Sample, f: _Facts, tables: _Tables, hooks: _Hooks, out: _Replies) -> None:
+    """Every gold of the task's closed answer pool (the family's, else the other samples') in one reply."""
+    task = f.task
+    if task not in out.pools:
+        out.declared_pool[task] = hooks.spec(sample.benchmark).pool is not None
+        out.pools[task] = _pool(hooks.spec(sample.benchmark), task, tables.gold_counts[task], sample)
+    pool = out.pools[task]
+    if pool:
+        if not out.declared_pool.get(task):  # learned from the other samples: a unique gold is not in it
+            mine = tables.left_out(f, task)
+            pool = [g for g in pool if tables.gold_counts[task][_gold_key(g)] > mine.get(_gold_key(g), 0)]
+        out.scores["answer-pool"][i] = _official(sample, ", ".join(pool))
+
+
+def _leak(sample: Sample, f: _Facts, finder: _LeakFinder | None) -> tuple[float, float] | None:
+    """Whether the gold text stands in the haystack with the needles taken out, and the rate at which the
+    task's other golds stand in it."""
+    if finder is None or f.leak_gold is None:
+        return None
+    haystack = _haystack_text(sample, f.needle_texts)
+    hits = finder.found(haystack)
+    own = finder.has(f.leak_gold, haystack, hits)
+    others = sum(finder.counts[g] for g in hits) - (1 if own and f.leak_gold in hits else 0)
+    eligible = sum(finder.counts.values()) - 1
+    return float(own), others / eligible if eligible > 0 else float(own)
+
+
+def _judge_task(task: str, idx: Sequence[int], facts: Sequence[_Facts], replies: _Replies, reader: _Reader,
+                options: AuditOptions) -> tuple[list[ProbeResult], list[str]]:
+    """Every probe's verdict on one task, and the notes it leaves."""
+    judge = _TaskJudge(task, idx, facts, options.margin)
+    _no_read_probes(judge, replies, options)
+    _reading_probes(judge, reader)
+    _leak_probes(judge, replies)
+    _layout_probes(judge)
+    notes = _delivery_probes(judge)
+    return judge.probes, notes
+
+
+@dataclass
+class _TaskJudge:
+    """One task's samples and the verdicts found on them so far."""
+
+    task: str
+    idx: Sequence[int]
+    facts: Sequence[_Facts]
+    margin: float
+    probes: list[ProbeResult] = field(default_factory=list)
+
+    @property
+    def chances(self) -> dict[int, float]:
+        return {i: self.facts[i].chance for i in self.idx}
+
+    def add(self, name: str, kind: str, values: Mapping[int, float | None], detail: str, *,
+            two_sided: bool = False, replies: int = 1, advisory: bool = False) -> None:
+        """A probe judged from per-sample scores (each no-read value is the score of a blind reply, or the mean
+        of ``replies`` of them); ``advisory``: a diagnostic, shown but never failing."""
+        probe = judge_probe(name, self.task, kind, values, self.chances, self.margin, detail, two_sided=two_sided,
+                            replies=replies)
+        if probe is not None:
+            self.probes.append(dataclasses.replace(probe, advisory=True) if advisory else probe)
+
+
+def _no_read_probes(judge: _TaskJudge, replies: _Replies, options: AuditOptions) -> None:
+    idx, facts = judge.idx, judge.facts
+    fixed = 2 * sum(facts[i].random_kinds == 1 for i in idx) > len(idx)  # one best blind reply: no luck to average
+    judge.add("random", "no-read", {i: facts[i].random for i in idx},
+              f"baseline:random ({options.random_draws} seeds) must sit at chance", two_sided=True,
+              replies=1 if fixed else options.random_draws)
+    judge.add("question-echo", "no-read", {i: facts[i].echo for i in idx}, "the question and option texts sent back")
+    for name, detail in (("majority-task", "most frequent gold of the task's other samples"),
+                         ("majority-question", "most frequent gold of the other samples asking the same "
+                                               "question (else the task's)"),
+                         ("shape-table", "most frequent gold of the other samples of the same shape "
+                                         "(question or option images copied byte for byte into the "
+                                         "context, repeated context images)"),
+                         ("reference-table", f"gold of the same question in {options.reference}"),
+                         ("answer-pool", f"every distinct gold listed in one reply "
+                                         f"({len(replies.pools.get(judge.task) or [])} answers)")):
+        got = replies.scores.get(name, {})
+        judge.add(name, "no-read", {i: got[i] for i in idx if i in got}, detail)
+    constants = replies.constants.get(judge.task)
+    if constants:  # a label that is no reply for some sample (a list gold among others) is None there
+        loo = leave_one_out_best({label: [got.get(i) for i in idx] for label, got in constants.items()},
+                                 groups=[facts[i].group for i in idx])
+        label, times = loo.most_picked()
+        picked = f"for all {len(idx)} samples" if times == len(idx) else f"most often, {times} of {len(idx)}"
+        judge.add("constant", "no-read", dict(zip(idx, loo.scores, strict=True)),
+                  f"best constant reply on the other samples: {label} ({picked})")
+
+
+def _reading_probes(judge: _TaskJudge, reader: _Reader) -> None:
+    for name, values, detail in reader.probes(judge.task, judge.idx):
+        # the type scan is a diagnostic, as the skews are: scanning for the type is not a shortcut
+        judge.add(name, "reading", values, detail, advisory=name == "type-scan")
+
+
+def _leak_probes(judge: _TaskJudge, replies: _Replies) -> None:
+    """The vocabulary diagnostic (needle sentences found by their words) and the gold in the haystack."""
+    idx, facts = judge.idx, judge.facts
+    outliers = {i: hit for i in idx if (hit := facts[i].outlier) is not None}
+    if outliers:
+        found = judge_probe("vocabulary-outlier", judge.task, "layout", {i: v[0] for i, v in outliers.items()},
+                            {i: v[1] for i, v in outliers.items()}, judge.margin,
+                            "the sentence whose words are most like the other samples' needles' (naive Bayes "
+                            "against the task's contexts) is a needle (a diagnostic: needles lexically out of "
+                            "place); chance is the needle share of sentences")
+        if found is not None:
+            judge.probes.append(dataclasses.replace(found, advisory=True))
+    task_leaks = {i: replies.leaks[i] for i in idx if i in replies.leaks}
+    if task_leaks:
+        judge.probes.append(judge_probe(
+            "gold-in-haystack", judge.task, "leak", {i: v[0] for i, v in task_leaks.items()},
+            {i: v[1] for i, v in task_leaks.items()}, judge.margin,
+            "the gold text stands in its own haystack (needles taken out); chance: another sample's gold "
+            "in this haystack") or _never())
+
+
+def _layout_probes(judge: _TaskJudge) -> None:
+    idx, facts = judge.idx, judge.facts
+    for name in sorted({name for i in idx for name in facts[i].text_classes}):
+        judge.probes.extend(_layout_probe(name, judge.task, [facts[i].text_classes.get(name, Counter()) for i in idx],
+                                          judge.margin, "text segments",
+                                          [facts[i].sentence_classes.get(name, Counter()) for i in idx]))
+    judge.probes.extend(_layout_probe("image-position", judge.task, [facts[i].image_classes for i in idx],
+                                      judge.margin, "images"))
+
+
+def _delivery_probes(judge: _TaskJudge) -> list[str]:
+    """Every needle in the prompt the run would send, and no prompt sent for two different golds; the note
+    for a task whose needles could not be located."""
+    idx, facts, task = judge.idx, judge.facts, judge.task
+    notes: list[str] = []
+    located = [i for i in idx if facts[i].needles]
+    if not located:
+        notes.append(f"{task}: no needles located; delivery and layout probes not run")
+    else:
+        ok = [i for i in located if facts[i].needles_delivered == facts[i].needles]
+        errors = [facts[i].delivery_error for i in located if facts[i].delivery_error]
+        shown = sum(facts[i].needles_delivered or 0 for i in located)
+        needed = sum(facts[i].needles for i in located)
+        detail = f"{shown} of {needed} needles in the sent prompts"
+        if errors:
+            detail += f"; {len(errors)} not rendered (first: {errors[0]})"
+        judge.probes.append(ProbeResult("needles-delivered", task, DELIVERY, round(100 * len(ok) / len(located), 2),
+                                        100.0, len(located), len(ok) == len(located), detail))
+    hashed = [i for i in idx if facts[i].prompt_hash is not None]
+    if hashed:
+        golds_by_prompt: dict[str, set[str]] = defaultdict(set)
+        for i in hashed:
+            golds_by_prompt[facts[i].prompt_hash or ""].add(facts[i].gold)
+        clash = [i for i in hashed if len(golds_by_prompt[facts[i].prompt_hash or ""]) > 1]
+        judge.probes.append(ProbeResult("same-prompt", task, DELIVERY, round(100 * len(clash) / len(hashed), 2), 0.0,
+                                        len(hashed), not clash, "samples sending exactly another sample's prompt "
+                                                                "with a different gold"))
+    return notes
+
+
+def _family_probes(probe_samples: Mapping[str, list[Sample]], hooks: _Hooks,
+                   options: AuditOptions) -> list[ProbeResult]:
+    out: list[ProbeResult] = []
     for benchmark, samples in sorted(probe_samples.items()):
         family_probes = hooks.spec(benchmark).probes
         assert family_probes is not None
-        probes.extend(family_probes(samples, {**options.to_json(), "margin": margin}))
-    return AuditReport(str(dataset), len(facts), options, probes,
-                       tasks={t: len(idx) for t, idx in sorted(by_task.items())}, notes=notes)
+        out.extend(family_probes(samples, {**options.to_json(), "margin": options.margin}))
+    return out
 
 
 @dataclass(frozen=True)
@@ -1408,7 +1600,9 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
     for p in report.probes:
         by_task[p.task].append(p)
     for task, probes in by_task.items():
-        table = Table(title=f"{task} ({report.tasks.get(task, '?')} samples)", title_justify="left")
+        built = report.built(task)
+        where = f": {report.tasks[task] - built} of the dataset, {built} built" if built and task in report.tasks else ""
+        table = Table(title=f"{task} ({report.tasks.get(task, '?')} samples{where})", title_justify="left")
         for col in ("probe", "kind", "score", "chance", "n", "noise", "verdict"):
             table.add_column(col, justify="right" if col in ("score", "chance", "n", "noise") else "left")
         for p in probes:

@@ -42,6 +42,11 @@ def audit(
         "--margin", min=0.0, help="Points a probe may beat chance by before it counts as a shortcut.")] = 5.0,
     media_root: Annotated[list[Path] | None, typer.Option(
         "--media-root", help="Allow media from this folder outside the dataset; repeatable.")] = None,
+    limit: Annotated[int | None, typer.Option(
+        "--limit", min=0, help="The most samples of a task to measure. A dataset that records its build (every "
+                               "niah build does) is measured on more samples of the same builder, other seeds, "
+                               "until each probe's noise allowance is within 5 points at 95% (default: at most "
+                               "1000 a task); a limit at or below the dataset's size (0) audits it as it is.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress on stderr.")] = False,
     old_progress: Annotated[bool | None, deprecated_alias("--progress", "the default (progress is shown unless "
                                                           "--no-progress)")] = None,
@@ -51,11 +56,11 @@ def audit(
     from niah.audit import (
         AUDIT_FILE,
         AuditOptions,
-        audit_dataset,
         options_from_run,
         print_report,
         write_audit,
     )
+    from niah.audit_samples import audit_enough
 
     if out is not None and out.is_dir():
         out = out / AUDIT_FILE  # a folder given: audit.json in it
@@ -75,10 +80,10 @@ def audit(
     settings.update({k: v for k, v in overrides.items() if v is not None})
     if over_limit != "skip" or "over_limit" not in settings:
         settings["over_limit"] = over_limit
-    options = AuditOptions(margin=margin, reference=reference,
+    options = AuditOptions(margin=margin, reference=reference, limit=limit,
                            media_roots=tuple(str(p) for p in media_root or ()),
                            **{k: v for k, v in settings.items() if v is not None})  # type: ignore[arg-type]
-    report = audit_dataset(dataset, options, progress=not no_progress)
+    report = audit_enough(dataset, options, progress=not no_progress)
     print_report(report)
     target = out or ((run if run is not None else dataset) / AUDIT_FILE)
     write_audit(report, target)
