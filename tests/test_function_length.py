@@ -29,9 +29,6 @@ MAX_LINES = 100
 #: The docstring line that lets a hot path run longer: the bench script that times it and the figure it gave.
 HOT_PATH = re.compile(r"^\s*Length: hot path; (bench/[\w/]+\.py): (.*\d.*)$", re.MULTILINE)
 
-#: TEMPORARY: the audit stage's files, whose long function (audit_dataset) another change splits into named
-#: steps; drop this list once it has landed.
-AUDIT_FILES_PENDING_SPLIT = frozenset({"audit.py", "audit/dataset.py"})
 #: TEMPORARY: functions still being split into named steps (issue 46); each entry goes as its split lands.
 PENDING_SPLIT = frozenset({
     ("benchmarks/infinibench/matcher.py", "match_option"),
@@ -82,8 +79,6 @@ def package_long_functions() -> list[LongFunction]:
     found: list[LongFunction] = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
-        if relative in AUDIT_FILES_PENDING_SPLIT:
-            continue
         found.extend(long_functions(path.read_text(encoding="utf-8"), relative))
     return found
 
