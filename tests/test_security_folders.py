@@ -274,6 +274,39 @@ def test_a_report_into_its_own_earlier_folder_keeps_the_users_files(dataset: Pat
     assert third.exit_code == 0 and (out / "NOTES.txt").is_file()
 
 
+def test_a_report_again_keeps_the_users_files_in_its_media_folders_and_replaces_its_own(tmp_path: Path) -> None:
+    """Leftover of item 9: the thumbnail folder was copied over whole, so a file the user put there was listed as
+    niah's in the marker and a thumbnail changed since was reused as niah's; now the user's files there are kept
+    as the user's, and niah's own thumbnails are reused only while unchanged (else drawn again)."""
+    images = write_mm_niah_like(tmp_path / "images", per_task=1, tasks=("retrieval-image", "counting-image"))
+    run = tmp_path / "run"
+    run_dataset_sync(images, "baseline:oracle", run, progress=False)
+    assert runner.invoke(app, ["score", str(run)]).exit_code == 0
+    out = tmp_path / "report"
+    assert runner.invoke(app, ["report", str(run), "--out", str(out)]).exit_code == 0
+    thumbs = sorted((out / "assets" / "thumbs").glob("*.jpg"))
+    assert thumbs
+    drawn = {p.name: p.read_bytes() for p in thumbs}
+    thumbs[0].unlink()
+    thumbs[0].write_bytes(b"planted, not a thumbnail")  # changed since niah drew it
+    users = {"assets/thumbs/mine.txt": "mine\n", "assets/thumbs/sub/deep.txt": "deep\n",
+             "assets/thumbs/0123456789abcdef01234567.jpg": "a name like niah's, not niah's\n"}
+    users.update({f"{p.parent.relative_to(out).as_posix()}/notes.txt": "samples\n"
+                  for p in (out / "assets" / "samples").glob("*/index.js")})
+    for rel, text in users.items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_text(text)
+    again = runner.invoke(app, ["report", str(run), "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert {rel: (out / rel).read_text() for rel in users} == users
+    assert {p.name: p.read_bytes() for p in (out / "assets" / "thumbs").glob("*.jpg")
+            if p.name in drawn} == drawn  # the planted one drawn again, the others reused as they were
+    marker = json.loads((out / ".niah-report.json").read_text())
+    assert not set(users) & set(marker["files"]) and not set(users) & set(marker["thumbs"])
+    third = runner.invoke(app, ["report", str(run), "--out", str(out)])  # the user's files stay the user's
+    assert third.exit_code == 0 and {rel: (out / rel).read_text() for rel in users} == users
+
+
 def test_run_json_is_not_written_through_a_link(dataset: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     run_dataset_sync(dataset, "baseline:oracle", run, progress=False)

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -362,6 +364,47 @@ def _niah_wrote(out: Path) -> set[str] | None:
     return set(recorded)
 
 
+#: A thumbnail niah draws: its name is a digest of the source image's path, size and time.
+_THUMB_NAME = re.compile(re.escape(THUMBS_DIR) + r"/[0-9a-f]{24}\.jpg")
+
+
+def _thumb_digests(staging: Path, written: Sequence[str]) -> dict[str, str]:
+    """The SHA-256 of each thumbnail the report holds, for the marker: the next report into the folder reuses a
+    thumbnail only while it is unchanged."""
+    return {rel: hashlib.sha256((staging / rel).read_bytes()).hexdigest() for rel in written
+            if _THUMB_NAME.fullmatch(rel)}
+
+
+def _earlier_thumbs(out: Path) -> dict[str, Path]:
+    """The thumbnails the earlier report in ``out`` drew that are unchanged since (their SHA-256 as its marker
+    recorded): reused instead of drawn again. A file changed since, or one niah did not draw, is never taken
+    for a thumbnail; a report written before the digests were recorded has its thumbnails drawn again."""
+    try:
+        recorded = json.loads((out / REPORT_MARKER).read_text(encoding="utf-8")).get("thumbs")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    found: dict[str, Path] = {}
+    for rel, digest in (recorded.items() if isinstance(recorded, dict) else ()):
+        if not (isinstance(rel, str) and isinstance(digest, str) and _THUMB_NAME.fullmatch(rel)):
+            continue
+        path = out / rel
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode) and hashlib.sha256(path.read_bytes()).hexdigest() == digest:
+                found[rel] = path
+        except OSError:
+            continue
+    return found
+
+
+def _niah_drew(rel: str, ours: set[str] | None) -> bool:
+    """Whether ``rel`` in an earlier report folder is niah's own file (``ours``: its marker's list; None: an
+    older niah that kept no list). In the thumbnail folder only names niah draws are ever its own: a file the
+    user put there is kept even where an older marker listed it."""
+    if rel.startswith(f"{THUMBS_DIR}/"):
+        return _THUMB_NAME.fullmatch(rel) is not None and (ours is None or rel in ours)
+    return ours is not None and rel in ours
+
+
 def _keep_user_files(out: Path, staging: Path, new_files: set[str], moved: list[str]) -> None:
     """Move into ``staging`` every file of the earlier report folder ``out`` that niah did not write there (by
     the marker's list; without one, every file the new report does not write), so that swapping ``staging`` in
@@ -373,7 +416,7 @@ def _keep_user_files(out: Path, staging: Path, new_files: set[str], moved: list[
     moves: list[str] = []
     new_dirs = {parent.as_posix() for f in new_files for parent in Path(f).parents}
     for rel in _files_under(out):
-        if rel == REPORT_MARKER or (ours is not None and rel in ours) or rel.startswith(f"{THUMBS_DIR}/"):
+        if rel == REPORT_MARKER or _niah_drew(rel, ours):
             continue
         if rel in new_files or rel in new_dirs:
             if ours is None:
@@ -405,8 +448,9 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
 
     The report is written into a fresh sibling folder, marked (:data:`REPORT_MARKER`) and then swapped in for
     ``out``, so a report killed half-way never leaves new tables beside an old index; ``out`` must be absent,
-    empty or a report niah wrote (:func:`check_report_out`). Thumbnails of the old report are kept (they are
-    named by their source's path, size and mtime)."""
+    empty or a report niah wrote (:func:`check_report_out`). Thumbnails of the old report that are unchanged
+    (their SHA-256 as its marker recorded) are reused (they are named by their source's path, size and mtime);
+    the user's files there, thumbnail folder included, are kept (:func:`_keep_user_files`)."""
     out = Path(os.path.abspath(out))  # "." and "..": the swap renames the folder by its own name
     check_report_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -416,14 +460,13 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     kept: list[str] = []
     try:
         os.chmod(staging, 0o755)  # mkdtemp makes 0700; a report is meant to be shared
-        if (out / THUMBS_DIR).is_dir():
-            shutil.copytree(out / THUMBS_DIR, staging / THUMBS_DIR, copy_function=_link_or_copy)
-        result = _write_report(inputs, staging, options or ReportOptions(), progress or (lambda _line: None))
+        result = _write_report(inputs, staging, options or ReportOptions(), progress or (lambda _line: None),
+                               earlier_thumbs=_earlier_thumbs(out))
         written = _files_under(staging)
         _keep_user_files(out, staging, set(written), kept)
         write_json_atomic(staging / REPORT_MARKER, {"written_by": "niah report", "niah_version": __version__,
                                                     "created": datetime.now(UTC).isoformat(timespec="seconds"),
-                                                    "files": written})
+                                                    "files": written, "thumbs": _thumb_digests(staging, written)})
         replace_dir(staging, out)
     except BaseException:
         _put_back(kept, staging, out)
@@ -440,12 +483,6 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
         leaderboard_files=[moved(p) for p in result.leaderboard_files],
         compare_heatmaps=[moved(p) for p in result.compare_heatmaps])
 
-
-def _link_or_copy(source: str, target: str) -> None:
-    try:
-        os.link(source, target)  # the old folder is removed after the swap: a link keeps the file, costs nothing
-    except OSError:
-        shutil.copy2(source, target)
 
 
 def write_compare_heatmaps(out: Path, inputs: Sequence[ReportInput]) -> list[CompareLink]:
@@ -518,8 +555,9 @@ class _Browsers:
 
 
 def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptions,
-                  say: Callable[[str], None]) -> ReportResult:
-    """Write every file of the report for ``inputs`` into ``out`` (the staging folder), stage by stage."""
+                  say: Callable[[str], None], *, earlier_thumbs: Mapping[str, Path]) -> ReportResult:
+    """Write every file of the report for ``inputs`` into ``out`` (the staging folder), stage by stage;
+    ``earlier_thumbs``: the earlier report's unchanged thumbnails, reused."""
     say(f"report: tables for {len(inputs)} input(s)")
     out.mkdir(parents=True, exist_ok=True)
     notes: list[str] = gold_missing_notes(inputs) + judge_injection_notes(inputs)
@@ -535,7 +573,7 @@ def _write_report(inputs: Sequence[ReportInput], out: Path, options: ReportOptio
     compare_links = write_compare_heatmaps(out, inputs) if len(inputs) >= 2 else []
     distribution_plots = write_distributions(out, inputs, slugs)  # the family's ReportSpec.distributions
     many = _write_many_model_views(out, inputs, table_files.downloads, say)
-    browsers = _write_sample_browsers(out, inputs, slugs, options, notes, say)
+    browsers = _write_sample_browsers(out, inputs, slugs, options, notes, say, earlier_thumbs)
     index = out / "index.html"
     write_atomic(index, index_page(title=options.title, inputs=browsers.summaries, tables=tables,
                                    heatmaps=heatmaps.links, compare_heatmaps=compare_links,
@@ -630,12 +668,13 @@ def _write_many_model_views(out: Path, inputs: Sequence[ReportInput], downloads:
 
 
 def _write_sample_browsers(out: Path, inputs: Sequence[ReportInput], slugs: Sequence[str], options: ReportOptions,
-                           notes: list[str], say: Callable[[str], None]) -> _Browsers:
+                           notes: list[str], say: Callable[[str], None],
+                           earlier_thumbs: Mapping[str, Path]) -> _Browsers:
     """Each input's summary for the index and, for a run with scored rows (unless turned off), its sample
     browser page; media a browser refused is added to ``notes``."""
     summaries: list[InputSummary] = []
     pages: list[Path] = []
-    thumbs = ThumbnailWriter(out, max_px=options.browser.thumb_px)
+    thumbs = ThumbnailWriter(out, max_px=options.browser.thumb_px, earlier=earlier_thumbs)
     for inp, slug in zip(inputs, slugs, strict=True):
         item = InputSummary(name=inp.name, kind=inp.kind, source=str(inp.path), benchmark=inp.benchmark,
                             split=inp.split, rows=inp.num_rows, samples_page=None)

@@ -20,8 +20,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+import shutil
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -328,11 +330,14 @@ def _capped_text_segments(parts: Sequence[Part], image_ref: Callable[[str, bool]
 class ThumbnailWriter:
     """Small JPEG thumbnails inside the report folder, one per source image (cached by path, size, mtime)."""
 
-    def __init__(self, out_root: Path, *, max_px: int = 160, quality: int = 75) -> None:
+    def __init__(self, out_root: Path, *, max_px: int = 160, quality: int = 75,
+                 earlier: Mapping[str, Path] | None = None) -> None:
         self.out_root = out_root
         self.max_px = max_px
         self.quality = quality
         self.written = 0
+        #: Thumbnails an earlier report into the same folder drew, checked unchanged: linked, not drawn again.
+        self.earlier = dict(earlier or {})
         self._done: dict[str, str | None] = {}
 
     def thumb(self, source: Path) -> str | None:
@@ -348,7 +353,7 @@ class ThumbnailWriter:
             digest = hashlib.sha256(f"{source}|{st.st_size}|{st.st_mtime_ns}|{self.max_px}".encode()).hexdigest()
             rel = f"{THUMBS_DIR}/{digest[:24]}.jpg"
             target = self.out_root / rel
-            if not target.is_file():
+            if not target.is_file() and not _link_earlier(self.earlier.get(rel), target):
                 write_atomic(target, self._render(source))
                 self.written += 1
         except (OSError, ValueError, Image.DecompressionBombError):  # unreadable, not an image, too large
@@ -372,6 +377,21 @@ class ThumbnailWriter:
             buf = io.BytesIO()
             im_rgb.save(buf, format="JPEG", quality=self.quality, optimize=True)
         return buf.getvalue()
+
+
+def _link_earlier(earlier: Path | None, target: Path) -> bool:
+    """Put the earlier report's thumbnail at ``target`` (a hard link: the old folder goes after the swap)."""
+    if earlier is None:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(earlier, target)
+    except OSError:
+        try:
+            shutil.copyfile(earlier, target)
+        except OSError:
+            return False
+    return True
 
 
 # ------------------------------------------------------------------------------------------ dataset lookup
