@@ -2,8 +2,10 @@
 
 Measures, on the embedded English corpus with cl100k_base:
 1. a fresh text-needle sample (its own haystack selection) at 8K, 32K and 128K tokens;
-2. a depth sweep over one haystack (only the needle moves);
-3. a full MM-NIAH grid of the validation set's size (six tasks, 1K-64K, images included) written to disk,
+2. a fresh 32K sample with three text needles and three images (one pinned near a depth): every step of the
+   layout (needle positions, paragraph openings and closings, image boundaries), not only the text selection;
+3. a depth sweep over one haystack (only the needle moves);
+4. a full MM-NIAH grid of the validation set's size (six tasks, 1K-64K, images included) written to disk,
    with peak memory (ru_maxrss).
 Every generated sample is checked exact to 0 tokens (outside the timed region); the share of contexts that end on
 a whole sentence (rather than a word cut) is printed beside it.
@@ -28,7 +30,7 @@ import numpy as np
 
 from niah.corpus import load_corpus
 from niah.corpus.text import split_sentences
-from niah.haystack import NeedleSpec, TextPool, assemble, sweep_haystack
+from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble, sweep_haystack
 from niah.tokens import get_tokenizer
 
 NEEDLE = " The best thing to do in Nanjing is eating hot dry noodles."
@@ -57,6 +59,25 @@ def bench_fresh(pool: TextPool, length: int, repeats: int) -> tuple[float, int, 
     for lay in layouts:  # exactness, checked outside the timed region
         worst = max(worst, abs(pool.tokenizer.count(lay.text()) - length))
     return statistics.median(times) * 1000, worst, ends / repeats
+
+
+def bench_placed(pool: TextPool, length: int, repeats: int) -> tuple[float, int]:
+    """(median ms per sample, max |error| over 20 samples) of samples with three needles and three images."""
+    rng = np.random.default_rng(0)
+    times, layouts = [], []
+    for i in range(repeats):
+        depth = (i % 11) / 10
+        needles = [NeedleSpec(NEEDLE, depth), NeedleSpec(NEEDLE, (depth + 0.37) % 1.0),
+                   NeedleSpec(NEEDLE, (depth + 0.71) % 1.0)]
+        images = [ImageSpec(300), ImageSpec(300), ImageSpec(300, target_depth=1.0 - depth,
+                                                            window=(max(0.0, 0.9 - depth), min(1.0, 1.1 - depth)))]
+        t = time.perf_counter()
+        lay = assemble(pool, length, rng, images=images, needles=needles)
+        times.append(time.perf_counter() - t)
+        if i < 20:
+            layouts.append(lay)
+    worst = max(abs(pool.tokenizer.count(lay.text()) - (length - lay.image_tokens)) for lay in layouts)
+    return statistics.median(times) * 1000, worst
 
 
 def bench_sweep(pool: TextPool, length: int, depths: int) -> tuple[float, int]:
@@ -99,6 +120,8 @@ def main() -> None:
     for length in (8_000, 32_000, 128_000):
         ms, err, share = bench_fresh(pool, length, args.repeats)
         print(f"{'fresh text-needle sample ' + str(length // 1000) + 'K':<44} {ms:>10.3f} {err:>12d} {share:>14.1%}")
+    ms, err = bench_placed(pool, 32_000, args.repeats)
+    print(f"{'fresh 32K sample, 3 needles + 3 images':<44} {ms:>10.3f} {err:>12d}")
     ms, err = bench_sweep(pool, 128_000, 1000)
     print(f"{'depth sweep over one 128K haystack':<44} {ms:>10.4f} {err:>12d}")
     if not args.skip_grid:

@@ -37,7 +37,6 @@ PENDING_SPLIT = frozenset({
     ("benchmarks/seq_niah/judge.py", "judge_items"),
     ("commands/run.py", "register"),
     ("commands/run.py", "register.run_command"),
-    ("haystack.py", "_assemble_once"),
     ("video/frames.py", "_decode_sorted"),
 })
 

@@ -770,39 +770,109 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     one before it not a list; or the one after it without heading or marker), never beside another needle; a
     window without such a boundary draws other documents. The draws come from a side stream
     (``_side_draws``), so layouts without a lone needle are drawn as they were.
+
+    The steps, in the order they draw from ``rng`` (the same seed gives the same layout): which needles stand
+    alone (:func:`_alone_needles`), the text (:func:`_select_context`), where each kind of item may go
+    (:func:`_slot_masks`), the images (:func:`_place_images`), the needles (:class:`_NeedlePlacer`), then the
+    items in reading order (:func:`_materialize`) and the exact tail (:func:`_finish`).
     """
-    tok = pool.tokenizer
-    spaced = pool.lang in SPACED_LANGS
-    needle_tokens = [tok.unit_count(n.text) for n in needles]
+    needle_tokens = [pool.tokenizer.unit_count(n.text) for n in needles]
     image_total = sum(i.tokens for i in images)
-    # which needles stand as a paragraph of their own, drawn before the text so that the paragraph break each
-    # adds (``alone_extra``: the needle without its space, followed by a break) comes out of the text budget
+    alone, alone_extra = _alone_needles(pool, needles, needle_tokens, rng, allow_alone)
+    text_budget = target - image_total - sum(needle_tokens) - sum(alone_extra) + adjust
+    ctx = _select_context(pool, text_budget, rng, allow_sentence_end)
+    slots = _slot_masks(pool, ctx)
+    slot_images, off_boundary = _place_images(images, ctx, slots, target, rng, in_window)
+    placer = _NeedlePlacer(pool, ctx, slots, needles, needle_tokens, alone, alone_extra,
+                           _images_at_slot(slot_images, images, ctx.m), target, in_window, rng)
+    placed = placer.place_all()
+    items = _materialize(pool, ctx, placed, slot_images, images, needles, needle_tokens, alone_extra)
+    layout = _finish(pool, items, int(ctx.sel.tail_tokens), ctx.sel.next_units, target, image_total,
+                     ctx.sel.sentence_end)
+    layout.images_off_boundary = off_boundary
+    by_spec = {id(it.payload): d for it, d in zip(
+        (i for i in layout.items if i.kind == "needle"), layout.needle_depths, strict=True)}
+    layout.needle_depths = [by_spec[id(n)] for n in needles]
+    return layout
+
+
+def _alone_needles(pool: TextPool, needles: Sequence[NeedleSpec], needle_tokens: list[int],
+                   rng: np.random.Generator, allow_alone: bool) -> tuple[list[bool], list[int]]:
+    """Which needles stand as a paragraph of their own, drawn before the text so that the paragraph break each
+    adds comes out of the text budget; and that break's tokens (``alone_extra``: the needle without its space,
+    followed by a break, less the needle's own count), 0 for the others."""
     alone = [False] * len(needles)
     alone_extra = [0] * len(needles)
     if allow_alone and needles and pool.alone_share > 0:
         alone = [bool(u < pool.alone_share) for u in _side_draws(rng, len(needles))]
         picked = [i for i, a in enumerate(alone) if a]
-        counts = _counts_after(tok, [needles[i].text.lstrip(" ") + pool.paragraph_break for i in picked],
+        counts = _counts_after(pool.tokenizer, [needles[i].text.lstrip(" ") + pool.paragraph_break for i in picked],
                                _ANCHOR + pool.paragraph_break)
         for i, c in zip(picked, counts, strict=True):
             alone_extra[i] = c - needle_tokens[i]
-    text_budget = target - image_total - sum(needle_tokens) - sum(alone_extra) + adjust
+    return alone, alone_extra
+
+
+@dataclass
+class _Context:
+    """The text chosen for a layout: its selection, its context units (pool indices in reading order), each
+    one's tokens as it stands in the context, and the tokens before each slot (slot j: before context unit j;
+    j == m: after the last whole unit, before any tail piece)."""
+
+    sel: Selection
+    units: np.ndarray
+    tokens: np.ndarray
+    cum: np.ndarray
+
+    @property
+    def m(self) -> int:
+        return len(self.units)
+
+    @property
+    def last(self) -> int:
+        """The pool index of the last context unit (-1 for an empty context)."""
+        return int(self.units[-1]) if len(self.units) else -1
+
+
+def _select_context(pool: TextPool, text_budget: int, rng: np.random.Generator, allow_sentence_end: bool,
+                    ) -> _Context:
+    """The text of ``text_budget`` tokens (:func:`select_text`) as context units with their tokens: the first
+    unit counted as the context's start, the last without its trail where the context ends on a sentence."""
     sel = select_text(pool, text_budget, rng, allow_sentence_end=allow_sentence_end)
-    ctx_units = (np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in sel.ranges]) if sel.ranges
-                 else np.zeros(0, dtype=np.int64))
-    m = len(ctx_units)
-    ctx_tok = pool.unit_tokens[ctx_units].copy()
-    last = int(ctx_units[-1]) if m else -1
+    units = (np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in sel.ranges]) if sel.ranges
+             else np.zeros(0, dtype=np.int64))
+    m = len(units)
+    tokens = pool.unit_tokens[units].copy()
     if m:
-        ctx_tok[0] += sel.first_delta
+        tokens[0] += sel.first_delta
         if sel.sentence_end:
-            ctx_tok[-1] += int(pool.end_tokens[last] - pool.unit_tokens[last])
-    text_cum = np.zeros(m + 1, dtype=np.int64)
-    np.cumsum(ctx_tok, out=text_cum[1:])
-    # slot j = before context unit j (j == m: after the last whole unit, before any tail piece)
+            last = int(units[-1])
+            tokens[-1] += int(pool.end_tokens[last] - pool.unit_tokens[last])
+    cum = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(tokens, out=cum[1:])
+    return _Context(sel, units, tokens, cum)
+
+
+@dataclass
+class _Slots:
+    """Per slot (``m + 1`` of them), where each kind of item may go. Needle placement narrows ``blocked``,
+    ``closable`` and ``openable`` as it refuses positions."""
+
+    para_start: np.ndarray  # a paragraph starts after the slot (spaced languages)
+    blocked: np.ndarray  # no needle in the text may go there
+    closable: np.ndarray  # a needle may follow the sentence before the slot
+    openable: np.ndarray  # a needle may stand before the sentence after the slot
+    alone_ok: np.ndarray  # a needle may stand there as a paragraph of its own
+    image_ok: np.ndarray  # a paragraph boundary (the context's start and end included)
+
+
+def _slot_masks(pool: TextPool, ctx: _Context) -> _Slots:
+    """Where needles and images may go in the context (see :func:`_assemble_once`)."""
+    spaced = pool.lang in SPACED_LANGS
+    units, m = ctx.units, ctx.m
     para_start = np.zeros(m + 1, dtype=bool)
     if spaced and m:
-        para_start[1:m] = ~pool.lead_space[ctx_units[1:]]
+        para_start[1:m] = ~pool.lead_space[units[1:]]
     blocked = np.zeros(m + 1, dtype=bool)
     # a needle belongs to a plain paragraph: it may follow the sentence before a slot only outside lists, and
     # stand before the sentence after it only outside lists (under the heading lines that open that sentence,
@@ -811,11 +881,11 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     openable = np.zeros(m + 1, dtype=bool)
     plain_next = np.zeros(m + 1, dtype=bool)  # no heading, title or list marker opens the sentence after
     if m:
-        closable[1:] = ~pool.in_list[ctx_units]
-        plain_next[:m] = ~(pool.in_list[ctx_units] | pool.struct_start[ctx_units])
-        openable[:m] = ~pool.in_list[ctx_units] if spaced else plain_next[:m]
+        closable[1:] = ~pool.in_list[units]
+        plain_next[:m] = ~(pool.in_list[units] | pool.struct_start[units])
+        openable[:m] = ~pool.in_list[units] if spaced else plain_next[:m]
         inner = np.zeros(m + 1, dtype=bool)  # slots between two sentences of one paragraph
-        inner[1:m] = pool.trail_kind[ctx_units[:-1]] == TRAIL_NONE
+        inner[1:m] = pool.trail_kind[units[:-1]] == TRAIL_NONE
         blocked[inner & ~openable] = True  # inside a list item
         if spaced:
             blocked[para_start & ~closable & ~openable] = True
@@ -827,117 +897,132 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     # it, or before it where it has no heading or marker); the breaks around it count the same as before
     alone_ok = np.zeros(m + 1, dtype=bool)
     if spaced and m > 1:
-        alone_ok[1:m] = (para_start[1:m] & (pool.trail_kind[ctx_units[:-1]] == TRAIL_PARAGRAPH)
+        alone_ok[1:m] = (para_start[1:m] & (pool.trail_kind[units[:-1]] == TRAIL_PARAGRAPH)
                          & (closable[1:m] | plain_next[1:m]))
-    if m and not sel.sentence_end and pool.trail_kind[last]:
+    if m and not ctx.sel.sentence_end and pool.trail_kind[ctx.last]:
         blocked[m] = True  # the word-cut tail would follow the needle without a space
-
-    # image slots: paragraph boundaries (the context's start and end included)
     image_ok = np.ones(m + 1, dtype=bool)
     if m:
-        image_ok[1:m] = np.isin(pool.trail_kind[ctx_units[:-1]], (TRAIL_PARAGRAPH, TRAIL_DOCUMENT))
-    bounds = np.flatnonzero(image_ok)
-    bound_tok = text_cum[bounds]
+        image_ok[1:m] = np.isin(pool.trail_kind[units[:-1]], (TRAIL_PARAGRAPH, TRAIL_DOCUMENT))
+    return _Slots(para_start, blocked, closable, openable, alone_ok, image_ok)
+
+
+def _images_at_slot(slot_images: dict[int, list[int]], images: Sequence[ImageSpec], m: int) -> np.ndarray:
+    """The image tokens at each slot."""
+    arr = np.zeros(m + 1, dtype=np.int64)
+    for s, ks in slot_images.items():
+        arr[s] += sum(images[k].tokens for k in ks)
+    return arr
+
+
+def _place_images(images: Sequence[ImageSpec], ctx: _Context, slots: _Slots, target: int, rng: np.random.Generator,
+                  in_window: Any) -> tuple[dict[int, list[int]], int]:
+    """Slot -> the indices of the images placed there (in order), and how many pinned images went to a sentence
+    boundary for want of a paragraph boundary in their window."""
+    bounds = np.flatnonzero(slots.image_ok)
+    bound_tok = ctx.cum[bounds]
     # place free images evenly over the text, each at the paragraph boundary nearest its share
     slot_images: dict[int, list[int]] = {}
     free = [k for k, im in enumerate(images) if im.target_depth is None]
     pinned = [k for k, im in enumerate(images) if im.target_depth is not None]
-    n_free = len(free)
-    if n_free:
-        total_text = max(int(text_cum[-1]), 1)
+    if free:
+        total_text = max(int(ctx.cum[-1]), 1)
         for r, k in enumerate(free):
-            want = (r + 0.5 + rng.uniform(-0.3, 0.3)) / n_free * total_text
+            want = (r + 0.5 + rng.uniform(-0.3, 0.3)) / len(free) * total_text
             b = int(np.searchsorted(bound_tok, want))
             if b == len(bounds) or (b > 0 and want - bound_tok[b - 1] <= bound_tok[b] - want):
                 b -= 1
             slot_images.setdefault(int(bounds[b]), []).append(k)
-
-    def combined_depths(extra_before: np.ndarray) -> np.ndarray:
-        return (text_cum + extra_before) / float(target)
-
-    def images_at_slot() -> np.ndarray:
-        arr = np.zeros(m + 1, dtype=np.int64)
-        for s, ks in slot_images.items():
-            arr[s] += sum(images[k].tokens for k in ks)
-        return arr
-
     # pinned images (image needles): closest slot to target depth; an image's depth counts the images
     # already at its slot (it is inserted first there, so the others are shifted after it)
     off_boundary = 0
     for k in sorted(pinned, key=lambda k: images[k].target_depth or 0.0):
         im = images[k]
-        at = images_at_slot()
-        depths = combined_depths(np.cumsum(at) - at)
+        at = _images_at_slot(slot_images, images, ctx.m)
+        depths = (ctx.cum + (np.cumsum(at) - at)) / float(target)
         window = im.window or (0.0, 1.0)
-        if (_window_mask(depths, window, in_window) & image_ok).any():
-            slot = _choose_slot(depths, im.target_depth or 0.0, window, 0, in_window, ~image_ok)
+        if (_window_mask(depths, window, in_window) & slots.image_ok).any():
+            slot = _choose_slot(depths, im.target_depth or 0.0, window, 0, in_window, ~slots.image_ok)
         else:  # no paragraph boundary in the window: its nearest sentence boundary
             slot = _choose_slot(depths, im.target_depth or 0.0, window, 0, in_window)
-            off_boundary += not image_ok[slot]
+            off_boundary += not slots.image_ok[slot]
         # after pinned images already at this slot (they have smaller targets), before the free ones
         at_slot = slot_images.setdefault(slot, [])
         at_slot.insert(sum(1 for q in at_slot if images[q].target_depth is not None), k)
+    return slot_images, off_boundary
 
-    # needles in depth order, each after the previous one
-    order = sorted(range(len(needles)), key=lambda i: needles[i].target_depth)
-    slot_needles: dict[int, list[int]] = {}
-    lead_fix: set[int] = set()  # paragraph-start slots whose first needle opens the next paragraph
-    head_split: dict[int, tuple[str, int]] = {}  # of those, the ones under a heading: its lines and tokens
-    head_tokens: dict[int, int] = {}  # tokens of the heading lines that open the sentence at a slot
-    close_fix: set[int] = set()  # paragraph-start slots whose needles close the previous paragraph
-    alone_fix: set[int] = set()  # paragraph-start slots holding a needle that is a paragraph of its own
-    lo_slot = 0
-    imgs_at = images_at_slot()
-    before_imgs = np.cumsum(imgs_at)  # images at a slot come before needles there (unless they close it)
-    needle_before = np.zeros(m + 1, dtype=np.int64)
-    # allowed positions at each slot: one inside a paragraph, up to two at a paragraph boundary
-    weight = (~blocked).astype(np.int64)
-    if spaced and m:
-        weight[para_start] = ((closable & (np.arange(m + 1) > 1)).astype(np.int64)
-                              + openable.astype(np.int64))[para_start]
 
-    def closes_in_window(nd: NeedleSpec, slot: int, depth: float) -> bool:
-        """Closing a paragraph puts the needle before the images at its slot: still inside its window?"""
-        if not imgs_at[slot]:
-            return True
-        d = np.array([depth - imgs_at[slot] / float(target)])
-        return bool(_window_mask(d, nd.window, in_window)[0])
+@dataclass
+class _Placed:
+    """Where the needles went: slot -> needle indices (in order), and the slots whose needles change the text
+    around them."""
 
-    def heading_at(slot: int) -> tuple[str, int]:
-        """The heading lines (with their breaks) that open the sentence at ``slot`` and their tokens."""
-        u = int(ctx_units[slot])
-        head = pool.units[u][: int(pool.lead_len[u])]
-        if head and slot not in head_tokens:
-            head_tokens[slot] = _counts_after(tok, [head], _ANCHOR + pool.trail_before(u))[0]
-        return head, head_tokens.get(slot, 0)
+    slot_needles: dict[int, list[int]] = field(default_factory=dict)
+    lead_fix: set[int] = field(default_factory=set)  # paragraph-start slots whose first needle opens the paragraph
+    head_split: dict[int, tuple[str, int]] = field(default_factory=dict)  # of those, under a heading: its lines, tokens
+    close_fix: set[int] = field(default_factory=set)  # paragraph-start slots whose needles close the paragraph before
+    alone_fix: set[int] = field(default_factory=set)  # paragraph-start slots holding a needle standing alone
 
-    def opens_in_window(nd: NeedleSpec, slot: int, depth: float) -> bool:
-        """Opening a paragraph under a heading puts the needle after the heading lines: still inside its
-        window?"""
-        head, tokens = heading_at(slot)
-        if not head:
-            return True
-        d = np.array([depth + tokens / float(target)])
-        return bool(_window_mask(d, nd.window, in_window)[0])
 
-    for i in order:
-        nd = needles[i]
-        depths = combined_depths(before_imgs + needle_before)
-        if alone[i]:
-            ok = alone_ok & _window_mask(depths, nd.window, in_window)
-            ok[:lo_slot] = False
-            ok[list(slot_needles)] = False
-            if not ok.any():
-                raise _Redraw  # no paragraph boundary for it in its window: other documents
-            slot = _choose_needle_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, ~ok,
-                                       ok.astype(np.int64), rng, positions=ALONE_NEAR)
-            slot_needles[slot] = [i]
-            alone_fix.add(slot)
-            blocked[slot] = True  # it stays alone: no later needle joins it
-            weight[slot] = 0
-            needle_before[slot + 1:] += needle_tokens[i] + alone_extra[i]
-            lo_slot = slot
-            continue
+class _NeedlePlacer:
+    """Places the text needles in depth order, each at or after the previous one (see :func:`_assemble_once`)."""
+
+    def __init__(self, pool: TextPool, ctx: _Context, slots: _Slots, needles: Sequence[NeedleSpec],
+                 needle_tokens: list[int], alone: list[bool], alone_extra: list[int], imgs_at: np.ndarray,
+                 target: int, in_window: Any, rng: np.random.Generator) -> None:
+        self.pool, self.ctx, self.slots, self.needles = pool, ctx, slots, needles
+        self.needle_tokens, self.alone, self.alone_extra = needle_tokens, alone, alone_extra
+        self.target, self.in_window, self.rng = target, in_window, rng
+        self.imgs_at = imgs_at
+        self.before_imgs = np.cumsum(imgs_at)  # images at a slot come before needles there (unless they close it)
+        self.needle_before = np.zeros(ctx.m + 1, dtype=np.int64)
+        self.head_tokens: dict[int, int] = {}  # tokens of the heading lines that open the sentence at a slot
+        self.placed = _Placed()
+        self.lo_slot = 0
+        # allowed positions at each slot: one inside a paragraph, up to two at a paragraph boundary
+        self.weight = (~slots.blocked).astype(np.int64)
+        if pool.lang in SPACED_LANGS and ctx.m:
+            para_start = slots.para_start
+            self.weight[para_start] = ((slots.closable & (np.arange(ctx.m + 1) > 1)).astype(np.int64)
+                                       + slots.openable.astype(np.int64))[para_start]
+
+    def place_all(self) -> _Placed:
+        for i in sorted(range(len(self.needles)), key=lambda i: self.needles[i].target_depth):
+            depths = (self.ctx.cum + self.before_imgs + self.needle_before) / float(self.target)
+            if self.alone[i]:
+                self._place_alone(i, depths)
+                continue
+            slot = self._draw_in_text(i, depths)
+            if slot in self.placed.alone_fix:
+                raise _Redraw  # every slot was blocked (a tiny context): not beside a needle standing alone
+            self.placed.slot_needles.setdefault(slot, []).append(i)
+            self.weight[slot] = 1  # a later needle there has one position left: right after this one
+            self.needle_before[slot + 1:] += self.needle_tokens[i]
+            self.lo_slot = slot
+        return self.placed
+
+    def _place_alone(self, i: int, depths: np.ndarray) -> None:
+        """A needle standing alone: at a paragraph boundary near its target, and nothing joins it there."""
+        nd = self.needles[i]
+        ok = self.slots.alone_ok & _window_mask(depths, nd.window, self.in_window)
+        ok[:self.lo_slot] = False
+        ok[list(self.placed.slot_needles)] = False
+        if not ok.any():
+            raise _Redraw  # no paragraph boundary for it in its window: other documents
+        slot = _choose_needle_slot(depths, nd.target_depth, nd.window, self.lo_slot, self.in_window, ~ok,
+                                   ok.astype(np.int64), self.rng, positions=ALONE_NEAR)
+        self.placed.slot_needles[slot] = [i]
+        self.placed.alone_fix.add(slot)
+        self.slots.blocked[slot] = True  # it stays alone: no later needle joins it
+        self.weight[slot] = 0
+        self.needle_before[slot + 1:] += self.needle_tokens[i] + self.alone_extra[i]
+        self.lo_slot = slot
+
+    def _draw_in_text(self, i: int, depths: np.ndarray) -> int:
+        """The slot of a needle in the text: drawn among the allowed positions near its target until one keeps
+        the count exact (a refused opening or closing blocks that position and first looks for another of its
+        kind nearby, ``KIND_TRIES`` times)."""
+        nd, slots = self.needles[i], self.slots
         seek = ""  # after a refused opening or closing: the kind of position the next draws look for
         tries = 0
         while True:
@@ -945,72 +1030,112 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
             if seek and tries < KIND_TRIES:
                 # another position of the refused kind nearby, so that a refusal (a count the needle would
                 # change there) does not move needles from openings to the middles of paragraphs
-                kind_ok = para_start & ~blocked & (openable if seek == "open" else closable)
-                kind_ok[:max(lo_slot, 2 if seek == "close" else 0)] = False
-                kind_ok[list(slot_needles)] = False
-                kind_ok &= _window_mask(depths, nd.window, in_window)
+                kind_ok = slots.para_start & ~slots.blocked & (slots.openable if seek == "open" else slots.closable)
+                kind_ok[:max(self.lo_slot, 2 if seek == "close" else 0)] = False
+                kind_ok[list(self.placed.slot_needles)] = False
+                kind_ok &= _window_mask(depths, nd.window, self.in_window)
                 tries += 1
                 if not kind_ok.any():
                     kind_ok = None
             if kind_ok is not None:
-                slot = _choose_needle_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, ~kind_ok,
-                                           kind_ok.astype(np.int64), rng, positions=1)
+                slot = _choose_needle_slot(depths, nd.target_depth, nd.window, self.lo_slot, self.in_window,
+                                           ~kind_ok, kind_ok.astype(np.int64), self.rng, positions=1)
             else:
                 seek = ""
-                slot = _choose_needle_slot(depths, nd.target_depth, nd.window, lo_slot, in_window, blocked,
-                                           weight, rng)
-            if para_start[slot] and not blocked[slot]:
-                # between two paragraphs the needle either closes the first or opens the second (at random,
-                # so that no place in a paragraph is free of needles), where that keeps the count exact
-                if slot in close_fix:  # it follows the needles already closing this paragraph
-                    if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) != 0 or not (
-                            closes_in_window(nd, slot, float(depths[slot]))):
-                        blocked[slot] = True
-                        continue
-                elif slot not in slot_needles:
-                    # one of the slot's positions, each as likely; one that would change the count is dropped
-                    # and the draw repeated (taking the other instead would make that one twice as likely),
-                    # among the nearest positions of its kind first (``KIND_TRIES``)
-                    can_close = slot > 1 and bool(closable[slot]) and closes_in_window(nd, slot, float(depths[slot]))
-                    can_open = bool(openable[slot]) and opens_in_window(nd, slot, float(depths[slot]))
-                    if not (can_close or can_open):
-                        blocked[slot] = True
-                        continue
-                    if seek == "open" and can_open:
-                        closing = False
-                    elif seek == "close" and can_close:
-                        closing = True
-                    else:
-                        closing = can_close and (not can_open or rng.random() < 0.5)
-                    if closing:
-                        if _closing_delta(pool, nd.text, needle_tokens[i], ctx_units, slot) == 0:
-                            close_fix.add(slot)
-                            break
-                        closable[slot] = False
-                        seek = "close"
-                    else:
-                        if _opening_delta(pool, nd.text, needle_tokens[i], ctx_units, ctx_tok, slot, sel) == 0:
-                            lead_fix.add(slot)
-                            head, tokens = heading_at(slot)
-                            if head:
-                                head_split[slot] = (head, tokens)
-                            break
-                        openable[slot] = False
-                        seek = "open"
-                    weight[slot] -= 1
-                    blocked[slot] |= weight[slot] <= 0
-                    continue
-            break
-        if slot in alone_fix:
-            raise _Redraw  # every slot was blocked (a tiny context): not beside a needle standing alone
-        slot_needles.setdefault(slot, []).append(i)
-        weight[slot] = 1  # a later needle there has one position left: right after this one
-        needle_before[slot + 1:] += needle_tokens[i]
-        lo_slot = slot
+                slot = _choose_needle_slot(depths, nd.target_depth, nd.window, self.lo_slot, self.in_window,
+                                           slots.blocked, self.weight, self.rng)
+            if not slots.para_start[slot] or slots.blocked[slot]:
+                return slot
+            taken, seek = self._at_boundary(i, slot, float(depths[slot]), seek)
+            if taken:
+                return slot
 
-    # materialize: one text item per run of consecutive units between insertion slots
+    def _at_boundary(self, i: int, slot: int, depth: float, seek: str) -> tuple[bool, str]:
+        """Between two paragraphs the needle either closes the first or opens the second (at random, so that no
+        place in a paragraph is free of needles), where that keeps the count exact. Returns whether it takes
+        ``slot``, and the kind of position to seek next when it does not (a refused position is blocked)."""
+        pool, nd, slots, placed = self.pool, self.needles[i], self.slots, self.placed
+        units = self.ctx.units
+        if slot in placed.close_fix:  # it follows the needles already closing this paragraph
+            if _closing_delta(pool, nd.text, self.needle_tokens[i], units, slot) != 0 or not (
+                    self._closes_in_window(nd, slot, depth)):
+                slots.blocked[slot] = True
+                return False, seek
+            return True, seek
+        if slot in placed.slot_needles:
+            return True, seek
+        # one of the slot's positions, each as likely; one that would change the count is dropped and the draw
+        # repeated (taking the other instead would make that one twice as likely), among the nearest positions
+        # of its kind first (``KIND_TRIES``)
+        can_close = slot > 1 and bool(slots.closable[slot]) and self._closes_in_window(nd, slot, depth)
+        can_open = bool(slots.openable[slot]) and self._opens_in_window(nd, slot, depth)
+        if not (can_close or can_open):
+            slots.blocked[slot] = True
+            return False, seek
+        if seek == "open" and can_open:
+            closing = False
+        elif seek == "close" and can_close:
+            closing = True
+        else:
+            closing = can_close and (not can_open or self.rng.random() < 0.5)
+        if closing:
+            if _closing_delta(pool, nd.text, self.needle_tokens[i], units, slot) == 0:
+                placed.close_fix.add(slot)
+                return True, seek
+            slots.closable[slot] = False
+            seek = "close"
+        else:
+            if _opening_delta(pool, nd.text, self.needle_tokens[i], units, self.ctx.tokens, slot, self.ctx.sel) == 0:
+                placed.lead_fix.add(slot)
+                head, tokens = self._heading_at(slot)
+                if head:
+                    placed.head_split[slot] = (head, tokens)
+                return True, seek
+            slots.openable[slot] = False
+            seek = "open"
+        self.weight[slot] -= 1
+        slots.blocked[slot] |= self.weight[slot] <= 0
+        return False, seek
+
+    def _closes_in_window(self, nd: NeedleSpec, slot: int, depth: float) -> bool:
+        """Closing a paragraph puts the needle before the images at its slot: still inside its window?"""
+        if not self.imgs_at[slot]:
+            return True
+        d = np.array([depth - self.imgs_at[slot] / float(self.target)])
+        return bool(_window_mask(d, nd.window, self.in_window)[0])
+
+    def _heading_at(self, slot: int) -> tuple[str, int]:
+        """The heading lines (with their breaks) that open the sentence at ``slot`` and their tokens."""
+        pool = self.pool
+        u = int(self.ctx.units[slot])
+        head = pool.units[u][: int(pool.lead_len[u])]
+        if head and slot not in self.head_tokens:
+            self.head_tokens[slot] = _counts_after(pool.tokenizer, [head], _ANCHOR + pool.trail_before(u))[0]
+        return head, self.head_tokens.get(slot, 0)
+
+    def _opens_in_window(self, nd: NeedleSpec, slot: int, depth: float) -> bool:
+        """Opening a paragraph under a heading puts the needle after the heading lines: still inside its
+        window?"""
+        head, tokens = self._heading_at(slot)
+        if not head:
+            return True
+        d = np.array([depth + tokens / float(self.target)])
+        return bool(_window_mask(d, nd.window, self.in_window)[0])
+
+
+def _materialize(pool: TextPool, ctx: _Context, placed: _Placed, slot_images: dict[int, list[int]],
+                 images: Sequence[ImageSpec], needles: Sequence[NeedleSpec], needle_tokens: list[int],
+                 alone_extra: list[int]) -> list[Item]:
+    """The items in reading order: one text item per run of consecutive units between insertion slots, the
+    images and needles at their slots (a needle that closes or opens a paragraph, or stands alone, takes the
+    break or the space the text around it gives up)."""
     items: list[Item] = []
-    breaks = sorted(set(slot_images) | set(slot_needles))
+    sel, units, cum, m = ctx.sel, ctx.units, ctx.cum, ctx.m
+    close_fix, lead_fix, head_split = placed.close_fix, placed.lead_fix, placed.head_split
+
+    def add_images(j: int) -> None:
+        for k in slot_images.get(j, []):
+            items.append(Item("image", tokens=images[k].tokens, payload=images[k]))
 
     def insert_at_slot(j: int) -> None:
         if j not in close_fix:
@@ -1018,31 +1143,27 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
         if j in head_split:  # the heading lines above the paragraph the needle opens
             head, tokens = head_split[j]
             items.append(Item("text", text=head, tokens=tokens))
-        placed = slot_needles.get(j, [])
-        for n, i in enumerate(placed):
+        at_slot = placed.slot_needles.get(j, [])
+        for n, i in enumerate(at_slot):
             text = needles[i].text.lstrip(" ") if (n == 0 and j in lead_fix) else needles[i].text
             tokens = needle_tokens[i]
-            if j in alone_fix:  # after the break that ends the paragraph before, and its own break
+            if j in placed.alone_fix:  # after the break that ends the paragraph before, and its own break
                 text = needles[i].text.lstrip(" ") + pool.paragraph_break
                 tokens += alone_extra[i]
-            if j in close_fix and n == len(placed) - 1:  # the paragraph's break follows its last needle
-                p = int(ctx_units[j - 1])
+            if j in close_fix and n == len(at_slot) - 1:  # the paragraph's break follows its last needle
+                p = int(units[j - 1])
                 text += pool.units[p][len(pool.units[p]) - int(pool.trail_len[p]):]
                 tokens += int(pool.unit_tokens[p] - pool.end_tokens[p])
             items.append(Item("needle", text=text, tokens=tokens, payload=needles[i]))
         if j in close_fix:  # the images follow the paragraph the needles close
             add_images(j)
 
-    def add_images(j: int) -> None:
-        for k in slot_images.get(j, []):
-            items.append(Item("image", tokens=images[k].tokens, payload=images[k]))
-
     def add_text(ja: int, jb: int, pool_start: int) -> None:
         """Context units ja..jb-1 (pool units from ``pool_start``) as one text item."""
         text = pool.span_text(pool_start, pool_start + (jb - ja))
-        tokens = int(text_cum[jb] - text_cum[ja])
+        tokens = int(cum[jb] - cum[ja])
         if (jb == m and sel.sentence_end) or jb in close_fix:
-            p = int(ctx_units[jb - 1])
+            p = int(units[jb - 1])
             text = text[: len(text) - int(pool.trail_len[p])]
             if jb in close_fix:
                 tokens -= int(pool.unit_tokens[p] - pool.end_tokens[p])
@@ -1052,6 +1173,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
             tokens -= head_toks
         items.append(Item("text", text=text, tokens=tokens, payload=pool_start))
 
+    breaks = sorted(set(slot_images) | set(placed.slot_needles))
     pos = 0  # context index of the start of the current range
     bi = 0
     for s_u, e_u in sel.ranges:
@@ -1070,12 +1192,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     while bi < len(breaks):  # slots at the very end (slot m)
         insert_at_slot(breaks[bi])
         bi += 1
-    layout = _finish(pool, items, int(sel.tail_tokens), sel.next_units, target, image_total, sel.sentence_end)
-    layout.images_off_boundary = off_boundary
-    by_spec = {id(it.payload): d for it, d in zip(
-        (i for i in layout.items if i.kind == "needle"), layout.needle_depths, strict=True)}
-    layout.needle_depths = [by_spec[id(n)] for n in needles]
-    return layout
+    return items
 
 
 def _closing_delta(pool: TextPool, needle: str, needle_tokens: int, ctx_units: np.ndarray, slot: int) -> int:
