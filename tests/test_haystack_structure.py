@@ -4,6 +4,7 @@ paragraphs, and document kinds are balanced; lengths stay exact and contexts sti
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import Counter
@@ -314,6 +315,11 @@ def test_embedded_titles_are_shown_once() -> None:
     assert set(shown.values()) == {1} and len(shown) == len({d.title for d in docs})
 
 
+#: How far above its chance a needle opens a paragraph in the long run (seeds 5-12 of the build below: 0.342
+#: of 1,014 needles against 0.316): where a refused opening goes, positions near it are often openings too.
+OPENING_EXCESS = 0.026
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     from niah.benchmarks.mm_niah.build import BuildConfig
@@ -358,7 +364,9 @@ def test_built_needles_sit_in_paragraphs_and_contexts_end_on_sentences(built: Pa
     sentence_gap = re.compile(r"[.!?][\"')]* (?=[A-Z0-9\"'(])")
     opens = closes = total = ends = samples = alone = headed = 0
     open_positions = close_positions = positions = sentences = alone_sentences = 0
+    per_sample: list[tuple[int, int]] = []  # (needles opening a paragraph, needles in a longer paragraph)
     for s in Dataset(built):
+        opens_before, total_before = opens, total
         text = parts_text(s.context)
         samples += 1
         before = ""
@@ -381,6 +389,7 @@ def test_built_needles_sit_in_paragraphs_and_contexts_end_on_sentences(built: Pa
             closes += closed
             headed += bool(head)
             total += 1
+        per_sample.append((opens - opens_before, total - total_before))
         blocks = text.split("\n\n")
         for block in blocks:  # plain paragraphs: n sentences give n + 1 positions
             if block and "\n" not in block and not _MARKER.match(block) and _END.search(block):
@@ -392,12 +401,20 @@ def test_built_needles_sit_in_paragraphs_and_contexts_end_on_sentences(built: Pa
                 alone_sentences += n == 1
     assert ends / samples >= 0.98
     chance, close_chance = open_positions / positions, close_positions / positions
-    # two-sided around chance: 125 needles leave a standard error of 0.04, more where counting-text's
-    # statements share a sample (seeds 5-12 gave 0.242, 0.393, 0.326, 0.341, 0.341, 0.403, 0.371, 0.323
-    # against 0.313-0.319, 0.342 over all 1014). Before a needle refused an opening that would change the
+    # 3.5 standard errors either side of where the long run sits. The error is this build's own, its needles
+    # clustered by sample (a sample's needles share one haystack: counting-text's statements often open or
+    # skip openings together), 0.037-0.048 on these 121-129 needles; seeds 5-12 then lie -2.6, 1.2, -0.3, 0.0,
+    # 0.1, 1.3, 0.5, -0.5 errors from the centre (their spread, 1.2, is the half error beyond 3 allowed for
+    # an error estimated from one build). The centre is measured, not assumed:
+    # over seeds 5-12 (1,014 needles) needles opened 0.342 of their paragraphs against a chance of 0.316
+    # (seeds 0.242, 0.393, 0.326, 0.341, 0.341, 0.403, 0.371, 0.323), so a band centred on chance itself,
+    # or below it, failed seeds 6 and 10 on luck. Before a needle refused an opening that would change the
     # count tried other openings first (haystack.KIND_TRIES), opening sat 0.04-0.08 below chance (seeds 5-8:
     # 0.188, 0.352, 0.244, 0.317 with reasoning-text's decoys); the defect it guards read 0.115 against 0.22
-    assert total >= 100 and chance - 0.10 <= opens / total <= chance + 0.05, (opens / total, chance)
+    share = opens / total
+    error = math.sqrt(sum((o - share * t) ** 2 for o, t in per_sample)) / total
+    centre = chance + OPENING_EXCESS
+    assert total >= 100 and abs(share - centre) <= 3.5 * error, (share, centre, error)
     # under a heading or title: 0.112 against 0.124 of the positions (none before; seeds 6-8: 0.104, 0.083, 0.135)
     assert headed / total >= 0.05, (headed, total)
     # closing sits above chance: a refused opening goes to the positions near it, closing ones among them, and
