@@ -20,6 +20,7 @@ from niah.scoring import score_run
 from support.datasets import write_mm_niah_like
 from support.harness_logs import (
     inspect_sample,
+    sample_keys,
     write_inspect_eval,
     write_inspect_json,
     write_lmms_eval,
@@ -70,17 +71,19 @@ def test_imported_logs_score_exactly_like_the_niah_run(reference, tmp_path, kind
     dataset, replies, order, ref_dir = reference
     shuffled = dict(reversed(list(replies.items())))  # a harness may log samples in any order
     if kind == "inspect-json":
-        harness, log = "inspect", write_inspect_json(tmp_path / "log.json", shuffled)
+        harness, log = "inspect", write_inspect_json(tmp_path / "log.json", shuffled, keys=sample_keys(dataset))
     elif kind == "inspect-eval":
-        harness, log = "inspect", write_inspect_eval(tmp_path / "log.eval", shuffled)
+        harness, log = "inspect", write_inspect_eval(tmp_path / "log.eval", shuffled, keys=sample_keys(dataset))
     elif kind == "inspect-metadata-ids":
-        harness, log = "inspect", write_inspect_eval(tmp_path / "log.eval", shuffled, id_in_metadata=True)
+        harness, log = "inspect", write_inspect_eval(tmp_path / "log.eval", shuffled, id_in_metadata=True,
+                                                      keys=sample_keys(dataset))
     elif kind == "inspect-parts":
-        harness, log = "inspect", write_inspect_json(tmp_path / "log.json", shuffled, as_parts=True)
+        harness, log = "inspect", write_inspect_json(tmp_path / "log.json", shuffled, as_parts=True,
+                                                      keys=sample_keys(dataset))
     else:
         harness = "lmms-eval"
         log = write_lmms_eval(tmp_path / "samples_niah.jsonl", shuffled, order,
-                              id_in="metric" if kind == "lmms-metric-ids" else "doc")
+                              id_in="metric" if kind == "lmms-metric-ids" else "doc", keys=sample_keys(dataset))
     summary, matched = import_responses(harness, log, dataset, tmp_path / "run")
     assert summary.answered == len(order) and not matched.missing
     score_run(tmp_path / "run")
@@ -96,7 +99,7 @@ def test_imported_logs_score_exactly_like_the_niah_run(reference, tmp_path, kind
 
 def test_the_cli_imports_and_report_renders_it(reference, tmp_path):
     dataset, replies, _order, _ref = reference
-    log = write_inspect_eval(tmp_path / "log.eval", replies)
+    log = write_inspect_eval(tmp_path / "log.eval", replies, keys=sample_keys(dataset))
     runner = CliRunner()
     result = runner.invoke(app, ["import", "responses", str(log), "--from", "inspect", "--dataset", str(dataset),
                                  "--out", str(tmp_path / "run")])
@@ -108,7 +111,7 @@ def test_the_cli_imports_and_report_renders_it(reference, tmp_path):
     assert report.exit_code == 0, report.output
     assert any((tmp_path / "report").iterdir())
     # a second import of a changed log into the same run is refused, as a changed model is for niah run
-    write_inspect_eval(log, {**replies, next(iter(replies)): "changed"})
+    write_inspect_eval(log, {**replies, next(iter(replies)): "changed"}, keys=sample_keys(dataset))
     again = runner.invoke(app, ["import", "responses", str(log), "--from", "inspect", "--dataset", str(dataset),
                                 "--out", str(tmp_path / "run")])
     assert again.exit_code == 2 and "different" in again.output
@@ -117,7 +120,7 @@ def test_the_cli_imports_and_report_renders_it(reference, tmp_path):
 def test_samples_missing_from_the_log_are_refused_or_recorded_as_failed(reference, tmp_path):
     dataset, replies, order, _ref = reference
     partial = {sid: text for sid, text in replies.items() if sid != order[3]}
-    log = write_lmms_eval(tmp_path / "samples_niah.jsonl", partial, order)
+    log = write_lmms_eval(tmp_path / "samples_niah.jsonl", partial, order, keys=sample_keys(dataset))
     with pytest.raises(DataError) as info:
         import_responses("lmms-eval", log, dataset, tmp_path / "run")
     assert "samples.jsonl:4" in str(info.value) and order[3] in str(info.value) and "--allow-missing" in str(info.value)
@@ -130,7 +133,8 @@ def test_samples_missing_from_the_log_are_refused_or_recorded_as_failed(referenc
 
 def test_a_sample_error_in_an_inspect_log_is_a_failed_row(reference, tmp_path):
     dataset, replies, order, _ref = reference
-    samples = [inspect_sample(i, sid, text) for i, (sid, text) in enumerate(replies.items())]
+    keys = sample_keys(dataset)
+    samples = [inspect_sample(i, sid, text, key=keys[sid]) for i, (sid, text) in enumerate(replies.items())]
     samples[0] = {**samples[0], "error": {"message": "context window exceeded", "traceback": "..."}}
     log = write_inspect_eval(tmp_path / "log.eval", replies, samples=samples)
     summary, _ = import_responses("inspect", log, dataset, tmp_path / "run")
@@ -198,7 +202,7 @@ def test_a_huge_reply_is_cut_as_niah_run_cuts_it(reference, tmp_path):
 
     dataset, replies, order, _ref = reference
     log = write_lmms_eval(tmp_path / "samples_niah.jsonl", {**replies, order[0]: "y" * (MAX_RESPONSE_CHARS + 10)},
-                          order)
+                          order, keys=sample_keys(dataset))
     import_responses("lmms-eval", log, dataset, tmp_path / "run")
     row = _rows(tmp_path / "run")[0]
     assert len(row["response"]) == MAX_RESPONSE_CHARS and row["truncated_from"] == MAX_RESPONSE_CHARS + 10
@@ -207,7 +211,7 @@ def test_a_huge_reply_is_cut_as_niah_run_cuts_it(reference, tmp_path):
 def test_hostile_inspect_logs_give_one_located_error(reference, tmp_path):
     dataset, replies, _order, _ref = reference
     cases: list[tuple[Path, tuple[str, ...]]] = []
-    bad_type = json.loads(json.dumps(write_inspect_json(tmp_path / "a.json", replies) and
+    bad_type = json.loads(json.dumps(write_inspect_json(tmp_path / "a.json", replies, keys=sample_keys(dataset)) and
                                      json.loads((tmp_path / "a.json").read_text())))
     bad_type["samples"][2]["output"]["completion"] = 42
     (tmp_path / "a.json").write_text(json.dumps(bad_type))
@@ -248,12 +252,12 @@ def test_fixtures_are_valid_for_the_real_inspect_ai_and_its_own_logs_import(refe
     inspect_log = pytest.importorskip("inspect_ai.log")
 
     dataset, replies, _order, ref_dir = reference
-    for path in (write_inspect_json(tmp_path / "ours.json", replies),
-                 write_inspect_eval(tmp_path / "ours.eval", replies, id_in_metadata=True)):
+    for path in (write_inspect_json(tmp_path / "ours.json", replies, keys=sample_keys(dataset)),
+                 write_inspect_eval(tmp_path / "ours.eval", replies, id_in_metadata=True, keys=sample_keys(dataset))):
         log = inspect_log.read_eval_log(str(path))
         assert log.samples is not None and [s.output.completion for s in log.samples] == list(replies.values())
     for name in ("theirs.eval", "theirs.json"):
-        _inspect_written_eval(tmp_path / name, replies)
+        _inspect_written_eval(tmp_path / name, replies, sample_keys(dataset))
         import_responses("inspect", tmp_path / name, dataset, tmp_path / name.replace(".", "-"))
         score_run(tmp_path / name.replace(".", "-"))
         _assert_scores_equal(tmp_path / name.replace(".", "-"), ref_dir)
@@ -262,7 +266,7 @@ def test_fixtures_are_valid_for_the_real_inspect_ai_and_its_own_logs_import(refe
 def test_an_eval_log_of_an_unfinished_eval_reads_its_model_from_the_journal(reference, tmp_path):
     """inspect writes header.json when an eval ends; before that the zip holds _journal/start.json."""
     dataset, replies, _order, _ref = reference
-    full = write_inspect_eval(tmp_path / "full.eval", replies)
+    full = write_inspect_eval(tmp_path / "full.eval", replies, keys=sample_keys(dataset))
     with zipfile.ZipFile(full) as src, zipfile.ZipFile(tmp_path / "running.eval", "w") as dst:
         dst.writestr("_journal/start.json", src.read("header.json"))
         for name in src.namelist():
@@ -276,8 +280,9 @@ def test_several_logs_one_per_task_are_read_as_one(reference, tmp_path):
     dataset, replies, order, ref_dir = reference
     text_tasks = {sid: t for sid, t in replies.items() if "-text/" in sid}
     image_tasks = {sid: t for sid, t in replies.items() if "-image/" in sid}
-    a = write_lmms_eval(tmp_path / "samples_a.jsonl", text_tasks, order)
-    b = write_lmms_eval(tmp_path / "samples_b.jsonl", image_tasks, order, id_in="doc")
+    keys = sample_keys(dataset)
+    a = write_lmms_eval(tmp_path / "samples_a.jsonl", text_tasks, order, keys=keys)
+    b = write_lmms_eval(tmp_path / "samples_b.jsonl", image_tasks, order, id_in="doc", keys=keys)
     import_responses("lmms-eval", [a, b], dataset, tmp_path / "run")
     score_run(tmp_path / "run")
     _assert_scores_equal(tmp_path / "run", ref_dir)
@@ -291,7 +296,8 @@ def test_lmms_eval_failure_placeholder_is_a_failed_request_and_the_model_name_is
     logs = tmp_path / "logs" / "smollm2"
     logs.mkdir(parents=True)
     failed = {**replies, order[2]: "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Connection refused"}
-    log = write_lmms_eval(logs / "20261207_101500_samples_niah_mmniah.jsonl", failed, order)
+    log = write_lmms_eval(logs / "20261207_101500_samples_niah_mmniah.jsonl", failed, order,
+                          keys=sample_keys(dataset))
     (logs / "20261207_101500_results.json").write_text(json.dumps({"model_name": "smollm2-135m", "results": {}}))
     summary, _ = import_responses("lmms-eval", log, dataset, tmp_path / "run")
     assert summary.answered == len(order) - 1 and summary.failed == 1
@@ -304,21 +310,22 @@ def test_an_oversized_zip_member_is_refused_before_it_is_read(reference, tmp_pat
     import niah.harness.logs
 
     dataset, replies, _order, _ref = reference
-    log = write_inspect_eval(tmp_path / "log.eval", replies)
+    log = write_inspect_eval(tmp_path / "log.eval", replies, keys=sample_keys(dataset))
     monkeypatch.setattr(niah.harness.logs, "MAX_MEMBER_BYTES", 64)
     with pytest.raises(DataError, match=r"log.eval:header.json: is larger than 64 bytes uncompressed"):
         import_responses("inspect", log, dataset, tmp_path / "run")
 
 
-def _inspect_written_eval(path: Path, replies: dict[str, str]) -> Path:
-    """An .eval log written by inspect_ai itself (its members Zstandard-compressed in recent releases)."""
+def _inspect_written_eval(path: Path, replies: dict[str, str], keys: dict[str, str]) -> Path:
+    """An .eval log written by inspect_ai itself (its members Zstandard-compressed in recent releases), of a task
+    that logs the sample key as a niah export's does."""
     inspect_log = pytest.importorskip("inspect_ai.log")
     from inspect_ai.model import ModelOutput
 
     spec = inspect_log.EvalSpec(created="2026-01-01T00:00:00+00:00", task="niah",
                                 dataset=inspect_log.EvalDataset(name="niah"), model="mockllm/model",
                                 config=inspect_log.EvalConfig())
-    samples = [inspect_log.EvalSample(id=sid, epoch=1, input="prompt", target="",
+    samples = [inspect_log.EvalSample(id=sid, epoch=1, input="prompt", target="", metadata={"niah_sample_key": keys[sid]},
                                       output=ModelOutput.from_content("mockllm/model", text))
                for sid, text in replies.items()]
     inspect_log.write_eval_log(inspect_log.EvalLog(eval=spec, samples=samples, status="success"), str(path))
@@ -332,7 +339,7 @@ def test_an_eval_log_inspect_writes_imports_in_a_fresh_interpreter(reference, tm
     import sys
 
     dataset, replies, _order, ref_dir = reference
-    log = _inspect_written_eval(tmp_path / "theirs.eval", replies)
+    log = _inspect_written_eval(tmp_path / "theirs.eval", replies, sample_keys(dataset))
     with zipfile.ZipFile(log) as archive:
         methods = {info.compress_type for info in archive.infolist()}
     if 93 not in methods:
@@ -347,7 +354,7 @@ def test_an_eval_log_inspect_writes_imports_in_a_fresh_interpreter(reference, tm
 
 def test_a_damaged_zstandard_member_is_one_located_error(reference, tmp_path):
     dataset, replies, _order, _ref = reference
-    log = _inspect_written_eval(tmp_path / "theirs.eval", replies)
+    log = _inspect_written_eval(tmp_path / "theirs.eval", replies, sample_keys(dataset))
     with zipfile.ZipFile(log) as archive:
         info = next(i for i in archive.infolist() if i.filename.startswith("samples/"))
     if info.compress_type != 93:

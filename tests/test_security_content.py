@@ -119,6 +119,60 @@ def test_an_inspect_log_of_another_dataset_is_refused_naming_the_first_mismatch(
     assert summary.answered == 4  # type: ignore[attr-defined]
 
 
+def _prompt_text(sample: dict) -> str:
+    """What a task of the user's own might send for a sample: its text parts, joined its own way."""
+    return "\n".join(p["text"] for p in sample["context"] + sample["question"] if p.get("type") == "text")
+
+
+def _foreign_logs(dataset: Path, tmp_path: Path, *, with_input: bool) -> dict[str, Path]:
+    """Logs of tasks niah did not export (no niah sample key), answering ``dataset``'s samples with an empty
+    target: an inspect .eval written by inspect_ai itself, and an lmms-eval samples file."""
+    inspect_log = pytest.importorskip("inspect_ai.log")
+    from inspect_ai.model import ModelOutput
+
+    rows = [json.loads(line) for line in (dataset / SAMPLES_FILE).read_text().splitlines()]
+    spec = inspect_log.EvalSpec(created="2026-01-01T00:00:00+00:00", task="mine",
+                                dataset=inspect_log.EvalDataset(name="mine"), model="mockllm/model",
+                                config=inspect_log.EvalConfig())
+    samples = [inspect_log.EvalSample(id=r["id"], epoch=1, input=_prompt_text(r) if with_input else [], target="",
+                                      output=ModelOutput.from_content("mockllm/model", "oak")) for r in rows]
+    inspect_path = tmp_path / "mine.eval"
+    inspect_log.write_eval_log(inspect_log.EvalLog(eval=spec, samples=samples, status="success"), str(inspect_path))
+    lmms_path = tmp_path / "samples_mine.jsonl"
+    lines = [{"doc_id": i, "doc": {"niah_id": r["id"]}, "target": "", "resps": [["oak"]], "filtered_resps": ["oak"],
+              **({"arguments": [_prompt_text(r), {"max_new_tokens": 8}]} if with_input else {})}
+             for i, r in enumerate(rows)]
+    lmms_path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return {"inspect": inspect_path, "lmms-eval": lmms_path}
+
+
+@pytest.mark.parametrize("harness", ["inspect", "lmms-eval"])
+def test_a_foreign_log_is_checked_by_the_input_it_logged(pair: tuple[Path, Path], tmp_path: Path,
+                                                         harness: str) -> None:
+    """Leftover of item 5: a log of a task niah did not export (no sample key, an empty target) imported into
+    any dataset with the same ids; now the input it logged must hold the dataset's sample text."""
+    a, b = pair
+    log = _foreign_logs(a, tmp_path, with_input=True)[harness]
+    with pytest.raises(DataError) as err:
+        import_responses(harness, log, b, tmp_path / "run-b")
+    assert err.value.field == {"inspect": "input", "lmms-eval": "arguments"}[harness]
+    assert "does not hold text context[0] of sample 'retrieval-text/000'" in err.value.message
+    assert str(log) in str(err.value.file) and not (tmp_path / "run-b").exists()
+    summary, _ = import_responses(harness, log, a, tmp_path / "run-a")  # the dataset it answers: imported
+    assert summary.answered == 4  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("harness", ["inspect", "lmms-eval"])
+def test_a_foreign_log_that_identifies_no_sample_is_refused(pair: tuple[Path, Path], tmp_path: Path,
+                                                            harness: str) -> None:
+    a, _b = pair
+    log = _foreign_logs(a, tmp_path, with_input=False)[harness]
+    with pytest.raises(DataError) as err:
+        import_responses(harness, log, a, tmp_path / "run")
+    assert "records nothing that identifies sample 'retrieval-text/000'" in err.value.message
+    assert "niah export" in err.value.message and not (tmp_path / "run").exists()
+
+
 # ------------------------------------------------------------------------------------------ item 6: staleness
 
 

@@ -492,7 +492,7 @@ def process_results(doc: Mapping[str, Any], results: list[str]) -> dict[str, Any
     sample = _sample_of(doc)
     response = results[0] if results else None
     item: dict[str, Any] = {"niah_id": sample.id, "benchmark": sample.benchmark, "task": sample.task,
-                            "response": response}
+                            "niah_sample_key": sample.content_key(), "response": response}
     if sample.answer is None:
         item["no_gold"] = True
         return {OFFICIAL_METRIC: item, STRUCTURE_METRIC: item}

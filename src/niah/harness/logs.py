@@ -299,6 +299,8 @@ def _lmms_lines(path: Path) -> Iterator[tuple[int, Any]]:
 #: The per-sample metric items a niah lmms-eval export logs on every line, each holding ``niah_id`` (the current
 #: names, then those of exports before the names were made distinct).
 LMMS_ID_METRICS = ("niah_score", "niah_aggregate", "niah_official", "niah_official_scores")
+#: The key of a niah export's metric item holding the sample's content key (:meth:`Sample.content_key`).
+SAMPLE_KEY_ITEM = "niah_sample_key"
 #: How lmms-eval's API models write a request that failed after their retries, in place of a reply.
 LMMS_FAILED_PREFIX = "[LMMS_EVAL_REQUEST_FAILED"
 
@@ -354,7 +356,10 @@ def read_lmms_eval_samples(path: str | Path, *, filtered: bool = False) -> Harne
                             field="resps")
         text = _first_text(row[field], file=file, line=lineno, field=field)
         doc = row.get("doc")  # checked by _lmms_sample_id: an object or absent
-        evidence = {"target": row["target"], "doc": doc} if "target" in row else {"doc": doc}
+        evidence = {k: row[k] for k in ("target", "arguments") if k in row} | {"doc": doc}
+        # a niah export's metric items carry the sample's content key (lmms-eval 0.7.3 logs no doc)
+        keys = [row[m].get(SAMPLE_KEY_ITEM) for m in LMMS_ID_METRICS if isinstance(row.get(m), dict)]
+        evidence["sample_key"] = next((k for k in keys if k is not None), None)
         if text.startswith(LMMS_FAILED_PREFIX):  # lmms-eval's placeholder for a request that failed
             replies.append(HarnessReply(sample_id, None, None, text[:2000], file, lineno, evidence=evidence))
         else:
