@@ -33,11 +33,9 @@ HOT_PATH = re.compile(r"^\s*Length: hot path; (bench/[\w/]+\.py): (.*\d.*)$", re
 PENDING_SPLIT = frozenset({
     ("benchmarks/infinibench/matcher.py", "match_option"),
     ("benchmarks/mm_niah/official.py", "annotation_to_sample"),
-    ("benchmarks/seq_niah/build.py", "insert_needles"),
     ("benchmarks/seq_niah/judge.py", "judge_items"),
     ("commands/run.py", "register"),
     ("commands/run.py", "register.run_command"),
-    ("video/frames.py", "_decode_sorted"),
 })
 
 

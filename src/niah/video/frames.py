@@ -449,127 +449,15 @@ def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], ord
     import av
 
     try:
-        stream = container.streams.video[0]
-        tb = stream.time_base
-        keyframes = _KeyframeIndex(stream)
-        longest_gop = 0.0
-        last_key: float | None = None
-        decoder: Iterator[Any] | None = None
-        held: Any = None  # the last decoded frame with time <= current target
-        pending: Any = None  # a decoded frame past the previous target, not yet consumed
-        position = -math.inf  # presentation time of the last decoded frame
-
-        def convert(frame: Any) -> Image:
-            # the header's size was checked on opening; a stream may still change size mid-way
-            too_big = frame_size_problem(frame.width, frame.height)
-            if too_big is not None:
-                raise DataError(too_big, file=path)
-            image = _to_pil(frame)
-            if max_side is not None and max(image.size) > max_side:
-                scale = max_side / max(image.size)
-                image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))))
-            return image
-
-        def frame_time(frame: Any) -> float:
-            if frame.pts is None:
-                raise DataError("video frame without a timestamp", file=path)
-            return float(frame.pts * tb)
-
-        aim = [0.0]  # the target being decoded towards, read by decode_packets()
-        codec = stream.codec_context
-
-        def decode_packets() -> Iterator[Any]:
-            # A packet shown before a packet already seen (B-frames arrive after the later frame they
-            # reference) cannot be on screen at the target when that later frame is at or before the target:
-            # such packets are decoded with skip_frame=NONREF, so a non-reference B-frame among them is never
-            # decoded. Skipping a non-reference frame changes no other frame, so every kept frame stays exact.
-            newest = -math.inf
-            for packet in container.demux(stream):
-                stopped()
-                mode = "DEFAULT"
-                if packet.pts is not None:
-                    shown = float(packet.pts * tb)
-                    if shown < newest <= aim[0] + 1e-9:
-                        mode = "NONREF"
-                    newest = max(newest, shown)
-                if codec.skip_frame != mode:
-                    codec.skip_frame = mode
-                yield from packet.decode()
-
-        def seek(to: float) -> Iterator[Any]:
-            try:
-                # The small allowance keeps a keyframe's own time (float -> ticks) from rounding down one tick,
-                # which would land the seek a whole GOP early.
-                container.seek(max(0, math.floor(to / tb + 1e-6)), backward=True, any_frame=False, stream=stream)
-            except av.FFmpegError as exc:
-                raise DataError(f"cannot seek in video: {exc}", file=path) from None
-            return decode_packets()
-
+        decoder = _SortedDecoder(container, path, stopped)
         for i in order:
             stopped()
             target = times[i]
-            aim[0] = target
-            # Seek when a keyframe lies between the current position and the target (or, without an index,
-            # when the target is further ahead than the longest GOP seen); otherwise decode on from here.
-            key = keyframes.before(target)
-            if decoder is None:
-                need_seek = True
-            elif key is not None:
-                need_seek = key > position + 1e-9
-            else:
-                need_seek = longest_gop == 0.0 or target - position > longest_gop
-            # Seek to the target itself: the index holds decode times, which with B-frames run ahead of a
-            # keyframe's presentation time, and a seek to them lands one whole GOP early. A backward seek to
-            # the target lands on the keyframe shown at or before it (a landing after it is backed off below).
-            seek_to = target
-            backoff = max(longest_gop, 1.0)
-            just_sought = False
-            if need_seek:
-                decoder = seek(seek_to)
-                held = pending = None
-                position = -math.inf
-                just_sought = True
-            chosen = None
-            while True:
-                if pending is not None:
-                    frame, pending = pending, None
-                else:
-                    try:
-                        frame = next(decoder)  # type: ignore[arg-type]
-                    except StopIteration:
-                        frame = None
-                    except av.FFmpegError as exc:
-                        raise DataError(f"undecodable video: {exc}", file=path) from None
-                if frame is None:  # end of stream: the last frame stays on screen
-                    chosen = held
-                    break
-                ft = frame_time(frame)
-                if held is None and ft > target + 1e-9 and just_sought and seek_to > 0:
-                    # The seek landed after the target (a sparse or inexact index): back off and retry.
-                    seek_to = max(0.0, seek_to - backoff)
-                    backoff *= 2
-                    decoder = seek(seek_to)
-                    position = -math.inf
-                    continue
-                position = ft
-                if frame.key_frame:
-                    if last_key is not None and ft > last_key:
-                        longest_gop = max(longest_gop, ft - last_key)
-                    last_key = ft
-                if ft <= target + 1e-9:
-                    held = frame
-                    continue
-                if held is None:  # target before the first frame: clamp to it
-                    held = frame
-                    chosen = frame
-                    break
-                chosen = held
-                pending = frame  # past this target; the next target may still want `held`
-                break
+            chosen = decoder.frame_at(target)
             if chosen is None:
                 raise DataError(f"no frame decodable at {target:.3f} s", file=path)
-            image = convert(chosen)
-            fr = Frame(index=i, requested=target, time=frame_time(chosen))
+            image = _converted(chosen, path, max_side)
+            fr = Frame(index=i, requested=target, time=decoder.frame_time(chosen))
             if output == "jpeg":
                 fr.jpeg = encode_jpeg(image, jpeg_quality)
             else:
@@ -579,6 +467,140 @@ def _decode_sorted(container: Any, path: str | Path, times: Sequence[float], ord
         raise
     except av.FFmpegError as exc:
         raise DataError(f"undecodable video: {exc}", file=path) from None
+
+
+def _converted(frame: Any, path: str | Path, max_side: int | None) -> Image:
+    """A decoded frame as an RGB image, scaled down to ``max_side``."""
+    # the header's size was checked on opening; a stream may still change size mid-way
+    too_big = frame_size_problem(frame.width, frame.height)
+    if too_big is not None:
+        raise DataError(too_big, file=path)
+    image = _to_pil(frame)
+    if max_side is not None and max(image.size) > max_side:
+        scale = max_side / max(image.size)
+        image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))))
+    return image
+
+
+class _SortedDecoder:
+    """The frames on screen at ascending target times, from one open container: it seeks only where a keyframe
+    lies between the last decoded frame and the next target (without a keyframe index: where the target is
+    further ahead than the longest GOP seen), and otherwise decodes on."""
+
+    def __init__(self, container: Any, path: str | Path, stopped: Callable[[], None]) -> None:
+        self.container, self.path, self.stopped = container, path, stopped
+        self.stream = container.streams.video[0]
+        self.tb = self.stream.time_base
+        self.codec = self.stream.codec_context
+        self.keyframes = _KeyframeIndex(self.stream)
+        self.longest_gop = 0.0
+        self.last_key: float | None = None
+        self.decoder: Iterator[Any] | None = None
+        self.held: Any = None  # the last decoded frame with time <= current target
+        self.pending: Any = None  # a decoded frame past the previous target, not yet consumed
+        self.position = -math.inf  # presentation time of the last decoded frame
+        self.aim = 0.0  # the target being decoded towards, read by _decode_packets()
+
+    def frame_time(self, frame: Any) -> float:
+        if frame.pts is None:
+            raise DataError("video frame without a timestamp", file=self.path)
+        return float(frame.pts * self.tb)
+
+    def frame_at(self, target: float) -> Any:
+        """The frame on screen at ``target`` (the first frame for a target before it, the last one for a
+        target after the end), or None when nothing decodes."""
+        self.aim = target
+        # Seek to the target itself: the index holds decode times, which with B-frames run ahead of a
+        # keyframe's presentation time, and a seek to them lands one whole GOP early. A backward seek to the
+        # target lands on the keyframe shown at or before it (a landing after it is backed off below).
+        seek_to = target
+        backoff = max(self.longest_gop, 1.0)
+        just_sought = False
+        if self._needs_seek(target):
+            self.decoder = self._seek(seek_to)
+            self.held = self.pending = None
+            self.position = -math.inf
+            just_sought = True
+        while True:
+            frame = self._next_frame()
+            if frame is None:  # end of stream: the last frame stays on screen
+                return self.held
+            ft = self.frame_time(frame)
+            if self.held is None and ft > target + 1e-9 and just_sought and seek_to > 0:
+                # The seek landed after the target (a sparse or inexact index): back off and retry.
+                seek_to = max(0.0, seek_to - backoff)
+                backoff *= 2
+                self.decoder = self._seek(seek_to)
+                self.position = -math.inf
+                continue
+            self.position = ft
+            if frame.key_frame:
+                if self.last_key is not None and ft > self.last_key:
+                    self.longest_gop = max(self.longest_gop, ft - self.last_key)
+                self.last_key = ft
+            if ft <= target + 1e-9:
+                self.held = frame
+                continue
+            if self.held is None:  # target before the first frame: clamp to it
+                self.held = frame
+                return frame
+            self.pending = frame  # past this target; the next target may still want `held`
+            return self.held
+
+    def _needs_seek(self, target: float) -> bool:
+        """Seek when a keyframe lies between the current position and the target (or, without an index, when
+        the target is further ahead than the longest GOP seen); otherwise decode on from here."""
+        key = self.keyframes.before(target)
+        if self.decoder is None:
+            return True
+        if key is not None:
+            return bool(key > self.position + 1e-9)
+        return self.longest_gop == 0.0 or target - self.position > self.longest_gop
+
+    def _next_frame(self) -> Any:
+        """The frame past the previous target if one waits, else the next decoded frame (None at the end)."""
+        import av
+
+        if self.pending is not None:
+            frame, self.pending = self.pending, None
+            return frame
+        try:
+            return next(self.decoder)  # type: ignore[arg-type]
+        except StopIteration:
+            return None
+        except av.FFmpegError as exc:
+            raise DataError(f"undecodable video: {exc}", file=self.path) from None
+
+    def _seek(self, to: float) -> Iterator[Any]:
+        import av
+
+        try:
+            # The small allowance keeps a keyframe's own time (float -> ticks) from rounding down one tick,
+            # which would land the seek a whole GOP early.
+            self.container.seek(max(0, math.floor(to / self.tb + 1e-6)), backward=True, any_frame=False,
+                                stream=self.stream)
+        except av.FFmpegError as exc:
+            raise DataError(f"cannot seek in video: {exc}", file=self.path) from None
+        return self._decode_packets()
+
+    def _decode_packets(self) -> Iterator[Any]:
+        # A packet shown before a packet already seen (B-frames arrive after the later frame they reference)
+        # cannot be on screen at the target when that later frame is at or before the target: such packets are
+        # decoded with skip_frame=NONREF, so a non-reference B-frame among them is never decoded. Skipping a
+        # non-reference frame changes no other frame, so every kept frame stays exact.
+        newest = -math.inf
+        codec, tb = self.codec, self.tb
+        for packet in self.container.demux(self.stream):
+            self.stopped()
+            mode = "DEFAULT"
+            if packet.pts is not None:
+                shown = float(packet.pts * tb)
+                if shown < newest <= self.aim + 1e-9:
+                    mode = "NONREF"
+                newest = max(newest, shown)
+            if codec.skip_frame != mode:
+                codec.skip_frame = mode
+            yield from packet.decode()
 
 
 def _to_pil(frame: Any) -> Image:
