@@ -39,7 +39,7 @@ import random
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -418,7 +418,6 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
     """Lay out one sample of exactly ``target`` input tokens with ``needles`` (in inserted order) at
     official cut points. Raises :class:`_Redraw` when this draw of documents cannot work."""
     tok = pool.tokenizer
-    lang = pool.lang
     k = len(needles)
     suffix = JOINER + question_prefix + question
     needle_cost = sum(tok.count(n) for n in needles) + 2 * k  # the gap before each: a token at most
@@ -428,8 +427,32 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
     if budget <= 0:
         raise ConfigError(f"a {target}-token sample cannot hold {k} needles and the question")
     if budget > pool.total_tokens - 512:
-        raise ConfigError(f"the corpus holds {pool.total_tokens} {tok.name} tokens of {lang} text, not enough for "
-                          f"a {target}-token sample; use a larger corpus (--corpus) or a shorter length")
+        raise ConfigError(f"the corpus holds {pool.total_tokens} {tok.name} tokens of {pool.lang} text, not enough "
+                          f"for a {target}-token sample; use a larger corpus (--corpus) or a shorter length")
+    body = _take_body(pool, budget, rng)
+    slots = _needle_slots(pool, body.units, target, needles, rng, py_rng)
+    placed = _place_in_units(pool, body.units, needles, slots, doc_prefix, py_rng)
+    text = _with_exact_tail(pool, "".join(placed.pieces), body.tail_candidates, suffix, target,
+                            target - placed.tokens)
+    if any(text[at:at + len(needles[j])] != needles[j] for at, j in zip(placed.offsets, slots.dealt, strict=True)):
+        raise AssertionError("needle offsets do not match the text")  # a bug, never a data problem
+    return Inserted(doc_prefix, text[len(doc_prefix):], question_prefix, target, placed.offsets,
+                    [t / target for t in placed.tokens_before], body.doc_ids, len(slots.cands), placed.frames,
+                    slots.dealt)
+
+
+@dataclass(frozen=True)
+class _Body:
+    """The haystack's units (whole documents in a random order, then a prefix of one more, within the budget),
+    the documents they come from, and the units after them (the tail is cut from those)."""
+
+    units: list[int]
+    doc_ids: list[str]
+    tail_candidates: list[int]
+
+
+def _take_body(pool: LongTextPool, budget: int, rng: np.random.Generator) -> _Body:
+    """Whole units of documents drawn in a random order while ``budget`` tokens allow."""
     order = rng.permutation(len(pool.doc_ids))
     body: list[int] = []
     used = 0
@@ -456,14 +479,34 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         tail_candidates.extend(range(s + j, e))
     if not body:
         raise _Redraw
-    # candidate cut points (unit index, offset in unit), in text order
-    cands: list[tuple[int, int]] = [(pos, off) for pos, u in enumerate(body) for off in _cut_positions(pool.units[u], lang)]
+    return _Body(body, docs_used, tail_candidates)
+
+
+@dataclass(frozen=True)
+class _NeedleSlots:
+    """The candidate cut points (body position, offset in unit, in text order), the chosen ones by body
+    position, each slot's gap before and after (text order), the needle dealt to each slot, and the haystack's
+    sentence gaps (what a needle's own framing is drawn from)."""
+
+    cands: list[tuple[int, int]]
+    cuts_by_unit: dict[int, list[int]]
+    befores: list[str]
+    afters: list[str]
+    dealt: list[int]
+    haystack: SentenceGaps
+
+
+def _needle_slots(pool: LongTextPool, body: list[int], target: int, needles: Sequence[str],
+                  rng: np.random.Generator, py_rng: random.Random) -> _NeedleSlots:
+    """Draw the needles' cut points among the official ones of the body. Each is framed like a sentence of this
+    haystack: the text's own gap at the cut follows the needle, and the gap before it is drawn among the
+    haystack's sentences followed by that same gap; the needles are then dealt to these slots (those holding
+    line breaks to the slots that start a line)."""
+    k = len(needles)
+    cands = [(pos, off) for pos, u in enumerate(body) for off in _cut_positions(pool.units[u], pool.lang)]
     if len(cands) < min_cut_points(target, k):
         raise _TooFewCuts(len(cands))
     picks = sorted(int(i) for i in rng.choice(len(cands), size=k, replace=False))
-    # each cut point is framed like a sentence of this haystack: the text's own gap at the cut follows the
-    # needle, and the gap before it is drawn among the haystack's sentences followed by that same gap; the
-    # needles are then dealt to these slots (those holding line breaks to the slots that start a line)
     unit_starts = [0]
     for u in body:
         unit_starts.append(unit_starts[-1] + len(pool.units[u]))
@@ -477,64 +520,79 @@ def insert_needles(pool: LongTextPool, target: int, needles: Sequence[str], ques
         afters.append(gap_at(pool.units[body[pos]], off))
         befores.append(haystack.draw_before(afters[-1], py_rng))
     dealt = deal_needles(needles, befores, afters, py_rng)
-    pieces: list[str] = [doc_prefix]
-    total = 0
+    return _NeedleSlots(cands, cuts_by_unit, befores, afters, dealt, haystack)
+
+
+@dataclass
+class _Placed:
+    """The body's text pieces with the needles in (the document prefix first), their tokens, and per needle in
+    text order: the tokens before it, its character offset and its frame."""
+
+    pieces: list[str]
+    tokens: int = 0
+    tokens_before: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    frames: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _place_in_units(pool: LongTextPool, body: list[int], needles: Sequence[str], slots: _NeedleSlots,
+                    doc_prefix: str, py_rng: random.Random) -> _Placed:
+    """The body's units with the dealt needles at their cut points, counted unit by unit."""
+    tok = pool.tokenizer
+    placed = _Placed([doc_prefix])
     chars = len(doc_prefix)
-    needle_tokens_before: list[int] = []
-    offsets: list[int] = []
-    frames: list[tuple[str, str, str]] = []
     ni = 0
     for pos, u in enumerate(body):
         unit = pool.units[u]
         lead = doc_prefix if pos == 0 else ""
-        if pos in cuts_by_unit:
-            parts: list[str] = []
-            prev = 0
-            for off in cuts_by_unit[pos]:
-                needle = needles[dealt[ni]]
-                # a needle's first line is framed like a sentence followed by the gap that follows that line: the
-                # slot's drawn gap for a one-line needle, a fresh draw for one whose first line ends in a break
-                before = befores[ni] if "\n" not in needle else haystack.draw_before(
-                    first_line_gap(needle, afters[ni]), py_rng)
-                parts.append(unit[prev:off] + before)
-                # tokens before the needle (small count: this paragraph only); a space joining the needle to
-                # the sentence before is counted with the needle, whose first token holds it
-                head = "".join(parts)
-                if _joins_needle(before):
-                    head = head[:len(head) - len(before)]
-                needle_tokens_before.append(total + (tok.count(lead + head) if pos == 0 else
-                                                     _count_after_break(tok, head)))
-                offsets.append(chars + sum(len(p) for p in parts))
-                frames.append((before, "", ""))
-                parts.append(needle)
-                ni += 1
-                prev = off
-            parts.append(unit[prev:])
-            new_unit = "".join(parts)
-            total += tok.count(lead + new_unit) if pos == 0 else _count_after_break(tok, new_unit)
-        else:
-            new_unit = unit
-            total += tok.count(lead + unit) if pos == 0 else int(pool.unit_tokens[u])
-        pieces.append(new_unit)
+        if pos not in slots.cuts_by_unit:
+            placed.tokens += tok.count(lead + unit) if pos == 0 else int(pool.unit_tokens[u])
+            placed.pieces.append(unit)
+            chars += len(unit)
+            continue
+        parts: list[str] = []
+        prev = 0
+        for off in slots.cuts_by_unit[pos]:
+            needle = needles[slots.dealt[ni]]
+            # a needle's first line is framed like a sentence followed by the gap that follows that line: the
+            # slot's drawn gap for a one-line needle, a fresh draw for one whose first line ends in a break
+            before = slots.befores[ni] if "\n" not in needle else slots.haystack.draw_before(
+                first_line_gap(needle, slots.afters[ni]), py_rng)
+            parts.append(unit[prev:off] + before)
+            # tokens before the needle (small count: this paragraph only); a space joining the needle to the
+            # sentence before is counted with the needle, whose first token holds it
+            head = "".join(parts)
+            if _joins_needle(before):
+                head = head[:len(head) - len(before)]
+            placed.tokens_before.append(placed.tokens + (tok.count(lead + head) if pos == 0 else
+                                                         _count_after_break(tok, head)))
+            placed.offsets.append(chars + sum(len(p) for p in parts))
+            placed.frames.append((before, "", ""))
+            parts.append(needle)
+            ni += 1
+            prev = off
+        parts.append(unit[prev:])
+        new_unit = "".join(parts)
+        placed.tokens += tok.count(lead + new_unit) if pos == 0 else _count_after_break(tok, new_unit)
+        placed.pieces.append(new_unit)
         chars += len(new_unit)
-    # the tail: whole paragraphs, then a word-boundary prefix of one more, counted with the question
-    want = target - total
-    tail = ""
+    return placed
+
+
+def _with_exact_tail(pool: LongTextPool, text: str, tail_candidates: list[int], suffix: str, target: int,
+                     want: int) -> str:
+    """``text`` and a tail (whole paragraphs, then a word-boundary prefix of one more) such that it counts
+    exactly ``target`` tokens with the question ``suffix``; ``want`` is the tail's estimated count."""
+    tok = pool.tokenizer
     for attempt in range(4):
-        tail = _make_tail(pool, tail_candidates, suffix, want)
-        text = "".join(pieces) + tail
-        full = text + suffix
-        actual = tok.count(full)  # verify once (repair for tokenizers that merge across newlines)
+        full = text + _make_tail(pool, tail_candidates, suffix, want)
+        actual = tok.count(full + suffix)  # verify once (repair for tokenizers that merge across newlines)
         if actual == target:
-            break
+            return full
         want += target - actual
         if attempt == 3:
-            raise ConfigError(f"could not reach exactly {target} tokens with {tok.name}")
-    text_with_needles = text[len(doc_prefix):]
-    if any(text[at:at + len(needles[j])] != needles[j] for at, j in zip(offsets, dealt, strict=True)):
-        raise AssertionError("needle offsets do not match the text")  # a bug, never a data problem
-    return Inserted(doc_prefix, text_with_needles, question_prefix, target, offsets,
-                    [t / target for t in needle_tokens_before], docs_used, len(cands), frames, dealt)
+            break
+    raise ConfigError(f"could not reach exactly {target} tokens with {tok.name}")
 
 
 def _make_tail(pool: LongTextPool, candidates: list[int], suffix: str, want: int) -> str:
