@@ -33,7 +33,6 @@ HOT_PATH = re.compile(r"^\s*Length: hot path; (bench/[\w/]+\.py): (.*\d.*)$", re
 PENDING_SPLIT = frozenset({
     ("benchmarks/infinibench/matcher.py", "match_option"),
     ("benchmarks/mm_niah/official.py", "annotation_to_sample"),
-    ("benchmarks/seq_niah/judge.py", "judge_items"),
     ("commands/run.py", "register"),
     ("commands/run.py", "register.run_command"),
 })

@@ -621,40 +621,73 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
         raise ValueError("the gold answer lists no items")
     items = split_items(response or "")
     resp = [_parse_item(it.text, subject) for it in items]
-    soft = [it.soft for it in items]
-    # features most gold items share (the two entities of a relation timeline, the topic of a procedure) say
-    # little about which item it is: weighted down like generic words; who did what to whom is checked apart
-    # (:func:`_role_problem`), so the entities still count
-    if len(gold) >= 3:
-        df: dict[str, int] = {}
-        for g in gold:
-            for k in g.event.weights:
-                df[k] = df.get(k, 0) + 1
-        common = {k for k, c in df.items() if c * 2 >= len(gold)}
-        if common:
-            for p in gold + resp:
-                p.event = EventWords({k: (min(w, 0.1) if k in common else w) for k, w in p.event.weights.items()})
+    _weigh_down_common_words(gold, resp)
     if not resp:
         return Judgement(0, ("other",), "other: the response lists no items", need_order, len(gold), 0)
-    entities = timeline_entities(question, gold_items)
-    other_language = bool(resp) and not logical and \
-        _is_zh(" ".join(r.text for r in resp)) != _is_zh(" ".join(g.text for g in gold))
+    other_language = not logical and _is_zh(" ".join(r.text for r in resp)) != _is_zh(" ".join(g.text for g in gold))
+    m = _Matching(gold, resp, [it.soft for it in items], logical, other_language,
+                  timeline_entities(question, gold_items))
+    candidates = _candidate_pairs(m, subject, gold_items)
+    _assign(m, candidates, [ri for ri in range(len(resp)) if not m.soft[ri]])
+    _assign(m, candidates, [ri for ri in range(len(resp)) if m.soft[ri]])
+    parts: set[int] = set()
+    if not other_language:
+        _fill_gaps(resp, gold, m.r_used, m.g_used, m.wrong, m.role_issue, logical, m.entities)
+        parts = _merged_and_split(resp, gold, m.r_used, m.g_used, m.wrong, m.role_issue, logical)
+    _mark_wrong_items(m, parts)
+    return _verdict(m, parts, need_order)
 
-    wrong: dict[int, str] = {}
-    role_issue: dict[int, str] = {}
+
+def _weigh_down_common_words(gold: list[_Parsed], resp: list[_Parsed]) -> None:
+    """Features most gold items share (the two entities of a relation timeline, the topic of a procedure) say
+    little about which item it is: weighted down like generic words; who did what to whom is checked apart
+    (:func:`_role_problem`), so the entities still count."""
+    if len(gold) < 3:
+        return
+    df: dict[str, int] = {}
+    for g in gold:
+        for k in g.event.weights:
+            df[k] = df.get(k, 0) + 1
+    common = {k for k, c in df.items() if c * 2 >= len(gold)}
+    if common:
+        for p in gold + resp:
+            p.event = EventWords({k: (min(w, 0.1) if k in common else w) for k, w in p.event.weights.items()})
+
+
+@dataclass
+class _Matching:
+    """The items being matched and what matching found so far: response items matched (response index -> gold
+    indices) and gold items taken (gold index -> response index), wrong response items and role problems (both
+    response index -> why)."""
+
+    gold: list[_Parsed]
+    resp: list[_Parsed]
+    soft: list[bool]  # response items that may be left unmatched without being extra (:func:`split_items`)
+    logical: bool  # no gold item is dated (a procedure, a logical order)
+    other_language: bool  # the response is in the other language than the gold: only dates can match
+    entities: list[str]  # the timeline's entities (:func:`timeline_entities`; empty for diaries, procedures)
+    r_used: dict[int, list[int]] = field(default_factory=dict)
+    g_used: dict[int, int] = field(default_factory=dict)
+    wrong: dict[int, str] = field(default_factory=dict)
+    role_issue: dict[int, str] = field(default_factory=dict)
+
+
+def _candidate_pairs(m: _Matching, subject: str | None, gold_items: list[str]) -> list[tuple[float, int, int]]:
+    """(score, response index, gold index) of every pair that may match; a response item naming another person
+    is wrong, one whose roles are swapped against a gold item it resembles is noted (``role_issue``)."""
     candidates: list[tuple[float, int, int]] = []
-    for ri, r in enumerate(resp):
+    for ri, r in enumerate(m.resp):
         if names_other_person(r.event_text, subject, gold_items):
-            if not soft[ri]:
-                wrong[ri] = "names another person"
+            if not m.soft[ri]:
+                m.wrong[ri] = "names another person"
             continue
-        for gi, g in enumerate(gold):
-            if other_language:
+        for gi, g in enumerate(m.gold):
+            if m.other_language:
                 if r.dates is not None and g.dates is not None and same_date(r.dates, g.dates):
                     candidates.append((2.0, ri, gi))  # no shared words across languages: the date decides
                 continue
             sim = _pair_score(r.event, g.event)
-            if logical or g.dates is None:
+            if m.logical or g.dates is None:
                 ok = sim >= MATCH_LOGICAL
                 score = sim
             elif r.dates is None:
@@ -663,47 +696,49 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
                 ok, score = same_date(r.dates, g.dates) and sim >= MATCH_WITH_DATE, 1.0 + sim
             if not ok:
                 continue
-            problem = _role_problem(r.text, g.text, entities) if entities else None
+            problem = _role_problem(r.text, g.text, m.entities) if m.entities else None
             if problem:
-                role_issue.setdefault(ri, f"{problem} of gold item {gi + 1}")
+                m.role_issue.setdefault(ri, f"{problem} of gold item {gi + 1}")
                 continue
             candidates.append((score, ri, gi))
-    r_used: dict[int, list[int]] = {}
-    g_used: dict[int, int] = {}
+    return candidates
 
-    def assign(pool: list[tuple[float, int, int]], allowed: Iterable[int]) -> None:
-        ok = set(allowed)
-        for _score, ri, gi in sorted(pool, key=lambda c: (-c[0], c[1], c[2])):
-            if ri in ok and ri not in r_used and gi not in g_used:
-                r_used[ri] = [gi]
-                g_used[gi] = ri
 
-    hard = [ri for ri in range(len(resp)) if not soft[ri]]
-    assign(candidates, hard)
-    assign(candidates, [ri for ri in range(len(resp)) if soft[ri]])
-    if not other_language:
-        _fill_gaps(resp, gold, r_used, g_used, wrong, role_issue, logical, entities)
-    parts: set[int] = set()
-    if not other_language:
-        parts = _merged_and_split(resp, gold, r_used, g_used, wrong, role_issue, logical)
-    # unmatched response items that carry a gold event under another date are wrong items
-    for ri, r in enumerate(resp):
-        if ri in r_used or ri in wrong or ri in parts or r.dates is None or soft[ri] or other_language:
+def _assign(m: _Matching, pool: list[tuple[float, int, int]], allowed: Iterable[int]) -> None:
+    """Match the ``allowed`` response items greedily, best pair first, each item and gold item once."""
+    ok = set(allowed)
+    for _score, ri, gi in sorted(pool, key=lambda c: (-c[0], c[1], c[2])):
+        if ri in ok and ri not in m.r_used and gi not in m.g_used:
+            m.r_used[ri] = [gi]
+            m.g_used[gi] = ri
+
+
+def _mark_wrong_items(m: _Matching, parts: set[int]) -> None:
+    """Unmatched response items that carry a gold event under another date, or whose roles are swapped, are
+    wrong items."""
+    for ri, r in enumerate(m.resp):
+        if ri in m.r_used or ri in m.wrong or ri in parts or r.dates is None or m.soft[ri] or m.other_language:
             continue
-        if ri in role_issue:
-            wrong[ri] = role_issue[ri]
+        if ri in m.role_issue:
+            m.wrong[ri] = m.role_issue[ri]
             continue
-        for gi, g in enumerate(gold):
+        for gi, g in enumerate(m.gold):
             if g.dates is not None and not same_date(r.dates, g.dates) and \
                     similarity(r.event, g.event) >= MATCH_WITHOUT_DATE:
-                wrong[ri] = f"gold item {gi + 1} with another date"
+                m.wrong[ri] = f"gold item {gi + 1} with another date"
                 break
-    for ri, why in role_issue.items():
-        if ri not in r_used and ri not in parts and not soft[ri]:
-            wrong.setdefault(ri, why)
-    missing = [gi for gi in range(len(gold)) if gi not in g_used]
+    for ri, why in m.role_issue.items():
+        if ri not in m.r_used and ri not in parts and not m.soft[ri]:
+            m.wrong.setdefault(ri, why)
+
+
+def _verdict(m: _Matching, parts: set[int], need_order: bool) -> Judgement:
+    """The judgement of a finished matching: correct only with every gold item matched, nothing extra or wrong,
+    and (where asked) in gold order; else each failure mode with its evidence."""
+    gold, resp, r_used, wrong = m.gold, m.resp, m.r_used, m.wrong
+    missing = [gi for gi in range(len(gold)) if gi not in m.g_used]
     extra = [ri for ri in range(len(resp)) if ri not in r_used and ri not in wrong and ri not in parts
-             and not soft[ri]]
+             and not m.soft[ri]]
     matched = sorted((ri, gi) for ri, gis in r_used.items() for gi in gis)
     order_seq = [gi for _ri, gi in matched]
     out_of_order = need_order and any(a > b for a, b in zip(order_seq, order_seq[1:], strict=False))
@@ -722,7 +757,7 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
     if out_of_order:
         modes.append("wrong-order")
         details.append(f"gold order asked for, items come as {[g + 1 for g in order_seq]}")
-    if not r_used and not wrong and (logical or not any(r.dates for r in resp)):
+    if not r_used and not wrong and (m.logical or not any(r.dates for r in resp)):
         # nothing the response lists is about the question's items (refusal, irrelevant text)
         modes, details = ["other"], ["no response item matches any gold item"]
     if modes:
@@ -730,7 +765,7 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
                          len(resp), matched)
     how = "in gold order" if need_order else "(order not asked)"
     pairs = ", ".join(f"{'+'.join(str(g + 1) for g in sorted(gis))}<-{ri + 1}" for ri, gis in sorted(r_used.items()))
-    extra_note = " (matched by date: the answer is in the other language)" if other_language else ""
+    extra_note = " (matched by date: the answer is in the other language)" if m.other_language else ""
     return Judgement(1, (), f"correct: all {len(gold)} gold items, nothing else, {how}; gold<-response items: "
                      f"{pairs}{extra_note}", need_order, len(gold), len(resp), matched)
 
