@@ -1,6 +1,6 @@
 """Can a table learned from one build answer another? (a benchmark script, not a test)
 
-Before niah keyed every draw on the whole build (niah.buildkey), a builder's needles, answers and options were
+Before niah keyed every draw on the whole build (niah.build.buildkey), a builder's needles, answers and options were
 fixed by the seed alone, so a table learned from the public default build answered a build made from another
 corpus with the same seed. This script builds, for each generator, a train build (the default corpus), a
 build from another corpus with the same seed (video-niah: a subtitle build beside the overlay one) and a build
@@ -95,7 +95,7 @@ def _options(sample: Any) -> list[str] | None:
 
 def chance_of(sample: Any) -> float:
     """The audit's chance for the sample: what a blind guess scores under the family's rule."""
-    from niah.audit import _Hooks
+    from niah.audit.dataset import _Hooks
 
     global _HOOKS
     if _HOOKS is None:
@@ -107,14 +107,14 @@ _HOOKS: Any = None
 
 
 def _question(sample: Any) -> str:
-    from niah.audit import _question_key
+    from niah.audit.dataset import _question_key
 
     return _question_key(sample)
 
 
 def table_scores(train: list[Any], test: list[Any]) -> dict[str, tuple[float, float, int]]:
     """task -> (mean official score of the table's replies, mean chance, samples)."""
-    from niah.audit import _gold_key, _official, _reply_for
+    from niah.audit.dataset import _gold_key, _official, _reply_for
 
     by_question: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     by_options: dict[tuple[str, frozenset[str]], Counter[str]] = defaultdict(Counter)
@@ -162,7 +162,7 @@ def _type_pools() -> list[tuple[str, ...]]:
 
 def listing_scores(train: list[Any], test: list[Any], budgets: dict[str, int]) -> dict[str, tuple[float, float, int]]:
     """task -> (mean official score of one reply listing golds within the task's budget, chance, samples)."""
-    from niah.audit import _official
+    from niah.audit.dataset import _official
     from niah.tokens import get_tokenizer
 
     tok = get_tokenizer("cl100k_base")

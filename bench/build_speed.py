@@ -30,7 +30,7 @@ import numpy as np
 
 from niah.corpus import load_corpus
 from niah.corpus.text import split_sentences
-from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble, sweep_haystack
+from niah.build.haystack import ImageSpec, NeedleSpec, TextPool, assemble, sweep_haystack
 from niah.tokens import get_tokenizer
 
 NEEDLE = " The best thing to do in Nanjing is eating hot dry noodles."

@@ -1,4 +1,4 @@
-"""What a balanced deck (:func:`niah.deck.deal`) costs and how even it comes out, by grid size (a benchmark
+"""What a balanced deck (:func:`niah.build.deck.deal`) costs and how even it comes out, by grid size (a benchmark
 script, not a test).
 
 Grids are (length, depth, replicate) as MM-NIAH and video-niah deal them: the default 11 x 5 grid, then more
@@ -9,7 +9,7 @@ each row's spread beyond one: 0 is every row as even as a deck allows).
 
     python bench/deck_deal.py [--repeat 3] [--compare OLD_DECK_MODULE.py]
 
-``--compare`` times another implementation of ``deal`` beside it (e.g. an earlier ``src/niah/deck.py``).
+``--compare`` times another implementation of ``deal`` beside it (e.g. an earlier ``src/niah/build/deck.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from niah.deck import deal
+from niah.build.deck import deal
 
 Grid = tuple[str, list[tuple[int, ...]], int, list[tuple[int, ...]] | None]
 

@@ -260,7 +260,7 @@ def jigsaw_direct(count: int, seed: int) -> dict[str, float]:
     figures' noise is small): each one-piece statistic's pick of the piece where it is larger, in percent."""
     from niah.benchmarks.mm_niah.needle_images import make_reasoning_image
     from niah.corpus import load_corpus
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     images = list(load_corpus("default", lang="en", seed=0).images())
     rng = random.Random(seed)

@@ -17,8 +17,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from niah.build.haystack import ends_sentence
 from niah.corpus.text import split_sentences
-from niah.haystack import ends_sentence
 from niah.sample import Dataset, TextPart
 
 ROLES = ("alone", "opens", "closes", "inside")

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import niah.cache
+import niah.run.cache
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the tiny GGUF writer and dataset helpers live in tests/support
@@ -196,16 +196,16 @@ def disk_writes() -> tuple[int, int]:
 def niah_with_index_batch(batch: int, dataset: Path, out: Path, base_url: str, model: str, max_tokens: int,
                           concurrency: int) -> tuple[float, int, int]:
     """One in-process niah run with the cache index committed every ``batch`` replies: wall, blocks, bytes."""
-    import niah.cache
+    import niah.run.cache
 
-    old = niah.cache.DEFAULT_INDEX_BATCH
-    niah.cache.DEFAULT_INDEX_BATCH = batch
+    old = niah.run.cache.DEFAULT_INDEX_BATCH
+    niah.run.cache.DEFAULT_INDEX_BATCH = batch
     try:
         b0, w0 = disk_writes()
         wall, _ = niah_in_process(dataset, out, base_url, model, max_tokens, concurrency)
         b1, w1 = disk_writes()
     finally:
-        niah.cache.DEFAULT_INDEX_BATCH = old
+        niah.run.cache.DEFAULT_INDEX_BATCH = old
     return wall, b1 - b0, w1 - w0
 
 
@@ -253,7 +253,7 @@ def main() -> None:
             niah_walls.append(wall)
         disk: dict[str, tuple[float, int, int]] = {}
         for label, batch in (("index committed per reply", 1),
-                             (f"index batched ({niah.cache.DEFAULT_INDEX_BATCH})", niah.cache.DEFAULT_INDEX_BATCH)):
+                             (f"index batched ({niah.run.cache.DEFAULT_INDEX_BATCH})", niah.run.cache.DEFAULT_INDEX_BATCH)):
             name = f"disk{batch}"
             write_dataset(tmp / name, make_prompts(args.requests, words, seed=7000 + batch))
             disk[label] = niah_with_index_batch(batch, tmp / name, tmp / f"run-{name}", base_url, args.model,

@@ -36,7 +36,7 @@ def run_niah(*args: str) -> None:
 
 
 def best_of(repeat: int, run: Path) -> float:
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
 
     best = float("inf")
     for _ in range(repeat):
@@ -54,9 +54,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("/tmp/niah-score-bench"))
     args = parser.parse_args()
 
-    import niah.scoring
+    import niah.scoring.score
 
-    with_intervals = niah.scoring.headline_intervals
+    with_intervals = niah.scoring.score.headline_intervals
 
     def without_intervals(scorer, rows, mode, head):  # type: ignore[no-untyped-def]
         return None, None, dict.fromkeys(head.by_task)
@@ -77,9 +77,9 @@ def main() -> None:
         if not (run / "responses.jsonl").is_file():
             shutil.rmtree(run, ignore_errors=True)
             run_niah("run", str(data), "--model", "baseline:random", "--out", str(run), "--no-progress")
-        niah.scoring.headline_intervals = without_intervals  # type: ignore[assignment]
+        niah.scoring.score.headline_intervals = without_intervals  # type: ignore[assignment]
         plain = best_of(args.repeat, run)
-        niah.scoring.headline_intervals = with_intervals
+        niah.scoring.score.headline_intervals = with_intervals
         full = best_of(args.repeat, run)
         rows = len((run / "scored.jsonl").read_text().splitlines())
         print(f"| {family} | {rows} | {plain:.2f} | {full:.2f} | {full - plain:.2f} |", flush=True)

@@ -44,7 +44,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from niah.errors import NiahError
 from niah.tokens.text import (
     HFTokenizer,
     SentencePieceTokenizer,
@@ -52,6 +51,7 @@ from niah.tokens.text import (
     _mistral_common_sp_model,
     get_tokenizer,
 )
+from niah.util.errors import NiahError
 
 # Published Llama-2 token ids (no BOS) for texts that exercise words, digits (split one per token), byte
 # fallback (emoji, rare CJK), newlines and runs of spaces. Sources: the Llama tokenizer integration test of

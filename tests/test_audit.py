@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from niah.audit import AuditOptions, audit_dataset, default_chance, leave_one_out_best
+from niah.audit.dataset import AuditOptions, audit_dataset, default_chance, leave_one_out_best
 from niah.benchmarks.protocol import (
     OFFICIAL,
     AuditSpec,
@@ -349,7 +349,7 @@ def test_delivery_follows_the_runners_frame_sampling(tmp_path: Path) -> None:
     # a needle that is not sent is no shortcut: the verdict and the summary say what it is
     import io
 
-    from niah.audit import print_report
+    from niah.audit.dataset import print_report
     from niah.report.audit_section import InputAudit, audit_markdown
 
     printed = io.StringIO()
@@ -450,7 +450,7 @@ def test_skew_is_a_diagnostic_beside_the_finders(tmp_path: Path) -> None:
 def test_a_probe_on_too_few_samples_is_a_diagnostic_not_a_verdict() -> None:
     """niah eval's small grids hold one sample per task: a constant reply fitted to that sample "wins" by
     construction, which shows nothing about the generator; from MIN_VERDICT_SAMPLES on, the verdict counts."""
-    from niah.audit import MIN_VERDICT_SAMPLES, judge_probe
+    from niah.audit.dataset import MIN_VERDICT_SAMPLES, judge_probe
 
     one = judge_probe("constant", "t", "no-read", {0: 1.0}, {0: 0.0}, 5.0, "best constant reply")
     assert one is not None and not one.passed and one.advisory and "too few" in one.detail
@@ -492,7 +492,7 @@ def test_a_true_constant_shortcut_still_fails(tmp_path: Path) -> None:
 
 
 def test_leave_one_out_best_picks_on_the_others_only() -> None:
-    from niah.audit import leave_one_out_best
+    from niah.audit.dataset import leave_one_out_best
 
     # fitted to all four samples "b" scores 50%; with each sample left out, "b" leads by no more than that
     # sample's own point where it scores, so the tie goes to "a" (sorted first), which scores 0 there
@@ -512,7 +512,7 @@ def test_printed_report_shows_dataset_text_as_written(capsys: pytest.CaptureFixt
     MarkupError after all the work, and "[hf]" vanished."""
     import io
 
-    from niah.audit import AuditOptions, AuditReport, ProbeResult, print_report
+    from niah.audit.dataset import AuditOptions, AuditReport, ProbeResult, print_report
 
     probes = [ProbeResult("constant", "[/bold]", "no-read", 80.0, 25.0, 20, False, "best reply: [hf] [/x]"),
               ProbeResult("text-whitespace-skew", "[/bold]", "layout", 30.0, 5.0, 20, False, "[red]x",
@@ -550,7 +550,7 @@ def test_an_audit_of_another_dataset_is_not_filed_as_the_runs(tmp_path: Path) ->
 def test_a_guess_on_five_samples_does_not_fail_on_luck() -> None:
     """10 random replies on each of 5 four-option samples: 19 right of 50 (38%) is 2 binomial standard errors
     from chance, luck; the 5 samples' means happen to lie close together, which alone would call it a shortcut."""
-    from niah.audit import judge_probe
+    from niah.audit.dataset import judge_probe
 
     values = dict(enumerate([0.4, 0.4, 0.3, 0.4, 0.4]))
     chances = dict.fromkeys(values, 0.25)
@@ -604,7 +604,7 @@ def test_variants_of_one_item_are_left_out_with_it(tmp_path: Path) -> None:
 def test_group_left_out_modes_and_constants_match_a_full_recount() -> None:
     from collections import Counter
 
-    from niah.audit import _TopCounts
+    from niah.audit.dataset import _TopCounts
 
     rng = random.Random(11)
     for _ in range(200):
@@ -631,7 +631,7 @@ def test_list_items_and_their_markers_are_no_sentences_of_the_skew() -> None:
     MileBench) has its needles compared with plain-paragraph sentences, so a bullet or numbered item (and a "1."
     marker cut off as a segment of its own) is left out of that set; a family whose needles may take a list
     item's place (Sequential-NIAH) keeps them."""
-    from niah.audit import _text_segments
+    from niah.audit.dataset import _text_segments
     from niah.sample import Sample, TextPart
 
     text = ("Notes\n\nFirst plain sentence. The needle sits here.\n\n- A bulleted item.\n- Another one.\n"

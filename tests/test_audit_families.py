@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from niah.audit import AuditOptions, audit_dataset
+from niah.audit.dataset import AuditOptions, audit_dataset
 from niah.cli import app
 
 BUILDS = {

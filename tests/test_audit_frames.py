@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from niah.audit import AuditOptions, audit_dataset, options_from_run
+from niah.audit.dataset import AuditOptions, audit_dataset, options_from_run
 from support.cli import invoke_ok
 from support.run_pins import build_datasets, media_roots
 

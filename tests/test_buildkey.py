@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from niah.buildkey import build_key, path_digest, pool_digest, text_digest
+from niah.build.buildkey import build_key, path_digest, pool_digest, text_digest
 from niah.corpus import load_corpus
 from niah.sample import Dataset, parts_text
 

@@ -6,9 +6,9 @@ import json
 import sqlite3
 from pathlib import Path
 
-from niah.cache import CACHE_JSONL, CACHE_SQLITE, CacheChain, ResponseCache, request_fingerprint
 from niah.models.base import GenerationSettings
 from niah.prompts import RenderedPrompt
+from niah.run.cache import CACHE_JSONL, CACHE_SQLITE, CacheChain, ResponseCache, request_fingerprint
 from niah.sample import ImagePart, TextPart
 
 

@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.outcome import EXIT_ERROR, EXIT_INCOMPLETE, failure_reason
-from niah.ratelimit import RateLimiter
 from niah.run import REQUESTS_LOG, RUN_JSON
+from niah.run.ratelimit import RateLimiter
+from niah.util.outcome import EXIT_ERROR, EXIT_INCOMPLETE, failure_reason
 from support.datasets import write_mm_niah_like, write_text_prompts
 from support.openai_server import FaultPlan, OpenAIServer
 
@@ -236,7 +236,7 @@ def test_rate_limiter_spaces_requests_on_a_fake_clock() -> None:
 
 
 def test_rpm_passes_every_attempt_through_the_limiter(text_ds, tmp_path, monkeypatch):
-    import niah.ratelimit
+    import niah.run.ratelimit
 
     made: list[RateLimiter] = []
     real_init = RateLimiter.__init__
@@ -245,7 +245,7 @@ def test_rpm_passes_every_attempt_through_the_limiter(text_ds, tmp_path, monkeyp
         real_init(self, *args, **kwargs)
         made.append(self)
 
-    monkeypatch.setattr(niah.ratelimit.RateLimiter, "__init__", spy)
+    monkeypatch.setattr(niah.run.ratelimit.RateLimiter, "__init__", spy)
     with OpenAIServer(faults=FaultPlan(share={"500": 1.0}, fail_attempts=1)) as srv:
         result = _run(text_ds, tmp_path / "run", srv.base_url, "--rpm", "60000")
         assert result.exit_code == 0, result.output
@@ -368,7 +368,7 @@ def test_infinibench_import_names_its_videos_root_media_root(tmp_path):
 
 @pytest.mark.parametrize("spec", ["8k", "8192", "8k-12k", "1.5k"])
 def test_one_length_syntax(spec):
-    from niah.lengths import parse_length
+    from niah.build.lengths import parse_length
 
     lo, hi = parse_length(spec)
     assert 0 < lo <= hi and (spec != "8k" or lo == hi == 8000) and (spec != "8192" or lo == 8192)
@@ -376,15 +376,15 @@ def test_one_length_syntax(spec):
 
 @pytest.mark.parametrize("spec", ["0", "-8k", "8x", "12k-8k", "", "1.5"])
 def test_bad_lengths_say_what_a_length_is(spec):
-    from niah.errors import ConfigError
-    from niah.lengths import parse_length
+    from niah.build.lengths import parse_length
+    from niah.util.errors import ConfigError
 
     with pytest.raises(ConfigError, match="8k|low to high"):
         parse_length(spec)
 
 
 def test_counters_in_a_log_are_whole_lines(capsys):
-    from niah.console import counter
+    from niah.util.console import counter
 
     for done in range(1, 101):
         counter("build", done, 100, "samples")
@@ -420,7 +420,7 @@ def test_mmlongbench_names_its_official_lengths_as_8k_or_their_token_count(capsy
 @pytest.mark.parametrize("spec", ["12k", "8k-16k", "4096", "8x"])
 def test_mmlongbench_refuses_other_lengths_listing_the_official_ones(spec):
     from niah.benchmarks.mmlongbench.datasets import length_bins
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     with pytest.raises(ConfigError) as caught:
         length_bins([spec])
@@ -471,7 +471,7 @@ def test_seq_niah_names_its_bins_in_the_shared_syntax():
 
 
 def test_milebench_takes_exact_lengths_in_the_shared_syntax():
-    from niah.lengths import exact_lengths
+    from niah.build.lengths import exact_lengths
 
     assert exact_lengths(["4096,8k", "8000", "1.5k"], builder="milebench-niah") == [4096, 8000, 1500]
 

@@ -18,7 +18,7 @@ from niah.corpus import (
     load_corpus,
 )
 from niah.corpus import loaders as loaders_module
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 
 def _photo(path: Path, colour=(200, 80, 40), size=(40, 30), fmt="JPEG") -> Path:

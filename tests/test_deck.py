@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from niah.deck import deal
+from niah.build.deck import deal
 
 
 def _spread(counts: Counter[int], values: range) -> int:

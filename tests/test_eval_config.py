@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.eval_config import load_eval_config
-from niah.outcome import EXIT_ERROR, EXIT_INCOMPLETE
+from niah.eval.config import load_eval_config
+from niah.util.outcome import EXIT_ERROR, EXIT_INCOMPLETE
 from support.datasets import write_text_prompts
 from support.openai_server import FaultPlan, OpenAIServer
 

@@ -19,7 +19,7 @@ import typer
 
 from niah.benchmarks.protocol import (OFFICIAL, Axis, Breakdown, Builder, Command, Family, ReportSpec,
                                       SampleScore, Scorer)
-from niah.metrics.base import MetricRule
+from niah.scoring.metrics.base import MetricRule
 
 WORDS = ("oak", "elm", "ash", "fir", "yew", "box")
 

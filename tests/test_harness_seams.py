@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from niah.lmms_task import export_lmms_eval
+from niah.interop.lmms_task import export_lmms_eval
 from niah.models.media import ImageEncoder, openai_messages
 from niah.prompts import PromptOptions, render_prompt
 from niah.sample import Dataset, ImagePart, TextPart, merge_text_parts
@@ -53,7 +53,7 @@ def test_inspect_samples_send_the_official_prompt_and_take_a_max_tokens_override
     pytest.importorskip("inspect_ai")
     from inspect_ai.model import ContentText
 
-    from niah.inspect_task import niah_task
+    from niah.interop.inspect_task import niah_task
 
     ds = Dataset(dataset)
     for max_tokens in (None, 7):
@@ -73,7 +73,7 @@ def test_inspect_samples_send_the_official_prompt_and_take_a_max_tokens_override
 
 
 def test_the_inspect_task_file_and_the_lmms_eval_folder_take_max_tokens(dataset: Path, tmp_path: Path) -> None:
-    from niah.inspect_task import write_task_file
+    from niah.interop.inspect_task import write_task_file
 
     text = write_task_file(dataset, tmp_path / "task.py", max_tokens=9).read_text(encoding="utf-8")
     assert "max_tokens: int | None = 9" in text and "max_tokens=max_tokens" in text
@@ -92,6 +92,6 @@ def test_the_inspect_task_file_and_the_lmms_eval_folder_take_max_tokens(dataset:
 def test_the_lmms_eval_metric_names_are_not_parts_of_each_other() -> None:
     # lmms-eval matches a group's metrics by substring: `niah_official` matched `niah_official_scores` and the
     # group's aggregation multiplied a dict (TypeError: dict * int) after every request, saving nothing
-    from niah.lmms_task import OFFICIAL_METRIC, STRUCTURE_METRIC
+    from niah.interop.lmms_task import OFFICIAL_METRIC, STRUCTURE_METRIC
 
     assert OFFICIAL_METRIC not in STRUCTURE_METRIC and STRUCTURE_METRIC not in OFFICIAL_METRIC

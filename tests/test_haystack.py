@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from niah.errors import ConfigError
-from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble
+from niah.build.haystack import ImageSpec, NeedleSpec, TextPool, assemble
 from niah.tokens import get_tokenizer
+from niah.util.errors import ConfigError
 
 EN_WORDS = ("river mountain village morning quiet market bridge lantern harvest winter story garden teacher "
             "music station 1987 3.25 don't e.g. Mr. naïve café (old) \"new\" well-known — ; :").split()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble
+from niah.build.haystack import ImageSpec, NeedleSpec, TextPool, assemble
 from niah.tokens import get_tokenizer
 from test_haystack_structure import (
     _END,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from niah.benchmarks.mm_niah.corpus import DOC_SEPARATOR as OFFICIAL_DOC_SEPARATOR  # a family's own
-from niah.haystack import (
+from niah.build.haystack import (
     DEFAULT_DOC_SEPARATOR,
     ImageSpec,
     NeedleSpec,

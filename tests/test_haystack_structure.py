@@ -14,10 +14,7 @@ import numpy as np
 import pytest
 
 from niah.benchmarks.mm_niah.corpus import DOC_SEPARATOR as OFFICIAL_DOC_SEPARATOR  # a family's own
-from niah.corpus import load_corpus
-from niah.corpus.base import CorpusDocument
-from niah.corpus.embedded import _raw_documents
-from niah.haystack import (
+from niah.build.haystack import (
     LIST_BULLET,
     LIST_NONE,
     LIST_NUMBERED,
@@ -29,6 +26,9 @@ from niah.haystack import (
     pool_document,
     sweep_haystack,
 )
+from niah.corpus import load_corpus
+from niah.corpus.base import CorpusDocument
+from niah.corpus.embedded import _raw_documents
 from niah.sample import Dataset, TextPart, parts_text
 from niah.tokens import get_tokenizer
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from niah.report.tables import baseline_tag, format_pct
-from niah.scoring import headline_figure
+from niah.scoring.score import headline_figure
 from support.cli import invoke_ok
 
 #: family -> the options of a small build that `niah eval` makes (each a different shape of grid)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import ConfigError, DataError
-from niah.hf import export_hf, import_hf, parse_size, read_card_niah
+from niah.interop.hf import export_hf, import_hf, parse_size, read_card_niah
 from niah.sample import DatasetWriter, ImagePart, Sample, TextPart, VideoPart
+from niah.util.errors import ConfigError, DataError
 from support.datasets import png_bytes, write_mm_niah_like
 from support.videos import barcode_video
 

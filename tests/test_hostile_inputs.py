@@ -17,11 +17,11 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-import niah.iox
+import niah.util.iox
 from niah.cli import app
-from niah.errors import DataError
-from niah.iox import iter_jsonl, read_json_file
 from niah.sample import Dataset, MediaChecker
+from niah.util.errors import DataError
+from niah.util.iox import iter_jsonl, read_json_file
 from support.infinibench_fixtures import QA, write_videos
 from support.mm_niah_official import standard_folder
 from support.mmlongbench_fixtures import write_data_root
@@ -105,14 +105,14 @@ def test_unreadable_files_are_data_errors_not_oserrors(tmp_path):
 
 
 def test_an_over_long_line_is_refused_without_holding_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(niah.iox, "MAX_LINE_BYTES", 1024)
+    monkeypatch.setattr(niah.util.iox, "MAX_LINE_BYTES", 1024)
     path = tmp_path / "x.jsonl"
     path.write_text('{"a": 1}\n{"a": "' + "x" * 10_000 + '"}\n{"a": 3}\n', encoding="utf-8")
     with pytest.raises(DataError, match="longer than 1024 bytes") as info:
         list(iter_jsonl(path))
     assert info.value.line == 2
     with path.open("rb") as fh:  # the bounded reader moves past the long line and keeps counting
-        assert [(n, raw is None) for n, raw in niah.iox.bounded_lines(fh)] == [(1, False), (2, True), (3, False)]
+        assert [(n, raw is None) for n, raw in niah.util.iox.bounded_lines(fh)] == [(1, False), (2, True), (3, False)]
     # a dataset's validation lists it like any other bad line
     ds = tmp_path / "ds"
     ds.mkdir()

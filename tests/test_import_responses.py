@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.errors import DataError
-from niah.harness.replay import NOT_IN_LOG, import_responses
+from niah.util.errors import DataError
+from niah.interop.replay import NOT_IN_LOG, import_responses
 from niah.models.baselines import format_gold
 from niah.run import RESPONSES_JSONL, RUN_JSON, run_dataset_sync
 from niah.sample import Dataset
-from niah.scoring import score_run
+from niah.scoring.score import score_run
 from support.datasets import write_mm_niah_like
 from support.harness_logs import (
     inspect_sample,
@@ -189,9 +189,9 @@ def test_hostile_lmms_eval_lines_give_one_located_error(reference, tmp_path, lin
 
 
 def test_a_huge_line_is_refused_without_reading_it_all(reference, tmp_path, monkeypatch):
-    import niah.iox
+    import niah.util.iox
 
-    monkeypatch.setattr(niah.iox, "MAX_LINE_BYTES", 1024)
+    monkeypatch.setattr(niah.util.iox, "MAX_LINE_BYTES", 1024)
     log = _lmms(tmp_path, [_good_line(0), _good_line(1, "counting-text/000", "x" * 5000)])
     with pytest.raises(DataError, match=r"samples_niah.jsonl:2.*longer than"):
         import_responses("lmms-eval", log, reference[0], tmp_path / "run", allow_missing=True)
@@ -307,11 +307,11 @@ def test_lmms_eval_failure_placeholder_is_a_failed_request_and_the_model_name_is
 
 
 def test_an_oversized_zip_member_is_refused_before_it_is_read(reference, tmp_path, monkeypatch):
-    import niah.harness.logs
+    import niah.interop.logs
 
     dataset, replies, _order, _ref = reference
     log = write_inspect_eval(tmp_path / "log.eval", replies, keys=sample_keys(dataset))
-    monkeypatch.setattr(niah.harness.logs, "MAX_MEMBER_BYTES", 64)
+    monkeypatch.setattr(niah.interop.logs, "MAX_MEMBER_BYTES", 64)
     with pytest.raises(DataError, match=r"log.eval:header.json: is larger than 64 bytes uncompressed"):
         import_responses("inspect", log, dataset, tmp_path / "run")
 

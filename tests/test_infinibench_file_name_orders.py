@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from niah.benchmarks.infinibench.loader import iter_qa_file
 from niah.benchmarks.infinibench.skills import EARLIER_FILE_NAMES, SCRAPED_FILE_NAMES, SKILLS, parse_name
 from niah.cli import app
-from niah.errors import DataError
+from niah.util.errors import DataError
 from support.cli import invoke_ok as _ok
 from support.infinibench_official import FILES, MOVIE, write_media
 from support.scores import official_scores

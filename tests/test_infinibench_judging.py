@@ -14,7 +14,7 @@ from niah.benchmarks.infinibench.judging import (
     parse_v1_score,
     parse_v2_score,
 )
-from niah.judges import JudgeParseError
+from niah.scoring.judges import JudgeParseError
 
 OPTIONS = ["the apartment, then the cafeteria", "the cafeteria, then the apartment", "the store, then the lab",
            "the lab, then the store", "the roof, then the car", "I don't know"]

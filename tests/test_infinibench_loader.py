@@ -9,8 +9,8 @@ import pytest
 
 from niah.benchmarks.infinibench.loader import build_dataset, iter_qa_file
 from niah.benchmarks.infinibench.skills import QUESTION_TYPES, skill_by_name, skills_of
-from niah.errors import DataError
 from niah.sample import Dataset, VideoPart
+from niah.util.errors import DataError
 from niah.video import align_to_frames, load_subtitles, sample_video
 from support.infinibench_fixtures import EPISODE, QA, write_qa_files, write_videos
 

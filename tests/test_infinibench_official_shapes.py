@@ -14,8 +14,8 @@ from niah.benchmarks.infinibench.loader import iter_qa_file
 from niah.benchmarks.infinibench.official import ORDER_JOIN
 from niah.benchmarks.infinibench.skills import OFFICIAL_FILE_NAMES, V2_FILE_NAMES, skill_by_name
 from niah.cli import app
-from niah.errors import DataError
 from niah.sample import ImagePart, TextPart, VideoPart
+from niah.util.errors import DataError
 from niah.video.expand import PAST_END_HEAD, video_prompt_parts
 from support.cli import invoke_ok as _ok
 from support.infinibench_official import EPISODE, FILES, MOVIE, SHAPES, write_files, write_media

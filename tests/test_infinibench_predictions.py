@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from niah.benchmarks.infinibench.predictions import score_prediction_folder
 from niah.cli import app
-from niah.errors import DataError
+from niah.util.errors import DataError
 from support.cli import invoke_ok
 
 OPTIONS = ["Leonard", "Sheldon", "Penny", "I don't know"]

@@ -17,8 +17,8 @@ from niah.benchmarks.infinibench.judging import (
     parse_v2_score,
 )
 from niah.benchmarks.infinibench.loader import iter_qa_file
-from niah.judges import JudgeParseError
 from niah.sample import Sample
+from niah.scoring.judges import JudgeParseError
 from support.infinibench_fixtures import write_qa_files, write_videos
 
 # Model replies per sample id, and what a judge would reply where one is asked.

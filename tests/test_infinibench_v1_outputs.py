@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from niah.benchmarks.infinibench.v1_outputs import score_v1_file, score_v1_outputs
-from niah.errors import DataError
+from niah.util.errors import DataError
 from support.cli import invoke_ok
 
 QA = {"q": "Which outfit?", "a": "blue suit", "pred": "the blue suit"}

@@ -12,7 +12,7 @@ import pytest
 
 from niah.models.baselines import format_gold
 from niah.sample import Dataset
-from niah.scoring import score_run
+from niah.scoring.score import score_run
 from support.datasets import write_mm_niah_like
 
 inspect_ai = pytest.importorskip("inspect_ai")
@@ -59,7 +59,7 @@ def test_inspect_eval_of_the_exported_task_scores_like_niah(tmp_path: Path, offl
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     from niah.commands.harness import export_inspect_command
-    from niah.inspect_task import write_task_file
+    from niah.interop.inspect_task import write_task_file
 
     assert callable(export_inspect_command)
     dataset = write_mm_niah_like(tmp_path / "ds", per_task=1)
@@ -83,7 +83,7 @@ def test_scores_follow_the_official_rule_on_real_replies(tmp_path: Path, offline
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, get_model
 
-    from niah.inspect_task import niah_task
+    from niah.interop.inspect_task import niah_task
 
     dataset = write_mm_niah_like(tmp_path / "ds", per_task=1)
     samples = list(Dataset(dataset))
@@ -110,7 +110,7 @@ def test_the_readme_line_runs_offline_as_written(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from niah.inspect_task import write_task_file
+    from niah.interop.inspect_task import write_task_file
     from support.processes import niah_env
 
     write_task_file(write_mm_niah_like(tmp_path / "data" / "mmniah", per_task=1), tmp_path / "task.py")

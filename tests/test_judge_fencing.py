@@ -13,8 +13,8 @@ from niah.benchmarks.infinibench.judging import (
     V2_OPEN_GUARDED_TEMPLATE,
     parse_v1_score,
 )
-from niah.judges import Judge, defuse_fence
 from niah.run import RetryPolicy
+from niah.scoring.judges import Judge, defuse_fence
 from support.openai_server import OpenAIServer
 from support.scores import official_scores
 

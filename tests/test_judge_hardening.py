@@ -1,4 +1,4 @@
-"""Hostile judge servers and damaged verdict stores: the judge verbs (shared niah.judges / niah.judged) survive
+"""Hostile judge servers and damaged verdict stores: the judge verbs (shared niah.scoring.judges / niah.scoring.verdicts) survive
 any reply, end every item with a verdict or a recorded failure, honour --timeout as a whole-request deadline,
 bound memory on huge replies, keep keys out of everything they write or print, and refuse a damaged
 judgments.jsonl / judged.json with file:line instead of a traceback or silently wrong scores.
@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.judged import MAX_RAW_CHARS, PASSES_NAME, STORE_NAME, VerdictStore
+from niah.scoring.verdicts import MAX_RAW_CHARS, PASSES_NAME, STORE_NAME, VerdictStore
 from support.openai_server import FaultPlan, OpenAIServer
 from support.processes import kill_when_lines, niah_env, start_niah, stop_with, wait_until
 

@@ -1,4 +1,4 @@
-"""Judge verdicts are run data (niah.judged): every judge verb stores them in RUN/judgments.jsonl and reuses
+"""Judge verdicts are run data (niah.scoring.verdicts): every judge verb stores them in RUN/judgments.jsonl and reuses
 them, ``niah score RUN`` applies the last pass's verdicts again (``--no-judged`` leaves them out), a changed
 response or a killed judge run is handled, failed verdicts are kept until ``--retry-failed``. One pass per
 family with a judge verb (MMLongBench, InfiniBench, Sequential-NIAH), against a local judge server."""
@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.judged import STORE_NAME, VerdictStore
+from niah.scoring.verdicts import STORE_NAME, VerdictStore
 from support.infinibench_fixtures import judge_reply, write_qa_files, write_videos
 from support.mmlongbench_fixtures import write_data_root
 from support.openai_server import OpenAIServer

@@ -16,13 +16,13 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.errors import ConfigError
-from niah.lmms_task import OFFICIAL_METRIC, STRUCTURE_METRIC, export_lmms_eval
+from niah.interop.lmms_task import OFFICIAL_METRIC, STRUCTURE_METRIC, export_lmms_eval
 from niah.models.baselines import format_gold
 from niah.prompts import PromptOptions, render_prompt
 from niah.run import RESPONSES_JSONL, run_dataset_sync
 from niah.sample import Dataset, ImagePart, TextPart
-from niah.scoring import NEEDLE_SHOWN_KEY, RUN_STATUS_KEY, score_run
+from niah.scoring.score import NEEDLE_SHOWN_KEY, RUN_STATUS_KEY, score_run
+from niah.util.errors import ConfigError
 from support.datasets import write_mm_niah_like
 
 BASELINES = ("baseline:oracle", "baseline:random")
@@ -258,7 +258,7 @@ def test_lmms_eval_chat_messages_validate(exported: dict[str, Any], lmms_eval: M
 def test_logged_samples_of_every_task_import_back_to_niah_score(exported: dict[str, Any], tmp_path: Path) -> None:
     """The README's way to the whole-dataset figures: lmms-eval's --log_samples files (one per task, each
     numbering its docs from 0, each doc logged with its text fields) imported as one run score as niah did."""
-    from niah.harness.replay import import_responses
+    from niah.interop.replay import import_responses
 
     reference = exported["runs"]["baseline:random"]
     replies = _replies(reference)

@@ -3,7 +3,7 @@
 import pytest
 
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_lenient, score_mm_niah_official
-from niah.metrics.base import MetricInputError
+from niah.scoring.metrics.base import MetricInputError
 
 C = 2  # 0-based index of option C
 

@@ -15,8 +15,8 @@ from niah.benchmarks.mmlongbench.metrics import (
     score_soft_acc,
     score_sub_em,
 )
-from niah.metrics.base import MetricInputError
-from niah.metrics.registry import get_rule
+from niah.scoring.metrics.base import MetricInputError
+from niah.scoring.metrics.registry import get_rule
 
 
 def test_normalize_answer():

@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from niah.commands.metric import score_file
-from niah.errors import ConfigError
-from niah.metrics.registry import RULES, get_rule
+from niah.scoring.metrics.registry import RULES, get_rule
+from niah.util.errors import ConfigError
 
 EXPECTED_RULES = {
     "mm-niah", "mm-niah/lenient", "mmlongbench/sub_em", "mmlongbench/mc_acc", "mmlongbench/soft_acc",
@@ -120,7 +120,7 @@ def test_cli_metric_list_and_errors(tmp_path):
 def test_scorer_lookup_goes_through_the_family_registry():
     from niah.benchmarks.protocol import Family, SampleScore, Scorer
     from niah.benchmarks.registry import register_family, unregister_family
-    from niah.scoring import get_scorer
+    from niah.scoring.score import get_scorer
 
     assert get_scorer("mm-niah").modes == ("official", "lenient")
     with pytest.raises(ConfigError):

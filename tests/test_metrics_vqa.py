@@ -1,6 +1,6 @@
 """The shared VQA normalization: punctuation rule, 32-period limit, number words, articles, contractions."""
 
-from niah.metrics.vqa import has_word, normalize_vqa, process_digit_article, process_punctuation
+from niah.scoring.metrics.vqa import has_word, normalize_vqa, process_digit_article, process_punctuation
 
 
 def test_punctuation_next_to_space_is_deleted_else_replaced_by_space():

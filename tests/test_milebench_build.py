@@ -138,7 +138,7 @@ def test_the_shared_builder_vocabulary_reaches_the_builder(tmp_path) -> None:
 
 @pytest.mark.parametrize("per_cell", [0, -3])
 def test_a_build_of_no_samples_is_refused(tmp_path: Path, per_cell: int) -> None:
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     with pytest.raises(ConfigError, match=f"--per-cell must be at least 1 sample per task and length, not {per_cell}"):
         build_milebench_niah(tmp_path / "ds", lengths=[4096], per_length=per_cell, progress=False)

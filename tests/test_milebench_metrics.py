@@ -12,8 +12,8 @@ from niah.benchmarks.milebench.metrics import (
     score_rouge_l,
     score_substring,
 )
-from niah.metrics.base import MetricInputError
-from niah.metrics.rouge import rouge_l
+from niah.scoring.metrics.base import MetricInputError
+from niah.scoring.metrics.rouge import rouge_l
 
 OPTIONS = ["a red car", "a blue bus", "a green tram", "a bike"]
 

@@ -14,9 +14,9 @@ from niah.benchmarks.milebench.official import (
     score_milebench_official,
     write_milebench_dataset,
 )
-from niah.errors import DataError
 from niah.sample import Dataset, ImagePart, TextPart
-from niah.scoring import score_run
+from niah.scoring.score import score_run
+from niah.util.errors import DataError
 from support.scores import official_scores
 from support.tables import without_intervals
 

@@ -19,13 +19,13 @@ from niah.benchmarks.milebench.prompt import (
     MileBenchTruncation,
     use_official_truncation,
 )
-from niah.errors import ConfigError, DataError
 from niah.models.base import Capabilities, GenerationSettings
 from niah.prompts import PromptOptions, fit_to_capabilities, has_official_fit, render_prompt
 from niah.run import run_dataset_sync
 from niah.sample import ImagePart, Sample
-from niah.scoring import score_run
+from niah.scoring.score import score_run
 from niah.tokens import TextTokenizer, get_tokenizer
+from niah.util.errors import ConfigError, DataError
 from support.datasets import png_bytes
 from support.scores import official_scores
 

@@ -14,7 +14,7 @@ from niah.benchmarks.milebench.official import write_milebench_dataset
 from niah.report import load_inputs
 from niah.report.build import ReportOptions, build_report
 from niah.run import run_dataset_sync
-from niah.scoring import score_run
+from niah.scoring.score import score_run
 from support.tables import without_intervals
 
 

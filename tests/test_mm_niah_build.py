@@ -324,7 +324,7 @@ def test_depth_draws_are_uniform_given_the_mean_cell() -> None:
 
 
 def test_contexts_end_on_sentences_with_paragraphs_and_separators(grid: Path) -> None:
-    from niah.haystack import DEFAULT_DOC_SEPARATOR, ends_sentence
+    from niah.build.haystack import DEFAULT_DOC_SEPARATOR, ends_sentence
 
     ds = Dataset(grid)
     samples = list(ds)
@@ -437,7 +437,7 @@ def test_reasoning_image_answers_are_dealt_per_puzzle_kind(tmp_path: Path) -> No
 
 
 def test_a_depth_that_is_no_cell_edge_is_refused_naming_the_cells() -> None:
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     with pytest.raises(ConfigError, match=r"--depths 0.3 is not an official depth cell: .*0, 0.2, 0.4, 0.6, 0.8.*"
                                           r"lies in the cell from 0.2"):
@@ -457,7 +457,7 @@ def test_every_media_file_is_named_by_a_sample(grid: Path) -> None:
 def test_a_sample_that_cannot_be_drawn_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Corpus pictures too plain for every reasoning puzzle: the error names that, not only the depth cell."""
     from niah.benchmarks.mm_niah import needle_images
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     def plain(*_args: object, **_kwargs: object) -> None:
         raise ConfigError("the source is too uniform for a camera-motion pair")

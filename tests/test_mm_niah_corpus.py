@@ -11,8 +11,8 @@ import pytest
 from niah.benchmarks.mm_niah.build import BuildConfig
 from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.corpus import load_corpus
-from niah.errors import ConfigError, DataError
 from niah.sample import Dataset, ImagePart, parts_text
+from niah.util.errors import ConfigError, DataError
 from support.mm_niah_official import TEXT_NEEDLES, OfficialFolder, standard_folder
 
 

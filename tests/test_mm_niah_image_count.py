@@ -13,10 +13,10 @@ from niah.benchmarks.mm_niah.build import TASKS, BuildConfig
 from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.benchmarks.mm_niah.report import image_count_probe_bucket
 from niah.cli import app
-from niah.errors import ConfigError
 from niah.report import build_report, load_inputs
 from niah.sample import Dataset, ImagePart
-from niah.scoring import score_run
+from niah.scoring.score import score_run
+from niah.util.errors import ConfigError
 
 runner = CliRunner()
 

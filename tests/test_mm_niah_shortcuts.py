@@ -17,13 +17,13 @@ from niah.benchmarks.mm_niah.build import COUNTING_MAX_IMAGES, BuildConfig, draw
 from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.benchmarks.mm_niah.family import FAMILY
 from niah.benchmarks.mm_niah.score import score_sample
-from niah.delivery import default_locate
-from niah.english import format_with_articles
-from niah.errors import ConfigError, DataError
-from niah.metrics.vqa import normalize_vqa
+from niah.build.english import format_with_articles
 from niah.models.base import ModelSpec
 from niah.models.baselines import RandomBaseline, oracle_reply
+from niah.run.delivery import default_locate
 from niah.sample import Dataset, ImagePart, Sample, TextPart, parts_text
+from niah.scoring.metrics.vqa import normalize_vqa
+from niah.util.errors import ConfigError, DataError
 
 TEXT_TASKS = ["retrieval-text", "reasoning-text"]
 

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 from niah.benchmarks.mm_niah.official import import_annotations
 from niah.cli import app
-from niah.errors import DataError
 from niah.sample import Dataset
-from niah.scoring import GOLD_MISSING_KEY, score_run
+from niah.scoring.score import GOLD_MISSING_KEY, score_run
+from niah.util.errors import DataError
 from support.cli import invoke_ok as _ok
 from support.mm_niah_official import OfficialFolder
 

@@ -13,9 +13,9 @@ from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.benchmarks.mm_niah.official import import_annotations
 from niah.benchmarks.mm_niah.text_only import derive_text_only, strip_images
 from niah.cli import app
-from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart, TextPart, parts_text
 from niah.tokens import get_tokenizer
+from niah.util.errors import ConfigError
 from support.mm_niah_official import standard_folder
 
 runner = CliRunner()

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from niah.benchmarks.mmlongbench.build import build_vh, grid_for, measure
-from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart
 from niah.tokens.image import Qwen2VLRule
+from niah.util.errors import ConfigError
 from support.scores import official_scores
 
 
@@ -187,7 +187,7 @@ def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):
 
 
 def test_image_needle_sets_record_the_files_they_show_and_the_audit_finds_them(tmp_path):
-    from niah.audit import AuditOptions, audit_dataset
+    from niah.audit.dataset import AuditOptions, audit_dataset
     from niah.benchmarks.mmlongbench.build import build_niah
 
     image_tasks = [f"mm_niah_{t}" for t in ("retrieval-image", "counting-image", "reasoning-image")]

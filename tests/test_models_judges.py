@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from niah.cache import ResponseCache
-from niah.judges import Judge, JudgeParseError, labeled_score_parser, parse_json_score
 from niah.run import RetryPolicy
+from niah.run.cache import ResponseCache
 from niah.sample import Sample, TextPart
+from niah.scoring.judges import Judge, JudgeParseError, labeled_score_parser, parse_json_score
 from support.openai_server import FaultPlan, OpenAIServer
 
 FAST_RETRY = RetryPolicy(max_attempts=3, initial_delay=0.01, max_delay=0.02)

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from niah.benchmarks.mm_niah.prompt import MULTIPLE_CHOICE_INSTRUCTION, OPEN_INSTRUCTION
-from niah.errors import ConfigError
 from niah.models.base import Capabilities, GenerationSettings
 from niah.prompts import PromptOptions, fit_to_capabilities, register_renderer, render_prompt
 from niah.sample import ImagePart, Sample, TextPart, VideoPart
+from niah.util.errors import ConfigError
 
 
 def _sample(task: str = "retrieval-text", *, context=None, question="What is it?", choices=None, answer="oak",

@@ -70,7 +70,7 @@ def test_run_dataset_with_the_hf_backend_answers_with_usage(tiny_llava, two_imag
 
 
 def test_hf_backend_refuses_missing_paths_and_unknown_options(tmp_path):
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     with pytest.raises(ConfigError, match="does not exist"):
         load_backend(f"hf:{tmp_path / 'nothing'}")

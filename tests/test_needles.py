@@ -20,7 +20,7 @@ from niah.benchmarks.mm_niah.needles import (
     parse_reasoning_triples,
     parse_retrieval_needles,
 )
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 
 def whole_word(phrase: str, text: str) -> bool:

@@ -25,7 +25,7 @@ from niah.benchmarks.mm_niah.needle_images import (
     paste_many,
     paste_needle,
 )
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 
 def png_bytes(image: Image.Image) -> bytes:

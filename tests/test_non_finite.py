@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import ConfigError
-from niah.iox import dumps_line, write_json_atomic
 from niah.models.base import GenerationSettings
 from niah.run import run_dataset_sync
+from niah.util.errors import ConfigError
+from niah.util.iox import dumps_line, write_json_atomic
 from support.datasets import write_text_prompts
 from support.openai_server import OpenAIServer
 from support.processes import niah_env
@@ -82,14 +82,14 @@ def test_outputs_are_strict_json(tmp_path):
 
 
 def test_the_field_holding_a_non_finite_number_is_named():
-    from niah.iox import non_finite_field
+    from niah.util.iox import non_finite_field
 
     assert non_finite_field({"a": 0.5, "meta": {"depth": 0.25, "x": [1.0, math.nan]}}) == "meta.x[1]"
     assert non_finite_field({"a": 0.5, "b": [1.5]}) is None
 
 
 def test_a_non_finite_output_names_its_file_and_field(tmp_path):
-    from niah.errors import DataError
+    from niah.util.errors import DataError
 
     with pytest.raises(DataError, match=r"x\.json.*field 'scores\.overall\[1\]'"):
         write_json_atomic(tmp_path / "x.json", {"scores": {"overall": [0.5, math.nan]}})

@@ -17,7 +17,7 @@ from niah.benchmarks.mm_niah.official import (
     parse_response_filename,
     score_response_files,
 )
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 
 def test_context_bins_follow_numpy_digitize():

@@ -14,9 +14,9 @@ from niah.benchmarks.mm_niah.official import (
     write_official_responses,
 )
 from niah.benchmarks.mm_niah.score import to_percent
-from niah.errors import DataError
 from niah.sample import Dataset, ImagePart, TextPart
-from niah.scoring import score_run
+from niah.scoring.score import score_run
+from niah.util.errors import DataError
 from support.scores import official_scores
 
 

@@ -7,9 +7,9 @@ import pytest
 
 from niah.benchmarks.mm_niah.text_only import derive_text_only
 from niah.benchmarks.seq_niah.cli import write_noise_dataset
-from niah.errors import ConfigError
 from niah.models.media import MAX_IMAGE_SIDE, parse_image_size
 from niah.tokens.image import MAX_TILES, get_image_rule
+from niah.util.errors import ConfigError
 from support.datasets import write_text_prompts
 
 

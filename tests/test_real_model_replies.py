@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from niah.metrics.registry import get_rule
+from niah.scoring.metrics.registry import get_rule
 
 DATA = Path(__file__).parent / "data" / "real_model" / "replies.jsonl"
 REPLIES = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]

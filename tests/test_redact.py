@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from niah.redact import MASK, add_secret, redact
+from niah.util.redact import MASK, add_secret, redact
 
 
 def test_an_ordinary_build_error_is_not_masked_while_a_real_key_still_is() -> None:

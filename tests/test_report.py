@@ -19,7 +19,6 @@ from niah.benchmarks.mm_niah.family import TASKS as MM_NIAH_TASKS
 from niah.benchmarks.mm_niah.report import SPEC as MM_NIAH_REPORT
 from niah.benchmarks.mm_niah.report import load_paper as load_mm_niah_paper
 from niah.benchmarks.mm_niah.report import overall_bin_scores
-from niah.errors import ConfigError, DataError
 from niah.report import BrowserOptions, ReportOptions, build_report, load_input, load_inputs
 from niah.report.build import build_tables
 from niah.report.heatmap import heatmap_size_px, render_heatmap_png
@@ -33,6 +32,7 @@ from niah.report.tables import (
     to_markdown,
 )
 from niah.sample import Dataset, DatasetWriter, ImagePart, Sample, TextPart
+from niah.util.errors import ConfigError, DataError
 
 XSS_RESPONSE = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned2'\">"
 NEEDLE = "The secret ingredient of the cake is cardamom."
@@ -643,7 +643,7 @@ def test_a_writer_killed_between_the_two_renames_leaves_nothing_behind_the_next_
     import subprocess
     import sys
 
-    from niah.iox import replace_dir
+    from niah.util.iox import replace_dir
 
     inp = load_input(make_run(tmp_path))
     out = tmp_path / "report"

@@ -11,7 +11,7 @@ import pytest
 
 from niah.report import ReportOptions, build_report, load_inputs
 from niah.report.compare import length_series
-from niah.stats import normal_interval, wilson_interval
+from niah.scoring.stats import normal_interval, wilson_interval
 from test_report import RUN_ROWS, make_run, make_scores_json, six_task_scores
 
 
@@ -129,7 +129,7 @@ def test_a_ranked_overall_carries_the_interval_its_table_prints(tmp_path: Path) 
     from niah.report.compare import leaderboard
     from niah.report.tables import OVERALL_KEY
     from niah.run import run_dataset_sync
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
     from support.datasets import write_mm_niah_like
 
     dataset = write_mm_niah_like(tmp_path / "ds", per_task=4, filler_repeats=20)

@@ -21,7 +21,7 @@ from niah.report.distributions import (
 )
 from niah.report.inputs import ScoredRow
 from niah.sample import Dataset
-from niah.scoring import score_run
+from niah.scoring.score import score_run
 
 
 def _row(task: str, length: float | None, images: int | None) -> ScoredRow:

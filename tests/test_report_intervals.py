@@ -37,7 +37,7 @@ from niah.report.heatmap import (
 )
 from niah.report.noise import format_p
 from niah.report.tables import to_html, to_markdown
-from niah.stats import two_proportion_p_value, wilson_interval
+from niah.scoring.stats import two_proportion_p_value, wilson_interval
 from support.cli import invoke_ok
 from test_report import make_run
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from niah.english import format_with_articles, with_article
+from niah.build.english import format_with_articles, with_article
 from niah.report.samples import context_label, media_summary, preview_parts
 from niah.sample import ImagePart, Part, Sample, TextPart, VideoPart
 

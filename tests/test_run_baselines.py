@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from niah.errors import ConfigError
 from niah.models.baselines import format_gold
 from niah.prompts import PromptOptions
 from niah.run import RESPONSES_JSONL, RUN_JSON, run_dataset, run_dataset_sync
 from niah.sample import Dataset
+from niah.util.errors import ConfigError
 from support.datasets import write_mm_niah_like
 
 

@@ -37,7 +37,7 @@ def test_run_json_counts_follow_the_run_before_it_ends(tmp_path, monkeypatch):
 
 def test_score_counts_every_logged_request_even_when_run_json_lags(tmp_path):
     from niah.run import REQUESTS_LOG
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
     from support.datasets import write_mm_niah_like
 
     ds = write_mm_niah_like(tmp_path / "ds", per_task=1, tasks=("retrieval-text", "counting-text"))

@@ -23,7 +23,8 @@ from support.processes import niah_env
 #: first failed write touches MARKER so the test can time the stop from there.
 _DRIVER = """
 import errno, pathlib, sys
-from niah import cache, run
+from niah import run
+from niah.run import cache
 target, writes, marker = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
 cls, name = (cache.ResponseCache, "put") if target == "cache" else (run.ResponsesLog, "append")
 real = getattr(cls, name)
@@ -94,9 +95,9 @@ def test_a_full_disk_under_the_frame_cache_stops_the_run_and_names_the_cache(tmp
     sample as a failed "data error" after decoding it; a rerun once space frees resumes exactly."""
     import errno
 
-    from niah.iox import write_atomic
     from niah.run import RunDiskError, run_dataset_sync
     from niah.sample import DatasetWriter, Sample, TextPart, VideoPart
+    from niah.util.iox import write_atomic
     from niah.video import expand
     from support.videos import barcode_video
 
@@ -137,8 +138,8 @@ def test_a_full_disk_under_the_frame_cache_stops_the_run_and_names_the_cache(tmp
 def test_a_full_disk_under_a_shared_response_cache_names_the_cache(tmp_path):
     """A shared ``--cache-dir`` on another disk filling up: the stop names the cache file (a write to a full disk
     carries no path, so the line used to send the user to the run folder, which had space)."""
-    from niah.cache import CACHE_JSONL
     from niah.run import RunDiskError, run_dataset_sync
+    from niah.run.cache import CACHE_JSONL
 
     ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(4)])
     shared = tmp_path / "shared-cache"

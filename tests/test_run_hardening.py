@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import ConfigError
 from niah.run import RESPONSES_JSONL, RUN_JSON, RetryPolicy, run_dataset_sync
 from niah.sample import DatasetInvalid, DatasetWriter, ImagePart, Sample, TextPart
+from niah.util.errors import ConfigError
 from support.datasets import png_bytes, write_mm_niah_like, write_text_prompts
 from support.openai_server import FaultPlan, OpenAIServer
 
@@ -207,7 +207,7 @@ def test_manifest_problems_are_named(tmp_path):
     with pytest.raises(DatasetInvalid, match=r"manifest.json: num_samples: says 5 but samples.jsonl holds 2"):
         run_dataset_sync(ds, "baseline:random", tmp_path / "run", progress=False)
     (ds / "manifest.json").write_text("[1, 2]")
-    from niah.errors import DataError
+    from niah.util.errors import DataError
 
     with pytest.raises(DataError, match="manifest.json: must be a JSON object"):
         run_dataset_sync(ds, "baseline:random", tmp_path / "run", progress=False)
@@ -361,7 +361,7 @@ def test_sigterm_keeps_what_is_done_and_writes_counts(tmp_path):
 def test_score_refuses_only_the_sample_the_official_rule_cannot_score(tmp_path):
     """An empty gold count list makes the official MM-NIAH scorer divide by zero: that sample is refused with its
     file:line, the others are scored, and the run is marked incomplete."""
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
 
     ds = tmp_path / "ds"
     with DatasetWriter(ds) as w:
@@ -425,7 +425,7 @@ def test_a_base_url_query_goes_after_the_request_path(tmp_path):
 
 
 def test_a_url_password_is_masked_decoded_and_encoded_and_query_secrets_too():
-    from niah.redact import redact, redact_url, register_url_secrets
+    from niah.util.redact import redact, redact_url, register_url_secrets
 
     url = "http://user:p%40ss%21ZQ-4410@host/v1?token=TOK-5566778&api-version=2024"
     register_url_secrets(url)

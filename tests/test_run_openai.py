@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import ConfigError
 from niah.models.base import GenerationSettings
 from niah.prompts import PromptOptions
 from niah.run import RESPONSES_JSONL, RUN_JSON, RetryPolicy, run_dataset_sync
 from niah.sample import Dataset
+from niah.util.errors import ConfigError
 from support.datasets import write_mm_niah_like, write_text_prompts
 from support.openai_server import FaultPlan, OpenAIServer
 

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 import niah.run
-from niah.cache import CacheChain, ResponseCache
 from niah.models.base import (
     Capabilities,
     GenerationSettings,
@@ -27,6 +26,7 @@ from niah.models.base import (
 from niah.models.registry import load_backend, parse_model_spec
 from niah.prompts import PromptOptions
 from niah.run import RESPONSES_JSONL, RetryPolicy, run_dataset_sync
+from niah.run.cache import CacheChain, ResponseCache
 from niah.run.media import MediaStage
 from niah.run.plan import Planner, Step, iter_selected
 from niah.run.rundir import RequestLedger, ResponsesLog

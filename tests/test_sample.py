@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import DataError
 from niah.sample import Dataset, DatasetWriter, ImagePart, Sample, TextPart, VideoPart, parts_text
+from niah.util.errors import DataError
 
 
 def _sample(i: int, **kw) -> Sample:
@@ -143,8 +143,8 @@ def test_a_rebuild_with_other_samples_says_it_replaced_the_dataset(tmp_path: Pat
 
 
 def test_an_atomic_write_over_a_folder_is_one_line_naming_it(tmp_path: Path) -> None:
-    from niah.errors import ConfigError
-    from niah.iox import write_atomic
+    from niah.util.errors import ConfigError
+    from niah.util.iox import write_atomic
 
     (tmp_path / "out").mkdir()
     with pytest.raises(ConfigError, match=r"output .*out is a folder; give a file path"):

@@ -10,8 +10,8 @@ import pytest
 from niah.benchmarks.protocol import OFFICIAL, SCORES_SCHEMA, official_structure
 from niah.report import load_input
 from niah.run import run_dataset_sync
-from niah.scoring import combined_block, get_scorer, score_run
-from niah.stats import wilson_interval
+from niah.scoring.score import combined_block, get_scorer, score_run
+from niah.scoring.stats import wilson_interval
 from support.cli import invoke_ok
 from support.datasets import write_mm_niah_like
 
@@ -128,7 +128,7 @@ def test_several_benchmarks_average_their_headlines() -> None:
 
 def test_mm_niah_cell_memo_never_passes_a_bad_field() -> None:
     from niah.benchmarks.mm_niah.score import aggregate
-    from niah.errors import DataError
+    from niah.util.errors import DataError
 
     def row(length: object, depth: object) -> tuple[dict, dict]:
         return {"id": "x", "task": "retrieval-text", "context_length": length, "depth": depth,
@@ -149,7 +149,7 @@ def test_strata_each_alike_but_unlike_each_other_get_an_interval_not_a_zero_widt
     tasks (slope 1 / 66 on each), so its sd is sqrt(6 x 0.019232) / 66 = 0.0051469 and 4.5455 +- 1.96 x 0.51469
     = 3.5367 to 5.5543. A task alone has one common score: Wilson's for 5 of 5 through the official rule."""
     from niah.benchmarks.mm_niah.official import TASKS
-    from niah.scoring import benchmark_block
+    from niah.scoring.score import benchmark_block
 
     rows = [({"id": f"{task}-{cell}", "task": task, "context_length": 1500, "depth": 0.1 + 0.2 * cell,
               "scores": {OFFICIAL: 1.0 if task.endswith("-text") else 0.0}}, {})

@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.errors import DataError
-from niah.harness.replay import import_responses
-from niah.lmms_task import export_lmms_eval
+from niah.interop.lmms_task import export_lmms_eval
+from niah.interop.replay import import_responses
 from niah.run import run_dataset_sync
 from niah.sample import SAMPLES_FILE
-from niah.scoring import score_run
+from niah.scoring.score import score_run
+from niah.util.errors import DataError
 from support.datasets import write_mm_niah_like
 
 runner = CliRunner()
@@ -87,7 +87,7 @@ def _inspect_log_of(dataset: Path, path: Path, *, keep_key: bool = True) -> Path
     inspect_log = pytest.importorskip("inspect_ai.log")
     from inspect_ai.model import ModelOutput
 
-    from niah.inspect_task import niah_task
+    from niah.interop.inspect_task import niah_task
 
     task = niah_task(dataset)
     spec = inspect_log.EvalSpec(created="2026-01-01T00:00:00+00:00", task="niah",

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from niah.run import run_dataset_sync
-from niah.scoring import score_run
+from niah.scoring.score import score_run
 from support.datasets import write_mm_niah_like
 from support.processes import niah_env
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from niah.cache import CACHE_JSONL, CACHE_SQLITE
 from niah.cli import app
-from niah.errors import ConfigError
-from niah.iox import LinkRefused, claim_output_dir, open_append, output_dir_problem, write_atomic
 from niah.run import RESPONSES_JSONL, RUN_JSON, run_dataset_sync
+from niah.run.cache import CACHE_JSONL, CACHE_SQLITE
 from niah.run.rundir import CACHE_SUBDIR, REQUESTS_LOG
 from niah.sample import SAMPLES_FILE
+from niah.util.errors import ConfigError
+from niah.util.iox import LinkRefused, claim_output_dir, open_append, output_dir_problem, write_atomic
 from support.datasets import write_mm_niah_like
 from support.openai_server import OpenAIServer
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from niah.errors import DataError
-from niah.hf import export_hf, import_hf
+from niah.interop.hf import export_hf, import_hf
+from niah.util.errors import DataError
 from support.datasets import write_mm_niah_like
 from support.processes import niah_env
 
@@ -71,9 +71,9 @@ def test_a_damaged_shard_is_a_one_line_error(exported: Path, tmp_path: Path, dam
 
 
 def test_a_row_over_the_line_cap_is_refused(exported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import niah.hf
+    import niah.interop.hf
 
-    monkeypatch.setattr(niah.hf, "MAX_LINE_BYTES", 4096)  # the cap is 64 MiB; a smaller one keeps the test light
+    monkeypatch.setattr(niah.interop.hf, "MAX_LINE_BYTES", 4096)  # the cap is 64 MiB; a smaller one keeps the test light
     _rewrite(exported, lambda rows: rows[0].update(context='[{"type": "text", "text": "' + "x" * 5000 + '"}]'))
     with pytest.raises(DataError, match="context") as err:
         import_hf(exported, tmp_path / "out")

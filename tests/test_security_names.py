@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.errors import DataError
 from niah.sample import SAMPLES_FILE, Dataset, DatasetWriter, Sample, TextPart
+from niah.util.errors import DataError
 from support.datasets import write_mm_niah_like
 from support.openai_server import OpenAIServer
 from support.processes import niah_env

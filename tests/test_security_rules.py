@@ -7,7 +7,7 @@ import pytest
 
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_lenient, score_mm_niah_official
 from niah.benchmarks.video_niah.score import contains_words, count_match
-from niah.metrics.negation import negated_at
+from niah.scoring.metrics.negation import negated_at
 
 
 @pytest.mark.parametrize(("gold", "reply", "expected"), [

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.redact import redact, redact_url, register_url_secrets
+from niah.util.redact import redact, redact_url, register_url_secrets
 from support.datasets import write_mm_niah_like
 from support.openai_server import OpenAIServer
 

@@ -19,9 +19,9 @@ from niah.benchmarks.seq_niah.build import (
 )
 from niah.benchmarks.seq_niah.judge import judge
 from niah.benchmarks.seq_niah.sources import load_source
-from niah.errors import ConfigError, DataError
 from niah.sample import Dataset
 from niah.tokens import get_tokenizer
+from niah.util.errors import ConfigError, DataError
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ from niah.benchmarks.protocol import OFFICIAL
 from niah.benchmarks.seq_niah.cli import judge_run
 from niah.benchmarks.seq_niah.score import aggregate, noise_aggregate
 from niah.cli import app
-from niah.judges import Judge
 from niah.run import RetryPolicy
 from niah.sample import Dataset
+from niah.scoring.judges import Judge
 from support.openai_server import OpenAIServer
 from support.scores import official_scores
 from support.seq_niah import official_record
@@ -202,7 +202,7 @@ def test_llm_judge_verb(built: Path) -> None:
 
         def make(ordered: bool) -> Judge:
             from niah.benchmarks.seq_niah.judge import LLM_JUDGE_PROMPT, LLM_JUDGE_SYSTEM, parse_reply
-            from niah.judges import JudgeTemplate
+            from niah.scoring.judges import JudgeTemplate
 
             rule = "in order." if ordered else "any order."
             template = JudgeTemplate(name="t", system=LLM_JUDGE_SYSTEM,

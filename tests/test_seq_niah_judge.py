@@ -21,7 +21,7 @@ from niah.benchmarks.seq_niah.judge import (
     split_items,
 )
 from niah.benchmarks.seq_niah.judge_test import render_tables, run_judge_test
-from niah.judges import JudgeParseError
+from niah.scoring.judges import JudgeParseError
 
 Q = "List the specific contents of Record of James Clark in order."
 GOLD = """The specific contents of Record of James Clark are as follows:
@@ -306,7 +306,7 @@ def test_steps_merged_split_and_closing_sentence():
 
 def test_official_outputs_are_read_from_a_checkout(tmp_path):
     from niah.benchmarks.seq_niah.judge_test import official_cases
-    from niah.errors import DataError
+    from niah.util.errors import DataError
 
     labels = json.loads((Path(__file__).parents[1] / "src/niah/benchmarks/seq_niah/data/"
                          "judge_official_labels.json").read_text(encoding="utf-8"))

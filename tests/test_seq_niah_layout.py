@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from niah.audit import AuditOptions, audit_dataset
+from niah.audit.dataset import AuditOptions, audit_dataset
 from niah.benchmarks.registry import find_family
 from niah.benchmarks.seq_niah.build import build_seq_niah, deal_needles, raw_text_of, sentence_frames
 from niah.sample import Dataset

@@ -10,9 +10,9 @@ from niah.benchmarks.seq_niah.build import _cut_positions, build_seq_niah, raw_t
 from niah.benchmarks.seq_niah.judge import judge
 from niah.benchmarks.seq_niah.noise import consistency, gold_unchanged, make_variants, noise_samples
 from niah.benchmarks.seq_niah.official import read_official
-from niah.errors import DataError
 from niah.sample import Dataset, Sample, TextPart
 from niah.tokens import get_tokenizer
+from niah.util.errors import DataError
 from support.seq_niah import official_record
 
 

@@ -13,8 +13,8 @@ from niah.benchmarks.seq_niah.official import (
     sample_to_test_record,
     write_results,
 )
-from niah.errors import DataError
 from niah.sample import Dataset, Sample
+from niah.util.errors import DataError
 from support.seq_niah import official_record
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from niah.benchmarks.seq_niah.official import read_results, write_results
 from niah.cli import app
 from niah.sample import Dataset
-from niah.stats import wilson_interval
+from niah.scoring.stats import wilson_interval
 from support.scores import official_scores
 from support.seq_niah import official_record
 

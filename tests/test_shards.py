@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import ConfigError
-from niah.merge import merge_runs
 from niah.run import RESPONSES_JSONL, RUN_JSON, run_dataset_sync
-from niah.scoring import score_run
-from niah.shards import Shard
+from niah.run.merge import merge_runs
+from niah.run.shards import Shard
+from niah.scoring.score import score_run
+from niah.util.errors import ConfigError
 from support.datasets import write_mm_niah_like
 
 

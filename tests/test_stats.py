@@ -2,7 +2,7 @@
 
 import pytest
 
-from niah.stats import (
+from niah.scoring.stats import (
     BOOTSTRAP,
     WILSON,
     bootstrap_interval,

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from niah.errors import ConfigError
 from niah.tokens import get_image_rule, get_tokenizer
+from niah.util.errors import ConfigError
 
 WORDS = ("the of and a to in is was for on that with as by at from it an were are which this be or has had not "
          "but Paris 1999 3.5 don't (see note) \"quoted\" e.g. — naïve café x2 Überraschung 東京 emoji🙂").split()

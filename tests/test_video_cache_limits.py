@@ -21,11 +21,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from niah.errors import ConfigError, DataError
 from niah.models.base import Capabilities
 from niah.models.media import ImageEncoder, openai_messages
 from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
 from niah.sample import Dataset, DatasetInvalid, DatasetWriter, Sample, TextPart, VideoPart, media_problem
+from niah.util.errors import ConfigError, DataError
 from niah.video import expand, sample_video
 from niah.video.frames import DEFAULT_FRAME_LIMIT, VideoInfo, VideoLimits, probe
 from support.processes import niah_env, start_niah, stop_with, wait_until

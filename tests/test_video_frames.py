@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from niah.errors import DataError
+from niah.util.errors import DataError
 from niah.video import (
     fps_times,
     frames_at,

@@ -13,8 +13,8 @@ from PIL import Image
 
 from niah.benchmarks.video_niah.build import build, parse_duration
 from niah.benchmarks.video_niah.score import contains_words, count_match, option_match
-from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart, VideoPart
+from niah.util.errors import ConfigError
 from niah.video.expand import pick_folder_frames
 from niah.video.synth import render_caption
 from support.cli import invoke_ok as _ok

@@ -24,10 +24,10 @@ from niah.benchmarks.video_niah.build import (
 )
 from niah.benchmarks.video_niah.report import per_bin_filled
 from niah.benchmarks.video_niah.score import aggregate
-from niah.errors import ConfigError
 from niah.report import load_input
 from niah.report.build import build_report, build_tables
 from niah.sample import Dataset
+from niah.util.errors import ConfigError
 
 SMALL = {"width": 96, "height": 64, "seed": 5, "frames": "all"}  # every frame at 1 fps
 

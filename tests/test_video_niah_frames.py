@@ -1,5 +1,5 @@
 """video-niah samples a model cannot game: the haystack sampled to N frames with the needle among them, so that
-``niah run --max-frames N`` sends every needle (checked through niah.delivery on the runner's own prompt path);
+``niah run --max-frames N`` sends every needle (checked through niah.run.delivery on the runner's own prompt path);
 no two samples with different golds send one prompt; exact depths are all seen alike; replies listing the
 closed pool score 0; baseline:random is at chance; runs record needle_shown and scores report it."""
 
@@ -18,10 +18,10 @@ from niah.benchmarks.video_niah.build import WORDS, build
 from niah.benchmarks.video_niah.pools import object_pool
 from niah.benchmarks.video_niah.score import score_sample
 from niah.cli import app
-from niah.delivery import delivered, needle_locator
 from niah.models.base import Capabilities, ModelSpec
 from niah.models.baselines import RandomBaseline
 from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+from niah.run.delivery import delivered, needle_locator
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
 
 SMALL = {"durations": "30s,2m", "width": 96, "height": 64, "seed": 4}  # the default --frames 64

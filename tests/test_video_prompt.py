@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from niah.cache import MediaHasher, request_fingerprint
 from niah.models.base import Capabilities
 from niah.models.media import ImageEncoder, openai_messages
 from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
 from niah.run import run_dataset_sync
+from niah.run.cache import MediaHasher, request_fingerprint
 from niah.sample import DatasetWriter, ImagePart, Sample, TextPart, VideoPart
 from support.videos import barcode_video, read_barcode
 
@@ -141,8 +141,8 @@ def test_dataset_validation_checks_video_and_subtitle_parts(tmp_path: Path, medi
     assert "samples.jsonl:1: media[1]: 'media/v.srt': not readable subtitles" in text
     assert "samples.jsonl:2: media[0]: 'media/fake.mp4'" in text
     bad_fps = {"type": "video", "frames": ["a.jpg"], "fps": 0}
-    from niah.errors import DataError
     from niah.sample import part_from_json
+    from niah.util.errors import DataError
 
     with pytest.raises(DataError, match="positive"):
         part_from_json(bad_fps, where="context[0]")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from niah.errors import DataError
 from niah.tokens import get_tokenizer
+from niah.util.errors import DataError
 from niah.video import align_to_frames, count_video_tokens, frame_spans, load_subtitles, transcript
 from niah.video.subtitles import Cue
 

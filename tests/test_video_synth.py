@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 from niah.video import frames_at, load_subtitles, probe
 from niah.video.synth import (
     ClipNeedle,

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from niah.benchmarks.registry import FAMILIES, get_family
 from niah.cli import app
-from niah.eval_config import BENCHMARK_KEYS, MODEL_KEYS
+from niah.eval.config import BENCHMARK_KEYS, MODEL_KEYS
 
 ROOT = typer.main.get_command(app)
 

@@ -17,9 +17,9 @@ import typer
 from typer.core import TyperGroup
 
 from niah import interrupts
-from niah.errors import ConfigError, NiahError
-from niah.outcome import EXIT_ERROR
-from niah.redact import redact
+from niah.util.errors import ConfigError, NiahError
+from niah.util.outcome import EXIT_ERROR
+from niah.util.redact import redact
 
 #: The order ``niah --help`` lists commands in: as the pipeline runs; commands a family adds come last.
 PIPELINE_ORDER = ("list", "build", "import", "audit", "run", "merge", "score", "metric", "report", "export", "eval")

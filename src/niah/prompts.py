@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from niah.errors import ConfigError
-from niah.iox import resolve_under
 from niah.models.base import Capabilities, GenerationSettings
 from niah.sample import ImagePart, Part, Sample, TextPart, VideoPart
+from niah.util.errors import ConfigError
+from niah.util.iox import resolve_under
 from niah.video.frames import DEFAULT_FRAME_LIMIT, DEFAULT_MAX_VIDEO_SECONDS
 
 #: Where a part of a rendered prompt came from. Truncation only ever touches ``context`` parts.

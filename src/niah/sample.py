@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from niah.errors import ConfigError, DataError
-from niah.iox import (
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import (
     LONE_SURROGATE,
     SURROGATE_ESCAPE,
     bounded_lines,

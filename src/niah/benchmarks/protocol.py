@@ -15,7 +15,7 @@ What the shared stages take from a family:
   ``official_fit``;
 * ``niah score``: the :class:`Scorer` (per-sample named scores, ``official`` first, and the official
   aggregation per mode), plus ``score_formats`` for the family's official response files;
-* ``niah metric``: the family's :class:`~niah.metrics.base.MetricRule` list;
+* ``niah metric``: the family's :class:`~niah.scoring.metrics.base.MetricRule` list;
 * ``niah report``: a :class:`ReportSpec` saying which axes to bin, how bins aggregate, which tasks in which order,
   and the published results to show beside the user's rows;
 * ``niah audit``: an :class:`AuditSpec` locating each sample's needles, stating blind chance, adding probes;
@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from niah.corpus.base import Corpus
-    from niah.metrics.base import MetricRule
     from niah.prompts import OfficialFit, Renderer
     from niah.report.inputs import ReportInput
     from niah.report.published import PublishedResults
     from niah.sample import Sample
+    from niah.scoring.metrics.base import MetricRule
 
 def lazy(ref: str) -> Callable[[], Any]:
     """A zero-argument loader for ``"package.module:attribute"`` that imports the module only when called, so a
@@ -95,10 +95,10 @@ JUDGES_DISAGREE = "judges_disagree"
 
 @dataclass(frozen=True)
 class JudgedScoring:
-    """How a family's judge verb's stored verdicts change its scores (see :mod:`niah.judged`).
+    """How a family's judge verb's stored verdicts change its scores (see :mod:`niah.scoring.verdicts`).
 
     ``apply(sample, response, rule_score, verdicts, settings)`` returns the sample's score with the verdicts of
-    the recorded judge pass on this response (``verdicts``: kind -> :class:`niah.judged.StoredVerdict`, only the
+    the recorded judge pass on this response (``verdicts``: kind -> :class:`niah.scoring.verdicts.StoredVerdict`, only the
     kinds stored; ``settings``: the pass's settings, e.g. a protocol). It is called for every sample of a
     benchmark that has a recorded pass, verdicts or not. ``modes`` are the extra score modes it adds (each is
     aggregated over the rows that have it, into ``scores.<mode>.json``)."""
@@ -185,7 +185,7 @@ class Scorer:
     counted: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None
 
 
-#: ``schema`` of the scores.json layout :mod:`niah.scoring` writes (files without one are the older layout:
+#: ``schema`` of the scores.json layout :mod:`niah.scoring.score` writes (files without one are the older layout:
 #: the family's official structure at top level, on the family's own scale).
 SCORES_SCHEMA = "niah.scores/2"
 
@@ -451,7 +451,7 @@ class BaselineAnswers:
     chance-level reply from the sample's shape only, never its gold (default: a random option letter, else a
     random context word); ``extractive(sample, sentences, scores)`` is the rag baseline's model-free reader for
     this family, given the retrieved context's text sentences and their BM25 scores against the question
-    (default: :func:`niah.rag.extractive_answer`'s option matching, else the best sentence's new words). Each
+    (default: :func:`niah.models.rag.extractive_answer`'s option matching, else the best sentence's new words). Each
     may return None to fall back to the default."""
 
     oracle: Callable[[Sample], str | None] | None = None
@@ -501,9 +501,9 @@ class ProbeResult:
 
 @dataclass(frozen=True)
 class AuditSpec:
-    """What a family adds to ``niah audit`` (:mod:`niah.audit`), which otherwise knows no family.
+    """What a family adds to ``niah audit`` (:mod:`niah.audit.dataset`), which otherwise knows no family.
 
-    ``locate(sample)`` lists the sample's needles (default: :func:`niah.audit.default_locate`, reading
+    ``locate(sample)`` lists the sample's needles (default: :func:`niah.audit.dataset.default_locate`, reading
     ``meta.needles`` strings as needle text or image paths and ``meta.needle_times`` for video);
     ``chance(sample)`` is the expected official score (0-1) of a blind guess at this sample (default: one over
     the number of choices for multiple choice, else 0); ``probes(samples, options)`` adds the family's own

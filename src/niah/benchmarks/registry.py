@@ -10,7 +10,7 @@ import importlib
 from collections.abc import Iterator
 
 from niah.benchmarks.protocol import Family
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 #: benchmark name (``sample.benchmark``) -> module defining ``FAMILY``; order is the order of listings.
 FAMILIES: dict[str, str] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 
 def split_csv(values: list[str] | None) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from niah.commands import deprecated_alias
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 
 def register(app: typer.Typer) -> None:
@@ -53,7 +53,7 @@ def audit(
 ) -> None:
     """Try every shortcut a model could score by without doing the task (no-read replies, layout finders, gold
     in the haystack, needles missing from what is sent); a table per task, audit.json, exit 1 on a shortcut."""
-    from niah.audit import (
+    from niah.audit.dataset import (
         AUDIT_FILE,
         AuditOptions,
         options_from_run,

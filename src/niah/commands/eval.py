@@ -29,8 +29,8 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
     earlier eval resumes it when the build asked is the same (its record in OUT/dataset says), and is refused
     naming what differs otherwise; ``overwrite`` replaces its dataset, run and report. An OUT that holds
     anything else is refused."""
-    from niah.errors import NiahError
-    from niah.iox import REPLACE, claim_output_folder
+    from niah.util.errors import NiahError
+    from niah.util.iox import REPLACE, claim_output_folder
 
     check_out_dir(out)
     found = claim_output_folder(out, overwrite=overwrite, is_ours=_is_eval_folder, kind="a niah eval folder")
@@ -41,7 +41,7 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
             if part.is_dir():
                 shutil.rmtree(part)
     if dataset is None and lengths:
-        from niah.lengths import parse_lengths
+        from niah.build.lengths import parse_lengths
 
         parse_lengths(lengths)  # a bad length is refused before OUT is made
     created = not out.exists()
@@ -65,10 +65,10 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
                  tokenizer: str | None, image_tokens: str | None, limit: int | None, progress: bool, published: bool,
                  benchmark: str | None, media_roots: tuple[Path, ...], audit: bool) -> dict:
     from niah.benchmarks.registry import DEFAULT_FAMILY, get_family
-    from niah.errors import ConfigError
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
     from niah.run import run_dataset_sync
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
+    from niah.util.errors import ConfigError
 
     if dataset is None:
         from niah.commands.families import differing_options, read_build_record, write_build_record
@@ -113,7 +113,7 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
     score_summary = score_run(run_dir)
     audit_report = None
     if audit:  # what this run sent, checked for shortcuts; the report shows it beside the scores
-        from niah.audit import AUDIT_FILE, AuditOptions, audit_dataset, options_from_run, write_audit
+        from niah.audit.dataset import AUDIT_FILE, AuditOptions, audit_dataset, options_from_run, write_audit
 
         settings, _ = options_from_run(run_dir)
         audit_options = AuditOptions(media_roots=tuple(str(p) for p in media_roots),
@@ -195,7 +195,7 @@ def register(app: typer.Typer) -> None:
 
         Exit status: 0 when every request was answered, 3 when some failed or were skipped (after the report;
         --allow-failures gives 0), 2 on an error (nothing is written on bad arguments)."""
-        from niah.console import wide_console
+        from niah.util.console import wide_console
 
         if config is not None:
             from niah.commands.eval_config import eval_from_config

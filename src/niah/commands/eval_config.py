@@ -1,4 +1,4 @@
-"""`niah eval --config FILE`: the command-line side of :mod:`niah.eval_config` (options, output, exit status)."""
+"""`niah eval --config FILE`: the command-line side of :mod:`niah.eval.config` (options, output, exit status)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 #: The options that may go with --config: how the command behaves, not what it evaluates.
 WITH_CONFIG = frozenset({"config", "no_progress", "allow_failures"})
@@ -33,8 +33,8 @@ def refuse_mixed_options(ctx: typer.Context) -> None:
 def eval_from_config(ctx: typer.Context, path: Path, *, progress: bool, allow_failures: bool) -> None:
     """Check the options and the whole file, then run it; exit 3 when a run left requests unanswered."""
     from niah.commands.run import unanswered_lines
-    from niah.eval_config import load_eval_config, run_eval_config
-    from niah.outcome import EXIT_INCOMPLETE
+    from niah.eval.config import load_eval_config, run_eval_config
+    from niah.util.outcome import EXIT_INCOMPLETE
 
     refuse_mixed_options(ctx)
     config = load_eval_config(path)
@@ -64,8 +64,8 @@ def _print_leaderboard(board: list[Any]) -> None:
     """The leaderboard as ``OUT/leaderboard.md`` has it: model, family, overall, n and the 95% interval."""
     from rich.table import Table
 
-    from niah.console import wide_console
     from niah.report.tables import format_pct
+    from niah.util.console import wide_console
 
     table = Table(title="leaderboard (official overall x100, 95% interval over n samples)")
     for label in ("model", "family", "overall", "n", "95% interval"):

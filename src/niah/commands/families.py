@@ -64,7 +64,7 @@ def read_build_record(out: Path) -> dict[str, Any] | None:
 
 
 def write_build_record(out: Path, command: str, options: dict[str, Any]) -> None:
-    from niah.iox import write_json_atomic
+    from niah.util.iox import write_json_atomic
 
     write_json_atomic(out / BUILD_RECORD, {"command": command, "options": _jsonable(options)})
 
@@ -84,7 +84,7 @@ def differing_options(record: dict[str, Any] | None, command: str, options: dict
 
 
 def _guarded(verb: str, command: Command) -> Callable[..., Any]:
-    """The command with ``--overwrite`` and the output-folder rule (:func:`niah.iox.claim_output_folder`): a
+    """The command with ``--overwrite`` and the output-folder rule (:func:`niah.util.iox.claim_output_folder`): a
     folder holding something else is refused; a dataset this very command wrote with the same options is left as
     it is (the build is done); one written otherwise is refused naming what differs, unless ``--overwrite``."""
     function = command.function
@@ -95,8 +95,8 @@ def _guarded(verb: str, command: Command) -> Callable[..., Any]:
 
     @functools.wraps(function)
     def run(*args: Any, overwrite: bool = False, **kwargs: Any) -> Any:
-        from niah.errors import ConfigError
-        from niah.iox import OURS, claim_output_folder
+        from niah.util.errors import ConfigError
+        from niah.util.iox import OURS, claim_output_folder
 
         bound = signature.bind_partial(*args, **kwargs)
         out = Path(bound.arguments["out"])

@@ -46,7 +46,7 @@ def export_command(
     data_dir=DIR) loads (images as Image features, video as frame lists), every sample field kept, and a
     dataset card. Needs the datasets package (pip install 'niah-bench\\[hf]')."""
     # (the help is rich markup: an unescaped "[hf]" would be read as a style tag and vanish)
-    from niah.hf import export_hf, parse_size
+    from niah.interop.hf import export_hf, parse_size
 
     summary = export_hf(dataset, out, split=split, embed=not no_embed, max_shard_bytes=parse_size(max_shard_size),
                         row_group_rows=row_group_size, overwrite=overwrite, progress=not no_progress,
@@ -65,7 +65,7 @@ def import_command(
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """A niah export hf folder back to a niah dataset directory: samples.jsonl and media byte for byte."""
-    from niah.hf import import_hf
+    from niah.interop.hf import import_hf
 
     root = one_of_repeatable(media_root, "--media-root", "an export's by-path media come from one dataset")
     summary = import_hf(folder, out, overwrite=overwrite, progress=not no_progress, media_root=root)
@@ -83,7 +83,7 @@ def export_inspect_command(
 ) -> None:
     """A niah dataset as an inspect_ai task file: the family's rendered prompts as chat samples, a scorer that
     calls niah's official rule. Run it with `inspect eval task.py --model PROVIDER/MODEL`."""
-    from niah.inspect_task import write_task_file
+    from niah.interop.inspect_task import write_task_file
 
     write_task_file(dataset, out, media_roots=tuple(media_root or ()), max_frames=max_frames,
                     question_first=question_first, name=name, max_tokens=max_tokens)
@@ -105,7 +105,7 @@ def export_lmms_eval_command(
     """A niah dataset as an lmms-eval task folder: the family's rendered prompts as docs (images as PIL images,
     a video as its sampled frames), process_results calling niah's official rule. Run it with `lmms-eval
     --tasks NAME --include_path DIR` (niah-bench must be installed there)."""
-    from niah.lmms_task import export_lmms_eval
+    from niah.interop.lmms_task import export_lmms_eval
 
     summary = export_lmms_eval(dataset, out, name=name, media_roots=tuple(media_root or ()), max_frames=max_frames,
                                question_first=question_first, overwrite=overwrite, max_tokens=max_tokens)

@@ -30,11 +30,11 @@ def import_responses_command(
 ) -> None:
     """Turn another harness's per-sample outputs into a niah run: `niah score` and `niah report` then give the
     official figures, heatmaps and browser for them."""
-    from niah.harness.logs import HARNESSES
-    from niah.harness.replay import import_responses
+    from niah.interop.logs import HARNESSES
+    from niah.interop.replay import import_responses
 
     if harness not in HARNESSES:
-        from niah.errors import ConfigError
+        from niah.util.errors import ConfigError
 
         raise ConfigError(f"--from {harness!r}: unknown harness (known: {', '.join(HARNESSES)})")
     summary, matched = import_responses(harness, list(logs), dataset, out, model=model, epoch=epoch,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from niah.judges import JudgeTransport
+    from niah.scoring.judges import JudgeTransport
 
 BaseUrls = Annotated[list[str] | None, typer.Option("--base-url", help="judge endpoint (repeatable)")]
 ApiKeyEnv = Annotated[str | None, typer.Option("--api-key-env", help="variable holding the judge's key")]
@@ -21,8 +21,8 @@ RetryDelay = Annotated[float | None, typer.Option("--retry-delay", help="initial
 
 def transport(base_url: list[str] | None, api_key_env: str | None, timeout: float | None,
               max_attempts: int | None, retry_delay: float | None) -> JudgeTransport:
-    from niah.errors import ConfigError
-    from niah.judges import JudgeTransport
+    from niah.scoring.judges import JudgeTransport
+    from niah.util.errors import ConfigError
 
     if timeout is not None and not timeout > 0:
         raise ConfigError("--timeout must be a positive number of seconds")

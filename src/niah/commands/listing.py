@@ -13,11 +13,11 @@ def register(app: typer.Typer) -> None:
         from rich.text import Text
 
         from niah.benchmarks.registry import families
-        from niah.console import wide_console
-        from niah.metrics.registry import all_rules
         from niah.models.registry import providers
+        from niah.scoring.metrics.registry import all_rules
         from niah.tokens.image import IMAGE_RULES
         from niah.tokens.text import TEXT_TOKENIZERS
+        from niah.util.console import wide_console
 
         table = Table(title="niah", show_header=True)
         table.add_column("what")

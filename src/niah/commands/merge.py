@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
         """Merge shard runs into the run one unsharded `niah run` writes: `niah score` and `niah report` on it
         give the same figures. Refuses runs of different datasets, models or settings, a shard given twice and
         (without --partial) missing shards."""
-        from niah.merge import merge_runs
+        from niah.run.merge import merge_runs
 
         summary = merge_runs(runs, out, partial=partial, overwrite=overwrite)
         c = summary.counts

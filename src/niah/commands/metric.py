@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from niah.commands import deprecated_alias, pick_alias
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,12 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
     request) and the rule's other fields (``choices``, ``prefix``, ...). Lines are scored in file order (some
     rules depend on the position). A line the rule cannot score (the official code itself would fail on it) is
     refused on its own: it is written with ``score: null`` and ``refused`` (the reason), reported as a
-    :class:`~niah.errors.DataError` naming file, line and field, and left out of the mean; it is never a zero and
+    :class:`~niah.util.errors.DataError` naming file, line and field, and left out of the mean; it is never a zero and
     never stops the other lines. Only a file that cannot be read as JSON objects is an error as a whole.
     """
-    from niah.iox import dumps_line, iter_jsonl, write_atomic
-    from niah.metrics.base import MetricInputError
-    from niah.metrics.registry import get_rule
+    from niah.scoring.metrics.base import MetricInputError
+    from niah.scoring.metrics.registry import get_rule
+    from niah.util.iox import dumps_line, iter_jsonl, write_atomic
 
     rule = get_rule(rule_name)
     input_path = Path(input_path)
@@ -67,7 +67,7 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
 
 def rule_listing() -> str:
     """One line per rule: name and one-line description."""
-    from niah.metrics.registry import RULES
+    from niah.scoring.metrics.registry import RULES
 
     width = max(len(name) for name in RULES)
     return "\n".join(f"{name.ljust(width)}  {rule.description}" for name, rule in RULES.items())
@@ -89,7 +89,7 @@ def register(app: typer.Typer) -> None:
         output_path = pick_alias(output_path, old_output, "--out")
         if rule is None or input_path is None or output_path is None:
             raise ConfigError("give RULE --input FILE --out FILE, or --list")
-        from niah.iox import refuse_folder_as_file
+        from niah.util.iox import refuse_folder_as_file
 
         refuse_folder_as_file(output_path, "--out")
         result = score_file(rule, input_path, output_path)

@@ -41,7 +41,7 @@ def report(
     """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
     from niah.commands import check_out_dir
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
-    from niah.scoring import score_run, scores_out_of_date
+    from niah.scoring.score import score_run, scores_out_of_date
 
     check_out_dir(out)
     from niah.report.build import check_report_out

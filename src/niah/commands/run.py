@@ -14,9 +14,9 @@ from typing import Any
 import typer
 
 from niah.commands import check_out_dir, split_csv
-from niah.errors import ConfigError
-from niah.iox import loads_finite
-from niah.outcome import EXIT_INCOMPLETE, reason_counts
+from niah.util.errors import ConfigError
+from niah.util.iox import loads_finite
+from niah.util.outcome import EXIT_INCOMPLETE, reason_counts
 
 
 def parse_model_options(values: list[str] | None) -> dict[str, Any]:
@@ -113,12 +113,12 @@ def register(app: typer.Typer) -> None:
         The whole dataset is validated first (every problem reported as file:line: field); nothing is sent
         or written when it is invalid. Exit status: 0 when every selected sample was answered, 3 when some
         failed or were skipped (their reasons counted on stderr; --allow-failures gives 0), 2 on an error."""
-        from niah.estimate import parse_price, totals_lines
         from niah.models.base import GenerationSettings
         from niah.models.registry import parse_model_spec
         from niah.prompts import PromptOptions
         from niah.run import RetryPolicy, run_dataset_sync
-        from niah.shards import Shard
+        from niah.run.estimate import parse_price, totals_lines
+        from niah.run.shards import Shard
 
         check_out_dir(out)
         price = parse_price(price_per_mtok) if price_per_mtok is not None else None

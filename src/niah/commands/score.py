@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from niah.benchmarks.protocol import OFFICIAL, ScoreFormat
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 
 def _formats() -> dict[str, ScoreFormat]:
@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) -> None:
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
 
     if len(paths) != 1:
         raise ConfigError("--format run takes exactly one RUN_DIR")
@@ -115,8 +115,8 @@ def _score_run(paths: list[Path], dataset: Path | None, *, judged: bool = True) 
 
 def _print_run_table(run_dir: Path) -> None:
     """The per-bin table `niah eval` prints, after the run's headline."""
-    from niah.console import wide_console
     from niah.report import load_input
+    from niah.util.console import wide_console
 
     print_bin_table(wide_console(), load_input(run_dir))
 
@@ -135,12 +135,12 @@ def _ci(interval: Any, method: str | None = None) -> str:
 
 
 def headline_lines(doc: dict[str, Any]) -> list[str]:
-    """Per benchmark of a scores.json: its headline figure (:func:`niah.scoring.headline_figure`, the one the
+    """Per benchmark of a scores.json: its headline figure (:func:`niah.scoring.score.headline_figure`, the one the
     report's leaderboard shows): ``NAME: METRIC X% (95% CI lo-hi, method), n=N; covered Y%`` on a full grid;
     on a partial one the figure over the part the run holds, then the official overall labelled with what it
     lacks. Then one indented line per task (``by_task``); with several benchmarks a last line gives their
     unweighted mean."""
-    from niah.scoring import headline_figure
+    from niah.scoring.score import headline_figure
 
     several = doc.get("benchmarks")
     blocks: dict[str, Any] = (several if isinstance(several, dict)

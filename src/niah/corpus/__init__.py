@@ -19,7 +19,7 @@ from niah.corpus.base import Corpus, CorpusDocument, CorpusImage
 from niah.corpus.embedded import EmbeddedCorpus, default_images
 from niah.corpus.loaders import LongTextJsonlCorpus, ObelicsCorpus, TextDirCorpus, jsonl_kind
 from niah.corpus.text import normalize_whitespace, split_paragraphs, split_sentences
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import CorpusReader

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -127,7 +127,7 @@ class CorpusDocument:
     # Structure, where the source has it: ``headings[k] = (i, text)`` is a section heading standing before
     # paragraph ``i`` (headings are not paragraphs: they have no sentence end); ``kinds[i]`` is "p", "li"
     # (an item of a bulleted list) or "ol" (an item of a numbered list). Empty when unknown. Haystacks print
-    # headings on their own lines and list items as "- " / "1. " lines (niah.haystack.pool_document).
+    # headings on their own lines and list items as "- " / "1. " lines (niah.build.haystack.pool_document).
     headings: tuple[tuple[int, str], ...] = ()
     kinds: tuple[str, ...] = ()
     # Whether a reader sees ``title`` above the text: the embedded corpus keeps titles out of ``paragraphs``;

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from niah.corpus.base import CorpusDocument, CorpusImage
 from niah.corpus.procedural import recipe_for
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 LANGS = ("en", "zh")
 PROCEDURAL_IMAGES = 64

@@ -15,8 +15,8 @@ from typing import Any
 from niah.corpus.base import CorpusDocument, CorpusImage, distinct_images
 from niah.corpus.embedded import default_images
 from niah.corpus.text import normalize_whitespace, split_paragraphs
-from niah.errors import ConfigError, DataError
-from niah.iox import iter_jsonl, resolve_under
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import iter_jsonl, resolve_under
 
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://|^data:")
 _BLANK_LINE = re.compile(r"\n[ \t\u3000]*\n")

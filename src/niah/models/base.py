@@ -141,7 +141,7 @@ class ModelSpec:
         """A record for run.json: what ran, where, and which variable held the key (never the key)."""
         out: dict[str, Any] = {"spec": self.spec_string(), "provider": self.provider, "name": self.name}
         if self.base_urls:
-            from niah.redact import redact_url
+            from niah.util.redact import redact_url
 
             out["base_urls"] = [redact_url(u) for u in self.base_urls]
         if self.api_key_env:

@@ -8,7 +8,7 @@ What each one sees (also in docs/running.md):
 - ``oracle`` sees the gold answer and writes it the way the official scorer expects (a letter for options,
   a JSON list for counting, the text otherwise). It is a pipeline check: anything below 100% means the run,
   score or report stages lose or mangle something. It is an upper bound, not a model.
-- ``rag`` sees the question and the context cut down by retrieval (niah.rag) to a token budget; the reader
+- ``rag`` sees the question and the context cut down by retrieval (niah.models.rag) to a token budget; the reader
   then answers from that shortened prompt only. The default reader (``extractive``) reads text only, never
   images; any other reader (``baseline:rag:openai:NAME``) receives the official prompt rendered from the
   shortened sample, images included, exactly as a full-context run would.
@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.sample import Sample, parts_text
+from niah.util.errors import ConfigError
 
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import BaselineAnswers
-    from niah.rag import TextScorer
+    from niah.models.rag import TextScorer
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
 
@@ -164,13 +164,13 @@ class OracleBaseline(_Baseline):
 
 
 class RagBaseline(_Baseline):
-    """Retrieval (niah.rag) then a reader. Options (all prefixed ``rag_``): ``rag_budget`` (tokens, 8192),
+    """Retrieval (niah.models.rag) then a reader. Options (all prefixed ``rag_``): ``rag_budget`` (tokens, 8192),
     ``rag_image_tokens`` (256), ``rag_retriever`` (``bm25`` | ``minilm``), ``rag_tokenizer`` (cl100k_base),
     ``rag_seed`` (the extractive reader's pick among image options it cannot see)."""
 
     def __init__(self, spec: ModelSpec) -> None:
         super().__init__(spec)
-        from niah.rag import RagConfig
+        from niah.models.rag import RagConfig
 
         opts = dict(spec.options)
         try:
@@ -202,7 +202,7 @@ class RagBaseline(_Baseline):
         return 1  # extractive reading is CPU work: one at a time in a worker thread
 
     def _retrieve(self, sample: Sample) -> Sample:
-        from niah.rag import make_scorer, retrieve
+        from niah.models.rag import make_scorer, retrieve
 
         if self._scorer is None:
             self._scorer = make_scorer(self.config)
@@ -213,7 +213,7 @@ class RagBaseline(_Baseline):
         sample = _need_sample(request)
         shortened = await asyncio.to_thread(self._retrieve, sample)
         if self.reader is None:
-            from niah.rag import extractive_answer
+            from niah.models.rag import extractive_answer
 
             pick = _rng(self.seed, sample.id).randrange(max(len(sample.choices or ()), 1))
             answers = _family_answers(shortened)

@@ -12,8 +12,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from niah.errors import ConfigError
 from niah.sample import ImagePart, TextPart, VideoPart, merge_text_parts
+from niah.util.errors import ConfigError
 
 if TYPE_CHECKING:
     from niah.prompts import RenderedPrompt

@@ -24,7 +24,6 @@ from typing import Any
 
 import httpx
 
-from niah.errors import ConfigError
 from niah.models.base import (
     Capabilities,
     ModelReply,
@@ -35,7 +34,8 @@ from niah.models.base import (
 )
 from niah.models.media import ImageEncoder, openai_messages, parse_image_size
 from niah.prompts import RenderedPrompt
-from niah.redact import add_secret, redact, redact_url, register_url_secrets, split_query
+from niah.util.errors import ConfigError
+from niah.util.redact import add_secret, redact, redact_url, register_url_secrets, split_query
 
 DEFAULT_TIMEOUT_S = 600.0
 #: The most bytes one reply may carry; a larger body is cut off while it streams in and recorded as an error,

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from niah import pip_install
-from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelBackend, ModelSpec
-from niah.redact import redact_url, register_url_secrets
+from niah.util.errors import ConfigError
+from niah.util.redact import redact_url, register_url_secrets
 
 #: provider name -> "module:factory"; the factory takes a ModelSpec and returns a backend.
 _PROVIDERS: dict[str, str | Callable[[ModelSpec], ModelBackend]] = {

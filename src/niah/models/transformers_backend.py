@@ -20,10 +20,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.models.media import ImageEncoder, parse_image_size
 from niah.sample import ImagePart, TextPart, VideoPart, merge_text_parts
+from niah.util.errors import ConfigError
 
 _DTYPES = ("auto", "float32", "bfloat16", "float16")
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".json", ".model", ".jinja")

@@ -20,9 +20,9 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from niah.errors import ConfigError
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.models.media import ImageEncoder, openai_messages, parse_image_size
+from niah.util.errors import ConfigError
 
 _ENGINE_INT_OPTIONS = ("tensor_parallel_size", "pipeline_parallel_size", "max_model_len")
 

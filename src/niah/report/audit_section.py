@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.audit import AUDIT_FILE, DELIVERY, read_audit, verdict_label
+from niah.audit.dataset import AUDIT_FILE, DELIVERY, read_audit, verdict_label
 from niah.report.inputs import ReportInput
 
 

@@ -36,8 +36,6 @@ from typing import Any
 
 from niah import __version__
 from niah.benchmarks.protocol import ReportSpec
-from niah.errors import ConfigError
-from niah.iox import replace_dir, write_atomic, write_json_atomic
 from niah.report.assets import REPORT_CSS, REPORT_JS, SAMPLES_JS
 from niah.report.audit_section import InputAudit, audit_html, audit_markdown, find_audits
 from niah.report.compare import (
@@ -90,6 +88,8 @@ from niah.report.tables import (
     to_latex,
     to_markdown,
 )
+from niah.util.errors import ConfigError
+from niah.util.iox import replace_dir, write_atomic, write_json_atomic
 
 
 @dataclass(slots=True)

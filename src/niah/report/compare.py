@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.protocol import ReportSpec
-from niah.iox import write_atomic
 from niah.report.inputs import ReportInput
 from niah.report.tables import format_pct, row_from_bin_scores
-from niah.stats import NORMAL, WILSON, interval
+from niah.scoring.stats import NORMAL, WILSON, interval
+from niah.util.iox import write_atomic
 
 CHART_FIGSIZE: tuple[float, float] = (9.0, 4.5)
 CHART_DPI = 100
@@ -190,11 +190,11 @@ class LeaderboardRow:
 
 
 def _headline_row(inp: ReportInput) -> LeaderboardRow | None:
-    """The input's headline as ``niah score`` wrote and printed it (:func:`niah.scoring.headline_figure` on its
+    """The input's headline as ``niah score`` wrote and printed it (:func:`niah.scoring.score.headline_figure` on its
     scores.json block): the official overall on a full grid, with its interval; on a partial grid the figure
     over the part the run holds, its interval the one the overall table prints beside it where the table has
     that figure, else Wilson's (0/1 scores) or the normal one over its samples."""
-    from niah.scoring import headline_figure
+    from niah.scoring.score import headline_figure
 
     assert inp.headline is not None
     head = headline_figure(inp.headline)

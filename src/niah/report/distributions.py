@@ -17,8 +17,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from niah.benchmarks.protocol import Axis
-from niah.iox import write_atomic
 from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
+from niah.util.iox import write_atomic
 
 PLOT_HEIGHT_IN = 3.0
 PLOT_WIDTH_IN = 4.2  # per axis

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.protocol import Axis
-from niah.iox import write_atomic
+from niah.util.iox import write_atomic
 
 OFFICIAL_COLORS: tuple[str, str, str] = ("#DC143C", "#FFD700", "#3CB371")  # crimson, gold, medium sea green
 HEATMAP_FIGSIZE: tuple[float, float] = (9.0, 4.0)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from niah.benchmarks.protocol import Axis, ReportSpec
-from niah.errors import DataError
-from niah.iox import iter_jsonl, read_json_file
+from niah.util.errors import DataError
+from niah.util.iox import iter_jsonl, read_json_file
 
 RUN_FILE = "run.json"
 SCORED_FILE = "scored.jsonl"
@@ -81,7 +81,7 @@ class ReportInput:
     covered_scores: dict[str, list[float]] = field(default_factory=dict)
     covered_overall: list[float] | None = None
     # the benchmark's block of scores.json (current layout) as `niah score` wrote it: the headline figure the
-    # leaderboard shows is read from it (niah.scoring.headline_figure), never computed a second way
+    # leaderboard shows is read from it (niah.scoring.score.headline_figure), never computed a second way
     headline: dict[str, Any] | None = None
     # report.intervals.input_intervals, once computed (the tables and the leaderboard share one bootstrap)
     interval_cache: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -565,7 +565,7 @@ def load_inputs(paths: Sequence[str | Path], *, names: Sequence[str] = (),
     only beside a generated set with lengths and depths too) are different kinds: each kind gets its own axes,
     hence its own tables, instead of the official runs' rows being unbinned on the passkey lengths."""
     if names and len(names) != len(paths):
-        from niah.errors import ConfigError
+        from niah.util.errors import ConfigError
         raise ConfigError(f"--name given {len(names)} times for {len(paths)} inputs (give one per input)")
     sources = [Path(p) for p in paths]
     kinds = [_source_kind(p) for p in sources]

@@ -3,14 +3,14 @@
 What a figure's interval is depends on what the report knows about the samples behind it:
 
 * a run (its scored rows are loaded): a figure that is the plain mean of its samples (a bin of one task in the
-  usual layouts, a row's Overall when every bin holds as many samples) gets :func:`niah.stats.mean_interval`:
+  usual layouts, a row's Overall when every bin holds as many samples) gets :func:`niah.scoring.stats.mean_interval`:
   Wilson's when every sample scored 0 or 1, else the seeded bootstrap of the mean. Any other figure (a family's
   aggregation: a mean of bins or of tasks, a share over the defined bins) gets a seeded bootstrap of that very
   aggregation: each resample redraws the scores of every (task, column bin) stratum with replacement, puts them
   back into the stratum's own cells (so no cell that had samples is left empty, and no weighting changes) and
   recomputes the family's ``per_bin`` / ``overall`` rules and the table row exactly as the report does;
 * a scores file (only means and, maybe, counts): the normal approximation over the bin's samples
-  (:func:`niah.stats.normal_interval`), Wilson's at 0 and 100 where the normal one has no width; no interval
+  (:func:`niah.scoring.stats.normal_interval`), Wilson's at 0 and 100 where the normal one has no width; no interval
   where the counts are unknown;
 * a bin without samples prints ``-`` and has no interval.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from niah.benchmarks.protocol import ReportSpec
 from niah.report.inputs import ReportInput, cell_table, per_bin_scores
 from niah.report.tables import OVERALL_KEY, TableRow, row_from_bin_scores
-from niah.stats import (
+from niah.scoring.stats import (
     BOOTSTRAP,
     NORMAL,
     bootstrap_intervals,
@@ -233,7 +233,7 @@ def _strata_alike_interval(inp: ReportInput, spec: ReportSpec, key: str, positio
                            ) -> tuple[Interval, str] | None:
     """The interval of a figure whose bootstrap had nothing to redraw although its samples differ: every
     stratum behind it (a task at one length bin, what the bootstrap redraws within) scored alike, one task all
-    right and another all wrong, say. :func:`niah.stats.strata_alike_interval` carries each stratum's own
+    right and another all wrong, say. :func:`niah.scoring.stats.strata_alike_interval` carries each stratum's own
     uncertainty through the figure. None where some stratum's samples differ (the bootstrap holds)."""
     tasks = set(inp.samples) if key == OVERALL_KEY else {key}
     defined = inp.overall_counts if key == OVERALL_KEY else None

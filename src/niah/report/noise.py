@@ -5,7 +5,7 @@ input with the best one on the table's last column (the Overall, or the Overall 
 where bins are empty), the very figures and 95% intervals the table prints. The rule:
 
 * both figures are the share of correct samples of 0/1 scores (the figure equals the mean of the samples behind
-  it and each of them scored 0 or 1): the pooled two-proportion z-test (:func:`niah.stats.two_proportion_p_value`)
+  it and each of them scored 0 or 1): the pooled two-proportion z-test (:func:`niah.scoring.stats.two_proportion_p_value`)
   decides, two-sided at 5%: p >= 0.05 is inside the noise. The note also says whether the intervals overlap;
 * otherwise (graded scores, a family's aggregation over cells or tasks, a scores file): the 95% intervals do.
   Overlapping intervals are inside the noise; intervals apart are outside it. Overlap is the cruder rule (two
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from niah.report.inputs import ReportInput
 from niah.report.intervals import row_samples
 from niah.report.tables import ResultTable, format_pct
-from niah.stats import intervals_overlap, is_binary, two_proportion_p_value
+from niah.scoring.stats import intervals_overlap, is_binary, two_proportion_p_value
 
 #: The two-sided level of the two-proportion test: p at or above it is inside the noise.
 SIGNIFICANCE = 0.05

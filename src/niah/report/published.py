@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from niah.errors import DataError
 from niah.report.tables import PublishedSection, TableRow
+from niah.util.errors import DataError
 
 
 @dataclass(frozen=True, slots=True)

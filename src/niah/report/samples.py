@@ -29,11 +29,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from niah.benchmarks.protocol import JUDGES_DISAGREE, UNSCORED, Axis
-from niah.errors import DataError, NiahError
-from niah.iox import write_atomic
 from niah.report.inputs import ReportInput, ScoredRow, iter_scored_rows
 from niah.report.tables import ordered_tasks
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart, VideoPart
+from niah.util.errors import DataError, NiahError
+from niah.util.iox import write_atomic
 from niah.video.frames import IMAGE_SUFFIXES
 
 STATUSES: tuple[str, ...] = ("correct", "partial", "wrong", "error", "unscored")

@@ -17,7 +17,7 @@ A run is four stages, each in its own module, wired together by :func:`run_datas
 Contract (design.md, "Runner contract"):
 
 - a request is (sample, rendered prompt parts, generation settings); its cache key hashes exactly those plus
-  the model identity (:func:`niah.cache.request_fingerprint`);
+  the model identity (:func:`niah.run.cache.request_fingerprint`);
 - each reply is written to the response cache (JSONL flushed + SQLite WAL) and then appended to
   ``responses.jsonl`` and flushed before the next one is handled, so a run killed at any point (even
   ``kill -9``) resumes without repeating a finished request: finished samples are skipped, and a reply that
@@ -43,8 +43,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from niah import interrupts
-from niah.cache import CACHE_JSONL, CACHE_LOCK, CACHE_SQLITE, CacheChain, ResponseCache
-from niah.errors import ConfigError
+from niah.run.cache import CACHE_JSONL, CACHE_LOCK, CACHE_SQLITE, CacheChain, ResponseCache
+from niah.util.errors import ConfigError
 from niah.models.base import Capabilities, GenerationSettings, ModelBackend, ModelSpec
 from niah.models.registry import load_backend
 from niah.prompts import PromptOptions, has_official_fit
@@ -90,7 +90,7 @@ from niah.run.rundir import (
 )
 from niah.run.send import CallOutcome, RetryPolicy, Sender, ServerUnreachable, call_with_retries
 from niah.sample import Dataset, DatasetStats
-from niah.shards import Shard
+from niah.run.shards import Shard
 
 
 async def run_dataset(
@@ -127,9 +127,9 @@ async def run_dataset(
     value). ``concurrency`` is the number of requests in flight per endpoint. ``dry_run`` prints one line per
     sample (``dry_run_full``: and its prompt) to ``dry_run_stream`` (stdout) and calls nothing.
     ``media_roots`` are folders outside the dataset the user allows media to be read from (``--media-root``).
-    ``shard`` runs only that part of the selected samples (``--shard I/N``; :mod:`niah.shards`), for
+    ``shard`` runs only that part of the selected samples (``--shard I/N``; :mod:`niah.run.shards`), for
     ``niah merge`` to join.
-    ``rpm`` caps request attempts per minute over the whole run (a token bucket, :mod:`niah.ratelimit`).
+    ``rpm`` caps request attempts per minute over the whole run (a token bucket, :mod:`niah.run.ratelimit`).
 
     Before anything is sent or written, the whole dataset is validated in one streaming pass
     (:meth:`Dataset.validate`): a bad dataset raises :class:`~niah.sample.DatasetInvalid` listing every

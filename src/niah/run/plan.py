@@ -17,17 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from niah.cache import CacheChain, MediaHasher, canonical_json, canonical_json_ascii, request_fingerprint
-from niah.errors import ConfigError, DataError
 from niah.models.base import GenerationSettings, ModelSpec
 from niah.models.registry import parse_model_spec
 from niah.prompts import PromptOptions, RenderedPrompt
-from niah.redact import redact
+from niah.run.cache import CacheChain, MediaHasher, canonical_json, canonical_json_ascii, request_fingerprint
 from niah.run.media import MediaStage
 from niah.run.rundir import DISK_ERRNOS, ResponsesLog
 from niah.run.send import Job, RetryPolicy
+from niah.run.shards import Shard
 from niah.sample import Dataset, DatasetStats, Sample
-from niah.shards import Shard
+from niah.util.errors import ConfigError, DataError
+from niah.util.redact import redact
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +77,9 @@ def as_spec(model: str | ModelSpec, *, base_urls: list[str] | tuple[str, ...] | 
 
 def check_out_dir(out_dir: Path, ds: Dataset, cache_dir: str | Path | None = None) -> None:
     """Refuse, before any work, a RUN_DIR or ``--cache-dir`` niah may not write into: the dataset or a folder
-    inside it, or a folder that holds something else (:func:`niah.iox.output_dir_problem`: ``--out /``)."""
-    from niah.iox import output_dir_problem
+    inside it, or a folder that holds something else (:func:`niah.util.iox.output_dir_problem`: ``--out /``)."""
     from niah.run.rundir import is_run_dir
+    from niah.util.iox import output_dir_problem
 
     if out_dir.resolve() == ds.root.resolve() or out_dir.resolve().is_relative_to(ds.root.resolve()):
         # a dataset folder is replaced whole by the next build into it: a run kept there would go with it
@@ -261,9 +261,9 @@ def print_dry_run(out: IO[str], sample: Sample, prompt: RenderedPrompt | None, g
 async def dry_run(ds: Dataset, samples: Iterator[Sample], media: MediaStage, generation: GenerationSettings,
                   stream: IO[str], *, full: bool, needle_check: Callable[[Sample, RenderedPrompt | None], bool | None],
                   ) -> tuple[dict[str, Any], int, int, int]:
-    """Print what a run would send and total it (:class:`niah.estimate.DryRunTotals`, with a bound on judge
+    """Print what a run would send and total it (:class:`niah.run.estimate.DryRunTotals`, with a bound on judge
     calls): (totals, samples, samples whose needles are located, of them sent without all their needles)."""
-    from niah.estimate import DryRunTotals, judge_calls_bound
+    from niah.run.estimate import DryRunTotals, judge_calls_bound
 
     totals = DryRunTotals(ds.manifest)
     count = checked = not_shown = 0

@@ -16,17 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from niah import __version__
-from niah.cache import CacheChain
-from niah.errors import NiahError
-from niah.iox import write_json_atomic
 from niah.models.base import Capabilities, ModelSpec
-from niah.outcome import failure_reason
 from niah.prompts import RenderedPrompt
-from niah.redact import redact
+from niah.run.cache import CacheChain
 from niah.run.plan import RunSettings, Step
 from niah.run.rundir import LOCAL_WRITE_ERRORS, RUN_JSON, RequestLedger, ResponsesLog, now
 from niah.run.send import CallOutcome, Job
 from niah.sample import Dataset, Sample
+from niah.util.errors import NiahError
+from niah.util.iox import write_json_atomic
+from niah.util.outcome import failure_reason
+from niah.util.redact import redact
 
 
 class RunDiskError(NiahError):
@@ -100,11 +100,11 @@ class RunSummary:
     wall_s: float = 0.0
     dry_run: bool = False
     finished: bool = False
-    #: failed samples of this invocation per short reason (:func:`niah.outcome.failure_reason`)
+    #: failed samples of this invocation per short reason (:func:`niah.util.outcome.failure_reason`)
     errors: dict[str, int] = field(default_factory=dict)
     #: skipped samples (this invocation's selection, resumed ones included) per reason
     skip_reasons: dict[str, int] = field(default_factory=dict)
-    #: a dry run's totals (:class:`niah.estimate.DryRunTotals`): samples, prompt tokens, images, frames, output
+    #: a dry run's totals (:class:`niah.run.estimate.DryRunTotals`): samples, prompt tokens, images, frames, output
     estimate: dict[str, Any] = field(default_factory=dict)
     #: over the run's rows (every invocation; a dry run: its prompts): samples whose needles the family locates,
     #: and those of them sent without all their needles (frame or image sampling, truncation dropped one)
@@ -133,11 +133,11 @@ class RunSummary:
 class NeedleCheck:
     """``needle_shown`` of a sent prompt: whether it holds every needle its family locates (None: none located).
 
-    Family-agnostic (:mod:`niah.delivery`), one locator per benchmark, and it never ends a run: a locator that
+    Family-agnostic (:mod:`niah.run.delivery`), one locator per benchmark, and it never ends a run: a locator that
     fails on a sample gives None for that sample."""
 
     def __init__(self) -> None:
-        from niah.delivery import delivered
+        from niah.run.delivery import delivered
 
         self._delivered = delivered
         self._locators: dict[str, Any] = {}
@@ -146,7 +146,7 @@ class NeedleCheck:
         try:
             locate = self._locators.get(sample.benchmark)
             if locate is None:
-                from niah.delivery import needle_locator
+                from niah.run.delivery import needle_locator
 
                 locate = self._locators[sample.benchmark] = needle_locator(sample.benchmark)
             spots = locate(sample)

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from niah.errors import ConfigError, DataError
-from niah.iox import (
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import (
     claim_output_dir,
     dumps_line,
     open_append,

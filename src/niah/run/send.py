@@ -123,7 +123,7 @@ class Sender:
 
     def __init__(self, backend: ModelBackend, *, concurrency: int, retry: RetryPolicy, rpm: float | None,
                  ledger: RequestLedger, options: PromptOptions) -> None:
-        from niah.ratelimit import RateLimiter
+        from niah.run.ratelimit import RateLimiter
 
         self.backend = backend
         self.retry = retry

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 
 class ImageTokenRule:

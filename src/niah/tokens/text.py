@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 # A short text that ends like every unit ends (a word and a period), used to count a unit in context.
 _ANCHOR = "Anchor."

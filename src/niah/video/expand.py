@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError, DataError
-from niah.iox import name_failed_file, write_atomic
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import name_failed_file, write_atomic
 from niah.video.frames import VideoLimits
 
 SUBTITLE_MODES = ("frames", "transcript", "none")
@@ -56,9 +56,9 @@ def frame_cache_dir() -> Path:
 
 def private_cache_dir(folder: Path, *, follow_links: bool) -> Path:
     """``folder``, created 0700 when missing, after checking that only this user can change it
-    (:func:`niah.iox.private_dir`: whoever can write it decides what the model is sent). Raises ConfigError
+    (:func:`niah.util.iox.private_dir`: whoever can write it decides what the model is sent). Raises ConfigError
     naming the folder and what to do otherwise."""
-    from niah.iox import private_dir
+    from niah.util.iox import private_dir
 
     return private_dir(folder, what="frame cache", fix=f"remove it, or set {FRAME_CACHE_ENV} to a folder of your own",
                        follow_links=follow_links)

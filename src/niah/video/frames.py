@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from niah.errors import DataError, NiahError
+from niah.util.errors import DataError, NiahError
 
 if TYPE_CHECKING:
     from PIL.Image import Image

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 SubtitleMode = Literal["none", "per_frame", "transcript"]
 SUBTITLE_MODES: tuple[str, ...] = ("none", "per_frame", "transcript")

@@ -33,8 +33,8 @@ from typing import Any, Protocol
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from niah.errors import ConfigError
-from niah.iox import write_atomic
+from niah.util.errors import ConfigError
+from niah.util.iox import write_atomic
 from niah.video.writer import VideoWriter
 
 SCENE_KINDS = ("landscape", "sky", "skyline", "fields", "still_life", "bokeh")

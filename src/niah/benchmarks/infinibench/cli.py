@@ -9,7 +9,7 @@ import typer
 
 from niah.commands import deprecated_alias, one_of_repeatable, pick_alias
 from niah.commands import judge_options as jo
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 
 def import_command(
@@ -93,7 +93,7 @@ def judge_command(
     if summary.flagged:
         typer.echo(f"note: {len(summary.flagged)} judged repl(ies) hold judge-like instructions (first: "
                    f"{summary.flagged[0]!r}); their verdicts are flagged judge_injection in scored.jsonl", err=True)
-    from niah.outcome import exit_if_judge_failures
+    from niah.util.outcome import exit_if_judge_failures
 
     asked = int(summary.asked["mcq"] + summary.asked["open"])
     exit_if_judge_failures(int(summary.unparsed), max(0, asked - int(summary.unparsed)),
@@ -120,7 +120,7 @@ def score_prediction_files(paths: list[Path], out: Path | None) -> None:
     import json
 
     from niah.benchmarks.infinibench.predictions import notes, score_prediction_folder
-    from niah.iox import write_json_atomic
+    from niah.util.iox import write_json_atomic
 
     result = score_prediction_folder(paths)
     for line in notes(result):
@@ -140,7 +140,7 @@ def score_v1_judge_outputs(paths: list[Path], out: Path | None) -> None:
     import json
 
     from niah.benchmarks.infinibench.v1_outputs import notes, score_v1_outputs
-    from niah.iox import write_json_atomic
+    from niah.util.iox import write_json_atomic
 
     result = score_v1_outputs(paths)
     for line in notes(result):

@@ -25,9 +25,9 @@ from niah.benchmarks.infinibench.judging import (
 )
 from niah.benchmarks.infinibench.loader import BENCHMARK
 from niah.benchmarks.infinibench.score import _options, is_mcq, needs_verdict
-from niah.errors import ConfigError
-from niah.judges import JudgeTransport
 from niah.sample import Dataset, Sample, parts_text
+from niah.scoring.judges import JudgeTransport
+from niah.util.errors import ConfigError
 
 
 @dataclass(slots=True)
@@ -52,13 +52,13 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
               progress: bool = True, retry_failed: bool = False, transport: JudgeTransport | None = None,
               guarded: bool = False) -> JudgeSummary:
     """Judge what the rules leave undecided in ``run_dir`` under ``protocol``, storing the verdicts in the run
-    (:mod:`niah.judged`; stored ones are reused, failed ones asked again only with ``retry_failed``), and score
+    (:mod:`niah.scoring.verdicts`; stored ones are reused, failed ones asked again only with ``retry_failed``), and score
     the run again with them (scored.jsonl, scores.json). ``guarded`` uses the official prompts with the
     prediction fenced as untrusted data (opt-in: the official templates are the default)."""
-    from niah.judged import STORE_NAME, JudgeItem, judge_items, record_pass, response_key
-    from niah.judges import Judge
     from niah.run import RetryPolicy
-    from niah.scoring import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.judges import Judge
+    from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.verdicts import STORE_NAME, JudgeItem, judge_items, record_pass, response_key
 
     if protocol not in ("v1", "v2"):
         raise ConfigError(f"--protocol must be v1 or v2, not {protocol!r}")

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from niah.benchmarks.infinibench.matcher import match_option
-from niah.judges import JudgeParseError, JudgeTemplate, fenced
 from niah.models.base import GenerationSettings
+from niah.scoring.judges import JudgeParseError, JudgeTemplate, fenced
 
 V1_JUDGE_GENERATION = GenerationSettings(temperature=0.0, max_tokens=32)
 #: The official v2 request asks for a JSON object (``response_format``).

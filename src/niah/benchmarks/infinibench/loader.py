@@ -31,9 +31,9 @@ from niah.benchmarks.infinibench.official import (
     records_of,
 )
 from niah.benchmarks.infinibench.skills import Skill, skill_by_name
-from niah.errors import DataError
-from niah.iox import read_json_file, resolve_under
 from niah.sample import DatasetWriter, MediaChecker, Sample, TextPart, VideoPart, check_sample_values
+from niah.util.errors import DataError
+from niah.util.iox import read_json_file, resolve_under
 from niah.video.frames import list_frame_folder
 
 BENCHMARK = "infinibench"

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 #: Joins the items of an ordering option into the option text the prompt shows and the matcher reads.
 ORDER_JOIN = " -> "
@@ -198,8 +198,8 @@ def export_dataset(dataset: str | Path, out: str | Path) -> dict[str, int]:
     container (list, object by id, object by skill, object by movie) and layout, so the bytes match the file imported; other
     samples as one ``{skill}.json`` list per skill (``indent=4``, as the generator scripts write). Returns
     {file name: records}."""
-    from niah.iox import write_atomic
     from niah.sample import Dataset
+    from niah.util.iox import write_atomic
 
     ds = Dataset(Path(dataset))
     layouts: dict[str, Any] = dict(ds.manifest.get("official_files") or {})

@@ -38,8 +38,8 @@ from typing import Any
 from niah.benchmarks.infinibench.matcher import match_option
 from niah.benchmarks.infinibench.official import decode_options
 from niah.benchmarks.infinibench.skills import parse_name
-from niah.errors import ConfigError, DataError
-from niah.iox import read_json_file
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import read_json_file
 
 #: The official script's skill lists, in its order (file stems, official spellings).
 MCQ_SKILLS: tuple[str, ...] = ("character_actions", "scene_transitions", "choronological_understanding",

@@ -16,9 +16,9 @@ from typing import Any
 
 from niah.benchmarks.infinibench.skills import SKILLS
 from niah.benchmarks.protocol import Axis, Breakdown, ReportSpec
-from niah.errors import DataError
 from niah.report.published import PublishedResults, PublishedTable
 from niah.report.tables import TableRow
+from niah.util.errors import DataError
 
 #: The paper's published results, package data of this family.
 PAPER_FILE = "data/paper.json"

@@ -5,7 +5,7 @@ judge pass (``niah judge infinibench RUN``).
 as under v2, and counted as undecided), open-ended replies stay undecided (no score; counted). ``niah judge
 infinibench RUN --judge MODEL --protocol v1|v2`` asks the judge only what the rules leave undecided (v1: the
 undecided MCQ replies and every open-ended reply; v2: the open-ended replies), stores every verdict in the
-run (:mod:`niah.judged`, kinds ``mcq`` and ``open``) and scores the run again under that protocol
+run (:mod:`niah.scoring.verdicts`, kinds ``mcq`` and ``open``) and scores the run again under that protocol
 (scored.jsonl, scores.json); ``niah score RUN`` then applies the stored verdicts of the last pass again
 (:func:`apply_verdicts`).
 
@@ -37,8 +37,8 @@ from niah.benchmarks.protocol import (
     TaskHeadline,
     percent,
 )
-from niah.metrics.base import MetricInputError, MetricRule, require_response
 from niah.sample import Sample
+from niah.scoring.metrics.base import MetricInputError, MetricRule, require_response
 
 RULES_ONLY = "rules"
 

@@ -26,8 +26,8 @@ from typing import Any
 
 from niah.benchmarks.infinibench.predictions import prediction_files
 from niah.benchmarks.infinibench.skills import parse_name
-from niah.errors import DataError
-from niah.iox import read_json_file
+from niah.util.errors import DataError
+from niah.util.iox import read_json_file
 
 
 def _int_score(value: Any) -> int | None:

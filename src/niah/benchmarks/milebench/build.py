@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
+from niah.util.errors import ConfigError
 
 BENCHMARK = "milebench"
 TASKS: tuple[str, ...] = ("TextNeedleInAHaystack", "ImageNeedleInAHaystack")
@@ -123,9 +123,9 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
                          image_tokens: int | str = DEFAULT_IMAGE_TOKENS, progress: bool = False) -> dict[str, int]:
     """Write passkey haystacks; returns sample counts per task. ``image_tokens`` is the per-image cost, as a
     number or as the rule ``fixed:N`` (``--image-tokens``)."""
-    from niah.buildkey import build_key, image_digest, pool_digest
+    from niah.build.buildkey import build_key, image_digest, pool_digest
+    from niah.build.haystack import ImageSpec, NeedleSpec, TextPool, assemble, make_unit, pool_document
     from niah.corpus import load_corpus
-    from niah.haystack import ImageSpec, NeedleSpec, TextPool, assemble, make_unit, pool_document
 
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
@@ -251,7 +251,7 @@ def _exact_sample(target: int, task: str, key: str, chosen: list[int], needle_im
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> Mapping[str, int]:
     """The shared builder vocabulary (``niah eval``'s options) in this builder's terms: ``per_cell`` is its
     ``per_length``; ``lengths`` are written as ``--lengths`` is (``8k``, ``8192``; exact, so no ranges)."""
-    from niah.lengths import exact_lengths
+    from niah.build.lengths import exact_lengths
 
     kwargs = dict(options)
     if "per_cell" in kwargs:

@@ -30,8 +30,8 @@ def import_command(
 def score_official_files(paths: list[Path], out: Path | None) -> None:
     """``niah score --format milebench-official DATASET_DIR PRED_JSON [--out FILE]``."""
     from niah.benchmarks.milebench.official import score_milebench_official
-    from niah.errors import ConfigError
-    from niah.iox import write_json_atomic
+    from niah.util.errors import ConfigError
+    from niah.util.iox import write_json_atomic
 
     if len(paths) != 2:
         raise ConfigError("--format milebench-official takes DATASET_DIR PRED_JSON")
@@ -65,7 +65,7 @@ def build_niah_command(
 ) -> None:
     """MileBench-style passkey haystacks (passkey in the text or on one image) at exact official lengths."""
     from niah.benchmarks.milebench.build import TASKS, build_milebench_niah
-    from niah.lengths import exact_lengths
+    from niah.build.lengths import exact_lengths
 
     sizes = exact_lengths(lengths or ["4096"], builder="milebench-niah")
     names = [t.strip() for value in tasks or [] for t in value.split(",") if t.strip()] or list(TASKS)

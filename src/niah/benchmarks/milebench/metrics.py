@@ -1,7 +1,7 @@
 """MileBench per-sample scoring, as in the official ``evaluate.py`` (class ``Eval``).
 
 All rules first apply the official ``process``: newlines/tabs to spaces, strip, the VQA punctuation rule with
-at most 32 periods removed (:func:`niah.metrics.vqa.process_punctuation`), strip ``'`` then ``"`` at the ends,
+at most 32 periods removed (:func:`niah.scoring.metrics.vqa.process_punctuation`), strip ``'`` then ``"`` at the ends,
 strip, lowercase. Colons and apostrophes are kept; there is no number-word or article handling.
 """
 
@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from niah.metrics.base import MetricInputError, require_response
-from niah.metrics.rouge import rouge_l
-from niah.metrics.vqa import process_punctuation
+from niah.scoring.metrics.base import MetricInputError, require_response
+from niah.scoring.metrics.rouge import rouge_l
+from niah.scoring.metrics.vqa import process_punctuation
 
 #: Regex characters the official ``preprocess_option_string`` escapes, in its order ("\\" first).
 _REGEX_SPECIAL = ("\\", ".", "^", "$", "*", "+", "?", "{", "}", "[", "]", "|", "(", ")")

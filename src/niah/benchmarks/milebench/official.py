@@ -29,10 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError, DataError
-from niah.iox import read_json_file, resolve_under
-from niah.metrics.base import MetricInputError
-from niah.metrics.registry import get_rule
 from niah.sample import (
     Dataset,
     DatasetWriter,
@@ -43,6 +39,10 @@ from niah.sample import (
     TextPart,
     check_sample_values,
 )
+from niah.scoring.metrics.base import MetricInputError
+from niah.scoring.metrics.registry import get_rule
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import read_json_file, resolve_under
 
 BENCHMARK = "milebench"
 IMAGE_QUANTITY_LEVELS: tuple[str, ...] = ("Few", "Medium", "Many")

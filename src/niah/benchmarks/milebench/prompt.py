@@ -37,11 +37,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from niah.benchmarks.milebench.official import NO_LETTER_DATASETS, render_choice_suffix
-from niah.errors import ConfigError, DataError
 from niah.models.base import Capabilities, GenerationSettings
 from niah.prompts import FitResult, PromptBody, PromptOptions, RenderedPrompt, Role, register_renderer
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
+from niah.util.errors import ConfigError, DataError
 
 #: ``gen_kwargs.max_new_tokens`` of the official model config.
 MAX_NEW_TOKENS = 512

@@ -14,7 +14,7 @@ from typing import Any
 
 from niah.benchmarks.milebench.official import IMAGE_QUANTITY_LEVELS, image_count_bucket
 from niah.benchmarks.protocol import Axis, Breakdown, ReportSpec
-from niah.lengths import format_tokens
+from niah.build.lengths import format_tokens
 
 
 def bucket_index(num_images: Any) -> int | None:

@@ -15,9 +15,9 @@ from niah.benchmarks.protocol import (
     TaskHeadline,
     percent,
 )
-from niah.errors import DataError
-from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import ImagePart, Sample, parts_text
+from niah.scoring.metrics.base import MetricInputError, MetricRule
+from niah.util.errors import DataError
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule(
@@ -58,7 +58,7 @@ def rule_name_of(sample: Sample) -> str:
 
 def score_sample(sample: Sample, response: str | None) -> SampleScore:
     from niah.benchmarks.milebench.official import image_quantity_level
-    from niah.metrics.registry import get_rule
+    from niah.scoring.metrics.registry import get_rule
 
     rule_name = rule_name_of(sample)
     row: dict[str, Any] = {"answer": sample.answer, "response": response}

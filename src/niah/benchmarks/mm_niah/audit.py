@@ -16,7 +16,7 @@ Chance (``chance(sample)``, the expected official score of a guess that does not
   sample from a generated vocabulary of millions of made-up words (``templates.made_up_word``), checked absent
   from the question and the haystack, so a guess that reads neither needle has no answer to copy.
 
-``locate`` is left to :func:`niah.delivery.default_locate`: ``meta.needles`` holds each text needle exactly as
+``locate`` is left to :func:`niah.run.delivery.default_locate`: ``meta.needles`` holds each text needle exactly as
 it stands in the context (its leading space dropped, which the containment test does not need) and each image
 needle's media path, which is the path of its context image part.
 
@@ -56,7 +56,7 @@ def chance(sample: Sample) -> float:
 def _loo_constant(shares: Sequence[Mapping[Any, float]]) -> tuple[list[float | None], Any]:
     """The audit's leave-one-out best constant over per-sample ``{value: score}`` maps (a value absent from a
     sample's map scores 0 there); returns (each sample's score 0-1, the value best on all samples)."""
-    from niah.audit import leave_one_out_best
+    from niah.audit.dataset import leave_one_out_best
 
     values = {v for row in shares for v in row}
     loo = leave_one_out_best({v: [row.get(v, 0.0) for row in shares] for v in values})
@@ -66,7 +66,7 @@ def _loo_constant(shares: Sequence[Mapping[Any, float]]) -> tuple[list[float | N
 def _verdict(name: str, task: str, samples: Sequence[Sample], scores: Sequence[float | None],
              detail: str) -> ProbeResult:
     """The shared verdict (chance + margin + the sampling noise of the mean)."""
-    from niah.audit import judge_probe
+    from niah.audit.dataset import judge_probe
 
     probe = judge_probe(name, task, "gold", dict(enumerate(scores)),
                         {i: chance(s) for i, s in enumerate(samples)}, MARGIN, detail)

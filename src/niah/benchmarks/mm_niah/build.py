@@ -24,10 +24,9 @@ import numpy as np
 
 from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
-from niah.buildkey import BuildKey, build_key, image_digest, pool_digest
-from niah.deck import deal
-from niah.errors import ConfigError
-from niah.haystack import (
+from niah.build.buildkey import BuildKey, build_key, image_digest, pool_digest
+from niah.build.deck import deal
+from niah.build.haystack import (
     DEFAULT_DOC_SEPARATOR,
     ImageSpec,
     Layout,
@@ -37,10 +36,11 @@ from niah.haystack import (
     make_unit,
     pool_document,
 )
-from niah.lengths import parse_length as parse_length_spec
+from niah.build.lengths import parse_length as parse_length_spec
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens.image import ImageTokenRule, get_image_rule
 from niah.tokens.text import get_tokenizer
+from niah.util.errors import ConfigError
 
 TASKS: tuple[str, ...] = (
     "retrieval-text", "counting-text", "reasoning-text", "retrieval-image", "counting-image", "reasoning-image",
@@ -68,7 +68,7 @@ CARTOON_LOOKS = 4  # haystack sentences that could be mistaken for needles are d
 
 def parse_length(spec: str) -> tuple[int, int]:
     """``"8k"`` -> (8000, 8000) exact; ``"8k-12k"`` -> [8000, 12000) range; plain integers are tokens
-    (the one ``--lengths`` syntax, :mod:`niah.lengths`)."""
+    (the one ``--lengths`` syntax, :mod:`niah.build.lengths`)."""
     return parse_length_spec(spec)
 
 
@@ -498,7 +498,7 @@ class MMNIAHBuilder:
         if needs_images and not images:
             raise ConfigError(f"corpus {cfg.corpus!r} has no images; image-needle tasks need them")
         self.ctx = _Context(cfg, pool, rule, images, [im.size() for im in images], write_media)
-        # every draw keyed on the whole build, the corpus content included (niah.buildkey): keyed on the seed
+        # every draw keyed on the whole build, the corpus content included (niah.build.buildkey): keyed on the seed
         # alone, a question -> answer table of the default build answered builds from other corpora
         inputs = {k: v for k, v in dataclasses.asdict(cfg).items() if k not in ("seed", "corpus")}
         self.key = build_key(BENCHMARK, cfg.seed, {
@@ -527,7 +527,7 @@ class MMNIAHBuilder:
                 for rep in range(cfg.per_cell)]
 
     def _dealt(self, plan: _Plan, what: str, values: Sequence[Any]) -> Any:
-        """The plan's value of a balanced deck of ``values`` over its task's grid (:mod:`niah.deck`): each
+        """The plan's value of a balanced deck of ``values`` over its task's grid (:mod:`niah.build.deck`): each
         value as often as the task's sample count allows, and no length or depth one-sided. Drawn per sample
         instead, 55 samples put 17 correct options on one of four positions (a constant reply scored 31)."""
         deck = self._decks.get((plan.task, what))

@@ -17,11 +17,11 @@ from niah.commands import deprecated_alias, one_of_repeatable, pick_alias, split
 def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = True) -> dict[str, int]:
     """Build MM-NIAH samples into ``out`` (niah dataset dir, or the official layout with fmt='official')."""
     from niah.benchmarks.mm_niah.build import MMNIAHBuilder, plan_grid
-    from niah.console import progress_bar
     from niah.sample import DatasetWriter
+    from niah.util.console import progress_bar
 
     if fmt not in ("niah", "official"):
-        from niah.errors import ConfigError
+        from niah.util.errors import ConfigError
 
         raise ConfigError(f"unknown --format {fmt!r} (niah or official)")
     if fmt == "official" and cfg.doc_separator is None:  # the official files separate documents by </s>
@@ -70,8 +70,8 @@ def summarize_dataset(path: Path) -> None:
     from rich.table import Table
 
     from niah.benchmarks.mm_niah.bins import depth_cell
-    from niah.console import wide_console
     from niah.sample import Dataset
+    from niah.util.console import wide_console
 
     stats: dict[str, dict[str, Any]] = {}
     for s in Dataset(path).iter_samples():
@@ -133,7 +133,7 @@ def build_command(
 ) -> None:
     """Build MM-NIAH samples (six tasks, length x depth grid) from a corpus."""
     from niah.benchmarks.mm_niah.build import DEFAULT_DEPTHS, DEFAULT_LENGTHS, TASKS, BuildConfig
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     try:
         depth_values = [float(d) for d in split_csv(depths)] or list(DEFAULT_DEPTHS)
@@ -212,7 +212,7 @@ def export_responses_command(
     """A niah run -> official response files {model}_{task}-{split}.jsonl, read unchanged by the official
     scorer."""
     from niah.benchmarks.mm_niah.official import write_official_responses
-    from niah.scoring import read_run_json, resolve_run_dataset
+    from niah.scoring.score import read_run_json, resolve_run_dataset
 
     ds_path = resolve_run_dataset(run_dir, read_run_json(run_dir), dataset)
     paths = write_official_responses(run_dir, ds_path, out, model_name, split, allow_missing=allow_missing)
@@ -223,8 +223,8 @@ def export_responses_command(
 def score_official_files(paths: list[Path], out: Path | None) -> None:
     """``niah score --format mm-niah-official FILES... --out scores.json``."""
     from niah.benchmarks.mm_niah.official import score_response_files
-    from niah.errors import ConfigError
-    from niah.iox import write_json_atomic
+    from niah.util.errors import ConfigError
+    from niah.util.iox import write_json_atomic
 
     if out is None:
         raise ConfigError("--format mm-niah-official needs --out scores.json")

@@ -27,8 +27,8 @@ from typing import Any
 
 from niah.corpus.base import CorpusDocument, CorpusImage, distinct_images
 from niah.corpus.text import split_paragraphs
-from niah.errors import ConfigError, DataError
-from niah.iox import iter_jsonl, resolve_under
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import iter_jsonl, resolve_under
 
 #: What separates the documents of an official haystack (also what ``build mm-niah --format official`` writes).
 DOC_SEPARATOR = "</s>"

@@ -16,9 +16,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from niah.errors import DataError
-from niah.iox import dumps_line, replace_dir
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
+from niah.util.errors import DataError
+from niah.util.iox import dumps_line, replace_dir
 
 PLACEHOLDER = "<image>"
 #: Marks a folder written by :func:`export_dataset`, so that a later export may replace it (nothing else).

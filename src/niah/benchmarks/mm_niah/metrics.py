@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any
 
-from niah.metrics.base import MetricInputError, require_response
-from niah.metrics.vqa import NUMBER_WORDS, has_word, normalize_vqa
+from niah.scoring.metrics.base import MetricInputError, require_response
+from niah.scoring.metrics.vqa import NUMBER_WORDS, has_word, normalize_vqa
 
 _CAMERA_LEFT = "the camera is moving left"
 _CAMERA_RIGHT = "the camera is moving right"
@@ -125,9 +125,9 @@ def score_mm_niah_official(answer: Any, response: str | None) -> float:
       ``ord(c) - ord('a') == answer``. So ``C``, ``C.``, ``**C**``, ``The answer is C.`` are correct while
       ``(C)``, ``Answer: C`` and ``C, because`` score 0. A bool gold is an ``int`` in Python and takes this path.
       A reply of digits ``int()`` cannot read (``"²"``, ``"①"``: ``str.isdigit()`` accepts them) makes the
-      official code raise: the line is refused (:class:`~niah.metrics.base.MetricInputError`), never scored 0.
+      official code raise: the line is refused (:class:`~niah.scoring.metrics.base.MetricInputError`), never scored 0.
     * **list** (counting): :func:`score_counting_official`.
-    * **str** (open-ended): both sides get :func:`niah.metrics.vqa.normalize_vqa`; correct iff the normalized
+    * **str** (open-ended): both sides get :func:`niah.scoring.metrics.vqa.normalize_vqa`; correct iff the normalized
       gold occurs in the normalized response as a whole word (``oak`` matches "an oak tree", not "oaks";
       ``two`` matches "2").
 
@@ -205,7 +205,7 @@ def _only_negated(answer: str, response: str) -> bool:
     written: the official match found it after normalization, which the lenient rule then accepts)."""
     import re
 
-    from niah.metrics.negation import negated_at
+    from niah.scoring.metrics.negation import negated_at
 
     text = response.lower()
     pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, answer.lower().split())) + r"(?!\w)"

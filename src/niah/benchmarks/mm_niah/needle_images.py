@@ -28,7 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]

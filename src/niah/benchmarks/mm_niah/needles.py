@@ -32,7 +32,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 #: Smallest and largest count a counting statement may carry (inclusive).
 COUNT_RANGE: tuple[int, int] = (1, 10)

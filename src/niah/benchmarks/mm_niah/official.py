@@ -39,8 +39,6 @@ from typing import Any
 
 from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_official
-from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
 from niah.sample import (
     Dataset,
     DatasetWriter,
@@ -51,6 +49,8 @@ from niah.sample import (
     TextPart,
     check_sample_values,
 )
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
 
 BENCHMARK = "mm-niah"
 #: The six tasks, in the order the paper and leaderboard list them.

@@ -67,13 +67,13 @@ def render(sample: Sample, options: PromptOptions) -> PromptBody:
 
 def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence[float]) -> str | None:
     """The rag baseline's model-free reader on a counting task: a JSON list of the first number of each sentence
-    that matches the question (:func:`niah.rag.evidence`), in document order; for counting-image one 0 per
+    that matches the question (:func:`niah.models.rag.evidence`), in document order; for counting-image one 0 per
     context image (it cannot count pasted pictures). Other tasks take the default reader."""
     if sample.choices is not None or not sample.task.startswith("counting"):
         return None
     if sample.task.endswith("image"):
         return json.dumps([0] * sum(1 for p in sample.context if isinstance(p, ImagePart)))
-    from niah.rag import evidence, first_int
+    from niah.models.rag import evidence, first_int
 
     return json.dumps([n for s in evidence(sentences, scores) if (n := first_int(s)) is not None])
 

@@ -24,8 +24,8 @@ from niah.benchmarks.mm_niah.bins import (
 )
 from niah.benchmarks.mm_niah.family import TASKS
 from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile, official_structure
-from niah.errors import DataError
 from niah.report.published import PublishedResults, parse_published
+from niah.util.errors import DataError
 
 #: The paper's published results, package data of this family.
 PAPER_FILE = "data/paper.json"

@@ -16,9 +16,9 @@ from niah.benchmarks.protocol import (
     TaskHeadline,
     percent,
 )
-from niah.errors import DataError
-from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample
+from niah.scoring.metrics.base import MetricInputError, MetricRule
+from niah.util.errors import DataError
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule(

@@ -48,9 +48,9 @@ from functools import lru_cache
 from typing import Any
 
 from niah.benchmarks.mm_niah.needles import read_data_json
-from niah.english import format_with_articles
-from niah.errors import DataError
-from niah.metrics.vqa import ARTICLES, CONTRACTIONS, NUMBER_WORDS, has_word, normalize_vqa
+from niah.build.english import format_with_articles
+from niah.scoring.metrics.vqa import ARTICLES, CONTRACTIONS, NUMBER_WORDS, has_word, normalize_vqa
+from niah.util.errors import DataError
 
 #: The slot whose value is the answer.
 ANSWER_SLOT = "answer"

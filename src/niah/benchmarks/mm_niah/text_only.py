@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError, DataError
 from niah.sample import (
     Dataset,
     DatasetWriter,
@@ -27,6 +26,7 @@ from niah.sample import (
     VideoPart,
     refuse_output_over_input,
 )
+from niah.util.errors import ConfigError, DataError
 
 #: The tasks whose needles are text: the ones the paper evaluates an LLM on.
 TEXT_TASKS: tuple[str, ...] = ("retrieval-text", "counting-text", "reasoning-text")

@@ -29,7 +29,7 @@ from niah.benchmarks.mmlongbench.datasets import (
 )
 from niah.benchmarks.mmlongbench.metrics import binary_acc_dataset_score
 from niah.benchmarks.protocol import ScoredRows
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 #: NIAH's three MM-NIAH pairs, each averaged over text and image before entering the NIAH mean.
 NIAH_PAIRS: tuple[tuple[str, str], ...] = tuple(

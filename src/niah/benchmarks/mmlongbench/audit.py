@@ -65,7 +65,7 @@ def _count_range(sample: Sample) -> tuple[int, int] | None:
 @lru_cache(maxsize=256)
 def _sum_rule_chance(task: str, prompt: str, items: int, low: int, high: int) -> tuple[float, str]:
     """The best fixed reply under the sum rule for a gold of ``items`` counts, each uniform in low..high."""
-    from niah.audit import best_blind_reply
+    from niah.audit.dataset import best_blind_reply
 
     sample = Sample(id="chance", benchmark="mmlongbench", task=task, context=[], question=[TextPart("")],
                     answer=[low] * items, meta={"metric": "soft_acc", "prompt": prompt})

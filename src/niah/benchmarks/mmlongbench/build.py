@@ -45,12 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.mmlongbench.datasets import LENGTHS_K
-from niah.buildkey import build_key, file_digest, image_digest, text_digest
-from niah.errors import ConfigError, DataError
+from niah.build.buildkey import build_key, file_digest, image_digest, text_digest
 from niah.prompts import PromptOptions, render_prompt
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
 from niah.tokens.image import Qwen2VLRule
+from niah.util.errors import ConfigError, DataError
 
 BENCHMARK = "mmlongbench"
 PATCH = 28
@@ -276,7 +276,7 @@ def build_vh(out: str | Path, *, lengths: Sequence[int] = LENGTHS_K, per_length:
     if len(pool) < needles + 2:
         raise ConfigError(f"the image pool holds {len(pool)} images; {needles} needle(s) need at least "
                           f"{needles + 2}")
-    # every draw keyed on the whole build, the pictures' content included (niah.buildkey)
+    # every draw keyed on the whole build, the pictures' content included (niah.build.buildkey)
     key = build_key("mmlongbench-vh", seed, {
         "lengths_k": list(lengths), "per_length": per_length, "needles": needles, "tokenizer": tok.name,
         "image_tokens_rule": rule.name, "max_side": max_side, "images": _pool_digest(pool)})
@@ -522,7 +522,7 @@ def build_niah(out: str | Path, *, tasks: Sequence[str] = NIAH_TASKS, lengths: S
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.mmniah-") as tmp, \
             DatasetWriter(out) as writer:
         copied: set[str] = set()
-        part_keys: dict[str, str] = {}  # each length is an MM-NIAH build keyed on all its inputs (niah.buildkey)
+        part_keys: dict[str, str] = {}  # each length is an MM-NIAH build keyed on all its inputs (niah.build.buildkey)
         for k in lengths:
             part = Path(tmp) / f"K{k}"
             config = BuildConfig(tasks=tuple(tasks), lengths=(str(k * 1024),), depths=tuple(depths), per_cell=per_cell,

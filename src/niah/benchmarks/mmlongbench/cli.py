@@ -39,7 +39,7 @@ def import_command(
     """Official MMLongBench test files -> a niah dataset (images read in place from --media-root)."""
     from niah.benchmarks.mmlongbench.datasets import length_bins
     from niah.benchmarks.mmlongbench.official import write_mmlongbench_dataset
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     image_root = pick_alias(one_of_repeatable(media_root, "--media-root", "the records point into one image root"),
                             image_root, "--media-root", required=True)
@@ -83,7 +83,7 @@ def judge_command(
 ) -> None:
     """Judge the summarization samples of a run (fluency x F1) and score the run with them. Verdicts are stored in
     the run (judgments.jsonl) and reused; niah score RUN applies them again."""
-    from niah.judges import Judge
+    from niah.scoring.judges import Judge
 
     reach = jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay).judge_kwargs()
 
@@ -97,7 +97,7 @@ def judge_command(
     typer.echo(json.dumps({"judged": result["judged"], "judge_failures": result["judge_failures"],
                            "reused": result["reused"], "asked": result["asked"],
                            "overall": result["scores"]["overall"]}))
-    from niah.outcome import exit_if_judge_failures
+    from niah.util.outcome import exit_if_judge_failures
 
     failures = result["judge_failures"]  # per data set and length
     exit_if_judge_failures(sum(failures.values()) if isinstance(failures, dict) else int(failures),
@@ -107,17 +107,17 @@ def judge_command(
 def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dataset: str | Path | None = None,
               retry_failed: bool = False, progress: bool = True) -> dict[str, Any]:
     """Judge every answered summarization sample of a run (``make_judge(kind)`` returns a
-    :class:`niah.judges.Judge` for ``fluency``, ``recall`` or ``precision``), store the verdicts in the run
-    (:mod:`niah.judged`: stored ones are reused, failed ones asked again only with ``retry_failed``) and score
+    :class:`niah.scoring.judges.Judge` for ``fluency``, ``recall`` or ``precision``), store the verdicts in the run
+    (:mod:`niah.scoring.verdicts`: stored ones are reused, failed ones asked again only with ``retry_failed``) and score
     the run with them: a summary's ``score`` becomes fluency x F1 (``judged`` true, the judge numbers in
     ``judge``), and ``scores.json`` the official aggregation with them. Samples whose replies do not parse are
     left out of the means (official) and counted in ``judge_failures``."""
     from niah.benchmarks.mmlongbench.score import JUDGE_KINDS
     from niah.benchmarks.mmlongbench.summ_judge import summary_text
-    from niah.errors import DataError
-    from niah.judged import JudgeItem, judge_items, record_pass, response_key
     from niah.sample import Dataset
-    from niah.scoring import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.verdicts import JudgeItem, judge_items, record_pass, response_key
+    from niah.util.errors import DataError
 
     run_dir = Path(run_dir)
     ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
@@ -201,7 +201,7 @@ def build_niah_command(
     """MMLongBench's text/image needle sets (MM-NIAH tasks) at exactly 8K..128K haystack tokens."""
     from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
     from niah.benchmarks.mmlongbench.datasets import LENGTHS_K, length_bins
-    from niah.errors import ConfigError
+    from niah.util.errors import ConfigError
 
     ks = length_bins(lengths or []) or list(LENGTHS_K)
     try:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 #: The five standardized lengths, in thousands of tokens (``K8`` .. ``K128``).
 LENGTHS_K: tuple[int, ...] = (8, 16, 32, 64, 128)
@@ -25,12 +25,12 @@ LENGTHS_ALLOWED = (f"{', '.join(f'{k}k' for k in LENGTHS_K)} (K = {K_TOKENS} tok
 
 
 def length_bins(values: Iterable[str | int]) -> list[int]:
-    """``--lengths`` in the one syntax of :mod:`niah.lengths`, mapped to MMLongBench's official lengths (K
+    """``--lengths`` in the one syntax of :mod:`niah.build.lengths`, mapped to MMLongBench's official lengths (K
     values): ``8k`` and ``8192`` both name 8K, whose samples hold 8 x 1024 tokens. (``8k`` reads as 8,000
     tokens in the shared syntax; no official length is 8,000, so it can only mean the 8K length.) A bare ``8``,
     the old K spelling, still works with a deprecation note on stderr. A range or any other length is refused
     in one line listing the official ones; a length given twice is built once."""
-    from niah.lengths import VALID, length_items, parse_length
+    from niah.build.lengths import VALID, length_items, parse_length
 
     ks: list[int] = []
     old_spellings: list[tuple[str, int]] = []

@@ -16,7 +16,7 @@ The rule branches on the record's ``answer_format``:
 The prediction is the output after the assistant prefix (the official post-processing scores only the parsed
 output for this task). Inputs the official code crashes on (a gold that is not a whole number under
 ``Integer``, not a number under ``Float``, not JSON under ``List``, an empty list, a nested list, an unknown
-format) raise :class:`~niah.metrics.base.MetricInputError`.
+format) raise :class:`~niah.scoring.metrics.base.MetricInputError`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections import Counter
 from typing import Any
 
 from niah.benchmarks.mmlongbench.metrics import DEFAULT_PREFIX, normalize_answer, parse_output
-from niah.metrics.base import MetricInputError, require_response
+from niah.scoring.metrics.base import MetricInputError, require_response
 
 _SUFFIXES = ("kg", "meters", "acres", "minutes", "miles", "mile", "feet", "million", "thousand", "billion", "mm", "m")
 _EXACT_PATTERNS = tuple(re.compile(p) for p in (

@@ -19,7 +19,7 @@ import string
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from niah.metrics.base import MetricInputError, require_response
+from niah.scoring.metrics.base import MetricInputError, require_response
 
 DEFAULT_PREFIX = "Answer:"
 ICL_PREFIX = "label:"

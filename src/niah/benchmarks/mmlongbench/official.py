@@ -37,8 +37,6 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.mmlongbench.datasets import DATASETS, DatasetInfo, OfficialFile, parse_official_file
-from niah.errors import DataError
-from niah.iox import iter_jsonl, read_json_file, resolve_under
 from niah.sample import (
     Dataset,
     DatasetWriter,
@@ -49,6 +47,8 @@ from niah.sample import (
     TextPart,
     check_sample_values,
 )
+from niah.util.errors import DataError
+from niah.util.iox import iter_jsonl, read_json_file, resolve_under
 
 BENCHMARK = "mmlongbench"
 IMAGE_TAG = "<image>"
@@ -386,7 +386,7 @@ def _check_gold(sample: Sample) -> None:
     """Refuse a gold its official rule cannot score (e.g. a DocVQA ``List`` answer that is not a JSON list):
     the rule is run on a failed request, which checks the gold without any model output."""
     from niah.benchmarks.mmlongbench.score import score_sample
-    from niah.metrics.base import MetricInputError
+    from niah.scoring.metrics.base import MetricInputError
 
     try:
         score_sample(sample, None)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from niah.errors import DataError
 from niah.models.base import GenerationSettings
 from niah.prompts import PromptBody, PromptOptions, Role
 from niah.sample import Part, Sample, TextPart
+from niah.util.errors import DataError
 
 _FORMAT = " Write your answer in the following format:\nAnswer: [answer]\n\n{context}\n\nQuestion: {question}"
 

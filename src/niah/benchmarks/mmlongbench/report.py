@@ -17,7 +17,7 @@ from niah.benchmarks.mmlongbench.datasets import (
     LENGTHS_K,
 )
 from niah.benchmarks.protocol import OFFICIAL, Axis, Breakdown, ReportSpec, ScoresFile, official_structure
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 CATEGORY_PREFIX = "category-"
 TASK_ORDER: tuple[str, ...] = (*DATASETS, *(CATEGORY_PREFIX + c for c in CATEGORIES))

@@ -18,8 +18,8 @@ from niah.benchmarks.protocol import (
     TaskHeadline,
     percent,
 )
-from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample
+from niah.scoring.metrics.base import MetricInputError, MetricRule
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule(

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from niah.judges import JudgeParseError, JudgeTemplate
 from niah.models.base import GenerationSettings
+from niah.scoring.judges import JudgeParseError, JudgeTemplate
 
 JUDGE_GENERATION = GenerationSettings(temperature=0.1, max_tokens=4096)
 

@@ -47,13 +47,13 @@ import numpy as np
 
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.sources import load_source
-from niah.buildkey import build_key, path_digest, pool_digest
-from niah.console import progress_bar
+from niah.build.buildkey import build_key, path_digest, pool_digest
 from niah.corpus import load_corpus
 from niah.corpus.base import Corpus
-from niah.errors import ConfigError
 from niah.sample import DatasetWriter, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
+from niah.util.console import progress_bar
+from niah.util.errors import ConfigError
 
 BENCHMARK = "seq-niah"
 PIPELINES = ("synthetic-temporal", "real-temporal", "real-logical")
@@ -102,10 +102,10 @@ def length_bin(length: int) -> str | None:
 
 
 def length_bin_names(values: Iterable[str | int]) -> list[str]:
-    """``--lengths`` in the one syntax of :mod:`niah.lengths`, mapped to the bins this builder draws lengths
+    """``--lengths`` in the one syntax of :mod:`niah.build.lengths`, mapped to the bins this builder draws lengths
     from: ``8k-16k`` and ``8000-16000`` both name the paper's first bin. An exact length, or a range that is
     not one of the bins, is refused in one line listing the bins; a bin given twice is built once."""
-    from niah.lengths import length_items, parse_length
+    from niah.build.lengths import length_items, parse_length
 
     bins = LENGTH_BINS | SHORT_LENGTH_BINS
     by_range = {span: name for name, span in bins.items()}
@@ -738,7 +738,7 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
     pools = {lang: LongTextPool.build(load_corpus(corpus, lang=lang, seed=seed), tok, lang)
              for lang in dict.fromkeys(lang for _p, lang, _b, _g in cells)}
     # every draw (QA records, needles, lengths, layouts) keyed on the whole build, the long texts' content and
-    # the QA source included (niah.buildkey): keyed on the seed alone, a question -> answer table of the default
+    # the QA source included (niah.build.buildkey): keyed on the seed alone, a question -> answer table of the default
     # build answered every synthetic sample of a build from another corpus
     key = build_key(BENCHMARK, seed, {
         "pipelines": list(pipelines), "langs": list(langs), "lengths": list(lengths), "needles": list(need_range),

@@ -14,7 +14,7 @@ import typer
 
 from niah.commands import judge_options as jo
 from niah.commands import split_csv
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 if TYPE_CHECKING:
     from niah.sample import Sample
@@ -101,7 +101,7 @@ def import_command(
 
 def _run_or_dataset(path: Path) -> tuple[Path, Path | None]:
     """(dataset dir, run dir or None) of a dataset or run directory."""
-    from niah.scoring import read_run_json, resolve_run_dataset
+    from niah.scoring.score import read_run_json, resolve_run_dataset
 
     if (path / "run.json").is_file():
         return resolve_run_dataset(path, read_run_json(path)), path
@@ -126,9 +126,9 @@ def export_command(
         write_results,
     )
     from niah.commands import check_out_dir
-    from niah.iox import dumps_line, write_atomic
     from niah.sample import Dataset
     from niah.tokens import get_tokenizer
+    from niah.util.iox import dumps_line, write_atomic
 
     check_out_dir(out)
     ds_path, run_dir = _run_or_dataset(source)
@@ -163,7 +163,7 @@ def export_command(
             export_builder(samples, out / name, raw_text_tokens=counter)
         written.append(f"{name} ({len(samples)})")
     if run_dir is not None:
-        from niah.scoring import read_responses
+        from niah.scoring.score import read_responses
 
         responses = read_responses(run_dir / "responses.jsonl")
         by_kind: dict[str, list[tuple[str, str | None]]] = {}
@@ -206,7 +206,7 @@ def judge_test_command(
     # everything given is read before the 2,000 judgements: a wrong path fails at once, not minutes later
     official_set = official_cases(official) if official is not None else None
     if json_out is not None:
-        from niah.iox import refuse_folder_as_file
+        from niah.util.iox import refuse_folder_as_file
 
         refuse_folder_as_file(json_out, "--json")
     result = run_judge_test(n, seed=seed)
@@ -219,7 +219,7 @@ def judge_test_command(
         typer.echo("\n" + render_answer_set(outputs, "Official model outputs: agreement with the labels"))
         numbers["official_outputs"] = outputs.to_json()
     if json_out is not None:
-        from niah.iox import write_json_atomic
+        from niah.util.iox import write_json_atomic
 
         write_json_atomic(json_out, numbers, indent=1)
 
@@ -315,7 +315,7 @@ def write_noise_dataset(dataset: Path, out: Path, *, kinds: list[str], variants:
                     yield variant
                 index += variants
             if progress:
-                from niah.console import counter
+                from niah.util.console import counter
 
                 counter("noise", done, len(bases), "base samples")
 
@@ -351,18 +351,18 @@ def noise_command(
 
 def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dataset: str | Path | None = None,
               retry_failed: bool = False, progress: bool = True) -> dict[str, Any]:
-    """LLM-judge every answered sample of a run: ``make_judge(ordered)`` returns a :class:`niah.judges.Judge` whose
+    """LLM-judge every answered sample of a run: ``make_judge(ordered)`` returns a :class:`niah.scoring.judges.Judge` whose
     prompt states the order rule (asked for or not, decided as the deterministic judge decides it). Verdicts go
-    to the run's verdict store (:mod:`niah.judged`; stored ones are reused, failed ones asked again only with
+    to the run's verdict store (:mod:`niah.scoring.verdicts`; stored ones are reused, failed ones asked again only with
     ``retry_failed``), then the run is scored with them: ``scores.llm`` (and ``llm_judge``: the reply or the
     error) in ``scored.jsonl`` and ``scores.llm.json`` (the same aggregation as scores.json, over the samples
     the judge graded). ``niah score RUN`` applies them again. Replies that never parse are left out of
     ``scores.llm.json`` and counted in ``judge_failures``."""
     from niah.benchmarks.seq_niah.build import BENCHMARK
     from niah.benchmarks.seq_niah.score import LLM_MODE, llm_judge_kind
-    from niah.judged import JudgeItem, judge_items, record_pass, response_key
     from niah.sample import Dataset, parts_text
-    from niah.scoring import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.verdicts import JudgeItem, judge_items, record_pass, response_key
 
     run_dir = Path(run_dir)
     ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
@@ -413,7 +413,7 @@ def judge_command(
         llm_judge_template,
         parse_reply,
     )
-    from niah.judges import Judge, JudgeTemplate
+    from niah.scoring.judges import Judge, JudgeTemplate
 
     base = llm_judge_template()
     reach = jo.transport(base_url, api_key_env, timeout, max_attempts, retry_delay).judge_kwargs()
@@ -429,7 +429,7 @@ def judge_command(
     typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed; {result['reused']} "
                f"verdicts reused, {result['asked']} asked); LLM-judge accuracy {result['scores'].get('accuracy')} "
                f"-> {Path(run_dir) / 'scores.llm.json'}")
-    from niah.outcome import exit_if_judge_failures
+    from niah.util.outcome import exit_if_judge_failures
 
     exit_if_judge_failures(int(result["judge_failures"]), int(result["judged"]), f"niah judge seq-niah {run_dir}")
 
@@ -440,9 +440,9 @@ def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any
     ``RUN/noise.json``."""
     from niah.benchmarks.protocol import OFFICIAL
     from niah.benchmarks.seq_niah.score import noise_aggregate
-    from niah.iox import iter_jsonl, write_json_atomic
     from niah.sample import Dataset
-    from niah.scoring import read_run_json, resolve_run_dataset
+    from niah.scoring.score import read_run_json, resolve_run_dataset
+    from niah.util.iox import iter_jsonl, write_json_atomic
 
     links = {s.id: (s.meta.get("noise_kind"), s.meta.get("variant_of"))
              for s in Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))}
@@ -481,7 +481,7 @@ def consistency_command(
 def score_results_command(paths: list[Path], out: Path | None) -> None:
     """``niah score --format seq-niah-results DATA_FILE... RESULT_FILE... [--out scores.json]``."""
     from niah.benchmarks.seq_niah.official import score_results
-    from niah.iox import write_json_atomic
+    from niah.util.iox import write_json_atomic
 
     result = score_results(paths)
     scores = result["scores"]

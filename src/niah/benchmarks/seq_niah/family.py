@@ -18,8 +18,8 @@ from niah.benchmarks.protocol import (
 )
 
 if TYPE_CHECKING:
-    from niah.metrics.base import MetricRule
     from niah.prompts import Renderer
+    from niah.scoring.metrics.base import MetricRule
 
 #: The three pipelines (sample.task of built samples); imported test-format samples have task ``test``.
 TASKS: tuple[str, ...] = ("synthetic-temporal", "real-temporal", "real-logical")

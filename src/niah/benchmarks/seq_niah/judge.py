@@ -50,9 +50,9 @@ from typing import Any
 
 from niah.benchmarks.seq_niah.dates import MONTH_NAMES, DateMention, same_date
 from niah.benchmarks.seq_niah.dates import find_dates as _find_dates
-from niah.errors import DataError
-from niah.iox import bounded_lines, dumps_line, open_input, too_long_message, write_atomic
-from niah.judges import JudgeParseError, JudgeTemplate, defuse_fence
+from niah.scoring.judges import JudgeParseError, JudgeTemplate, defuse_fence
+from niah.util.errors import DataError
+from niah.util.iox import bounded_lines, dumps_line, open_input, too_long_message, write_atomic
 
 FAILURE_MODES = ("missing", "redundant", "incorrect", "wrong-order", "other")
 
@@ -1157,7 +1157,7 @@ def render_llm_judge(question: str, gold: str, prediction: str, *, ordered: bool
 
 
 def llm_judge_template() -> JudgeTemplate:
-    """A :class:`niah.judges.JudgeTemplate` for the shared judge mechanism. The order rule depends on the
+    """A :class:`niah.scoring.judges.JudgeTemplate` for the shared judge mechanism. The order rule depends on the
     question, so the template's user text keeps ``{question}``, ``{gold}`` and ``{prediction}`` and states
     the rule for both cases; use :func:`render_llm_judge` when the order requirement is known."""
     user = LLM_JUDGE_PROMPT.replace("{order_rule}", "if the question asks for the items in order (or the items "
@@ -1177,8 +1177,8 @@ class LLMReplyError(JudgeParseError):
 def parse_reply_full(text: str) -> tuple[int, tuple[str, ...], str]:
     """Strict: ``(score, failure_modes, reason)`` from a reply that is exactly the asked JSON object (a code
     fence around it is tolerated). Anything else raises :class:`LLMReplyError`, a
-    :class:`niah.judges.JudgeParseError`, so the shared judge re-asks."""
-    from niah.judges import JudgeParseError, reply_json
+    :class:`niah.scoring.judges.JudgeParseError`, so the shared judge re-asks."""
+    from niah.scoring.judges import JudgeParseError, reply_json
 
     try:
         obj = reply_json(text)
@@ -1200,7 +1200,7 @@ def parse_reply_full(text: str) -> tuple[int, tuple[str, ...], str]:
 
 
 def parse_reply(text: str) -> float:
-    """The score (1.0 / 0.0) of a strict LLM-judge reply, for :class:`niah.judges.Judge`'s ``parser``."""
+    """The score (1.0 / 0.0) of a strict LLM-judge reply, for :class:`niah.scoring.judges.Judge`'s ``parser``."""
     return float(parse_reply_full(text)[0])
 
 

@@ -540,7 +540,7 @@ def official_cases(repo: Any) -> list[LabelledAnswer]:
     import json
     from pathlib import Path
 
-    from niah.errors import DataError
+    from niah.util.errors import DataError
 
     doc = json.loads(_data_path("judge_official_labels.json").read_text(encoding="utf-8"))
     root = Path(repo)

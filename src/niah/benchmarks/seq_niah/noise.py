@@ -38,8 +38,8 @@ from typing import Any
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.dates import find_dates, format_date
 from niah.benchmarks.seq_niah.judge import question_subject
-from niah.errors import DataError
 from niah.sample import Sample, TextPart
+from niah.util.errors import DataError
 
 KINDS = ("tiny-move", "big-move", "reorder", "semantic")
 OFFICIAL_NOISE_TYPE = {"tiny-move": "little_moving", "big-move": "large_moving", "reorder": "order"}

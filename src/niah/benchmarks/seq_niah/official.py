@@ -37,9 +37,9 @@ from niah.benchmarks.seq_niah.build import (
     prompt_text,
     raw_text_of,
 )
-from niah.errors import DataError
-from niah.iox import dumps_line, iter_jsonl, write_atomic
 from niah.sample import Sample, TextPart, check_sample_values
+from niah.util.errors import DataError
+from niah.util.iox import dumps_line, iter_jsonl, write_atomic
 
 PIPELINE_OF_PPL = {"syn": "synthetic-temporal", "tkg": "real-temporal", "open": "real-logical"}
 NOISE_TYPES = ("little_moving", "large_moving", "order")

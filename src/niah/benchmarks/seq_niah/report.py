@@ -28,9 +28,9 @@ from niah.benchmarks.seq_niah.build import (
     needle_group,
 )
 from niah.benchmarks.seq_niah.judge import FAILURE_MODES
-from niah.errors import DataError
 from niah.report.published import PublishedResults, PublishedTable
 from niah.report.tables import PublishedSection, TableRow, format_pct
+from niah.util.errors import DataError
 
 if TYPE_CHECKING:
     from niah.report.inputs import ReportInput

@@ -24,8 +24,8 @@ from niah.benchmarks.protocol import (
 )
 from niah.benchmarks.seq_niah.build import LENGTH_BINS, NEEDLE_GROUPS
 from niah.benchmarks.seq_niah.judge import FAILURE_MODES, judge_full, score_seq_niah
-from niah.metrics.base import MetricInputError, MetricRule
 from niah.sample import Sample, parts_text
+from niah.scoring.metrics.base import MetricInputError, MetricRule
 
 #: ``meta.noise_kind`` of a base sample in a noise dataset (its variants name their kind).
 BASE_KIND = "base"

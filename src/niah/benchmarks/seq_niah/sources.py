@@ -9,7 +9,7 @@ Accepted, one record per JSONL line (or a JSON file holding a list of them):
   question per (head, tail) pair, in date order), or ``{"relations": [[...], ...], "lang"?}`` per question;
 * real-logical items: ``{"question", "items": ["first step", ...], "needles"?: [...], "answer"?, "lang"?}``.
 
-Every problem is a :class:`~niah.errors.DataError` naming file, line and field.
+Every problem is a :class:`~niah.util.errors.DataError` naming file, line and field.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from niah.benchmarks.seq_niah.dates import answer_date
-from niah.errors import DataError
-from niah.iox import iter_jsonl, read_json_file
+from niah.util.errors import DataError
+from niah.util.iox import iter_jsonl, read_json_file
 
 LANGS = ("en", "zh")
 #: The official ``meta.ppl`` of each pipeline's QA records.

@@ -56,11 +56,11 @@ from PIL import Image
 
 from niah.benchmarks.video_niah.durations import duration_label
 from niah.benchmarks.video_niah.pools import COUNT_RANGE, shows_words
-from niah.buildkey import BuildKey, build_key, path_digest
-from niah.deck import deal
-from niah.english import with_article
-from niah.errors import ConfigError
+from niah.build.buildkey import BuildKey, build_key, path_digest
+from niah.build.deck import deal
+from niah.build.english import with_article
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart, VideoPart
+from niah.util.errors import ConfigError
 
 BENCHMARK = "video-niah"
 TASKS: tuple[str, ...] = ("retrieval", "retrieval-choice", "counting", "ordering")
@@ -572,7 +572,7 @@ def _subtitle_file(rng: random.Random, firsts: Sequence[int], span: int, lines: 
 
 
 def build_key_of(opts: BuildOptions) -> BuildKey:
-    """The key every draw of the build is made from (:mod:`niah.buildkey`): the seed and every option (the
+    """The key every draw of the build is made from (:mod:`niah.build.buildkey`): the seed and every option (the
     needle kind among them), and a user haystack's file content. Keyed on the seed, task and depth row alone,
     an overlay build and a subtitle build drew the same words at the same frames, so the option words of the
     one answered the ordering questions of the other (100 against 50)."""
@@ -591,7 +591,7 @@ def label_pool(opts: BuildOptions, task: str) -> list[str]:
 
 def task_golds(opts: BuildOptions, task: str, key: BuildKey) -> dict[tuple[int, ...], Any]:
     """Each sample's categorical gold, by its grid position (duration, depth row, replicate), from a balanced
-    deck over the task (:mod:`niah.deck`): counting's count, ordering's answer, retrieval-choice's correct
+    deck over the task (:mod:`niah.build.deck`): counting's count, ordering's answer, retrieval-choice's correct
     option and retrieval's word or object. Drawn per sample instead, a 20-sample task put 65% of ordering
     answers on one option and 40% of counts on one number, so a constant reply beat chance by 15 points."""
     values: list[Any] = {"counting": list(range(COUNT_RANGE[0], COUNT_RANGE[1] + 1)), "ordering": [0, 1],

@@ -7,7 +7,7 @@
   the rule matcher InfiniBench uses; a reply naming several options or none scores 0;
 - ``counting``: the first number in the reply (digits or a number word up to twenty) equals the count.
 
-These are niah's own rules: a negated mention ("not 3", "not tangerine", :mod:`niah.metrics.negation`) is no
+These are niah's own rules: a negated mention ("not 3", "not tangerine", :mod:`niah.scoring.metrics.negation`) is no
 answer.
 """
 
@@ -28,9 +28,9 @@ from niah.benchmarks.protocol import (
     TaskHeadline,
     percent,
 )
-from niah.metrics.base import MetricInputError, MetricRule, require_response
-from niah.metrics.negation import negated_at
 from niah.sample import Sample
+from niah.scoring.metrics.base import MetricInputError, MetricRule, require_response
+from niah.scoring.metrics.negation import negated_at
 
 _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen twenty").split()
@@ -182,10 +182,10 @@ def random_answer(sample: Sample, shape: Any) -> str | None:
 
 def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence[float]) -> str | None:
     """The rag baseline's model-free reader on the counting task: the first number of each text sentence that
-    matches the question (:func:`niah.rag.evidence`), as a JSON list (the scorer reads its first number)."""
+    matches the question (:func:`niah.models.rag.evidence`), as a JSON list (the scorer reads its first number)."""
     if sample.task != "counting" or sample.choices is not None:
         return None
-    from niah.rag import evidence, first_int
+    from niah.models.rag import evidence, first_int
 
     return json.dumps([n for s in evidence(sentences, scores) if (n := first_int(s)) is not None])
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from niah.errors import ConfigError
 from niah.models.base import GenerationSettings
 from niah.prompts import RenderedPrompt
 from niah.sample import ImagePart, Sample, TextPart, VideoPart
+from niah.util.errors import ConfigError
 
 DEFAULT_TOKENIZER = "cl100k_base"
 

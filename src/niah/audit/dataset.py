@@ -3,7 +3,7 @@
 A generated benchmark is only worth its scores if no shortcut reaches them. This module tries the shortcuts a
 careful reviewer (or an over-fitted model) would, on the dataset alone, and says per task whether each stays at
 blind chance. It knows no family: needles come from the family's ``AuditSpec.locate`` (or the shared meta
-conventions, :func:`niah.delivery.default_locate`), chance from ``AuditSpec.chance``, replies are scored with the
+conventions, :func:`niah.run.delivery.default_locate`), chance from ``AuditSpec.chance``, replies are scored with the
 family's own official per-sample score, and families add probes of their own (``AuditSpec.probes``).
 
 Probes (each a :class:`~niah.benchmarks.protocol.ProbeResult`, scores in percent):
@@ -25,7 +25,7 @@ Probes (each a :class:`~niah.benchmarks.protocol.ProbeResult`, scores in percent
     share of segments (images) its chance. ``*-skew`` probes compare the class distributions of needles and
     haystack directly (total variation distance, against what random placement gives: ``chance`` is the 95th
     percentile of that distance when needles are a random subset of the same segments).
-``reading`` (:mod:`niah.audit_probes`: shortcuts that read what the model is sent without doing the task)
+``reading`` (:mod:`niah.audit.probes`: shortcuts that read what the model is sent without doing the task)
     ``answer-pool-budget``: the other samples' most frequent golds within the sample's new-token budget, for
     open-answer tasks whose rule accepts the gold anywhere in a reply; ``reference-pool``: the same from the
     ``--reference`` build; ``mention-frequency``: the candidate of the answer's type mentioned once, least,
@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from niah.benchmarks.protocol import UNSCORED, AuditSpec, NeedleSpot, ProbeResult
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
 
 AUDIT_FILE = "audit.json"
@@ -229,7 +229,7 @@ class _Hooks:
         return self._specs[benchmark]
 
     def locate(self, sample: Sample) -> list[NeedleSpot]:
-        from niah.delivery import default_locate
+        from niah.run.delivery import default_locate
 
         locate = self.spec(sample.benchmark).locate or default_locate
         return list(locate(sample))
@@ -248,8 +248,8 @@ class _Hooks:
 
 def _official(sample: Sample, reply: str | None) -> float | None:
     """The family's official per-sample score of ``reply`` (0-1), or None when the rule leaves it unscored."""
-    from niah.metrics.base import MetricInputError
-    from niah.scoring import get_scorer
+    from niah.scoring.metrics.base import MetricInputError
+    from niah.scoring.score import get_scorer
 
     try:
         result = get_scorer(sample.benchmark).score(sample, reply)
@@ -528,7 +528,7 @@ class _MediaHashes:
     def __call__(self, rel: str) -> str:
         got = self.known.get(rel)
         if got is None:
-            from niah.iox import resolve_under
+            from niah.util.iox import resolve_under
 
             try:
                 got = hashlib.sha256(resolve_under(self.root, rel).read_bytes()).hexdigest()
@@ -594,7 +594,7 @@ def _facts(sample: Sample, hooks: _Hooks, media_root: Path, options: AuditOption
         facts.delivery_error = f"not sent: {fit.skip_reason}"
         facts.needles_delivered = 0
         return facts
-    from niah.delivery import delivered
+    from niah.run.delivery import delivered
 
     facts.needles_delivered = sum(delivered(sample, spots, fit.prompt))
     facts.prompt_hash = _prompt_hash(fit.prompt, media_tag=str(source) if source else "")
@@ -877,14 +877,14 @@ class _Lexicon:
         return "\n".join(p.text for p in sample.context if isinstance(p, TextPart))
 
     def add(self, task: str, sample: Sample, needles: Sequence[str]) -> None:
-        from niah.audit_probes import lower_words
+        from niah.audit.probes import lower_words
 
         self.contexts[task].update(lower_words(self._context(sample)))
         for needle in needles:
             self.needles[task].update(lower_words(needle))
 
     def hit(self, task: str, sample: Sample, needles: Sequence[str]) -> tuple[float, float] | None:
-        from niah.audit_probes import lower_words, outlier_hit
+        from niah.audit.probes import lower_words, outlier_hit
 
         own: Counter[str] = Counter()
         for needle in needles:
@@ -922,7 +922,7 @@ class _LeftOut:
 
 
 class _Reader:
-    """The reading probes' facts (:mod:`niah.audit_probes`), gathered in the audit's second pass, when every
+    """The reading probes' facts (:mod:`niah.audit.probes`), gathered in the audit's second pass, when every
     other sample's gold is known: per sample, the score of the budget-cut pool replies, of each mention rule,
     and the learned probe's candidates."""
 
@@ -966,7 +966,7 @@ class _Reader:
         """The answer's type, learned without the sample's own gold: the task's gold phrases (this build's
         and the reference build's) as one pattern, those of the other samples, and the shapes of their
         one-word golds (made-up answers are typed by shape)."""
-        from niah.audit_probes import _norm, phrase_pattern, word_shape
+        from niah.audit.probes import _norm, phrase_pattern, word_shape
 
         got = self.vocab.get(task)
         if got is None:
@@ -994,7 +994,7 @@ class _Reader:
         return self.patterns[task], _LeftOut(got, mine), _LeftOut(self.shapes[task], mine_shapes)
 
     def _resolve(self, rel: str) -> Path | None:
-        from niah.iox import resolve_under
+        from niah.util.iox import resolve_under
 
         try:
             return resolve_under(self.root, rel)
@@ -1003,7 +1003,7 @@ class _Reader:
 
     # -- per sample
     def read(self, i: int, sample: Sample, f: _Facts, own: Counter[str]) -> None:
-        from niah import audit_probes as rp
+        from niah.audit import probes as audit_probes as rp
 
         task = f.task
         self.groups[i] = f.group
@@ -1064,7 +1064,7 @@ class _Reader:
 
     # -- verdict inputs
     def probes(self, task: str, idx: Sequence[int]) -> list[tuple[str, dict[int, float | None], str]]:
-        from niah.audit_probes import FOLDS, learned_scores
+        from niah.audit.probes import FOLDS, learned_scores
 
         out: list[tuple[str, dict[int, float | None], str]] = []
         budgets = sorted(self._budget.get(task, ()))
@@ -1204,7 +1204,7 @@ class _Opened:
 
 def _stream(sources: Sequence[_Opened], progress: bool, label: str) -> Iterator[tuple[_Opened, Sample]]:
     """Every sample of every source, in order, with a progress bar on stderr."""
-    from niah.console import progress_bar
+    from niah.util.console import progress_bar
 
     with progress_bar(progress, sum(s.samples for s in sources), label) as advance:
         for source in sources:
@@ -1558,14 +1558,14 @@ def _pool(spec: AuditSpec, task: str, golds: Counter[str], sample: Sample) -> li
 
 
 def write_audit(report: AuditReport, path: Path) -> None:
-    from niah.iox import write_json_atomic
+    from niah.util.iox import write_json_atomic
 
     write_json_atomic(path, report.to_json())
 
 
 def read_audit(path: Path) -> dict[str, Any] | None:
     """A stored audit.json, or None when there is none (a malformed one is a DataError naming the file)."""
-    from niah.iox import read_json_file
+    from niah.util.iox import read_json_file
 
     if not path.is_file():
         return None
@@ -1589,7 +1589,7 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from niah.console import wide_console
+    from niah.util.console import wide_console
 
     console = wide_console()
     if stream is not None:
@@ -1634,7 +1634,7 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
 
 def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     """The delivery settings of a run (its prompt options and model capabilities) and its dataset folder."""
-    from niah.scoring import read_run_json, resolve_run_dataset
+    from niah.scoring.score import read_run_json, resolve_run_dataset
 
     run = read_run_json(run_dir)
     prompt_raw, caps_raw = run.get("prompt_options"), run.get("capabilities")

@@ -46,8 +46,6 @@ from pathlib import Path
 from typing import Any
 
 from niah import __version__, pip_install
-from niah.errors import ConfigError, DataError
-from niah.iox import MAX_LINE_BYTES, check_export_out, dumps_line, replace_dir, resolve_under, write_atomic
 from niah.sample import (
     MANIFEST_FILE,
     SAMPLES_FILE,
@@ -59,6 +57,15 @@ from niah.sample import (
     VideoPart,
     media_problem,
     refuse_output_over_input,
+)
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import (
+    MAX_LINE_BYTES,
+    check_export_out,
+    dumps_line,
+    replace_dir,
+    resolve_under,
+    write_atomic,
 )
 
 #: Names at a dataset's top that are the dataset itself: no media path may name them.
@@ -215,7 +222,7 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from niah.console import progress_bar
+    from niah.util.console import progress_bar
 
     if not re.fullmatch(r"[A-Za-z0-9_]+", split):
         raise ConfigError(f"--split {split!r} must be letters, digits and underscores (e.g. test, validation)")
@@ -483,7 +490,7 @@ def import_hf(in_dir: str | Path, out_dir: str | Path, *, overwrite: bool = Fals
     dataset directory; every media path is resolved under it and under the new dataset, never outside."""
     import pyarrow.parquet as pq
 
-    from niah.console import progress_bar
+    from niah.util.console import progress_bar
 
     root = Path(in_dir)
     refuse_output_over_input(root, out_dir, source_kind="export folder")

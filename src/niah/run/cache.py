@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from niah.errors import ConfigError
-from niah.iox import name_failed_file, open_append, open_lock, open_update, private_dir, real_dir, refuse_link
+from niah.util.errors import ConfigError
+from niah.util.iox import name_failed_file, open_append, open_lock, open_update, private_dir, real_dir, refuse_link
 
 if TYPE_CHECKING:
     from niah.models.base import GenerationSettings
@@ -135,11 +135,11 @@ def _filed_record(text: str, key: str) -> dict[str, Any] | None:
 
 
 def check_shared_cache_dir(folder: Path, *, create: bool = True) -> None:
-    """A ``--cache-dir`` (shared between runs) must be the user's own private folder (:func:`niah.iox.private_dir`:
+    """A ``--cache-dir`` (shared between runs) must be the user's own private folder (:func:`niah.util.iox.private_dir`:
     whoever can write it decides the replies niah scores) and a cache folder: new, empty, or holding niah's cache
     files (never a dataset, a run or a home folder, which niah would write into). ``create=False``: checked
     before any work (``niah eval --config``), a missing folder is left to the run that first uses it."""
-    from niah.iox import output_dir_problem
+    from niah.util.iox import output_dir_problem
 
     def ours(path: Path) -> bool:
         return any(os.path.lexists(path / name) for name in (CACHE_JSONL, CACHE_SQLITE, CACHE_LOCK))

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError, DataError
-from niah.harness.content import check_log_content
-from niah.harness.logs import HarnessLog, HarnessReply, read_harness_log
+from niah.interop.content import check_log_content
+from niah.interop.logs import HarnessLog, HarnessReply, read_harness_log
 from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, PermanentModelError
 from niah.run import RunSummary, run_dataset_sync
 from niah.sample import Dataset
+from niah.util.errors import ConfigError, DataError
 
 #: The row error of a dataset sample the harness log has no reply for (with ``allow_missing``).
 NOT_IN_LOG = "no reply in the harness log"

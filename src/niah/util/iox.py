@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from niah.errors import ConfigError, DataError
+from niah.util.errors import ConfigError, DataError
 
 
 def refuse_folder_as_file(path: str | Path, what: str = "output") -> None:

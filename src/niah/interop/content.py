@@ -15,8 +15,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from niah.errors import DataError
-from niah.harness.logs import HarnessLog, HarnessReply
+from niah.util.errors import DataError
+from niah.interop.logs import HarnessLog, HarnessReply
 from niah.sample import Dataset, Sample, TextPart
 
 #: The inspect task's metadata key holding the sample's content key (:meth:`niah.sample.Sample.content_key`).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 VALID = "a length is tokens (8192), thousands of tokens (8k, 1.5k) or a range (8k-12k), each above 0"
 _ONE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kK]?)\s*$")

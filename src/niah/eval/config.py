@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import Builder
@@ -356,7 +356,7 @@ def load_eval_config(path: Path) -> EvalConfig:
                        for name, values in _named_tables(where, "benchmarks", top["benchmarks"]))
     out = Path(top["out"])
     from niah.commands import check_out_dir
-    from niah.iox import output_dir_problem
+    from niah.util.iox import output_dir_problem
 
     try:
         check_out_dir(out, option="out")
@@ -576,7 +576,7 @@ def run_eval_config(config: EvalConfig, *, progress: bool = True,
     changed in the file since), and each run resumes as ``niah run`` does."""
     import shutil
 
-    from niah.errors import NiahError
+    from niah.util.errors import NiahError
 
     def note(line: str) -> None:
         if say is not None:
@@ -590,7 +590,7 @@ def run_eval_config(config: EvalConfig, *, progress: bool = True,
             raise ConfigError(f"{config.path}: [benchmarks.{bench.name}] changed since {_dataset_dir(config, bench)} "
                               f"was built (see {out / RECORD_FILE}); delete that folder to build it again, or give "
                               "another out")
-    from niah.iox import claim_output_dir
+    from niah.util.iox import claim_output_dir
 
     created = claim_output_dir(out, kind="eval", ours=is_eval_dir, option=f"{config.path}: out")
     try:
@@ -630,7 +630,7 @@ def _dataset(config: EvalConfig, bench: BenchmarkEntry, progress: bool, note: Ca
 def _run_all(config: EvalConfig, datasets: Mapping[str, Path], progress: bool,
              note: Callable[[str], None]) -> EvalResult:
     from niah.run import run_dataset_sync
-    from niah.scoring import score_run
+    from niah.scoring.score import score_run
 
     outcomes: list[RunOutcome] = []
     total = len(config.models) * len(config.benchmarks)
@@ -666,7 +666,7 @@ def _run_all(config: EvalConfig, datasets: Mapping[str, Path], progress: bool,
 
 def _audit(run_dir: Path, dataset: Path, media_roots: tuple[Path, ...], progress: bool) -> None:
     """What the run sent, checked for shortcuts (``niah audit`` with the run's settings); the report shows it."""
-    from niah.audit import AUDIT_FILE, AuditOptions, audit_dataset, options_from_run, write_audit
+    from niah.audit.dataset import AUDIT_FILE, AuditOptions, audit_dataset, options_from_run, write_audit
 
     settings, _ = options_from_run(run_dir)
     options = AuditOptions(media_roots=tuple(str(p) for p in media_roots),
@@ -691,9 +691,9 @@ def report_inputs(outcomes: Sequence[RunOutcome]) -> list[ReportInput]:
 def _write_leaderboard(out: Path, inputs: Sequence[ReportInput]) -> tuple[list[Any], list[Path]]:
     """The report's leaderboard (the same rows as ``OUT/report/tables/leaderboard.*``) at the top of ``OUT``,
     written for one run too."""
-    from niah.iox import write_atomic
     from niah.report.build import group_by_spec
     from niah.report.compare import leaderboard, leaderboard_csv, leaderboard_markdown
+    from niah.util.iox import write_atomic
 
     board = leaderboard(group_by_spec(inputs))  # grouped as the report groups its tables
     files = [out / LEADERBOARD_MD, out / LEADERBOARD_CSV]
@@ -710,7 +710,7 @@ def _jsonable(obj: Any) -> Any:
 
 def _previous_record(out: Path) -> dict[str, Any]:
     """Benchmark name -> what its dataset was built from, as the last ``niah eval --config`` into ``out`` wrote."""
-    from niah.iox import read_json_file
+    from niah.util.iox import read_json_file
 
     path = out / RECORD_FILE
     if not path.is_file():
@@ -723,7 +723,7 @@ def _previous_record(out: Path) -> dict[str, Any]:
 
 
 def _write_record(config: EvalConfig, *, runs: Sequence[RunOutcome] | None, board: Sequence[Any] | None) -> None:
-    from niah.iox import write_json_atomic
+    from niah.util.iox import write_json_atomic
 
     previous = _previous_record(config.out)
     benchmarks = {**previous, **{b.name: _jsonable(b.record()) for b in config.benchmarks}}

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 

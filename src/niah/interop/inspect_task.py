@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from niah import pip_install
-from niah.errors import ConfigError
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
+from niah.util.errors import ConfigError
 
 TASK_TEMPLATE = '''"""inspect_ai task for a niah dataset, written by `niah export inspect` (niah {version}).
 
@@ -37,7 +37,7 @@ Scores: niah's official rule for each sample (score metadata holds every named m
 
 from inspect_ai import Task, task
 
-from niah.inspect_task import niah_task
+from niah.interop.inspect_task import niah_task
 
 DATASET = {dataset}
 MEDIA_ROOTS = {media_roots}
@@ -77,7 +77,7 @@ def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[
     """Write the task file for ``dataset`` (checked to open) at ``out``; returns ``out``. ``max_tokens`` (the
     task's default of ``-T max_tokens``) replaces every sample's answer budget, as ``niah run --max-tokens``."""
     from niah import __version__
-    from niah.iox import write_atomic
+    from niah.util.iox import write_atomic
 
     check_task_name(name)
     ds = Dataset(dataset, media_roots=media_roots)
@@ -160,7 +160,7 @@ def offline_tiktoken() -> Path | None:
         import bpe_openai
     except ImportError:
         return None
-    from niah.iox import write_atomic
+    from niah.util.iox import write_atomic
 
     shipped = Path(bpe_openai.__file__).parent / "data"
     xdg = os.environ.get("XDG_CACHE_HOME")
@@ -226,8 +226,8 @@ def _niah_rule(samples: dict[str, Sample]) -> Any:
     from inspect_ai.solver import TaskState
 
     from niah.benchmarks.protocol import OFFICIAL
-    from niah.metrics.base import MetricInputError
-    from niah.scoring import get_scorer
+    from niah.scoring.metrics.base import MetricInputError
+    from niah.scoring.score import get_scorer
 
     @scorer(metrics=[mean(), stderr()])
     def niah_rule() -> Any:

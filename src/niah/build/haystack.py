@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from niah.errors import ConfigError
+from niah.util.errors import ConfigError
 from niah.tokens.text import TextTokenizer
 
 # Languages whose sentences are joined with a space (units start with " "); others are joined with nothing.

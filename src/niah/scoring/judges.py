@@ -7,7 +7,7 @@ parse failure, never a guessed score.
 
 A judge never sees the haystack: its only inputs are the question, the gold answer and the prediction
 (:meth:`Judge.judge`), and :meth:`Judge.judge_sample` takes the question text and options from a sample,
-never its context. Verdicts can be cached in a :class:`~niah.cache.ResponseCache` under the judge's identity
+never its context. Verdicts can be cached in a :class:`~niah.run.cache.ResponseCache` under the judge's identity
 (backend identity + template name + parser name).
 """
 
@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from niah.cache import MediaHasher, ResponseCache, request_fingerprint
 from niah.models.base import GenerationSettings, ModelBackend, ModelRequest, ModelSpec
 from niah.models.registry import load_backend, parse_model_spec
 from niah.prompts import RenderedPrompt
+from niah.run.cache import MediaHasher, ResponseCache, request_fingerprint
 from niah.sample import Sample, TextPart, parts_text
 
 JUDGE_GENERATION = GenerationSettings(temperature=0.0, max_tokens=32)

@@ -1,6 +1,6 @@
 """Judge verdicts stored in the run directory, reused by every judge verb and applied by ``niah score``.
 
-Judge verbs (``niah judge <family> RUN``) grade responses with a :class:`niah.judges.Judge`. Their verdicts are
+Judge verbs (``niah judge <family> RUN``) grade responses with a :class:`niah.scoring.judges.Judge`. Their verdicts are
 durable run data, kept in two files beside ``responses.jsonl``:
 
 * ``judgments.jsonl``: append-only, one verdict a line, flushed as each verdict arrives (a killed judge run
@@ -19,7 +19,7 @@ family's protocol says what a failed verdict means: excluded and counted, or wro
 parse is the judge's answer and is reused until the user asks again with ``--retry-failed``; a call that got
 no reply at all (server down, key refused, deadline) is asked again by the next judge run on its own. Stored text is cleaned like a model's reply
 (:func:`niah.run.clean_text`: keys masked, no lone surrogates or NULs) and capped. Both files are checked when
-read (a row of the wrong shape is a :class:`~niah.errors.DataError` with file:line:field, never another verdict).
+read (a row of the wrong shape is a :class:`~niah.util.errors.DataError` with file:line:field, never another verdict).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from niah import interrupts
-from niah.cache import canonical_json_ascii
-from niah.errors import DataError
-from niah.iox import dumps_line, open_append, read_append_log, write_json_atomic
-from niah.redact import redact
+from niah.run.cache import canonical_json_ascii
+from niah.util.errors import DataError
+from niah.util.iox import dumps_line, open_append, read_append_log, write_json_atomic
+from niah.util.redact import redact
 
 STORE_NAME = "judgments.jsonl"
 PASSES_NAME = "judged.json"
@@ -193,7 +193,7 @@ class VerdictStore:
 
 def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping[str, Any], *,
                 concurrency: int = 8, retry_failed: bool = False, progress: bool = True) -> JudgeStats:
-    """Verdicts for ``items`` (``judges`` maps each item's kind to a :class:`niah.judges.Judge`): stored ones
+    """Verdicts for ``items`` (``judges`` maps each item's kind to a :class:`niah.scoring.judges.Judge`): stored ones
     are reused, the rest are asked (at most ``concurrency`` in flight) and stored as they arrive. Stored failed
     verdicts are asked again only with ``retry_failed``. Says on stderr how many were reused and asked."""
     stats = JudgeStats(items=len(items))
@@ -233,7 +233,7 @@ def judge_items(run_dir: str | Path, items: Sequence[JudgeItem], judges: Mapping
             stats.verdicts[(item.sample_id, item.kind)] = verdict
             done += 1
             if progress:
-                from niah.console import counter
+                from niah.util.console import counter
 
                 counter("judge", done, len(todo), "asked")
 

@@ -1,6 +1,6 @@
 """The audit's reading probes: shortcuts that read what the model is sent without doing the task.
 
-:mod:`niah.audit` collects, per sample, the facts these probes need (in its second pass, when every other
+:mod:`niah.audit.dataset` collects, per sample, the facts these probes need (in its second pass, when every other
 sample's gold is known, so that nothing is learned from a sample's own gold) and turns them into verdicts:
 
 ``answer-pool-budget``

@@ -17,12 +17,12 @@ sample that has a response with its benchmark's scorer, and writes (atomically):
   scores.json holds only that marker and ``run_status`` (nothing is aggregated) instead of the run failing.
 
 When the run's rows carry ``needle_shown`` (``niah run`` records whether the sent prompt held every needle the
-family locates; :mod:`niah.delivery`), each benchmark's structure in the scores files also holds
+family locates; :mod:`niah.run.delivery`), each benchmark's structure in the scores files also holds
 ``needle_shown``: the shown rate and the mean per-sample score over all located samples and over those shown,
 per task and overall (:func:`needle_shown_summary`), beside the official aggregation (which stays over every
 sample); scored.jsonl rows carry the flag too.
 
-Judge verdicts a judge verb stored in the run (:mod:`niah.judged`: ``judgments.jsonl``, ``judged.json``) are
+Judge verdicts a judge verb stored in the run (:mod:`niah.scoring.verdicts`: ``judgments.jsonl``, ``judged.json``) are
 applied through the family's ``Scorer.judged``, so scoring again reproduces the judged numbers; each scores file
 of a judged benchmark then carries ``judged``: ``{"judges", "settings", "verdicts", "failed", "missing"}``
 (``missing``: samples whose current response has no stored verdict). ``judged=False`` scores without them.
@@ -59,11 +59,11 @@ from niah.benchmarks.protocol import (
     percent,
 )
 from niah.benchmarks.registry import families, find_family
-from niah.errors import ConfigError, DataError
-from niah.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
-from niah.metrics.base import MetricInputError
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
+from niah.scoring.metrics.base import MetricInputError
 from niah.sample import Dataset, Sample
-from niah.stats import (
+from niah.scoring.stats import (
     BOOTSTRAP,
     NORMAL,
     WILSON,
@@ -76,7 +76,7 @@ from niah.stats import (
 )
 
 if TYPE_CHECKING:
-    from niah.judged import JudgePass, VerdictStore
+    from niah.scoring.verdicts import JudgePass, VerdictStore
 
 #: Top-level key of scores*.json holding the run's completeness: complete, answered, failed, skipped, missing, total.
 RUN_STATUS_KEY = "run_status"
@@ -525,7 +525,7 @@ class _Judging:
 def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged: bool = True) -> RunScoreSummary:
     """Score a run directory (with its stored judge verdicts unless ``judged`` is False); see the module
     docstring for what is written."""
-    from niah.judged import VerdictStore, load_passes
+    from niah.scoring.verdicts import VerdictStore, load_passes
 
     run_dir = Path(run_dir)
     ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
@@ -625,7 +625,7 @@ def _sample_score(scorer: Scorer, sample: Sample, response_row: dict[str, Any], 
     """The family's score of one response, with the stored judge verdicts applied when the benchmark has a
     judge pass and they are applied (counted in ``summary.judged``). Raises :class:`MetricInputError` when the
     official rule cannot score the sample."""
-    from niah.judged import pass_verdicts, response_key
+    from niah.scoring.verdicts import pass_verdicts, response_key
 
     response = response_row.get("response")
     result = scorer.score(sample, response)
@@ -812,7 +812,7 @@ def _file_sha256(path: Path) -> str | None:
 
 
 def _source_digests(run_dir: Path, samples_path: Path) -> dict[str, Any]:
-    from niah.judged import PASSES_NAME, STORE_NAME
+    from niah.scoring.verdicts import PASSES_NAME, STORE_NAME
 
     files = {name: _file_sha256(run_dir / name) for name in ("responses.jsonl", STORE_NAME, PASSES_NAME)}
     return {"schema": 1, "files": files, "dataset": {"path": str(samples_path.resolve()),
@@ -834,7 +834,7 @@ def _recorded_sources(run_dir: Path) -> dict[str, Any] | None:
 def scores_out_of_date(run_dir: str | Path) -> str | None:
     """Why ``scored.jsonl`` of a run directory no longer reflects what it was scored from (responses, judge
     verdicts or the dataset changed after it was written), or None when it is current or absent."""
-    from niah.judged import PASSES_NAME, STORE_NAME
+    from niah.scoring.verdicts import PASSES_NAME, STORE_NAME
 
     run_dir = Path(run_dir)
     scored = run_dir / "scored.jsonl"

@@ -11,7 +11,7 @@ class MetricInputError(ValueError):
     """An input a rule cannot score (wrong gold type, missing options...). Names the offending field.
 
     The official scripts crash on such inputs; a rule raises this instead, and callers turn it into a
-    :class:`niah.errors.DataError` that names file, line and field. It is never turned into a silent zero.
+    :class:`niah.util.errors.DataError` that names file, line and field. It is never turned into a silent zero.
     """
 
     def __init__(self, message: str, *, field: str) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from niah.errors import ConfigError
-from niah.metrics.base import MetricRule
+from niah.scoring.metrics.base import MetricRule
+from niah.util.errors import ConfigError
 
 _rules: dict[str, MetricRule] | None = None
 

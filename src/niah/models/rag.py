@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from niah.errors import ConfigError
 from niah.sample import ImagePart, Part, Sample, TextPart, VideoPart, parts_text
+from niah.util.errors import ConfigError
 
 DEFAULT_BUDGET_TOKENS = 8192
 DEFAULT_IMAGE_TOKENS = 256

@@ -62,8 +62,8 @@ from typing import Any
 
 import yaml
 
-from niah.errors import ConfigError, DataError
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
+from niah.util.errors import ConfigError, DataError
 
 #: The per-sample metric and the structure metric every exported task reports.
 OFFICIAL_METRIC = "niah_score"
@@ -80,13 +80,13 @@ _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 UTILS_TEMPLATE = '''"""lmms-eval task functions for a niah dataset, written by `niah export lmms-eval` (niah {version}).
 
-Each function calls niah (niah.lmms_task), so niah must be installed where lmms-eval runs. The docs and media
+Each function calls niah (niah.interop.lmms_task), so niah must be installed where lmms-eval runs. The docs and media
 are found next to this file.
 """
 
 from pathlib import Path
 
-from niah import lmms_task
+from niah.interop import lmms_task
 
 TASK_DIR = Path(__file__).resolve().parent
 
@@ -346,8 +346,8 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
     """Write the lmms-eval task folder of ``dataset`` at ``out_dir`` (see the module docstring); ``max_tokens``
     replaces every sample's answer budget, as ``niah run --max-tokens`` does."""
     from niah import __version__
-    from niah.iox import check_export_out, dumps_line, replace_dir, write_atomic
     from niah.prompts import PromptOptions
+    from niah.util.iox import check_export_out, dumps_line, replace_dir, write_atomic
 
     name = name or default_task_name(dataset)
     _check_name(name)
@@ -431,7 +431,7 @@ def _prompt_of(doc: Mapping[str, Any]) -> dict[str, Any]:
 def _image(task_dir: Path, rel: str) -> Any:
     from PIL import Image
 
-    from niah.iox import resolve_under
+    from niah.util.iox import resolve_under
 
     path = resolve_under(task_dir, rel)
     with Image.open(path) as image:
@@ -486,8 +486,8 @@ def process_results(doc: Mapping[str, Any], results: list[str]) -> dict[str, Any
     aggregation reads; a sample without gold, or one the rule refuses, gets an item without ``score``, which
     the aggregations leave out (as ``niah score`` does)."""
     from niah.benchmarks.protocol import OFFICIAL
-    from niah.metrics.base import MetricInputError
-    from niah.scoring import _CORE_FIELDS, get_scorer
+    from niah.scoring.metrics.base import MetricInputError
+    from niah.scoring.score import _CORE_FIELDS, get_scorer
 
     sample = _sample_of(doc)
     response = results[0] if results else None
@@ -531,7 +531,7 @@ def official_scores(items: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     ``by_task`` and the family's structure under ``official``; several benchmarks under ``benchmarks``);
     ``gold_missing`` when some items had no gold."""
     from niah.benchmarks.protocol import OFFICIAL
-    from niah.scoring import GOLD_MISSING_KEY, benchmark_block, combined_block, get_scorer
+    from niah.scoring.score import GOLD_MISSING_KEY, benchmark_block, combined_block, get_scorer
 
     items = list(items)
     rows: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}

@@ -18,7 +18,7 @@ Two formats are read, from their documented layouts (never with the harness inst
   refused (``doc_id`` is lmms-eval's own position, which no dataset order need follow). The model is the
   ``model_name`` of the ``<date>_results.json`` lmms-eval writes beside the samples file.
 
-Every problem raises one :class:`~niah.errors.DataError` naming the file, line (or zip member) and field.
+Every problem raises one :class:`~niah.util.errors.DataError` naming the file, line (or zip member) and field.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.errors import DataError
-from niah.iox import MAX_JSON_FILE_BYTES, iter_jsonl, read_json_file
+from niah.util.errors import DataError
+from niah.util.iox import MAX_JSON_FILE_BYTES, iter_jsonl, read_json_file
 
 HARNESSES = ("inspect", "lmms-eval")
 #: Largest zip member of an ``.eval`` log read (uncompressed): a sample with a long transcript stays well under.
@@ -55,7 +55,7 @@ class HarnessReply:
     file: str
     line: int | None
     #: What the log says the sample was (its target, input, metadata or doc), checked against the dataset by
-    #: :func:`niah.harness.content.check_log_content`; None where the reader kept nothing.
+    #: :func:`niah.interop.content.check_log_content`; None where the reader kept nothing.
     evidence: dict[str, Any] | None = None
 
     def located(self, message: str, field: str | None = None) -> DataError:

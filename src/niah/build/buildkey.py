@@ -105,7 +105,7 @@ class BuildKey:
         return self.digest
 
     def label(self, *parts: Any) -> str:
-        """A text key for a named stream of this build (``random.Random(label)``, :func:`niah.deck.deal`)."""
+        """A text key for a named stream of this build (``random.Random(label)``, :func:`niah.build.deck.deal`)."""
         return "/".join([self.digest, *(str(p) for p in parts)])
 
     def seed_of(self, *parts: Any) -> int:

@@ -1,0 +1,1 @@
+"""`niah audit`: probes that try to score without doing the task, on what a model is sent."""

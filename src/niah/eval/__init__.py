@@ -1,0 +1,1 @@
+"""`niah eval --config`: several models x several benchmarks from one file."""

@@ -1,1 +1,0 @@
-"""Other evaluation harnesses' per-sample outputs read into niah runs (``niah import responses``)."""

@@ -1,2 +1,0 @@
-"""Scoring rules that reproduce the official benchmark scorers exactly (quirks included), plus named improved
-variants. ``niah.metrics.registry`` lists every rule by name; rules come from the benchmark families."""
