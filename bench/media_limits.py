@@ -67,7 +67,8 @@ def make_video(path, seconds=4, fps=8, w=320, h=240):
 def fit_payload(video_rel, root, options=None):
     from niah.models.base import Capabilities
     from niah.models.media import ImageEncoder, openai_messages
-    from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+    from niah.prompts.types import PromptOptions
+    from niah.prompts.render import fit_to_capabilities, render_prompt
     from niah.sample import Sample, TextPart, VideoPart
     part = VideoPart(path=video_rel) if isinstance(video_rel, str) else VideoPart(frames=tuple(video_rel))
     s = Sample(id="s", benchmark="b", task="t", context=[part], question=[TextPart("?")], answer="x")
@@ -177,7 +178,7 @@ for p in s.encode(): c.mux(p)
 c.close()
 cache = work / "cache-long"
 os.environ["NIAH_FRAME_CACHE"] = str(cache)
-from niah.prompts import PromptOptions
+from niah.prompts.types import PromptOptions
 print(json.dumps({"file_bytes": path.stat().st_size}), flush=True)
 t = time.perf_counter()
 try:

@@ -48,7 +48,7 @@ def make_prompts(n: int, words_per_prompt: int, seed: int) -> list[str]:
 
 def write_dataset(out: Path, prompts: list[str]) -> list[str]:
     """The dataset niah runs, and the exact user texts niah will send for it (for the minimal client)."""
-    from niah.prompts import render_prompt
+    from niah.prompts.render import render_prompt
     from niah.sample import Dataset
     from support.datasets import write_text_prompts
 

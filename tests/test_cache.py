@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from niah.models.base import GenerationSettings
-from niah.prompts import RenderedPrompt
+from niah.prompts.types import RenderedPrompt
 from niah.run.cache import CACHE_JSONL, CACHE_SQLITE, CacheChain, ResponseCache, request_fingerprint
 from niah.sample import ImagePart, TextPart
 

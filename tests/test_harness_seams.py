@@ -12,7 +12,8 @@ import yaml
 
 from niah.interop.lmms_task import export_lmms_eval
 from niah.models.media import ImageEncoder, openai_messages
-from niah.prompts import PromptOptions, render_prompt
+from niah.prompts.render import render_prompt
+from niah.prompts.types import PromptOptions
 from niah.sample import Dataset, ImagePart, TextPart, merge_text_parts
 from support.datasets import write_mm_niah_like
 

@@ -1,7 +1,7 @@
 """Layering: the shared stages know no benchmark family.
 
-Every module of the ``niah`` package outside ``niah/benchmarks/`` may use the family protocol and the registry,
-nothing else of ``niah.benchmarks``, and its source text (code, comments and docstrings) names no family. The
+Every module of the ``niah`` package outside ``niah/benchmarks/`` may use the family protocol, the types beside it
+(``niah.benchmarks.results``) and the registry, nothing else of ``niah.benchmarks``, and its source text (code, comments and docstrings) names no family. The
 family names come from the registry (each family's name, title and package), so a new family is covered as soon
 as it has its registry line.
 """
@@ -20,7 +20,7 @@ from niah.benchmarks import registry
 PACKAGE = Path(niah.__file__).resolve().parent
 FAMILY_ROOT = PACKAGE / "benchmarks"
 #: What a shared stage may import from ``niah.benchmarks``.
-ALLOWED = frozenset({"niah.benchmarks.protocol", "niah.benchmarks.registry"})
+ALLOWED = frozenset({"niah.benchmarks.protocol", "niah.benchmarks.results", "niah.benchmarks.registry"})
 
 
 def shared_modules() -> list[Path]:
@@ -57,7 +57,8 @@ def imported_modules(tree: ast.AST, name: str, is_package: bool) -> list[tuple[i
 
 
 def forbidden_import(module: str) -> bool:
-    """True for a module of ``niah.benchmarks`` other than the protocol and the registry (or their members)."""
+    """True for a module of ``niah.benchmarks`` other than the protocol, its types and the registry (or their
+    members)."""
     if not module.startswith("niah.benchmarks."):
         return False
     return not any(module == ok or module.startswith(ok + ".") for ok in ALLOWED)

@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from niah.cli import app
 from niah.interop.lmms_task import OFFICIAL_METRIC, STRUCTURE_METRIC, export_lmms_eval
 from niah.models.baselines import format_gold
-from niah.prompts import PromptOptions, render_prompt
+from niah.prompts.render import render_prompt
+from niah.prompts.types import PromptOptions
 from niah.run import RESPONSES_JSONL, run_dataset_sync
 from niah.sample import Dataset, ImagePart, TextPart
 from niah.scoring.score import NEEDLE_SHOWN_KEY, RUN_STATUS_KEY, score_run

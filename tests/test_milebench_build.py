@@ -11,7 +11,7 @@ from niah.benchmarks.milebench.build import NEEDLE, build_milebench_niah, offici
 from niah.benchmarks.milebench.prompt import MileBenchTruncation
 from niah.benchmarks.milebench.score import score_sample
 from niah.models.base import Capabilities
-from niah.prompts import render_prompt
+from niah.prompts.render import render_prompt
 from niah.sample import Dataset, ImagePart, TextPart, parts_text
 from niah.tokens import get_tokenizer
 

@@ -20,7 +20,8 @@ from niah.benchmarks.milebench.prompt import (
     use_official_truncation,
 )
 from niah.models.base import Capabilities, GenerationSettings
-from niah.prompts import PromptOptions, fit_to_capabilities, has_official_fit, render_prompt
+from niah.prompts.render import fit_to_capabilities, has_official_fit, render_prompt
+from niah.prompts.types import PromptOptions
 from niah.run import run_dataset_sync
 from niah.sample import ImagePart, Sample
 from niah.scoring.score import score_run

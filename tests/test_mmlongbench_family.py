@@ -17,7 +17,7 @@ from niah.benchmarks.mmlongbench.docqa import docqa_score
 from niah.benchmarks.mmlongbench.official import load_file
 from niah.benchmarks.mmlongbench.score import score_sample
 from niah.benchmarks.mmlongbench.summ_judge import official_json, parse_precision
-from niah.prompts import render_prompt
+from niah.prompts.render import render_prompt
 from niah.run import RetryPolicy
 from niah.scoring.judges import Judge, JudgeParseError
 from niah.scoring.metrics.base import MetricInputError

@@ -70,7 +70,7 @@ def test_vllm_backend_reports_the_missing_extra_or_builds_lazily():
     assert backend.identity() == {"provider": "vllm", "model": "/models/x"}
     if importlib.util.find_spec("vllm") is None:
         from niah.models.base import ModelRequest
-        from niah.prompts import RenderedPrompt
+        from niah.prompts.types import RenderedPrompt
 
         prompt = RenderedPrompt(parts=[TextPart("hi")], roles=["question"], media_root=Path("."),
                                 generation=GenerationSettings())
@@ -104,7 +104,7 @@ def _sample(task: str, context, question: str, answer, choices=None) -> Sample:
 
 def _answer(spec: str, sample: Sample, **options) -> str:
     from niah.models.base import ModelRequest
-    from niah.prompts import render_prompt
+    from niah.prompts.render import render_prompt
 
     backend = load_backend(spec, options=options)
     prompt = render_prompt(sample, Path("."))
@@ -209,7 +209,7 @@ def test_random_baseline_takes_the_runs_sampling_seed():
     import dataclasses
 
     from niah.models.base import ModelRequest
-    from niah.prompts import render_prompt
+    from niah.prompts.render import render_prompt
 
     backend = load_backend("baseline:random")
     samples = [_sample("retrieval-image", [TextPart("a long context")], "Which?", 1,

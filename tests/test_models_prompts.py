@@ -8,7 +8,8 @@ import pytest
 
 from niah.benchmarks.mm_niah.prompt import MULTIPLE_CHOICE_INSTRUCTION, OPEN_INSTRUCTION
 from niah.models.base import Capabilities, GenerationSettings
-from niah.prompts import PromptOptions, fit_to_capabilities, register_renderer, render_prompt
+from niah.prompts.render import fit_to_capabilities, register_renderer, render_prompt
+from niah.prompts.types import PromptOptions
 from niah.sample import ImagePart, Sample, TextPart, VideoPart
 from niah.util.errors import ConfigError
 
@@ -67,7 +68,7 @@ def test_unknown_family_uses_the_generic_renderer_and_registered_families_their_
     assert generic.generation.max_tokens == 128
 
     def shouting(sample, options):
-        from niah.prompts import PromptBody
+        from niah.prompts.types import PromptBody
 
         return PromptBody(segments=[("question", TextPart("Q!"))], generation=GenerationSettings(max_tokens=3),
                           system="be loud")

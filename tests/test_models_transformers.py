@@ -11,7 +11,7 @@ import torch
 
 from niah.models import load_backend
 from niah.models.base import ModelRequest
-from niah.prompts import render_prompt
+from niah.prompts.render import render_prompt
 from niah.run import RESPONSES_JSONL, run_dataset_sync
 from niah.sample import Dataset, ImagePart
 from support.datasets import write_mm_niah_like

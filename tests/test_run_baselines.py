@@ -8,7 +8,7 @@ import json
 import pytest
 
 from niah.models.baselines import format_gold
-from niah.prompts import PromptOptions
+from niah.prompts.types import PromptOptions
 from niah.run import RESPONSES_JSONL, RUN_JSON, run_dataset, run_dataset_sync
 from niah.sample import Dataset
 from niah.util.errors import ConfigError

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from niah.models.base import GenerationSettings
-from niah.prompts import PromptOptions
+from niah.prompts.types import PromptOptions
 from niah.run import RESPONSES_JSONL, RUN_JSON, RetryPolicy, run_dataset_sync
 from niah.sample import Dataset
 from niah.util.errors import ConfigError

@@ -24,7 +24,7 @@ from niah.models.base import (
     RetryableModelError,
 )
 from niah.models.registry import load_backend, parse_model_spec
-from niah.prompts import PromptOptions
+from niah.prompts.types import PromptOptions
 from niah.run import RESPONSES_JSONL, RetryPolicy, run_dataset_sync
 from niah.run.cache import CacheChain, ResponseCache
 from niah.run.media import MediaStage

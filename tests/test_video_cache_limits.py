@@ -23,7 +23,8 @@ from PIL import Image
 
 from niah.models.base import Capabilities
 from niah.models.media import ImageEncoder, openai_messages
-from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+from niah.prompts.render import fit_to_capabilities, render_prompt
+from niah.prompts.types import PromptOptions
 from niah.sample import Dataset, DatasetInvalid, DatasetWriter, Sample, TextPart, VideoPart, media_problem
 from niah.util.errors import ConfigError, DataError
 from niah.video import expand, sample_video

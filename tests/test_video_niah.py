@@ -225,7 +225,8 @@ def test_end_to_end_with_baselines_and_the_grid(tmp_path: Path) -> None:
 
 def test_subtitle_needles_reach_the_prompt_at_their_time(tmp_path: Path) -> None:
     from niah.models.base import Capabilities
-    from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+    from niah.prompts.render import fit_to_capabilities, render_prompt
+    from niah.prompts.types import PromptOptions
     from niah.video import load_subtitles
 
     out = tmp_path / "subs"

@@ -20,7 +20,8 @@ from niah.benchmarks.video_niah.score import score_sample
 from niah.cli import app
 from niah.models.base import Capabilities, ModelSpec
 from niah.models.baselines import RandomBaseline
-from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+from niah.prompts.render import fit_to_capabilities, render_prompt
+from niah.prompts.types import PromptOptions
 from niah.run.delivery import delivered, needle_locator
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
 

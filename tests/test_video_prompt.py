@@ -10,7 +10,8 @@ import pytest
 
 from niah.models.base import Capabilities
 from niah.models.media import ImageEncoder, openai_messages
-from niah.prompts import PromptOptions, fit_to_capabilities, render_prompt
+from niah.prompts.render import fit_to_capabilities, render_prompt
+from niah.prompts.types import PromptOptions
 from niah.run import run_dataset_sync
 from niah.run.cache import MediaHasher, request_fingerprint
 from niah.sample import DatasetWriter, ImagePart, Sample, TextPart, VideoPart

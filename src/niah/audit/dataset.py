@@ -490,7 +490,8 @@ class _LeakFinder:
 
 def _sent_prompt(sample: Sample, media_root: Path, options: AuditOptions) -> Any:
     from niah.models.base import Capabilities
-    from niah.prompts import PromptOptions, expand_media, fit_to_capabilities, render_prompt
+    from niah.prompts.render import expand_media, fit_to_capabilities, render_prompt
+    from niah.prompts.types import PromptOptions
 
     prompt_options = PromptOptions(over_limit=options.over_limit,  # type: ignore[arg-type]
                                    max_frames=options.max_frames, video_fps=options.video_fps,
@@ -1160,7 +1161,7 @@ def _checked(options: AuditOptions) -> AuditOptions:
     """The options, refused in one line when a setting cannot be used (before any work)."""
     if options.margin < 0 or not math.isfinite(options.margin):
         raise ConfigError("--margin must be a finite number of points >= 0")
-    from niah.prompts import OVER_LIMIT_POLICIES
+    from niah.prompts.types import OVER_LIMIT_POLICIES
 
     if options.over_limit not in OVER_LIMIT_POLICIES:
         raise ConfigError(f"unknown --over-limit {options.over_limit!r} (choose from {', '.join(OVER_LIMIT_POLICIES)})")

@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from niah.corpus.base import CorpusReader as CorpusReader
+
 if TYPE_CHECKING:
-    from niah.corpus.base import Corpus
-    from niah.prompts import OfficialFit, Renderer
-    from niah.report.inputs import ReportInput
-    from niah.report.published import PublishedResults
+    from niah.benchmarks.results import PublishedResults, ReportInput
+    from niah.prompts.types import OfficialFit, Renderer
     from niah.sample import Sample
     from niah.scoring.metrics.base import MetricRule
 
@@ -427,19 +427,6 @@ class ReportSpec:
     per_bin_of_task: Callable[[str, list[float]], list[float]] | None = None
     #: Tables the family computes from its inputs (this family's only), shown after the breakdowns.
     extra_tables: Callable[[Sequence[ReportInput]], Sequence[ExtraTable]] | None = None
-
-
-@dataclass(frozen=True)
-class CorpusReader:
-    """A corpus format a family contributes: ``--corpus KIND:PATH`` opens ``open(PATH, lang, seed)``.
-
-    ``kind`` must not be one of the shared kinds (``obelics``, ``textdir``, ``jsonl``); the opener returns a
-    :class:`~niah.corpus.base.Corpus` and raises DataError/ConfigError for bad input before any work starts.
-    """
-
-    kind: str
-    help: str
-    open: Callable[[Path, str, int], Corpus]
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Iterator
 
 from niah.benchmarks.protocol import Family
+from niah.corpus.base import CorpusReader
 from niah.util.errors import ConfigError
 
 #: benchmark name (``sample.benchmark``) -> module defining ``FAMILY``; order is the order of listings.
@@ -67,3 +68,9 @@ def families() -> Iterator[Family]:
     """Every family, in registry order."""
     for name in list(FAMILIES):
         yield get_family(name)
+
+
+def corpus_readers() -> list[CorpusReader]:
+    """Every corpus format the registered families contribute (``--corpus KIND:PATH``), for
+    :func:`niah.corpus.load_corpus`."""
+    return [reader for family in families() for reader in (family.corpora() if family.corpora is not None else ())]

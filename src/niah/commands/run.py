@@ -115,7 +115,7 @@ def register(app: typer.Typer) -> None:
         failed or were skipped (their reasons counted on stderr; --allow-failures gives 0), 2 on an error."""
         from niah.models.base import GenerationSettings
         from niah.models.registry import parse_model_spec
-        from niah.prompts import PromptOptions
+        from niah.prompts.types import PromptOptions
         from niah.run import RetryPolicy, run_dataset_sync
         from niah.run.estimate import parse_price, totals_lines
         from niah.run.shards import Shard

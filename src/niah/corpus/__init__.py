@@ -7,22 +7,21 @@
   ``.txt`` files, or long-text JSONL with a ``text`` field per line;
 * ``"obelics:PATH"``, ``"textdir:PATH"``, ``"jsonl:PATH"`` to force a format;
 * ``"KIND:PATH"`` for a format a benchmark family contributes (``Family.corpora``, e.g. a family's official
-  annotation files read as documents): the family registry is asked, so this module names no family.
+  annotation files read as documents): the caller passes the readers it knows (a builder passes every
+  family's, :func:`niah.benchmarks.registry.corpus_readers`), so this package neither names a family nor asks
+  the registry, and the family protocol can use its types.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from niah.corpus.base import Corpus, CorpusDocument, CorpusImage
+from niah.corpus.base import Corpus, CorpusDocument, CorpusImage, CorpusReader
 from niah.corpus.embedded import EmbeddedCorpus, default_images
 from niah.corpus.loaders import LongTextJsonlCorpus, ObelicsCorpus, TextDirCorpus, jsonl_kind
 from niah.corpus.text import normalize_whitespace, split_paragraphs, split_sentences
 from niah.util.errors import ConfigError
-
-if TYPE_CHECKING:
-    from niah.benchmarks.protocol import CorpusReader
 
 KINDS = ("obelics", "textdir", "jsonl")
 
@@ -30,6 +29,7 @@ __all__ = [
     "Corpus",
     "CorpusDocument",
     "CorpusImage",
+    "CorpusReader",
     "EmbeddedCorpus",
     "LongTextJsonlCorpus",
     "ObelicsCorpus",
@@ -42,12 +42,13 @@ __all__ = [
 ]
 
 
-def load_corpus(spec: str, *, lang: str = "en", seed: int = 0) -> Corpus:
+def load_corpus(spec: str, *, lang: str = "en", seed: int = 0, readers: Sequence[CorpusReader] = ()) -> Corpus:
     """Open a corpus. Nothing is read beyond what format detection needs; documents stream on iteration.
 
     ``lang`` selects the embedded corpus language and is the language of user documents that do not carry
     their own ``lang`` field. ``seed`` fixes the procedural part of the image pool and, for the embedded
-    corpus, which pool images each document is given.
+    corpus, which pool images each document is given. ``readers``: the formats ``KIND:PATH`` may name beside the
+    shared ones (what benchmark families contribute).
     """
     spec = spec.strip()
     if spec == "default":
@@ -56,24 +57,13 @@ def load_corpus(spec: str, *, lang: str = "en", seed: int = 0) -> Corpus:
     if kind in KINDS and rest:
         return _open(Path(rest).expanduser(), kind, lang=lang, seed=seed)
     if rest and kind:
-        reader = family_reader(kind)
+        reader = next((r for r in readers if r.kind == kind), None)
         if reader is not None:
             path = Path(rest).expanduser()
             if not path.exists():
                 raise ConfigError(f"corpus path not found: {path} (for --corpus {kind}:PATH)")
             return reader.open(path, lang, seed)
     return _open(Path(spec).expanduser(), None, lang=lang, seed=seed)
-
-
-def family_reader(kind: str) -> CorpusReader | None:
-    """The corpus reader some benchmark family contributes for ``kind`` (None: no family reads it)."""
-    from niah.benchmarks.registry import families
-
-    for family in families():
-        for reader in family.corpora() if family.corpora is not None else ():
-            if reader.kind == kind:
-                return reader
-    return None
 
 
 def _open(path: Path, kind: str | None, *, lang: str, seed: int) -> Corpus:

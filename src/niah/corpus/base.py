@@ -8,7 +8,7 @@ a multi-gigabyte OBELICS shard costs a file handle, not memory.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -167,3 +167,16 @@ def distinct_images(documents: Iterator[CorpusDocument] | Sequence[CorpusDocumen
             if image.path is not None and image.path not in seen:
                 seen[image.path] = image
     return list(seen.values())
+
+
+@dataclass(frozen=True)
+class CorpusReader:
+    """A corpus format a family contributes: ``--corpus KIND:PATH`` opens ``open(PATH, lang, seed)``.
+
+    ``kind`` must not be one of the shared kinds (``obelics``, ``textdir``, ``jsonl``); the opener returns a
+    :class:`Corpus` and raises DataError/ConfigError for bad input before any work starts.
+    """
+
+    kind: str
+    help: str
+    open: Callable[[Path, str, int], Corpus]

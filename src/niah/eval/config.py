@@ -33,7 +33,7 @@ from niah.util.errors import ConfigError
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import Builder
     from niah.models.base import GenerationSettings, ModelSpec
-    from niah.prompts import PromptOptions
+    from niah.prompts.types import PromptOptions
     from niah.report.inputs import ReportInput
     from niah.run import RetryPolicy, RunSummary
 
@@ -410,7 +410,7 @@ def _named_tables(where: _Where, kind: str, tables: Mapping[str, Any]) -> list[t
 def _model(where: _Where, name: str, values: Mapping[str, Any]) -> ModelEntry:
     from niah.models.base import GenerationSettings
     from niah.models.registry import parse_model_spec
-    from niah.prompts import PromptOptions
+    from niah.prompts.types import PromptOptions
     from niah.run import RetryPolicy
 
     table = ("models", name)

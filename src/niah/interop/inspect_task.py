@@ -127,7 +127,7 @@ def _inspect_sample(sample: Sample, ds: Dataset, options: Any, override: Any = N
 
     from niah.models.base import Capabilities
     from niah.models.baselines import format_gold
-    from niah.prompts import fit_to_capabilities, render_prompt
+    from niah.prompts.render import fit_to_capabilities, render_prompt
 
     prompt = render_prompt(sample, ds.media_root, options)
     fit = fit_to_capabilities(prompt, sample, Capabilities(), options)  # a video's frames, as niah run sends them
@@ -186,7 +186,7 @@ def niah_task(dataset: str | Path, *, media_roots: tuple[str, ...] | list[str] =
     except ImportError:
         raise ConfigError(f"the inspect task needs the inspect_ai package: {pip_install('inspect')}") from None
     offline_tiktoken()
-    from niah.prompts import PromptOptions
+    from niah.prompts.types import PromptOptions
 
     ds = Dataset(dataset, media_roots=tuple(media_roots))
     from niah.models.base import GenerationSettings

@@ -194,7 +194,7 @@ def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier,
     :class:`~niah.models.base.GenerationSettings`, laid over the family's as ``niah run`` lays its options)."""
     from niah.models.base import Capabilities
     from niah.models.baselines import format_gold
-    from niah.prompts import fit_to_capabilities, render_prompt
+    from niah.prompts.render import fit_to_capabilities, render_prompt
 
     prompt = render_prompt(sample, ds.media_root, options)
     fit = fit_to_capabilities(prompt, sample, Capabilities(), options)  # a video's frames, as niah run sends them
@@ -346,7 +346,7 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
     """Write the lmms-eval task folder of ``dataset`` at ``out_dir`` (see the module docstring); ``max_tokens``
     replaces every sample's answer budget, as ``niah run --max-tokens`` does."""
     from niah import __version__
-    from niah.prompts import PromptOptions
+    from niah.prompts.types import PromptOptions
     from niah.util.iox import check_export_out, dumps_line, replace_dir, write_atomic
 
     name = name or default_task_name(dataset)

@@ -7,110 +7,19 @@ default install (no torch, no vLLM) can run OpenAI-compatible servers and the ba
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+# The value types a prompt is sent with and fitted to live with the prompt types (below the family protocol);
+# they are part of this module's API too.
+from niah.prompts.types import MAX_TEMPERATURE, Capabilities, GenerationSettings
+
 if TYPE_CHECKING:
-    from niah.prompts import PromptOptions, RenderedPrompt
+    from niah.prompts.types import PromptOptions, RenderedPrompt
     from niah.sample import Sample
 
-
-#: The highest sampling temperature niah sends (OpenAI's API accepts up to 2; beyond it text is noise).
-MAX_TEMPERATURE = 2.0
-
-
-@dataclass(frozen=True, slots=True)
-class GenerationSettings:
-    """Decoding settings. ``None`` means "not set here": the benchmark's official default (or the server's)
-    applies. ``merged`` lays explicit user settings over a benchmark's per-sample defaults."""
-
-    max_tokens: int | None = None
-    temperature: float | None = None
-    top_p: float | None = None
-    seed: int | None = None
-    stop: tuple[str, ...] | None = None
-    #: Backend-specific extras passed through unchanged (e.g. ``{"top_k": 1}`` for vLLM/SGLang servers).
-    extra: tuple[tuple[str, Any], ...] = ()
-
-    def merged(self, override: GenerationSettings | None) -> GenerationSettings:
-        if override is None:
-            return self
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        for f in dataclasses.fields(override):
-            value = getattr(override, f.name)
-            if f.name == "extra":
-                values["extra"] = tuple(sorted({**dict(self.extra), **dict(value)}.items()))
-            elif value is not None:
-                values[f.name] = value
-        return GenerationSettings(**values)
-
-    def to_json(self) -> dict[str, Any]:
-        """Only the settings that are set, in a stable form (part of every cache key)."""
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name == "extra":
-                if value:
-                    out["extra"] = dict(value)
-            elif value is not None:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-    @classmethod
-    def from_json(cls, obj: Mapping[str, Any] | None) -> GenerationSettings:
-        if not obj:
-            return cls()
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(obj) - known
-        extra = dict(obj.get("extra") or {})
-        for name in unknown:
-            extra[name] = obj[name]
-        stop = obj.get("stop")
-        return cls(
-            max_tokens=obj.get("max_tokens"),
-            temperature=obj.get("temperature"),
-            top_p=obj.get("top_p"),
-            seed=obj.get("seed"),
-            stop=tuple(stop) if stop is not None else None,
-            extra=tuple(sorted(extra.items())),
-        )
-
-    def problems(self) -> list[tuple[str, str]]:
-        """(setting, why) for each setting outside the range every server accepts: max_tokens at least 1,
-        temperature in [0, MAX_TEMPERATURE], top_p in (0, 1] (a value outside is sent as given by no client;
-        servers answer it with an error per request, or worse, silently clamp it)."""
-        out: list[tuple[str, str]] = []
-        if self.max_tokens is not None and (isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
-                                            or self.max_tokens < 1):
-            out.append(("max_tokens", f"must be an integer of at least 1, not {self.max_tokens!r}"))
-        if self.temperature is not None and not 0.0 <= self.temperature <= MAX_TEMPERATURE:  # NaN too
-            out.append(("temperature", f"must be between 0 and {MAX_TEMPERATURE:g}, not {self.temperature!r}"))
-        if self.top_p is not None and not 0.0 < self.top_p <= 1.0:
-            out.append(("top_p", f"must be greater than 0 and at most 1, not {self.top_p!r}"))
-        return out
-
-    @property
-    def greedy(self) -> bool:
-        return self.temperature is None or self.temperature == 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Capabilities:
-    """What a model accepts in one request. ``None`` means "no known limit".
-
-    The runner checks every rendered prompt against these before sending it; a prompt that exceeds them is
-    handled by an explicit, recorded policy (see :func:`niah.prompts.fit_to_capabilities`), never silently.
-    """
-
-    vision: bool = True
-    max_images: int | None = None
-    max_context_tokens: int | None = None
-    video: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+__all__ = ["MAX_TEMPERATURE", "Capabilities", "GenerationSettings", "ModelBackend", "ModelError", "ModelReply",
+           "ModelRequest", "ModelSpec", "PermanentModelError", "RetryableModelError"]
 
 
 @dataclass(slots=True)

@@ -219,7 +219,7 @@ class RagBaseline(_Baseline):
             answers = _family_answers(shortened)
             reader = answers.extractive if answers is not None else None
             return ModelReply(text=extractive_answer(shortened, rng_pick=pick, family_reader=reader))
-        from niah.prompts import fit_to_capabilities, render_prompt
+        from niah.prompts.render import fit_to_capabilities, render_prompt
 
         prompt = render_prompt(shortened, request.prompt.media_root, request.prompt_options)
         fit = fit_to_capabilities(prompt, shortened, self.reader.capabilities, request.prompt_options)

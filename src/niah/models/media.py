@@ -16,7 +16,7 @@ from niah.sample import ImagePart, TextPart, VideoPart, merge_text_parts
 from niah.util.errors import ConfigError
 
 if TYPE_CHECKING:
-    from niah.prompts import RenderedPrompt
+    from niah.prompts.types import RenderedPrompt
 
 _MIME_BY_SUFFIX = {
     ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".webp": "image/webp",

@@ -33,7 +33,7 @@ from niah.models.base import (
     RetryableModelError,
 )
 from niah.models.media import ImageEncoder, openai_messages, parse_image_size
-from niah.prompts import RenderedPrompt
+from niah.prompts.types import RenderedPrompt
 from niah.util.errors import ConfigError
 from niah.util.redact import add_secret, redact, redact_url, register_url_secrets, split_query
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from niah.benchmarks.protocol import Axis, ReportSpec
+from niah.benchmarks.results import ReportInput, TaskCells
 from niah.util.errors import DataError
 from niah.util.iox import iter_jsonl, read_json_file
 
@@ -30,72 +31,6 @@ OFFICIAL_SCORING = "official"
 # scored.jsonl fields read into ScoredRow attributes; any other field lands in ScoredRow.extra
 _ROW_FIELDS = frozenset({"id", "task", "benchmark", "context_length", "depth", "num_images", "answer", "response",
                          "error", "score", "scores"})
-
-
-@dataclass(slots=True)
-class TaskCells:
-    """Heatmap cells of one task: accuracy and sample count per (row bin, column bin) of the family's axes."""
-
-    acc: list[list[float]]
-    counts: list[list[int]]
-    unbinned: int = 0        # rows left out of the cells (the family's unbinned_note says why)
-
-
-@dataclass(slots=True)
-class ReportInput:
-    name: str
-    path: Path
-    kind: str                                # "run" or "scores"
-    benchmark: str | None
-    scoring: str
-    split: str | None
-    task_scores: dict[str, list[float]]      # task -> per-bin scores in [0, 1]
-    overall: list[float] | None              # benchmark overall per bin, or None
-    cells: dict[str, TaskCells] = field(default_factory=dict)
-    scored_path: Path | None = None
-    dataset_path: Path | None = None
-    run_meta: dict[str, Any] = field(default_factory=dict)
-    num_rows: int = 0
-    # improved scoring modes beside the official one (e.g. "lenient"): mode -> task -> per-bin scores,
-    # and mode -> task -> number of samples whose score differs from the official score
-    mode_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)
-    mode_disagreements: dict[str, dict[str, int]] = field(default_factory=dict)
-    spec: ReportSpec | None = None           # the family's report spec (None: unknown family, no tables)
-    run_status: dict[str, Any] | None = None  # scores.json's run_status (complete, answered, failed, ...)
-    bin_counts: dict[str, list[int]] = field(default_factory=dict)  # task -> samples per column bin
-    # breakdown title -> bucket label -> (sum of official scores, samples)
-    breakdowns: dict[str, dict[str, tuple[float, int]]] = field(default_factory=dict)
-    # the row axis this input is binned on: the spec's, or the one its ``from_values`` built from the rows
-    rows_axis: Axis | None = None
-    # per column bin of the overall, 0 where it is undefined; None: the sum of bin_counts over the tasks
-    overall_counts: list[int] | None = None
-    # every binned sample scored 0 or 1 (a run's rows say; unknown for a scores file): intervals are Wilson's
-    binary_scores: bool = False
-    # task -> (column bin, row bin, official score) of every binned sample (runs only; empty for a scores file):
-    # what the 95% intervals of the tables are computed from
-    samples: dict[str, list[tuple[int, int, float]]] = field(default_factory=dict)
-    # the (rows, columns) shape of the cell tables the samples are binned into (runs only)
-    cell_shape: tuple[int, int] | None = None
-    # a family whose official rule counts an empty cell 0 (ReportSpec.per_bin_covered), runs only: task -> per-bin
-    # figures over the cells with samples, and the overall per bin from them (what the tables print in the bins)
-    covered_scores: dict[str, list[float]] = field(default_factory=dict)
-    covered_overall: list[float] | None = None
-    # the benchmark's block of scores.json (current layout) as `niah score` wrote it: the headline figure the
-    # leaderboard shows is read from it (niah.scoring.score.headline_figure), never computed a second way
-    headline: dict[str, Any] | None = None
-    # report.intervals.input_intervals, once computed (the tables and the leaderboard share one bootstrap)
-    interval_cache: dict[str, Any] | None = field(default=None, repr=False, compare=False)
-
-    def breakdown_sums(self, title: str) -> dict[str, tuple[float, int]]:
-        return self.breakdowns.get(title, {})
-
-    @property
-    def incomplete(self) -> bool:
-        return bool(self.run_status) and not self.run_status.get("complete", True)  # type: ignore[union-attr]
-
-    @property
-    def task_order(self) -> tuple[str, ...]:
-        return self.spec.task_order if self.spec is not None else ()
 
 
 @dataclass(frozen=True, slots=True)

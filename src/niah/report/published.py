@@ -8,43 +8,10 @@ benchmark or another scorer would invite a comparison that means nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from niah.report.tables import PublishedSection, TableRow
+from niah.benchmarks.results import PublishedResults, PublishedTable, TableRow
 from niah.util.errors import DataError
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedTable:
-    table: int               # the paper's table number
-    task: str                # "overall" or a task name
-    caption: str
-    rows: tuple[TableRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedResults:
-    protocol: dict[str, Any]
-    source: dict[str, Any]
-    model_notes: dict[str, str]
-    tables: dict[str, PublishedTable]
-    source_label: str = "paper"
-
-    def matches(self, *, benchmark: str | None, scoring: str | None) -> bool:
-        """Same benchmark and the official scorer: the only case where the paper's numbers are comparable."""
-        return benchmark == self.protocol.get("benchmark") and scoring == self.protocol.get("scoring")
-
-    def section(self, task: str) -> PublishedSection | None:
-        table = self.tables.get(task)
-        if table is None:
-            return None
-        split = self.protocol.get("split")
-        label = (f"Published: {self.source_label}, Table {table.table}"
-                 f" ({split} split, {self.protocol.get('scoring')} scoring)" if split else
-                 f"Published: {self.source_label}, Table {table.table}")
-        notes = {m: n for m, n in self.model_notes.items() if any(r.model == m for r in table.rows)}
-        return PublishedSection(label=label, rows=list(table.rows), notes=notes)
 
 
 def parse_published(doc: Any, *, where: str, num_bins: int, source_label: str) -> PublishedResults:

@@ -16,25 +16,18 @@ import html
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from niah.benchmarks.results import MISSING, PublishedSection, TableRow, format_pct
 
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import ExtraTable, ReportSpec
-    from niah.report.inputs import ReportInput
+    from niah.benchmarks.results import ReportInput
 
 OVERALL_KEY = "overall"
-MISSING = "-"
 OVERALL_OFFICIAL_LABEL = "Overall (official: empty bins 0)"
 OVERALL_COVERED_LABEL = "Overall (bins with samples)"
-
-
-def format_pct(value: float | None) -> str:
-    """A percentage with one decimal, rounded half-up on its decimal form; ``-`` for a missing value."""
-    if value is None:
-        return MISSING
-    return str(Decimal(repr(float(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def format_estimate(value: float | None, interval: tuple[float, float] | None) -> str:
@@ -63,36 +56,6 @@ INTERVALS_READING: tuple[str, ...] = (
     "- is a bin without samples (no interval).",
 )
 INTERVALS_LEGEND = " ".join(INTERVALS_READING)
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    """One model's row; ``values`` and ``overall`` are percentages (x100), None where there is no number."""
-
-    model: str
-    values: tuple[float | None, ...]
-    overall: float | None
-    filled: float | None = None   # mean over the bins that have samples, when some bins have none
-    # 95% intervals (percent) of ``values``, ``overall`` and ``filled``; empty / None: not known
-    value_intervals: tuple[tuple[float, float] | None, ...] = ()
-    overall_interval: tuple[float, float] | None = None
-    filled_interval: tuple[float, float] | None = None
-
-    def value_interval(self, index: int) -> tuple[float, float] | None:
-        return self.value_intervals[index] if index < len(self.value_intervals) else None
-
-    def cells(self) -> list[str]:
-        """The bare numbers (no intervals): bins then Overall."""
-        return [format_pct(v) for v in self.values] + [format_pct(self.overall)]
-
-
-@dataclass(slots=True)
-class PublishedSection:
-    """Rows copied from a paper table, shown below the report's own rows and marked as published."""
-
-    label: str               # e.g. "Published: <paper>, Table 6 (test split, official scoring)"
-    rows: list[TableRow]
-    notes: dict[str, str] = field(default_factory=dict)  # model -> caveat (RAG, text tasks only, ...)
 
 
 @dataclass(slots=True)

@@ -43,11 +43,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from niah import interrupts
-from niah.run.cache import CACHE_JSONL, CACHE_LOCK, CACHE_SQLITE, CacheChain, ResponseCache
-from niah.util.errors import ConfigError
 from niah.models.base import Capabilities, GenerationSettings, ModelBackend, ModelSpec
 from niah.models.registry import load_backend
-from niah.prompts import PromptOptions, has_official_fit
+from niah.prompts.render import has_official_fit
+from niah.prompts.types import PromptOptions
+from niah.run.cache import CACHE_JSONL, CACHE_LOCK, CACHE_SQLITE, CacheChain, ResponseCache
 from niah.run.media import MediaStage, frame_cache_for
 from niah.run.plan import (
     Planner,
@@ -89,8 +89,9 @@ from niah.run.rundir import (
     read_request_log,
 )
 from niah.run.send import CallOutcome, RetryPolicy, Sender, ServerUnreachable, call_with_retries
-from niah.sample import Dataset, DatasetStats
 from niah.run.shards import Shard
+from niah.sample import Dataset, DatasetStats
+from niah.util.errors import ConfigError
 
 
 async def run_dataset(

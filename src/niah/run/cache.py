@@ -31,7 +31,7 @@ from niah.util.iox import name_failed_file, open_append, open_lock, open_update,
 
 if TYPE_CHECKING:
     from niah.models.base import GenerationSettings
-    from niah.prompts import RenderedPrompt
+    from niah.prompts.types import RenderedPrompt
 
 CACHE_JSONL = "cache.jsonl"
 CACHE_SQLITE = "cache.sqlite"

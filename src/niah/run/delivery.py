@@ -3,7 +3,7 @@ list) against the prompt the runner actually sends.
 
 A needle hidden in a one-hour video is worthless if frame sampling drops it: the model is then scored on a
 question it was never shown. ``niah run`` records ``needle_shown`` per row and ``niah audit`` reports the
-delivered share; both call :func:`delivered` on the prompt after :func:`niah.prompts.fit_to_capabilities`, so
+delivered share; both call :func:`delivered` on the prompt after :func:`niah.prompts.render.fit_to_capabilities`, so
 that the check follows the runner's own sampling and truncation path, never a copy of it.
 
 A needle is delivered when the sent prompt holds it: a text needle's text in the sent context text, an image
@@ -22,7 +22,7 @@ from niah.sample import ImagePart, TextPart, VideoPart
 
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import NeedleSpot
-    from niah.prompts import RenderedPrompt
+    from niah.prompts.types import RenderedPrompt
     from niah.sample import Sample
 
 #: Frames sampled from a video file are named ``<video path>#t=<seconds>`` in the sent prompt.

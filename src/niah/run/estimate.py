@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from niah.models.base import GenerationSettings
-from niah.prompts import RenderedPrompt
+from niah.prompts.types import RenderedPrompt
 from niah.sample import ImagePart, Sample, TextPart, VideoPart
 from niah.util.errors import ConfigError
 

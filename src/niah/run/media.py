@@ -1,7 +1,7 @@
 """Stage 2 of a run, **expand media**: a sample's rendered prompt turned into what the model is sent.
 
 Videos become sampled frames (or stay video, with a transcript, for a model that takes video natively), then
-the capability fit applies the over-limit policy to images and text (:mod:`niah.prompts`). Video decoding runs
+the capability fit applies the over-limit policy to images and text (:mod:`niah.prompts.render`). Video decoding runs
 in a thread, so requests already planned keep flowing while a long video is sampled, and it stops at the next
 frame when the run is stopped (:class:`niah.video.frames.DecodeStop`).
 
@@ -19,14 +19,8 @@ import tempfile
 from pathlib import Path
 
 from niah.models.base import Capabilities
-from niah.prompts import (
-    FitResult,
-    PromptOptions,
-    RenderedPrompt,
-    expand_media,
-    fit_to_capabilities,
-    render_prompt,
-)
+from niah.prompts.render import expand_media, fit_to_capabilities, render_prompt
+from niah.prompts.types import FitResult, PromptOptions, RenderedPrompt
 from niah.sample import Sample
 from niah.video.frames import DecodeStop
 

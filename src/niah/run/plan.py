@@ -19,7 +19,7 @@ from typing import IO, Any, Literal
 
 from niah.models.base import GenerationSettings, ModelSpec
 from niah.models.registry import parse_model_spec
-from niah.prompts import PromptOptions, RenderedPrompt
+from niah.prompts.types import PromptOptions, RenderedPrompt
 from niah.run.cache import CacheChain, MediaHasher, canonical_json, canonical_json_ascii, request_fingerprint
 from niah.run.media import MediaStage
 from niah.run.rundir import DISK_ERRNOS, ResponsesLog

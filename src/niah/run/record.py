@@ -17,7 +17,7 @@ from typing import Any
 
 from niah import __version__
 from niah.models.base import Capabilities, ModelSpec
-from niah.prompts import RenderedPrompt
+from niah.prompts.types import RenderedPrompt
 from niah.run.cache import CacheChain
 from niah.run.plan import RunSettings, Step
 from niah.run.rundir import LOCAL_WRITE_ERRORS, RUN_JSON, RequestLedger, ResponsesLog, now

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from niah.models.base import GenerationSettings, ModelBackend, ModelError, ModelReply, ModelRequest
-from niah.prompts import PromptOptions, RenderedPrompt
+from niah.prompts.types import PromptOptions, RenderedPrompt
 from niah.run.rundir import LOCAL_WRITE_ERRORS, RequestLedger
 from niah.sample import Sample
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from niah.models.base import GenerationSettings, ModelBackend, ModelRequest, ModelSpec
 from niah.models.registry import load_backend, parse_model_spec
-from niah.prompts import RenderedPrompt
+from niah.prompts.types import RenderedPrompt
 from niah.run.cache import MediaHasher, ResponseCache, request_fingerprint
 from niah.sample import Sample, TextPart, parts_text
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from niah.models.base import GenerationSettings
-from niah.prompts import PromptBody, PromptOptions, Role
+from niah.prompts.types import PromptBody, PromptOptions, Role
 from niah.sample import Part, Sample, TextPart, VideoPart
 
 MCQ_INSTRUCTION = "\nAnswer with the letter of the correct option only."

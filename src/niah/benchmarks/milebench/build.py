@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from niah.benchmarks.registry import corpus_readers
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
 from niah.util.errors import ConfigError
@@ -136,7 +137,7 @@ def build_milebench_niah(out: str | Path, *, lengths: Sequence[int] = (4096,), p
         raise ConfigError("--images must be at least 1 (MileBench haystacks interleave images)")
     image_tokens = fixed_image_cost(image_tokens)
     tok = get_tokenizer(tokenizer)
-    source = load_corpus(corpus, seed=seed)
+    source = load_corpus(corpus, seed=seed, readers=corpus_readers())
     docs = (pool_document(d) for d in source.documents())  # titles, headings and lists printed; kinds balanced
     pool = TextPool.build(docs, tok, "en", exclude=("passkey",))
     pictures = list(source.images())

@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 
 from niah.benchmarks.milebench.official import NO_LETTER_DATASETS, render_choice_suffix
 from niah.models.base import Capabilities, GenerationSettings
-from niah.prompts import FitResult, PromptBody, PromptOptions, RenderedPrompt, Role, register_renderer
+from niah.prompts.render import register_renderer
+from niah.prompts.types import FitResult, PromptBody, PromptOptions, RenderedPrompt, Role
 from niah.sample import ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
 from niah.util.errors import ConfigError, DataError

@@ -24,6 +24,7 @@ import numpy as np
 
 from niah.benchmarks.mm_niah import bins
 from niah.benchmarks.mm_niah.needles import IMAGE_COUNT_RANGE
+from niah.benchmarks.registry import corpus_readers
 from niah.build.buildkey import BuildKey, build_key, image_digest, pool_digest
 from niah.build.deck import deal
 from niah.build.haystack import (
@@ -485,7 +486,7 @@ class MMNIAHBuilder:
         self.cfg = cfg
         tokenizer = get_tokenizer(cfg.tokenizer)
         rule = get_image_rule(cfg.image_tokens)
-        corpus = load_corpus(cfg.corpus, lang=cfg.lang, seed=cfg.seed)
+        corpus = load_corpus(cfg.corpus, lang=cfg.lang, seed=cfg.seed, readers=corpus_readers())
         # documents as a reader sees them: titles, headings and lists in place, kinds balanced
         docs = (pool_document(d) for d in corpus.documents())
         self.doc_separator = DEFAULT_DOC_SEPARATOR if cfg.doc_separator is None else cfg.doc_separator

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from niah.models.base import GenerationSettings
-from niah.prompts import PromptBody, PromptOptions, Role
+from niah.prompts.types import PromptBody, PromptOptions, Role
 from niah.sample import ImagePart, Part, Sample, TextPart
 
 MULTIPLE_CHOICE_INSTRUCTION = "Answer with the option's letter from the given choices directly."

@@ -46,7 +46,8 @@ from typing import Any
 
 from niah.benchmarks.mmlongbench.datasets import LENGTHS_K
 from niah.build.buildkey import build_key, file_digest, image_digest, text_digest
-from niah.prompts import PromptOptions, render_prompt
+from niah.prompts.render import render_prompt
+from niah.prompts.types import PromptOptions
 from niah.sample import DatasetWriter, ImagePart, Part, Sample, TextPart
 from niah.tokens import TextTokenizer, get_tokenizer
 from niah.tokens.image import Qwen2VLRule

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from niah.models.base import GenerationSettings
-from niah.prompts import PromptBody, PromptOptions, Role
+from niah.prompts.types import PromptBody, PromptOptions, Role
 from niah.sample import Part, Sample, TextPart
 from niah.util.errors import DataError
 

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from niah.benchmarks.registry import corpus_readers
 from niah.benchmarks.seq_niah import synth
 from niah.benchmarks.seq_niah.sources import load_source
 from niah.build.buildkey import build_key, path_digest, pool_digest
@@ -735,7 +736,7 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
         real_records[p] = load_source(source, p, lang=langs[0])
     tok = get_tokenizer(tokenizer)
     cells = _cells(pipelines, langs, lengths, need_range)
-    pools = {lang: LongTextPool.build(load_corpus(corpus, lang=lang, seed=seed), tok, lang)
+    pools = {lang: LongTextPool.build(load_corpus(corpus, lang=lang, seed=seed, readers=corpus_readers()), tok, lang)
              for lang in dict.fromkeys(lang for _p, lang, _b, _g in cells)}
     # every draw (QA records, needles, lengths, layouts) keyed on the whole build, the long texts' content and
     # the QA source included (niah.build.buildkey): keyed on the seed alone, a question -> answer table of the default

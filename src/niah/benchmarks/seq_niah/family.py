@@ -18,7 +18,7 @@ from niah.benchmarks.protocol import (
 )
 
 if TYPE_CHECKING:
-    from niah.prompts import Renderer
+    from niah.prompts.types import Renderer
     from niah.scoring.metrics.base import MetricRule
 
 #: The three pipelines (sample.task of built samples); imported test-format samples have task ``test``.

@@ -4,7 +4,7 @@ question (``meta.doc_prefix`` is already part of the context text), as one user 
 from __future__ import annotations
 
 from niah.models.base import GenerationSettings
-from niah.prompts import PromptBody, PromptOptions, Role
+from niah.prompts.types import PromptBody, PromptOptions, Role
 from niah.sample import Part, Sample, TextPart
 
 #: Answers list up to 15 dated items; 1024 new tokens leaves room for models that explain before listing.

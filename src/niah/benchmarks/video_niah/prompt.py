@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from niah.models.base import GenerationSettings
-from niah.prompts import PromptBody, PromptOptions, Role
+from niah.prompts.types import PromptBody, PromptOptions, Role
 from niah.sample import Part, Sample, TextPart
 
 GENERATION = GenerationSettings(temperature=0.0, max_tokens=32)

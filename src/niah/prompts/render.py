@@ -1,4 +1,4 @@
-"""Prompt rendering shared by all benchmark families, and the capability policy.
+"""Prompt rendering shared by all benchmark families, and the capability policy (the types: :mod:`niah.prompts.types`).
 
 Each benchmark family registers a renderer that turns a :class:`~niah.sample.Sample` into its official
 prompt as a list of parts (text, image, video) in the order the model must see them, so that backends send
@@ -15,132 +15,25 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from niah.models.base import Capabilities, GenerationSettings
+from niah.prompts.types import (
+    DEFAULT_IMAGE_TOKENS,
+    OVER_LIMIT_POLICIES,
+    Capabilities,
+    FitResult,
+    GenerationSettings,
+    OfficialFit,
+    PromptBody,
+    PromptOptions,
+    RenderedPrompt,
+    Renderer,
+    Role,
+)
 from niah.sample import ImagePart, Part, Sample, TextPart, VideoPart
 from niah.util.errors import ConfigError
-from niah.util.iox import resolve_under
-from niah.video.frames import DEFAULT_FRAME_LIMIT, DEFAULT_MAX_VIDEO_SECONDS
-
-#: Where a part of a rendered prompt came from. Truncation only ever touches ``context`` parts.
-Role = Literal["system", "context", "question", "choice", "instruction"]
-
-OverLimitPolicy = Literal["skip", "truncate", "downscale", "official"]
-OVER_LIMIT_POLICIES: tuple[str, ...] = ("skip", "truncate", "downscale", "official")
-
-#: Image token cost assumed when a sample carries no image token count (one 448x448 InternVL tile = 256).
-DEFAULT_IMAGE_TOKENS = 256
-
-
-@dataclass(frozen=True, slots=True)
-class PromptOptions:
-    """Rendering choices that are not part of the sample.
-
-    ``question_first`` renders the question before the context (an ablation: a family's renderer says what it
-    means for its prompt, and its docs what the paper reports). ``over_limit`` is the policy for a prompt that
-    exceeds the model's capabilities. ``extra`` carries family-specific switches for other renderers.
-    """
-
-    question_first: bool = False
-    over_limit: OverLimitPolicy = "skip"
-    #: Video for models without native video: at most ``max_frames`` frames per video, sampled every
-    #: 1/``video_fps`` s when given (else uniformly), with subtitles per frame or as one transcript.
-    max_frames: int | None = None
-    video_fps: float | None = None
-    subtitle_mode: str = "frames"
-    extra: tuple[tuple[str, Any], ...] = ()
-    #: Safety limits on one video (frames sent, claimed duration): they refuse a video, never change a prompt,
-    #: so they are not part of :meth:`to_json` (a run raising them resumes into the same run directory).
-    frame_limit: int = DEFAULT_FRAME_LIMIT
-    max_video_seconds: float = DEFAULT_MAX_VIDEO_SECONDS
-    #: A system message sent with every request (``--system-prompt``), in place of the family's own, if any.
-    system_prompt: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"question_first": self.question_first, "over_limit": self.over_limit}
-        if self.max_frames is not None:
-            out["max_frames"] = self.max_frames
-        if self.video_fps is not None:
-            out["video_fps"] = self.video_fps
-        if self.subtitle_mode != "frames":
-            out["subtitle_mode"] = self.subtitle_mode
-        if self.extra:
-            out["extra"] = dict(self.extra)
-        if self.system_prompt is not None:
-            out["system_prompt"] = self.system_prompt
-        return out
-
-
-@dataclass(slots=True)
-class PromptBody:
-    """What a renderer returns: role-tagged parts in order, the family's default decoding, a system text."""
-
-    segments: list[tuple[Role, Part]]
-    generation: GenerationSettings
-    system: str | None = None
-
-
-@dataclass(slots=True)
-class RenderedPrompt:
-    """A prompt ready to send: one user turn of interleaved parts (adjacent text of one role merged), with
-    media paths relative to ``media_root`` (resolved through :meth:`resolve`, which refuses escapes)."""
-
-    parts: list[Part]
-    roles: list[Role]
-    media_root: Path
-    generation: GenerationSettings
-    system: str | None = None
-    #: What the capability fit did ("truncate: ...", "downscale: ..."), or None when the prompt fit as is.
-    policy: str | None = None
-    #: Linear scale applied to every image before sending (set only by the downscale policy).
-    image_scale: float | None = None
-    #: Files made for this prompt outside the media root (frames sampled from a video), by their part path.
-    derived: dict[str, Path] = field(default_factory=dict)
-
-    def resolve(self, rel: str) -> Path:
-        made = self.derived.get(rel)
-        return made if made is not None else resolve_under(self.media_root, rel)
-
-    @property
-    def num_images(self) -> int:
-        n = 0
-        for p in self.parts:
-            if isinstance(p, ImagePart):
-                n += 1
-            elif isinstance(p, VideoPart):
-                n += len(p.frames or ())
-        return n
-
-    @property
-    def has_video(self) -> bool:
-        return any(isinstance(p, VideoPart) for p in self.parts)
-
-    def text(self) -> str:
-        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
-
-    def preview(self) -> str:
-        """The prompt as the official code would write it: text with ``<image>`` where images go."""
-        out: list[str] = []
-        if self.system:
-            out.append(f"[system] {self.system}\n")
-        for p in self.parts:
-            if isinstance(p, TextPart):
-                out.append(p.text)
-            elif isinstance(p, ImagePart):
-                out.append(f"<image: {p.path}>")
-            else:
-                label = p.path or f"{len(p.frames or ())} frames"
-                out.append(f"<video: {label}>")
-        return "".join(out)
-
-
-Renderer = Callable[[Sample, PromptOptions], PromptBody]
-#: An official fit: returns the prompt changed to fit (with ``policy`` set) or None to skip it. It gets the
-#: PromptOptions too, so family switches (``options.extra``, e.g. a model's tokenizer) reach it from the CLI.
-OfficialFit = Callable[[RenderedPrompt, Sample, Capabilities, "PromptOptions"], "FitResult"]
 
 # Renderers registered at run time; otherwise each family's own (``Family.renderer``) from the registry.
 _RENDERERS: dict[str, str | Renderer] = {}
@@ -241,21 +134,6 @@ def render_prompt(sample: Sample, media_root: str | Path, options: PromptOptions
 
 # ---------------------------------------------------------------------------------------------------------
 # Capability policy
-
-
-@dataclass(slots=True)
-class FitResult:
-    """The prompt to send (``policy`` says what was changed) or a reason to skip the sample."""
-
-    prompt: RenderedPrompt | None
-    skip_reason: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def policy(self) -> str | None:
-        if self.skip_reason is not None:
-            return f"skip: {self.skip_reason}"
-        return self.prompt.policy if self.prompt is not None else None
 
 
 def estimate_tokens(prompt: RenderedPrompt, sample: Sample) -> int:

@@ -1,0 +1,84 @@
+"""The Python API (niah.api): docs/python-api.md's worked example runs as written, and the functions keep the
+CLI's checks (unknown options, wrong kinds, folders holding something else)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from niah.api import build, builder_of, headlines, load_dataset
+from niah.util.errors import ConfigError
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"
+
+
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S)
+
+
+def test_the_worked_example_runs_as_written(tmp_path: Path) -> None:
+    blocks = python_blocks(DOC.read_text(encoding="utf-8"))
+    assert len(blocks) == 1, "docs/python-api.md has one worked example"
+    out = io.StringIO()
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(blocks[0], str(DOC), "exec"), {"__name__": "__doc_example__"})
+    finally:
+        os.chdir(here)
+    printed = out.getvalue().splitlines()
+    assert printed[0] == "{'retrieval-text': 10, 'counting-text': 10}"  # what the comment beside it says
+    assert printed[1] == "20 samples"
+    assert printed[2] == "20 answered, 0 failed"
+    assert printed[3].startswith("100.0% (")
+    assert printed[4] == "index.html"
+    assert printed[5].startswith("audit passed ")
+    for name in ("ds/samples.jsonl", "run/responses.jsonl", "run/scores.json", "report/index.html"):
+        assert (tmp_path / name).is_file(), name
+
+
+def test_build_refuses_what_the_builder_does_not_take_before_writing(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="takes no option 'per_sell'"):
+        build("mm-niah", tmp_path / "a", per_sell=2, progress=False)
+    with pytest.raises(ConfigError, match="option 'per_cell' .* must be an integer"):
+        build("mm-niah", tmp_path / "b", per_cell="two", progress=False)
+    with pytest.raises(ConfigError, match="no builder 'nope'"):
+        build("mm-niah", tmp_path / "c", builder="nope", progress=False)
+    assert not any(tmp_path.iterdir())
+
+
+def test_build_keeps_the_folder_rules(tmp_path: Path) -> None:
+    mine = tmp_path / "notes"
+    mine.mkdir()
+    (mine / "NOTES.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(ConfigError, match="holds something else"):
+        build("mm-niah", mine, lengths="1k", tasks=["retrieval-text"], per_cell=1, progress=False)
+    assert [p.name for p in mine.iterdir()] == ["NOTES.txt"]
+
+    ds = tmp_path / "ds"
+    first = build("mm-niah", ds, lengths="1k", tasks=["retrieval-text"], per_cell=1, seed=1, progress=False)
+    before = (ds / "samples.jsonl").read_bytes()
+    with pytest.raises(ConfigError, match="already holds a dataset"):
+        build("mm-niah", ds, lengths="1k", tasks=["retrieval-text"], per_cell=1, seed=2, progress=False)
+    assert (ds / "samples.jsonl").read_bytes() == before
+    again = build("mm-niah", ds, lengths="1k", tasks=["retrieval-text"], per_cell=1, seed=2, overwrite=True,
+                  progress=False)
+    assert again == first and (ds / "samples.jsonl").read_bytes() != before
+    assert len(list(load_dataset(ds))) == sum(first.values())
+
+
+def test_builder_of_names_the_options_and_refuses_a_family_without_a_generator() -> None:
+    assert "per_cell" in builder_of("mm-niah").option_kinds
+    with pytest.raises(ConfigError):
+        builder_of("no-such-family")
+
+
+def test_headlines_reads_a_run_folder(tmp_path: Path) -> None:
+    with pytest.raises(Exception, match="scores.json"):
+        headlines(tmp_path)
