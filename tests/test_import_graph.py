@@ -136,7 +136,7 @@ def test_no_import_circle_crosses_a_folder() -> None:
 
 #: The stages above the family layer: the protocol must reach none of them, however indirectly.
 ABOVE_THE_PROTOCOL = ("niah.cli", "niah.commands", "niah.run", "niah.scoring.score", "niah.scoring.judges",
-                      "niah.report", "niah.audit", "niah.interop", "niah.eval", "niah.models",
+                      "niah.report", "niah.audit.dataset", "niah.interop", "niah.eval", "niah.models",
                       "niah.prompts.render", "niah.benchmarks.registry")
 
 

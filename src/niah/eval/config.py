@@ -375,7 +375,7 @@ def load_eval_config(path: Path) -> EvalConfig:
 def _check_cache_dir(where: _Where, model: ModelEntry, out: Path, benchmarks: tuple[BenchmarkEntry, ...]) -> None:
     """A model's ``cache_dir``, checked when the file is read, before anything is built or asked: never inside
     ``out`` or a dataset (niah writes and replaces those whole), and the user's own private cache folder."""
-    from niah.cache import check_shared_cache_dir
+    from niah.run.cache import check_shared_cache_dir
 
     if model.cache_dir is None:
         return

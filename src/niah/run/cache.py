@@ -27,7 +27,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from niah.util.errors import ConfigError
-from niah.util.iox import name_failed_file, open_append, open_lock, open_update, private_dir, real_dir, refuse_link
+from niah.util.iox import (
+    name_failed_file,
+    open_append,
+    open_lock,
+    open_update,
+    private_dir,
+    real_dir,
+    refuse_link,
+)
 
 if TYPE_CHECKING:
     from niah.models.base import GenerationSettings

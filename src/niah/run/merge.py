@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from niah.util.errors import ConfigError, DataError
-from niah.util.iox import dumps_line, write_atomic, write_json_atomic
 from niah.run import LOCK_FILE, REQUESTS_LOG, RESPONSES_JSONL, RUN_JSON, iter_selected
+from niah.run.shards import Shard, shard_of
 from niah.sample import Dataset
 from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset
-from niah.run.shards import Shard, shard_of
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import dumps_line, write_atomic, write_json_atomic
 
 #: run.json counts that add up over shards.
 _SUMMED = ("total", "answered", "failed", "skipped", "missing", "requests", "retries", "prompt_tokens",

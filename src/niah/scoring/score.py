@@ -59,10 +59,8 @@ from niah.benchmarks.protocol import (
     percent,
 )
 from niah.benchmarks.registry import families, find_family
-from niah.util.errors import ConfigError, DataError
-from niah.util.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
-from niah.scoring.metrics.base import MetricInputError
 from niah.sample import Dataset, Sample
+from niah.scoring.metrics.base import MetricInputError
 from niah.scoring.stats import (
     BOOTSTRAP,
     NORMAL,
@@ -74,6 +72,8 @@ from niah.scoring.stats import (
     strata_alike_interval,
     wilson_interval,
 )
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
 
 if TYPE_CHECKING:
     from niah.scoring.verdicts import JudgePass, VerdictStore
