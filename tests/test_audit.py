@@ -96,7 +96,7 @@ def toy_family() -> Iterator[None]:
     _CUE.clear()
     yield
     unregister_family(BENCH)
-    from niah.prompts.render import render as prompts
+    from niah.prompts import render as prompts
 
     prompts._RENDERERS.pop(BENCH, None)
 
