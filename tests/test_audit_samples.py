@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from niah.audit import AuditOptions, AuditReport
-from niah.audit_samples import (
+from niah.audit.dataset import AuditOptions, AuditReport
+from niah.audit.samples import (
     MIN_TASK_SAMPLES,
     BuildRecipe,
     allowance_95,
@@ -21,8 +21,8 @@ from niah.audit_samples import (
     samples_needed,
 )
 from niah.benchmarks.protocol import ProbeResult
+from niah.build.record import BUILD_RECORD
 from niah.cli import app
-from niah.commands.families import BUILD_RECORD
 
 #: Two samples a task at 1K tokens: each extra build takes a second or two.
 TINY = ["build", "mm-niah", "--tasks", "retrieval-text,counting-text", "--lengths", "1k", "--depths", "0,0.4",

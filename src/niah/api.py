@@ -70,7 +70,7 @@ def build(benchmark: str, out: str | Path, *, builder: str | None = None, overwr
     ``per_cell=2``, ``seed=7``, ``corpus="./my-texts"``); an option the builder does not take, or a value of the
     wrong kind, is refused before anything is built. ``out`` must be new or empty; an earlier dataset there is
     replaced only with ``overwrite``."""
-    from niah.commands.families import is_dataset_folder, write_build_record
+    from niah.build.record import is_dataset_folder, write_build_record
     from niah.eval.config import check_kind
 
     chosen = builder_of(benchmark, builder)

@@ -16,7 +16,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from niah import interrupts
+from niah.util import interrupts
 from niah.util.errors import ConfigError, NiahError
 from niah.util.outcome import EXIT_ERROR
 from niah.util.redact import redact
@@ -216,7 +216,7 @@ def _register() -> None:
 _register()
 
 
-#: The status typer exits with on a KeyboardInterrupt (Ctrl-C, or niah.interrupts.Interrupted for SIGTERM).
+#: The status typer exits with on a KeyboardInterrupt (Ctrl-C, or niah.util.interrupts.Interrupted for SIGTERM).
 EXIT_CTRL_C = 130
 #: Verbs that keep what they finished and pick up where they stopped when the same command is run again.
 RESUMABLE = {"run": "what was answered is kept", "eval": "what was built and answered is kept",

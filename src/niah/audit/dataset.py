@@ -60,8 +60,8 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from niah.benchmarks.protocol import UNSCORED, AuditSpec, NeedleSpot, ProbeResult
-from niah.util.errors import ConfigError, DataError
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart
+from niah.util.errors import ConfigError, DataError
 
 AUDIT_FILE = "audit.json"
 #: Points a probe may beat chance by before it fails (the issue's stated margin).
@@ -111,7 +111,7 @@ class AuditOptions:
     seed: int = 0
     media_roots: tuple[str, ...] = ()
     #: The most samples of a task the audit measures, the dataset's own and those it builds of the same
-    #: generator (:func:`niah.audit_samples.audit_enough`); None: ``niah.audit_samples.DEFAULT_LIMIT``; at or
+    #: generator (:func:`niah.audit.samples.audit_enough`); None: ``niah.audit.samples.DEFAULT_LIMIT``; at or
     #: below the dataset's own size (0, say), none are built.
     limit: int | None = None
     #: The noise allowance (points, at 95% one-sided) that samples are built for.
@@ -1004,7 +1004,7 @@ class _Reader:
 
     # -- per sample
     def read(self, i: int, sample: Sample, f: _Facts, own: Counter[str]) -> None:
-        from niah.audit import probes as audit_probes as rp
+        from niah.audit import probes as rp
 
         task = f.task
         self.groups[i] = f.group
@@ -1124,7 +1124,7 @@ def _token_counter(name: str | None) -> Callable[[str], int]:
 @dataclass(frozen=True)
 class AuditSource:
     """A folder of samples the audit measures: the dataset itself, or more samples of its generator that the
-    audit built (:mod:`niah.audit_samples`; ``about`` says how: the command, its seed and size)."""
+    audit built (:mod:`niah.audit.samples`; ``about`` says how: the command, its seed and size)."""
 
     path: Path
     built: bool = False

@@ -60,7 +60,7 @@ def audit(
         print_report,
         write_audit,
     )
-    from niah.audit_samples import audit_enough
+    from niah.audit.samples import audit_enough
 
     if out is not None and out.is_dir():
         out = out / AUDIT_FILE  # a folder given: audit.json in it

@@ -71,7 +71,7 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
     from niah.util.errors import ConfigError
 
     if dataset is None:
-        from niah.commands.families import differing_options, read_build_record, write_build_record
+        from niah.build.record import differing_options, read_build_record, write_build_record
 
         dataset = out / "dataset"
         family = get_family(benchmark or DEFAULT_FAMILY)

@@ -15,6 +15,12 @@ from typing import Annotated, Any
 import typer
 
 from niah.benchmarks.protocol import Command
+from niah.build.record import (
+    differing_options,
+    is_dataset_folder,
+    read_build_record,
+    write_build_record,
+)
 
 VERB_HELP: dict[str, str] = {
     "build": "Generate benchmark samples.",
@@ -32,57 +38,6 @@ def family_commands() -> list[Command]:
 
 #: Verbs whose commands write a niah dataset at ``--out``: each gets ``--overwrite`` and the folder rule.
 DATASET_VERBS = frozenset({"build", "import", "derive"})
-#: What a dataset verb records in the folder it wrote: the command and the options it was given, so that the
-#: same command again resumes (nothing to do) and another one is refused naming what differs.
-BUILD_RECORD = ".niah-build.json"
-
-
-def is_dataset_folder(path: Path) -> bool:
-    """A folder a dataset verb wrote: a niah dataset (``samples.jsonl``), or one holding its build record."""
-    return (path / "samples.jsonl").is_file() or (path / BUILD_RECORD).is_file()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return str(value)  # a path, an enum: as written
-
-
-def read_build_record(out: Path) -> dict[str, Any] | None:
-    """The build record of a dataset folder, or None (a folder written before records, or a damaged one)."""
-    import json
-
-    try:
-        record = json.loads((out / BUILD_RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) else None
-
-
-def write_build_record(out: Path, command: str, options: dict[str, Any]) -> None:
-    from niah.util.iox import write_json_atomic
-
-    write_json_atomic(out / BUILD_RECORD, {"command": command, "options": _jsonable(options)})
-
-
-def differing_options(record: dict[str, Any] | None, command: str, options: dict[str, Any]) -> list[str]:
-    """What differs between a folder's build record and the build now asked (``--name was X, now Y``); one
-    entry naming the record's absence when the folder has none."""
-    if record is None:
-        return ["the folder has no build record (written by an older niah or by hand)"]
-    if record.get("command") != command:
-        return [f"it was written by `niah {record.get('command')}`, not `niah {command}`"]
-    recorded = record.get("options")
-    before: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
-    now: dict[str, Any] = _jsonable(options)
-    return [f"--{key.replace('_', '-')} was {before.get(key)!r}, now {now.get(key)!r}"
-            for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
-
-
 def _guarded(verb: str, command: Command) -> Callable[..., Any]:
     """The command with ``--overwrite`` and the output-folder rule (:func:`niah.util.iox.claim_output_folder`): a
     folder holding something else is refused; a dataset this very command wrote with the same options is left as

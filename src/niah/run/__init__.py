@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from niah import interrupts
 from niah.models.base import Capabilities, GenerationSettings, ModelBackend, ModelSpec
 from niah.models.registry import load_backend
 from niah.prompts.render import has_official_fit
@@ -91,6 +90,7 @@ from niah.run.rundir import (
 from niah.run.send import CallOutcome, RetryPolicy, Sender, ServerUnreachable, call_with_retries
 from niah.run.shards import Shard
 from niah.sample import Dataset, DatasetStats
+from niah.util import interrupts
 from niah.util.errors import ConfigError
 
 
@@ -194,7 +194,7 @@ class _Held:
     ledger: RequestLedger | None = None
     bar: Progress | None = None
     recorder: Recorder | None = None
-    interrupted: str | None = None  # the signal that stopped it (niah.interrupts cancels the run's task)
+    interrupted: str | None = None  # the signal that stopped it (niah.util.interrupts cancels the run's task)
 
 
 async def _run_stages(ds: Dataset, spec: ModelSpec, backend: ModelBackend | None, out_path: Path,
@@ -319,7 +319,7 @@ async def _release(held: _Held, out_path: Path, created_out: bool) -> None:
 
 def run_dataset_sync(*args: Any, **kwargs: Any) -> RunSummary:
     """:func:`run_dataset` for callers without an event loop; Ctrl-C or SIGTERM stops it as the command line's
-    run (:func:`niah.interrupts.run_async`): run.json says so and :class:`niah.interrupts.Interrupted` is raised."""
+    run (:func:`niah.util.interrupts.run_async`): run.json says so and :class:`niah.util.interrupts.Interrupted` is raised."""
     return interrupts.run_async(run_dataset(*args, **kwargs))
 
 

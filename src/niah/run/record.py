@@ -463,7 +463,7 @@ def start_run_json(*, ds: Dataset, spec: ModelSpec, identity: dict[str, Any], ca
 
 def exit_status(summary: RunSummary, *, disk_error: str | None, disk_where: Path) -> RunSummary:
     """The invocation's exit status: the summary, or the error a disk failure ends it with (a signal ends it
-    with :class:`niah.interrupts.Interrupted`, raised on its way out)."""
+    with :class:`niah.util.interrupts.Interrupted`, raised on its way out)."""
     if disk_error is not None:
         raise RunDiskError(f"stopped on a disk error writing {disk_where} ({disk_error}); the {summary.answered} "
                            "answers so far are kept; free space and rerun the same command to resume")

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from niah import interrupts
 from niah.run.cache import canonical_json_ascii
+from niah.util import interrupts
 from niah.util.errors import DataError
 from niah.util.iox import dumps_line, open_append, read_append_log, write_json_atomic
 from niah.util.redact import redact

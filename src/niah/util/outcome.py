@@ -7,7 +7,7 @@ Exit statuses of the CLI (documented in docs/running.md, "Exit status"):
 - 2: an error: bad arguments or input, a run stopped by a disk error; one ``error:`` line on stderr, no traceback;
 - 3: the run finished but some requests failed or were skipped (``--allow-failures`` makes it 0), or a judge
   verb stored verdicts that failed (no reply, or a reply that never parsed);
-- 130 / 143: stopped by Ctrl-C (SIGINT) / SIGTERM, in any verb (:mod:`niah.interrupts`): one line on stderr says
+- 130 / 143: stopped by Ctrl-C (SIGINT) / SIGTERM, in any verb (:mod:`niah.util.interrupts`): one line on stderr says
   what was stopped and how to resume or redo it.
 """
 

@@ -1,7 +1,7 @@
 """Enough samples for ``niah audit``: more of a generated dataset's own generator, built until every probe's
 noise allowance is within a few points.
 
-A probe's verdict allows its sampling noise (:data:`niah.audit.NOISE_Z` standard errors of its mean): on a
+A probe's verdict allows its sampling noise (:data:`niah.audit.dataset.NOISE_Z` standard errors of its mean): on a
 30-sample try that is 10-40 points, so a shortcut worth 20 points passes, and luck alone fails a clean build.
 A dataset that records how it was built (its ``.niah-build.json``, written by every ``niah build``) can be
 measured on as many samples as the verdict needs: the same command with the same options, other seeds (a
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from niah.audit import (
+from niah.audit.dataset import (
     DELIVERY,
     MIN_VERDICT_SAMPLES,
     NOISE_Z,
@@ -31,7 +31,7 @@ from niah.audit import (
     AuditSource,
     audit_dataset,
 )
-from niah.errors import DataError
+from niah.util.errors import DataError
 
 #: The most samples of a task the audit measures unless ``--limit`` says otherwise: a probe whose per-sample
 #: scores are 0 or 1 at 50% needs 271 for an allowance of 5 points at 95%, and none measured on every sample
@@ -79,7 +79,7 @@ class BuildRecipe:
     def of(cls, dataset: Path) -> BuildRecipe | None:
         """The dataset's recipe, or None when it records none a builder can replay (an import, a derived or
         hand-made dataset, or a build without a seed and a ``--per-cell``)."""
-        from niah.commands.families import read_build_record
+        from niah.build.record import read_build_record
 
         record = read_build_record(dataset)
         if record is None:
@@ -106,16 +106,9 @@ class BuildRecipe:
     def build(self, out: Path, seed: int, per_cell: int, progress: bool) -> AuditSource:
         """The dataset's build again, with this seed and ``--per-cell``, into ``out`` (its summary goes to
         stderr: stdout is the audit's)."""
-        import click
-        import typer.main
-
-        from niah.cli import app
-
-        command: Any = typer.main.get_command(app)
-        for name in self.command:
-            command = command.get_command(click.Context(command), name) if hasattr(command, "get_command") else None
-            if command is None:
-                raise DataError(f"no command `{self.name}` in this niah")
+        command = _family_command(self.command)
+        if command is None:
+            raise DataError(f"no command `{self.name}` in this niah")
         values = {**self.options, "seed": seed, "per_cell": per_cell}
         if "no_progress" in values:
             values["no_progress"] = not progress
@@ -125,6 +118,27 @@ class BuildRecipe:
         if not (out / "samples.jsonl").is_file():
             raise DataError(f"`{self.name}` wrote no niah dataset (samples.jsonl) at {out}")
         return AuditSource(out, built=True, about={"command": self.name, "seed": seed, "per_cell": per_cell})
+
+
+def _family_command(words: tuple[str, ...]) -> Any:
+    """The click command of the family command ``VERB NAME`` (``build <family>``), made from the family's own
+    :class:`~niah.benchmarks.protocol.Command` as ``niah`` makes it (the audit stage sits below the command line,
+    so it asks the registry, not the CLI), or None."""
+    import typer
+    import typer.main
+
+    from niah.benchmarks.registry import families
+
+    if len(words) != 2:
+        return None
+    verb, name = words
+    for family in families():
+        for found in family.commands() if family.commands is not None else ():
+            if found.verb == verb and found.name == name:
+                app = typer.Typer()
+                app.command(name)(found.function)
+                return typer.main.get_command(app)
+    return None
 
 
 def _arguments(command: Any, values: Mapping[str, Any]) -> list[str]:
