@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
+from niah.build.haystack import ImageSpec, NeedleSpec, TextPool, assemble, sweep_haystack
 from niah.corpus import load_corpus
 from niah.corpus.text import split_sentences
-from niah.build.haystack import ImageSpec, NeedleSpec, TextPool, assemble, sweep_haystack
 from niah.tokens import get_tokenizer
 
 NEEDLE = " The best thing to do in Nanjing is eating hot dry noodles."

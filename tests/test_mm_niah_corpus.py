@@ -10,6 +10,7 @@ import pytest
 
 from niah.benchmarks.mm_niah.build import BuildConfig
 from niah.benchmarks.mm_niah.cli import build_mm_niah
+from niah.benchmarks.registry import corpus_readers
 from niah.corpus import load_corpus
 from niah.sample import Dataset, ImagePart, parts_text
 from niah.util.errors import ConfigError, DataError
@@ -22,7 +23,7 @@ def official(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_documents_split_at_separator_with_images_in_place_and_needles_removed(official: Path) -> None:
-    corpus = load_corpus(f"mm-niah:{official}")
+    corpus = load_corpus(f"mm-niah:{official}", readers=corpus_readers())
     docs = list(corpus.documents())
     # 8 retrieval-text records x 3 documents + 8 counting-text x 2 + retrieval-image 2 (no document twice)
     assert len(docs) == 8 * 3 + 8 * 2 + 2
@@ -73,7 +74,7 @@ def test_a_needle_not_found_verbatim_leaves_its_record_out_and_says_so(tmp_path:
     rec = folder.retrieval_text(needle_index=1)
     rec["meta"]["needles"] = ["A needle that the context does not contain."]
     root = folder.write()
-    corpus = load_corpus(f"mm-niah:{root}")
+    corpus = load_corpus(f"mm-niah:{root}", readers=corpus_readers())
     assert len(list(corpus.documents())) == 6 * 3
     assert "turquoise" not in "\n".join(p for d in corpus.documents() for p in d.paragraphs)
     assert corpus.notes and "1 record(s) left out" in corpus.notes[0]  # type: ignore[attr-defined]
@@ -94,7 +95,7 @@ def test_a_needle_listed_twice_or_inside_another_is_removed_not_refused(tmp_path
                               "The little penguin counted 1 needles. And one more.",
                               "The little penguin counted 3 needles."]
     root = folder.write()
-    corpus = load_corpus(f"mm-niah:{root}")
+    corpus = load_corpus(f"mm-niah:{root}", readers=corpus_readers())
     docs = list(corpus.documents())
     assert len(docs) == 2 * 2 and not corpus.notes  # type: ignore[attr-defined]
     text = "\n".join(p for d in docs for p in d.paragraphs)
@@ -124,7 +125,7 @@ def test_hostile_records_name_file_line_and_field(tmp_path: Path, change: dict[s
                                                   meta_change: dict[str, object] | None, field: str,
                                                   words: str) -> None:
     root = _hostile(tmp_path, change, meta_change)
-    corpus = load_corpus(f"mm-niah:{root}")
+    corpus = load_corpus(f"mm-niah:{root}", readers=corpus_readers())
     with pytest.raises(DataError) as err:
         list(corpus.documents())
     assert err.value.field == field
@@ -135,12 +136,12 @@ def test_hostile_records_name_file_line_and_field(tmp_path: Path, change: dict[s
 
 def test_folder_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not found"):
-        load_corpus(f"mm-niah:{tmp_path / 'nope'}")
+        load_corpus(f"mm-niah:{tmp_path / 'nope'}", readers=corpus_readers())
     with pytest.raises(ConfigError, match="no MM-NIAH annotation files"):
-        load_corpus(f"mm-niah:{tmp_path}")
+        load_corpus(f"mm-niah:{tmp_path}", readers=corpus_readers())
     (tmp_path / "x.jsonl").write_text("{}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="split folder"):
-        load_corpus(f"mm-niah:{tmp_path / 'x.jsonl'}")
+        load_corpus(f"mm-niah:{tmp_path / 'x.jsonl'}", readers=corpus_readers())
 
 
 def test_cli_build_reads_the_official_folder(official: Path, tmp_path: Path) -> None:

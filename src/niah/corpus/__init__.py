@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -63,6 +64,11 @@ def load_corpus(spec: str, *, lang: str = "en", seed: int = 0, readers: Sequence
             if not path.exists():
                 raise ConfigError(f"corpus path not found: {path} (for --corpus {kind}:PATH)")
             return reader.open(path, lang, seed)
+    if rest and kind and not Path(spec).expanduser().exists() and re.fullmatch(r"[a-z][a-z0-9-]*", kind):
+        known = ", ".join([*KINDS, *(r.kind for r in readers)])
+        raise ConfigError(f"--corpus {spec}: no corpus format {kind!r} here (known: {known}); a benchmark family's "
+                          "format is read through the readers the caller passes (readers=corpus_readers() of "
+                          "niah.benchmarks.registry)")
     return _open(Path(spec).expanduser(), None, lang=lang, seed=seed)
 
 
