@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.cli import app
-from niah.util.errors import DataError
 from niah.interop.replay import NOT_IN_LOG, import_responses
 from niah.models.baselines import format_gold
 from niah.run import RESPONSES_JSONL, RUN_JSON, run_dataset_sync
 from niah.sample import Dataset
 from niah.scoring.score import score_run
+from niah.util.errors import DataError
 from support.datasets import write_mm_niah_like
 from support.harness_logs import (
     inspect_sample,

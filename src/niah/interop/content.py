@@ -15,9 +15,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from niah.util.errors import DataError
 from niah.interop.logs import HarnessLog, HarnessReply
 from niah.sample import Dataset, Sample, TextPart
+from niah.util.errors import DataError
 
 #: The inspect task's metadata key holding the sample's content key (:meth:`niah.sample.Sample.content_key`).
 SAMPLE_KEY_FIELD = "niah_sample_key"
