@@ -1,0 +1,1 @@
+"""What builds samples besides the families themselves: the haystack assembler, build keys, length bins, balanced decks, the build record."""
