@@ -439,17 +439,43 @@ def _judge_mentions(options: Sequence[str], text: str, norm: str, mentions: list
     return named, negated_ks, contrast
 
 
-def match_option(options: Sequence[str], response: str | None, *, index_base: int = 1) -> tuple[int | None, str]:
+#: What :func:`match_option` returns: the 0-based option index and the rule that found it, or None and why not.
+OptionMatch = tuple[int | None, str]
+
+
+def match_option(options: Sequence[str], response: str | None, *, index_base: int = 1) -> OptionMatch:
     """(0-based option index, rule) or (None, reason) when the reply does not name exactly one option."""
     if not options:
         return None, "no-options"
     if response is None or not response.strip():
         return None, "empty"
-    n = len(options)
     text = _clean(response)
     if not text:
         return None, "empty"
+    whole = _whole_reply(options, text, index_base)
+    if whole is not None:
+        return whole
+    if offers_alternatives(options, text, index_base=index_base):
+        return _committed_after_alternatives(options, text, index_base)
+    hedged = bool(_HEDGE.search(text))
+    final = _final_answer(text, len(options), index_base, hedged)
+    if final is not None:
+        return final
+    mentions, out_of_range = _marked_mentions(text, len(options), index_base)
+    idk = idk_index(options)
+    norm = normalize(text)
+    idk_beside_option = _option_text_mentions(options, norm, idk, mentions)
+    named, negated_ks, contrast = _judge_mentions(options, text, norm, mentions)
+    if idk_beside_option and idk is not None:
+        named.add(idk)
+        contrast = None
+    return _mentions_verdict(options, text, index_base, named, negated_ks, contrast, idk, hedged, out_of_range)
 
+
+def _whole_reply(options: Sequence[str], text: str, index_base: int) -> OptionMatch | None:
+    """The reply as a whole is an option (as written, or normalized), a lone letter or a lone number; None
+    when it is none of these."""
+    n = len(options)
     exact = [i for i, opt in enumerate(options) if _clean(opt) == text]
     if len(exact) == 1:
         return exact[0], "exact"
@@ -459,7 +485,6 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
         return normalized[0], "normalized"
     if len(exact) > 1 or len(normalized) > 1:
         return None, "ambiguous"  # duplicate option texts
-
     m = _LONE_LETTER.match(text)
     if m:
         k = _LETTERS.index(m.group(1).upper())
@@ -468,24 +493,27 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
     if m:
         k = int(m.group(1)) - index_base
         return (k, "index") if 0 <= k < n else (None, "out-of-range")
+    return None
 
-    if offers_alternatives(options, text, index_base=index_base):
-        return _committed_after_alternatives(options, text, index_base)
 
+def _final_answer(text: str, n: int, index_base: int, hedged: bool) -> OptionMatch | None:
+    """The option a final-answer line names (``Answer: C``); None without one."""
     finals = {(_LETTERS.index((a or b or c).upper()) if (a or b or c) else int(d) - index_base)
               for a, b, d, c in _FINAL.findall(text)}
     if len(finals) > 1:
         return None, "ambiguous"
-    hedged = bool(_HEDGE.search(text))
     if len(finals) == 1:
         k = finals.pop()
         if not 0 <= k < n:
             return None, "out-of-range"
         return (None, "hedged") if hedged else (k, "final-answer")
+    return None
 
+
+def _marked_mentions(text: str, n: int, index_base: int) -> tuple[list[tuple[int, str, int, int, int]], bool]:
+    """Each option the reply names by a letter or number marker, as (option, "text", start, end, where the letter
+    or number itself starts: after a marker such as "or" in "or C"); and whether one names no option."""
     out_of_range = False
-    # Each mention as (option, "text" or "norm": the string its span is in, start, end, where the letter or text
-    # itself starts: after a marker such as "or" in "or C"); judged once all are found.
     mentions: list[tuple[int, str, int, int, int]] = []
 
     def name(k: int, start: int, end: int, core: int | None = None) -> None:
@@ -512,8 +540,14 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
             name(_LETTERS.index(letter.group(0)), m.start(1) + letter.start(), m.end(1))
     for m in _MARK_NUMBER.finditer(text):
         name(int(m.group(1)) - index_base, m.start(), m.end(), m.start(1))
-    # Option texts as whole words of the normalized reply (a shorter option inside a longer named one is the
-    # longer one's words, not a second mention).
+    return mentions, out_of_range
+
+
+def _option_text_mentions(options: Sequence[str], norm: str, idk: int | None,
+                          mentions: list[tuple[int, str, int, int, int]]) -> bool:
+    """Add to ``mentions`` the option texts the normalized reply holds as whole words (a shorter option inside a
+    longer named one is the longer one's words, not a second mention); True when the "I don't know" option
+    stands beside another option (a hedge plus an option is ambiguous)."""
     spans: list[tuple[int, int, int]] = []
     for i, opt in enumerate(options):
         o = normalize(opt)
@@ -521,7 +555,6 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
             continue
         for m in re.finditer(rf"(?<!\w){re.escape(o)}(?!\w)", norm):
             spans.append((m.start(), m.end(), i))
-    idk = idk_index(options)
     idk_beside_option = False
     for s, e, i in spans:
         if any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2, j in spans if j != i):
@@ -530,11 +563,12 @@ def match_option(options: Sequence[str], response: str | None, *, index_base: in
             idk_beside_option = True  # "I don't know, but maybe B": a hedge plus an option is ambiguous
             continue
         mentions.append((i, "norm", s, e, s))
-    named, negated_ks, contrast = _judge_mentions(options, text, norm, mentions)
-    if idk_beside_option and idk is not None:
-        named.add(idk)
-        contrast = None
+    return idk_beside_option
 
+
+def _mentions_verdict(options: Sequence[str], text: str, index_base: int, named: set[int], negated_ks: set[int],
+                      contrast: int | None, idk: int | None, hedged: bool, out_of_range: bool) -> OptionMatch:
+    """The option the judged mentions settle on, or why none."""
     none_of = bool(_NONE_OF.search(text))
     if named and none_of:
         return None, "none-of-them"
