@@ -438,22 +438,47 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path, media: MediaChe
     for i, rel in enumerate(images):
         if not isinstance(rel, str) or not rel:
             raise DataError("must be a non-empty string", field=f"images_list[{i}]")
-        if media is not None:
-            media.check(rel, "image", field=f"images_list[{i}]")
-        else:
-            resolve_under(images_root, rel, field=f"images_list[{i}]")
+        _check_image(rel, images_root, media, f"images_list[{i}]")
     context = _require(obj, "context", str, "a string")
     question = _require(obj, "question", str, "a string")
     # the test split's ground truth is private: its records have no answer (or null); such samples run and
     # export like any other, and scoring says that gold is missing
     answer = obj.get("answer")
     meta = _require(obj, "meta", dict, "an object")
-
     placeholders = context.count(IMAGE_PLACEHOLDER) + question.count(IMAGE_PLACEHOLDER)
     if placeholders != len(images):
         raise DataError(f"{placeholders} <image> placeholders in context+question but {len(images)} images",
                         field="images_list")
+    kept = _official_meta(meta)
+    choices = _choices(meta, images_root, media)
+    answer = _checked_answer(answer, task, choices)
+    context_parts, next_image = _split_placeholders(context, images, 0)
+    question_parts, _ = _split_placeholders(question, images, next_image)
+    return Sample(
+        id=f"{task}/{record_id:06d}" if record_id >= 0 else f"{task}/{record_id}",
+        benchmark=BENCHMARK,
+        task=task,
+        context=context_parts,
+        question=question_parts,
+        answer=answer,
+        choices=choices,
+        meta={"official_id": record_id, **kept,
+              "tokenizer": "mm-niah-official", "image_tokens_rule": "mm-niah-official"},
+    )
 
+
+def _check_image(rel: str, images_root: Path, media: MediaChecker | None, field: str) -> None:
+    """An image path of the record: a decodable image file under its root with ``media``, else a path that
+    stays under ``images_root``."""
+    if media is not None:
+        media.check(rel, "image", field=field)
+    else:
+        resolve_under(images_root, rel, field=field)
+
+
+def _official_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """What a sample's meta keeps of the record's (checked): context_length, text_tokens, image_tokens,
+    num_images, depth, needles, category, in that order."""
     if "placed_depth" not in meta:
         raise DataError("missing", field="meta.placed_depth")
     placed_depth = meta["placed_depth"]
@@ -472,26 +497,33 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path, media: MediaChe
     category = meta.get("category")
     if category is not None and category not in CATEGORIES:
         raise DataError(f"unknown category {category!r}", field="meta.category")
+    return {"context_length": numbers["context_length"], "text_tokens": numbers["context_length_text"],
+            "image_tokens": numbers["context_length_image"], "num_images": numbers["num_images"],
+            "depth": depth, "needles": needles, "category": category}
 
+
+def _choices(meta: dict[str, Any], images_root: Path, media: MediaChecker | None) -> list[list[Part]] | None:
+    """The record's options: text (``meta.choices``) or images (``meta.choices_image_path``), never both."""
     text_choices = meta.get("choices")
     image_choices = meta.get("choices_image_path")
     if text_choices is not None and image_choices is not None:
         raise DataError("only one of choices / choices_image_path may be set", field="meta.choices")
-    choices: list[list[Part]] | None = None
     if text_choices is not None:
         if not isinstance(text_choices, list) or not all(isinstance(c, str) for c in text_choices):
             raise DataError("must be a list of strings", field="meta.choices")
-        choices = [[TextPart(c)] for c in text_choices]
-    elif image_choices is not None:
+        return [[TextPart(c)] for c in text_choices]
+    if image_choices is not None:
         if not isinstance(image_choices, list) or not all(isinstance(c, str) and c for c in image_choices):
             raise DataError("must be a list of image paths", field="meta.choices_image_path")
         for i, rel in enumerate(image_choices):
-            if media is not None:
-                media.check(rel, "image", field=f"meta.choices_image_path[{i}]")
-            else:
-                resolve_under(images_root, rel, field=f"meta.choices_image_path[{i}]")
-        choices = [[ImagePart(c)] for c in image_choices]
+            _check_image(rel, images_root, media, f"meta.choices_image_path[{i}]")
+        return [[ImagePart(c)] for c in image_choices]
+    return None
 
+
+def _checked_answer(answer: Any, task: str, choices: list[list[Part]] | None) -> Any:
+    """The record's answer, checked against its task and options (a counting answer decoded from its JSON
+    string); None stays None (no gold: the test split)."""
     if answer is not None and task.startswith("counting") and isinstance(answer, str):
         try:
             answer = json.loads(answer)
@@ -507,30 +539,7 @@ def annotation_to_sample(obj: Any, task: str, images_root: Path, media: MediaChe
             raise DataError("an integer (option index) answer needs choices", field="answer")
         if not 0 <= answer < len(choices):
             raise DataError(f"option index {answer} out of range for {len(choices)} choices", field="answer")
-
-    context_parts, next_image = _split_placeholders(context, images, 0)
-    question_parts, _ = _split_placeholders(question, images, next_image)
-    return Sample(
-        id=f"{task}/{record_id:06d}" if record_id >= 0 else f"{task}/{record_id}",
-        benchmark=BENCHMARK,
-        task=task,
-        context=context_parts,
-        question=question_parts,
-        answer=answer,
-        choices=choices,
-        meta={
-            "official_id": record_id,
-            "context_length": numbers["context_length"],
-            "text_tokens": numbers["context_length_text"],
-            "image_tokens": numbers["context_length_image"],
-            "num_images": numbers["num_images"],
-            "depth": depth,
-            "needles": needles,
-            "category": category,
-            "tokenizer": "mm-niah-official",
-            "image_tokens_rule": "mm-niah-official",
-        },
-    )
+    return answer
 
 
 def load_annotations(annotation_jsonl: str | Path, images_root: str | Path, *,
