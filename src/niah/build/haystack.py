@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from niah.util.errors import ConfigError
 from niah.tokens.text import TextTokenizer
+from niah.util.errors import ConfigError
 
 # Languages whose sentences are joined with a space (units start with " "); others are joined with nothing.
 SPACED_LANGS = frozenset({"en", "de", "fr", "es", "it", "pt", "nl"})
