@@ -5,7 +5,10 @@ seed 1 as the question->answer reference, audits each with the settings the docs
 and prints every probe (score, chance, verdict) as a Markdown table, plus the wall time of each audit. The
 numbers go into docs/audit.md.
 
-    python bench/audit_families.py [--only mm-niah,video-niah] [--out /tmp/niah-audit-bench] [--large]
+Each audit measures its build on as many samples of the builder as `niah audit` builds by default, or
+``--limit N`` a task (0: the build as it is).
+
+    python bench/audit_families.py [--only mm-niah,video-niah] [--out /tmp/niah-audit-bench] [--large] [--limit N]
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated families (default: all)")
     ap.add_argument("--out", type=Path, default=Path("/tmp/niah-audit-bench"))
     ap.add_argument("--large", action="store_true", help="also the larger grids")
+    ap.add_argument("--limit", type=int, default=None, help="niah audit --limit (default: the audit's own)")
     args = ap.parse_args()
     only = {f for f in args.only.split(",") if f}
     rows: list[str] = ["| family | grid | task | probe | score | chance | verdict |", "|---|---|---|---|---:|---:|---|"]
@@ -66,12 +70,14 @@ def main() -> None:
             build(family, verb, options, ds, 0)
             build(family, verb, options, ref, 1)
             t0 = time.perf_counter()
-            done = niah("audit", str(ds), "--reference", str(ref), "--no-progress", *audit_options)
+            more = [] if args.limit is None else ["--limit", str(args.limit)]
+            done = niah("audit", str(ds), "--reference", str(ref), "--no-progress", *more, *audit_options)
             wall = time.perf_counter() - t0
             if done.returncode not in (0, 1):
                 raise SystemExit(f"{family}: audit failed:\n{done.stderr[-2000:]}")
             report = json.loads((ds / "audit.json").read_text())
-            timings.append(f"{family} {grid}: {report['samples']} samples, audit {wall:.1f} s, "
+            built = sum(sum(s.get("tasks", {}).values()) for s in report.get("sources", []) if s.get("built"))
+            timings.append(f"{family} {grid}: {report['samples']} samples ({built} built), audit {wall:.1f} s, "
                            f"{report['failed']} of {len(report['probes'])} probes failed")
             for p in report["probes"]:
                 rows.append(f"| {family} | {grid} | {p['task']} | {p['probe']} | {p['score']:.1f} | "
