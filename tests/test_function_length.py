@@ -29,11 +29,6 @@ MAX_LINES = 100
 #: The docstring line that lets a hot path run longer: the bench script that times it and the figure it gave.
 HOT_PATH = re.compile(r"^\s*Length: hot path; (bench/[\w/]+\.py): (.*\d.*)$", re.MULTILINE)
 
-#: TEMPORARY: functions still being split into named steps (issue 46); each entry goes as its split lands.
-PENDING_SPLIT = frozenset({
-    ("commands/run.py", "register"),
-    ("commands/run.py", "register.run_command"),
-})
 
 
 @dataclass(frozen=True)
@@ -78,7 +73,7 @@ def package_long_functions() -> list[LongFunction]:
 
 
 def test_no_function_over_the_limit_unless_a_measured_hot_path() -> None:
-    unjustified = [f for f in package_long_functions() if f.bench is None and (f.path, f.name) not in PENDING_SPLIT]
+    unjustified = [f for f in package_long_functions() if f.bench is None]
     assert not unjustified, "functions over 100 lines (split them into named steps):\n" + "\n".join(
         f"  src/niah/{f.path}:{f.line}: {f.name} ({f.lines} lines)" for f in unjustified)
 
@@ -87,11 +82,6 @@ def test_every_hot_path_names_a_bench_script_that_exists() -> None:
     missing = [f for f in package_long_functions() if f.bench is not None and not (REPO / f.bench).is_file()]
     assert not missing, "hot paths naming a bench script that does not exist:\n" + "\n".join(
         f"  src/niah/{f.path}:{f.line}: {f.name}: {f.bench}" for f in missing)
-
-
-def test_every_pending_split_is_still_long() -> None:
-    long = {(f.path, f.name) for f in package_long_functions()}
-    assert not PENDING_SPLIT - long, f"split already: drop from PENDING_SPLIT: {sorted(PENDING_SPLIT - long)}"
 
 
 def _function(body_lines: int, docstring: str = "") -> str:
