@@ -7,8 +7,11 @@ start-ups (importing niah and reaching the stage, as slow as the machine is now)
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +19,8 @@ import pytest
 from PIL import Image
 
 from niah.sample import DatasetWriter, ImagePart, Sample, TextPart
-from support.processes import holds_open, start_niah, stop_with, wait_until
+from support.openai_server import OpenAIServer
+from support.processes import holds_open, niah_env, start_niah, stop_with, wait_until
 
 SIGNALS = pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 SAID = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)"}
@@ -43,7 +47,8 @@ def slow_to_validate(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 os.link(first, writer.media_dir / f"img{i:04d}.png")
             writer.write(Sample(f"s{i:04d}", "mm-niah", "retrieval-image",
                                 [TextPart("Look at this."), ImagePart(f"media/img{i:04d}.png")],
-                                [TextPart("What is drawn?")], answer="stripes"))
+                                [TextPart("What is drawn?")], answer="stripes",
+                                meta={"context_length": 1800, "depth": [0.5]}))
         writer.finish({"benchmark": "mm-niah"})
     return ds
 
@@ -84,3 +89,60 @@ def test_a_signal_during_a_build_leaves_no_half_built_dataset(tmp_path: Path, si
     assert "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # neither the dataset nor its temporary folder
 
+
+
+@SIGNALS
+def test_a_signal_during_niah_eval_keeps_what_was_answered_and_the_rerun_asks_the_rest(tmp_path: Path,
+                                                                                      sig: signal.Signals) -> None:
+    """niah eval (build, run, score, report in one): stopped mid-run it says where the answers are kept, exits
+    128 + the signal, and the same command again asks only the samples not answered."""
+    out = tmp_path / "eval"
+
+    def command(server: OpenAIServer) -> list[str]:
+        return ["eval", "--family", "mm-niah", "--out", str(out), "--model", "openai:echo", "--base-url",
+                server.base_url, "--lengths", "1k", "--per-cell", "2", "--tasks", "retrieval-text", "--concurrency",
+                "1", "--no-audit", "--no-progress"]
+
+    with OpenAIServer(delay_s=3.0) as slow:  # 10 samples one at a time: 30 s and more
+        proc = start_niah(command(slow))
+        start_up = wait_until(proc, lambda: any(p.read_bytes().count(b"\n") >= 1
+                                                for p in out.glob("**/responses.jsonl")))
+        err, stopping = stop_with(proc, sig)
+        asked = len(slow.log)
+    assert proc.returncode == 128 + sig, err
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert f"{SAID[sig]} while running: " in err and "answered so far are kept in" in err, err
+    assert "run the same command again to resume" in err and "Traceback" not in err
+    run_json = json.loads(next(out.glob("**/run.json")).read_text())
+    assert run_json["interrupted"] == sig.name and run_json["complete"] is False
+    answered = run_json["counts"]["answered"]
+    assert 1 <= answered < 10 and asked <= answered + 1
+    with OpenAIServer() as fast:
+        done = subprocess.run([sys.executable, "-m", "niah", *command(fast)], capture_output=True, text=True,
+                              env=niah_env(), timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert len(fast.log) == 10 - answered  # nothing answered before is asked again
+
+
+@pytest.fixture(scope="module")
+def slow_to_import(slow_to_validate: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same 600 large images as a Hugging Face dataset: importing it checks every image, minutes of work."""
+    out = tmp_path_factory.mktemp("hf") / "hf"
+    done = subprocess.run([sys.executable, "-m", "niah", "export", "hf", str(slow_to_validate), "--out", str(out)],
+                          capture_output=True, text=True, env=niah_env(), timeout=300)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@SIGNALS
+def test_a_signal_during_an_import_leaves_no_half_imported_dataset(slow_to_import: Path, tmp_path: Path,
+                                                                   sig: signal.Signals) -> None:
+    out = tmp_path / "imported"
+    proc = start_niah(["import", "hf", str(slow_to_import), "--out", str(out)])
+    start_up = wait_until(proc, lambda: any(tmp_path.glob(".imported.*.building/media/*")))
+    err, stopping = stop_with(proc, sig)
+    assert proc.returncode == 128 + sig, err
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert (f"{SAID[sig]} during niah import hf: nothing half-written is left (outputs are written whole); "
+            "run the same command again") in err, err
+    assert "Traceback" not in err and sorted(p.name for p in tmp_path.iterdir()) == []
