@@ -59,6 +59,8 @@ def test_a_built_dataset_is_measured_on_more_samples_of_its_builder(tiny: Path, 
     assert audit["tasks"] == {"counting-text": 12, "retrieval-text": 12}
     assert {p["n"] for p in audit["probes"] if p["probe"] in ("random", "constant")} == {12}
     assert "(12 samples: 2 of the dataset, 10 built)" in output
+    # twelve samples leave counting-text's probes (chance 10) wide: a note names them and the limit
+    assert any("above 5 points at 95% (--limit 12 samples a task): counting-text/" in n for n in audit["notes"])
     assert "building more samples of `niah build mm-niah` (--per-cell 5" in output  # progress, on stderr
     assert not list(scratch.iterdir())  # the extra builds are gone
     # the same dataset gets the same extra samples: the audit is as reproducible as the build

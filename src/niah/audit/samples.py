@@ -195,10 +195,12 @@ def audit_enough(dataset: str | Path, options: AuditOptions | None = None, *,
         return _noted(report, options, "it records no build niah can repeat (an import, or made by hand): "
                                        "audited as it is")
     more: list[AuditSource] = []
+    why = f"{MAX_ROUNDS} builds made"  # why the allowance may still be wide when the loop ends
     with tempfile.TemporaryDirectory(prefix="niah-audit-") as tmp:  # created 0700: private to this user
         for round_ in range(MAX_ROUNDS):
             factor = _more_per_cell(report, samples_needed(report, options.allowance), limit)
             if factor == 0:
+                why = f"--limit {limit} samples a task"
                 break
             seed, per_cell = recipe.seed(round_), int(recipe.options["per_cell"]) * factor
             if progress:
@@ -208,10 +210,10 @@ def audit_enough(dataset: str | Path, options: AuditOptions | None = None, *,
                 more.append(recipe.build(Path(tmp) / f"more-{round_}", seed, per_cell, progress))
             except Exception as exc:  # any builder's failure (a corpus no longer there): audit what there is
                 report.notes.append(f"could not build more samples with `{recipe.name}`: {exc}")
+                why = "no more could be built"
                 break
             report = audit_dataset(dataset, options, progress=progress, more=more)
-    return _noted(report, options, f"built up to --limit {limit} samples a task" if more else
-                  f"--limit {limit} allows no more samples")
+    return _noted(report, options, why)
 
 
 def _noted(report: AuditReport, options: AuditOptions, why: str) -> AuditReport:
