@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from niah.cli import app
 from niah.scoring.verdicts import MAX_RAW_CHARS, PASSES_NAME, STORE_NAME, VerdictStore
-from support.openai_server import FaultPlan, OpenAIServer
+from support.openai_server import FaultPlan, HeldAfter, OpenAIServer
 from support.processes import kill_when_lines, niah_env, start_niah, stop_with, wait_until
 
 runner = CliRunner()
@@ -181,7 +181,9 @@ def test_a_100_mb_judge_reply_keeps_memory_bounded(run: Path) -> None:
 
 def test_a_judge_run_killed_mid_way_asks_only_the_unfinished_items_again(run: Path) -> None:
     plan = FaultPlan(share={"500": 0.3}, fail_attempts=1)
-    with OpenAIServer(responder=lambda body: CORRECT, faults=plan, delay_s=0.3) as srv:
+    # two verdicts, then the server holds every request until the kill: the pass cannot end first on a busy machine
+    with HeldAfter(2, lambda body: CORRECT) as two_then_held, \
+            OpenAIServer(responder=two_then_held, faults=plan, delay_s=0.3) as srv:
         kill_when_lines(["judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
                          "--concurrency", "2", *FAST], run / STORE_NAME, 2)
     # a torn line is possible only at the end; it counts as not judged

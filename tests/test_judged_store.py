@@ -17,7 +17,7 @@ from niah.cli import app
 from niah.scoring.verdicts import STORE_NAME, VerdictStore
 from support.infinibench_fixtures import judge_reply, write_qa_files, write_videos
 from support.mmlongbench_fixtures import write_data_root
-from support.openai_server import OpenAIServer
+from support.openai_server import HeldAfter, OpenAIServer
 from support.processes import kill_when_lines
 
 runner = CliRunner()
@@ -155,7 +155,8 @@ def test_seq_niah_failed_verdicts_are_kept_until_retry(seq_ds: Path, monkeypatch
 
 def test_seq_niah_killed_judge_run_resumes(seq_ds: Path) -> None:
     run = _seq_run(seq_ds, "killed")
-    with OpenAIServer(responder=_seq_responder, delay_s=0.4) as srv:
+    # two verdicts, then the server holds every request until the kill: the pass cannot end first on a busy machine
+    with HeldAfter(2, _seq_responder) as two_then_held, OpenAIServer(responder=two_then_held, delay_s=0.4) as srv:
         kill_when_lines(["judge", "seq-niah", str(run), "--judge", "openai:judge", "--base-url", srv.base_url,
                          "--concurrency", "1"], run / STORE_NAME, 2)
     done = len(VerdictStore(run).rows)

@@ -29,7 +29,7 @@ from support.real_model import N_CTX, smollm2_gguf
 def smollm2(tmp_path_factory: pytest.TempPathFactory):
     server = LlamaServer(tmp_path_factory.mktemp("smollm2"), gguf=smollm2_gguf(), n_parallel=1, n_ctx=N_CTX,
                          n_threads=2)
-    server.start(timeout_s=60)
+    server.start()
     yield server
     server.stop()
 

@@ -47,7 +47,7 @@ def proxy(tmp_path_factory: pytest.TempPathFactory):
         pytest.skip(str(exc))
     server = LlamaServer(tmp_path_factory.mktemp("smollm2"), gguf=gguf, n_parallel=1, n_ctx=N_CTX, n_threads=2,
                          prompt_cache=False)
-    server.start(timeout_s=60)
+    server.start()
     with RecordingProxy(server.root) as recording:
         yield recording
     server.stop()

@@ -57,7 +57,7 @@ def test_a_full_disk_stops_the_run_at_once_and_a_rerun_resumes_exactly(tmp_path,
         proc = subprocess.Popen([sys.executable, "-c", _DRIVER, target, "5", str(marker), *args],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=niah_env())
         try:
-            deadline = time.monotonic() + 60  # a hang guard, not a measurement
+            deadline = time.monotonic() + 300  # a hang guard, not a measurement
             while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.02)
             assert marker.exists(), "the injected disk error never happened"

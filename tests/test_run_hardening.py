@@ -222,7 +222,7 @@ def test_cli_reports_every_problem_with_file_and_line(tmp_path):
     lines[3] = json.dumps({**_good_line(3), "meta": {"context_length": -4}})
     (ds / "samples.jsonl").write_text("\n".join(lines) + "\n")
     out = subprocess.run([sys.executable, "-m", "niah.cli", "run", str(ds), "--model", "baseline:random",
-                          "--out", str(tmp_path / "run")], capture_output=True, text=True, timeout=60)
+                          "--out", str(tmp_path / "run")], capture_output=True, text=True, timeout=300)
     assert out.returncode == 2
     assert "samples.jsonl:2: invalid JSON" in out.stderr
     assert "samples.jsonl:4: meta.context_length: must be a non-negative integer" in out.stderr
@@ -269,7 +269,7 @@ def test_a_bad_url_error_does_not_print_its_credentials(tmp_path):
     ds = write_text_prompts(tmp_path / "ds", ["a"])
     out = subprocess.run([sys.executable, "-m", "niah.cli", "run", str(ds), "--model", "openai:x", "--base-url",
                           "ftp://me:PASSWORD-XYZ-123@host/v1", "--out", str(tmp_path / "run")],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "PASSWORD-XYZ-123" not in out.stderr and "must start with http" in out.stderr
 
 
@@ -381,7 +381,7 @@ def test_score_refuses_only_the_sample_the_official_rule_cannot_score(tmp_path):
     status = json.loads((tmp_path / "run" / "scores.json").read_text())["run_status"]
     assert status["refused"] == 1 and status["complete"] is False
     out = subprocess.run([sys.executable, "-m", "niah.cli", "score", str(tmp_path / "run")], capture_output=True,
-                         text=True, timeout=60)
+                         text=True, timeout=300)
     assert out.returncode == 0 and "REFUSED: 1 sample" in out.stderr and "samples.jsonl:3: answer" in out.stderr
     report = subprocess.run([sys.executable, "-m", "niah.cli", "report", str(tmp_path / "run"), "--out",
                              str(tmp_path / "report")], capture_output=True, text=True, timeout=120)

@@ -22,7 +22,7 @@ from niah.run import RESPONSES_JSONL, RUN_JSON, RetryPolicy, run_dataset_sync
 from niah.sample import Dataset
 from niah.util.errors import ConfigError
 from support.datasets import write_mm_niah_like, write_text_prompts
-from support.openai_server import FaultPlan, OpenAIServer
+from support.openai_server import FaultPlan, HeldAfter, OpenAIServer
 
 FAST_RETRY = RetryPolicy(max_attempts=3, initial_delay=0.01, max_delay=0.05)
 ROW_KEYS = {"id", "task", "response", "error", "usage", "latency_s", "cache_key", "model", "prompt_policy"}
@@ -138,15 +138,28 @@ def test_wrong_key_is_a_permanent_failure_recorded_per_sample(mm_dataset, tmp_pa
     assert all(r["error"].startswith("HTTP 401") and r["response"] is None for r in _rows(tmp_path / "run"))
 
 
+def _healthy_reply_deadline(tmp_path: Path) -> float:
+    """A client deadline no healthy reply misses on this machine as busy as it is now: 20 times the slowest
+    reply of a reference run of the same kind (16 prompts, 8 in flight) against a server without faults, and
+    at least 1.5 s (a quiet machine answers in milliseconds; a loaded one once took 0.3 s)."""
+    ds = write_text_prompts(tmp_path / "reference-ds", [f"Reference prompt {i}. " * 5 for i in range(16)])
+    with OpenAIServer() as srv:
+        run_dataset_sync(ds, "openai:echo", tmp_path / "reference-run", base_urls=[srv.base_url], progress=False,
+                         concurrency=8)
+    return max(1.5, 20 * max(float(r["latency_s"]) for r in _rows(tmp_path / "reference-run")))
+
+
 def test_injected_faults_are_retried_and_persistent_ones_recorded(tmp_path):
     ds = write_text_prompts(tmp_path / "ds", [f"Prompt number {i}. " * 5 for i in range(60)])
+    # the client gives up at a deadline measured against a reference run, the stalled replies take 3.5 s more: a
+    # healthy reply on a loaded machine is not taken for a timeout, and the stalls (3 of 60, concurrent) cost
+    # about one deadline
+    deadline = _healthy_reply_deadline(tmp_path)
     plan = FaultPlan(share={"429": 0.1, "500": 0.1, "503": 0.05, "timeout": 0.05, "garbage": 0.1,
-                            "no_choices": 0.05}, fail_attempts=1, permanent=0.1, timeout_s=5.0)
-    # the client gives up after 1.5 s, the stalled replies take 5 s: a healthy reply on a loaded machine (it
-    # flaked at 0.3 s) is not taken for a timeout, and the stalls (3 of 60, concurrent) cost about 1.5 s
+                            "no_choices": 0.05}, fail_attempts=1, permanent=0.1, timeout_s=deadline + 3.5)
     with OpenAIServer(faults=plan) as srv:
         summary = run_dataset_sync(ds, "openai:echo", tmp_path / "run", base_urls=[srv.base_url], progress=False,
-                                   retry=FAST_RETRY, model_options={"timeout": 1.5}, concurrency=8)
+                                   retry=FAST_RETRY, model_options={"timeout": deadline}, concurrency=8)
         log = list(srv.log)
     rows = _rows(tmp_path / "run")
     assert len(rows) == 60 and len({r["id"] for r in rows}) == 60  # nothing dropped
@@ -222,7 +235,9 @@ def test_a_run_dir_refuses_a_different_configuration_unless_overwritten(mm_datas
 
 def test_requests_go_to_the_replica_with_fewest_in_flight(tmp_path):
     ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}." for i in range(24)])
-    with OpenAIServer(delay_s=0.05) as fast, OpenAIServer(delay_s=0.3) as slow:
+    # the slow replica takes 20 times as long: the count holds while the machine's own cost per request (the
+    # same on both) stays under about 0.9 s (with 0.3 s against 0.05 s it held only under 0.2 s)
+    with OpenAIServer(delay_s=0.05) as fast, OpenAIServer(delay_s=1.0) as slow:
         summary = run_dataset_sync(ds, "openai:echo", tmp_path / "run", base_urls=[fast.base_url, slow.base_url],
                                    concurrency=2, progress=False)
         n_fast, n_slow = len(fast.log), len(slow.log)
@@ -263,16 +278,16 @@ def test_dry_run_prints_prompts_and_calls_nothing(mm_dataset, server, tmp_path):
 def test_cli_dry_run_and_run(mm_dataset, server, tmp_path):
     cmd = [sys.executable, "-m", "niah.cli", "run", str(mm_dataset), "--model", "openai:echo",
            "--base-url", server.base_url, "--out", str(tmp_path / "run"), "--no-progress"]
-    dry = subprocess.run([*cmd, "--dry-run", "--limit", "2"], capture_output=True, text=True, timeout=60)
+    dry = subprocess.run([*cmd, "--dry-run", "--limit", "2"], capture_output=True, text=True, timeout=300)
     assert dry.returncode == 0, dry.stderr
     assert len(dry.stdout.splitlines()) == 2 and "<image:" not in dry.stdout and not server.log
     done = subprocess.run([*cmd, "--tasks", "counting-image", "-O", "image_size=32", "--max-tokens", "9"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "2 answered, 0 failed" in done.stderr
     assert all(e.body["max_tokens"] == 9 for e in server.log)
     bad = subprocess.run([sys.executable, "-m", "niah.cli", "run", str(mm_dataset), "--model", "nope:x",
-                          "--out", str(tmp_path / "x")], capture_output=True, text=True, timeout=60)
+                          "--out", str(tmp_path / "x")], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "unknown model provider" in bad.stderr
 
 
@@ -282,17 +297,20 @@ def test_kill_9_mid_run_then_rerun_repeats_no_finished_request(tmp_path):
     run_dir = tmp_path / "run"
     cmd = [sys.executable, "-m", "niah.cli", "run", str(ds), "--model", "openai:echo", "--out", str(run_dir),
            "--concurrency", "3", "--no-progress"]
-    with OpenAIServer(delay_s=0.08) as srv:
+    # the server answers 12 requests, then holds the rest until the kill: however slowly this test polls on a
+    # busy machine, the run cannot finish before it is killed
+    with HeldAfter(12) as twelve_then_held, OpenAIServer(delay_s=0.08, responder=twelve_then_held) as srv:
         proc = subprocess.Popen([*cmd, "--base-url", srv.base_url], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a hang guard: the loop ends as soon as 12 rows are in
         responses = run_dir / RESPONSES_JSONL
         while time.monotonic() < deadline:
             if responses.exists() and responses.read_bytes().count(b"\n") >= 12:
                 break
             time.sleep(0.01)
         os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
+        twelve_then_held.release()
         assert proc.returncode == -signal.SIGKILL
         finished_before = set()
         for line in responses.read_text().splitlines():
@@ -339,7 +357,7 @@ def test_run_json_counts_are_refreshed_while_no_reply_comes_in(tmp_path, monkeyp
         worker.start()
         try:
             seen: dict = {}
-            deadline = time.monotonic() + 60  # a hang guard, not a speed measurement
+            deadline = time.monotonic() + 300  # a hang guard, not a speed measurement
             while time.monotonic() < deadline:
                 with contextlib.suppress(OSError, ValueError):
                     seen = json.loads((run_dir / RUN_JSON).read_text())

@@ -32,7 +32,9 @@ class LlamaServer:
         self.base_url = ""
         self.root = ""
 
-    def start(self, timeout_s: float = 20.0) -> str:
+    def start(self, timeout_s: float = 300.0) -> str:
+        """Start the server and wait until it answers /health; ``timeout_s`` is a hang guard, not a measurement
+        (a busy machine may take a while to load even the tiny model)."""
         import xllamacpp as xlc
 
         if not self.gguf_path.exists():

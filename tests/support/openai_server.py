@@ -111,6 +111,37 @@ def echo_reply(body: dict[str, Any]) -> str:
                        "model": body.get("model")})
 
 
+
+class HeldAfter:
+    """A responder that answers the first ``count`` requests with ``responder`` and holds every later one until
+    :meth:`release` (or 300 s, a hang guard): a command killed once ``count`` replies are in cannot have
+    finished first, however slowly a busy machine lets the test poll. Release it as soon as the kill is done
+    (a ``with`` block releases on exit)."""
+
+    def __init__(self, count: int, responder: Callable[[dict[str, Any]], str] = echo_reply) -> None:
+        self.count = count
+        self.responder = responder
+        self.answered = 0
+        self._lock = threading.Lock()
+        self._released = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        with self._lock:
+            self.answered += 1
+            held = self.answered > self.count
+        if held:
+            self._released.wait(300)
+        return self.responder(body)
+
+    def release(self) -> None:
+        self._released.set()
+
+    def __enter__(self) -> HeldAfter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
 class _Server(ThreadingHTTPServer):
     request_queue_size = 256  # the default backlog (5) drops bursts of connects: 1 s SYN-retry stalls
     daemon_threads = True
