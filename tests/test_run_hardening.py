@@ -20,7 +20,7 @@ from niah.run import RESPONSES_JSONL, RUN_JSON, RetryPolicy, run_dataset_sync
 from niah.sample import DatasetInvalid, DatasetWriter, ImagePart, Sample, TextPart
 from niah.util.errors import ConfigError
 from support.datasets import png_bytes, write_mm_niah_like, write_text_prompts
-from support.openai_server import FaultPlan, OpenAIServer
+from support.openai_server import FaultPlan, HeldAfter, OpenAIServer
 
 FAST_RETRY = RetryPolicy(max_attempts=2, initial_delay=0.01, max_delay=0.02)
 
@@ -337,16 +337,19 @@ def test_run_json_totals_cover_every_invocation(tmp_path):
 def test_sigterm_keeps_what_is_done_and_writes_counts(tmp_path):
     ds = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(40)])
     run_dir = tmp_path / "run"
-    with OpenAIServer(delay_s=0.1) as srv:
+    # five replies, then the server holds every request until the signal: the run cannot finish first on a busy
+    # machine
+    with HeldAfter(5) as five_then_held, OpenAIServer(delay_s=0.1, responder=five_then_held) as srv:
         cmd = [sys.executable, "-m", "niah.cli", "run", str(ds), "--model", "openai:echo", "--base-url",
                srv.base_url, "--out", str(run_dir), "--no-progress", "--concurrency", "2"]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120  # a hang guard
+        deadline = time.monotonic() + 300  # a hang guard
         while time.monotonic() < deadline:
             if (run_dir / RESPONSES_JSONL).exists() and len(_rows(run_dir)) >= 5:
                 break
             time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)
+        five_then_held.release()
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 143 and "terminated (SIGTERM) while running" in err, err
         meta = json.loads((run_dir / RUN_JSON).read_text())

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from niah.cli import app
 from support.datasets import write_mm_niah_like
-from support.openai_server import OpenAIServer
+from support.openai_server import HeldAfter, OpenAIServer
 
 
 @pytest.mark.parametrize(("option", "value", "named"), [
@@ -66,13 +66,16 @@ def test_ctrl_c_records_interrupted_in_run_json_and_says_how_to_resume(tmp_path:
 
     dataset = write_text_prompts(tmp_path / "ds", [f"Prompt {i}" for i in range(30)])
     run = tmp_path / "run"
-    with OpenAIServer(delay_s=0.1) as server:
+    # four replies, then the server holds every request until the signal: the run cannot finish first on a busy
+    # machine
+    with HeldAfter(4) as four_then_held, OpenAIServer(delay_s=0.1, responder=four_then_held) as server:
         cmd = [sys.executable, "-m", "niah.cli", "run", str(dataset), "--model", "openai:echo", "--base-url",
                server.base_url, "--out", str(run), "--no-progress", "--concurrency", "2"]
         proc = start_niah(cmd[3:])
         responses = run / "responses.jsonl"
         wait_until(proc, lambda: responses.exists() and responses.read_bytes().count(b"\n") >= 4)
         err, _ = stop_with(proc, signal.SIGINT)
+        four_then_held.release()
         assert proc.returncode == 130 and "kept in" in err and "run the same command again" in err, err
         meta = json.loads((run / "run.json").read_text())
         assert meta["interrupted"] == "SIGINT" and meta["complete"] is False
