@@ -54,6 +54,7 @@ def slow_to_validate(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @SIGNALS
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="finds the image being checked through /proc")
 def test_a_signal_during_the_validation_before_a_run_stops_it(slow_to_validate: Path, tmp_path: Path,
                                                               sig: signal.Signals) -> None:
     """The reported case: Ctrl-C during a 41 s validation was honoured after 47 s (asyncio cancelled the run's
