@@ -68,6 +68,13 @@ def test_a_built_dataset_is_measured_on_more_samples_of_its_builder(tiny: Path, 
     assert again == audit
 
 
+def test_the_help_states_the_default_limit() -> None:
+    from niah.audit.samples import DEFAULT_LIMIT
+
+    result = CliRunner().invoke(app, ["audit", "--help"], env={"COLUMNS": "200"})
+    assert f"at most {DEFAULT_LIMIT} a task" in " ".join(result.output.replace("│", " ").split())
+
+
 def test_limit_0_audits_the_dataset_as_it_is(tiny: Path, tmp_path: Path) -> None:
     code, output, audit = _audit([str(tiny), "--limit", "0", "--no-progress", "--out", str(tmp_path / "a.json")])
     assert [s["built"] for s in audit["sources"]] == [False] and audit["tasks"]["retrieval-text"] == 2

@@ -46,7 +46,7 @@ def audit(
         "--limit", min=0, help="The most samples of a task to measure. A dataset that records its build (every "
                                "niah build does) is measured on more samples of the same builder, other seeds, "
                                "until each probe's noise allowance is within 5 points at 95% (default: at most "
-                               "1000 a task); a limit at or below the dataset's size (0) audits it as it is.")] = None,
+                               "500 a task); a limit at or below the dataset's size (0) audits it as it is.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress on stderr.")] = False,
     old_progress: Annotated[bool | None, deprecated_alias("--progress", "the default (progress is shown unless "
                                                           "--no-progress)")] = None,
