@@ -1635,7 +1635,7 @@ def print_report(report: AuditReport, stream: Any = None) -> None:
 
 def options_from_run(run_dir: Path) -> tuple[dict[str, Any], Path]:
     """The delivery settings of a run (its prompt options and model capabilities) and its dataset folder."""
-    from niah.scoring.score import read_run_json, resolve_run_dataset
+    from niah.run.rundir import read_run_json, resolve_run_dataset
 
     run = read_run_json(run_dir)
     prompt_raw, caps_raw = run.get("prompt_options"), run.get("capabilities")

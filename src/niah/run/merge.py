@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from niah.run import LOCK_FILE, REQUESTS_LOG, RESPONSES_JSONL, RUN_JSON, iter_selected
+from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
 from niah.run.shards import Shard, shard_of
 from niah.sample import Dataset
-from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset
 from niah.util.errors import ConfigError, DataError
 from niah.util.iox import dumps_line, write_atomic, write_json_atomic
 

@@ -17,6 +17,7 @@ from niah.util.errors import ConfigError, DataError
 from niah.util.iox import (
     claim_output_dir,
     dumps_line,
+    iter_jsonl,
     open_append,
     open_lock,
     read_append_log,
@@ -178,3 +179,49 @@ def check_resume(out_dir: Path, config: dict[str, Any]) -> dict[str, Any] | None
             "use another --out, or --overwrite to start it again"
         )
     return previous
+
+
+# ---------------------------------------------------------------------------------------- reading a run folder
+
+
+def read_run_json(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / "run.json"
+    if not path.is_file():
+        hint = (": it is a dataset; niah run it, then score the run" if (run_dir / "manifest.json").is_file()
+                else "")
+        raise DataError(f"no run.json in the run directory{hint}", file=run_dir)
+    run = read_json_file(path, what="run.json")
+    if not isinstance(run, dict):
+        raise DataError("must be a JSON object", file=path)
+    return run
+
+
+def resolve_run_dataset(run_dir: Path, run: dict[str, Any], override: str | Path | None = None) -> Path:
+    """The dataset of a run: ``override`` if given, else ``run.json``'s ``dataset`` (absolute, or relative to
+    the run directory if it exists there, else relative to the working directory)."""
+    if override is not None:
+        return Path(override)
+    value = run.get("dataset")
+    if not isinstance(value, str) or not value:
+        raise DataError("missing or not a string", file=run_dir / "run.json", field="dataset")
+    path = Path(value)
+    if path.is_absolute():
+        return path
+    beside = run_dir / path
+    return beside if beside.exists() else path
+
+
+def read_responses(path: Path) -> dict[str, dict[str, Any]]:
+    """Response rows by sample id (a later row for the same id wins: resumed runs may re-record a sample)."""
+    if not path.is_file():
+        raise DataError("no responses.jsonl in the run directory", file=path.parent)
+    rows: dict[str, dict[str, Any]] = {}
+    for lineno, obj in iter_jsonl(path):
+        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
+            raise DataError("a response row must be an object with a string 'id'", file=path, line=lineno,
+                            field="id")
+        response = obj.get("response")
+        if response is not None and not isinstance(response, str):
+            raise DataError("must be a string or null", file=path, line=lineno, field="response")
+        rows[obj["id"]] = obj
+    return rows

@@ -59,6 +59,7 @@ from niah.benchmarks.protocol import (
     percent,
 )
 from niah.benchmarks.registry import families, find_family
+from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
 from niah.sample import Dataset, Sample
 from niah.scoring.metrics.base import MetricInputError
 from niah.scoring.stats import (
@@ -73,7 +74,7 @@ from niah.scoring.stats import (
     wilson_interval,
 )
 from niah.util.errors import ConfigError, DataError
-from niah.util.iox import dumps_line, iter_jsonl, read_json_file, refuse_link, write_atomic, write_json_atomic
+from niah.util.iox import dumps_line, read_json_file, refuse_link, write_atomic, write_json_atomic
 
 if TYPE_CHECKING:
     from niah.scoring.verdicts import JudgePass, VerdictStore
@@ -428,49 +429,6 @@ def combined_block(blocks: dict[str, dict[str, Any]], mode: str) -> dict[str, An
         "by_task": {f"{name}/{task}": entry for name, b in blocks.items() for task, entry in b["by_task"].items()},
         "benchmarks": blocks,
     }
-
-
-def read_run_json(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / "run.json"
-    if not path.is_file():
-        hint = (": it is a dataset; niah run it, then score the run" if (run_dir / "manifest.json").is_file()
-                else "")
-        raise DataError(f"no run.json in the run directory{hint}", file=run_dir)
-    run = read_json_file(path, what="run.json")
-    if not isinstance(run, dict):
-        raise DataError("must be a JSON object", file=path)
-    return run
-
-
-def resolve_run_dataset(run_dir: Path, run: dict[str, Any], override: str | Path | None = None) -> Path:
-    """The dataset of a run: ``override`` if given, else ``run.json``'s ``dataset`` (absolute, or relative to
-    the run directory if it exists there, else relative to the working directory)."""
-    if override is not None:
-        return Path(override)
-    value = run.get("dataset")
-    if not isinstance(value, str) or not value:
-        raise DataError("missing or not a string", file=run_dir / "run.json", field="dataset")
-    path = Path(value)
-    if path.is_absolute():
-        return path
-    beside = run_dir / path
-    return beside if beside.exists() else path
-
-
-def read_responses(path: Path) -> dict[str, dict[str, Any]]:
-    """Response rows by sample id (a later row for the same id wins: resumed runs may re-record a sample)."""
-    if not path.is_file():
-        raise DataError("no responses.jsonl in the run directory", file=path.parent)
-    rows: dict[str, dict[str, Any]] = {}
-    for lineno, obj in iter_jsonl(path):
-        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
-            raise DataError("a response row must be an object with a string 'id'", file=path, line=lineno,
-                            field="id")
-        response = obj.get("response")
-        if response is not None and not isinstance(response, str):
-            raise DataError("must be a string or null", file=path, line=lineno, field="response")
-        rows[obj["id"]] = obj
-    return rows
 
 
 class _AtomicLines:

@@ -56,8 +56,9 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
     the run again with them (scored.jsonl, scores.json). ``guarded`` uses the official prompts with the
     prediction fenced as untrusted data (opt-in: the official templates are the default)."""
     from niah.run import RetryPolicy
+    from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
     from niah.scoring.judges import Judge
-    from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.score import score_run
     from niah.scoring.verdicts import STORE_NAME, JudgeItem, judge_items, record_pass, response_key
 
     if protocol not in ("v1", "v2"):

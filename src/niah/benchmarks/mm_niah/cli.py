@@ -212,7 +212,7 @@ def export_responses_command(
     """A niah run -> official response files {model}_{task}-{split}.jsonl, read unchanged by the official
     scorer."""
     from niah.benchmarks.mm_niah.official import write_official_responses
-    from niah.scoring.score import read_run_json, resolve_run_dataset
+    from niah.run.rundir import read_run_json, resolve_run_dataset
 
     ds_path = resolve_run_dataset(run_dir, read_run_json(run_dir), dataset)
     paths = write_official_responses(run_dir, ds_path, out, model_name, split, allow_missing=allow_missing)

@@ -114,8 +114,9 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
     left out of the means (official) and counted in ``judge_failures``."""
     from niah.benchmarks.mmlongbench.score import JUDGE_KINDS
     from niah.benchmarks.mmlongbench.summ_judge import summary_text
+    from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
     from niah.sample import Dataset
-    from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.score import score_run
     from niah.scoring.verdicts import JudgeItem, judge_items, record_pass, response_key
     from niah.util.errors import DataError
 

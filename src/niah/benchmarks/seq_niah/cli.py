@@ -101,7 +101,7 @@ def import_command(
 
 def _run_or_dataset(path: Path) -> tuple[Path, Path | None]:
     """(dataset dir, run dir or None) of a dataset or run directory."""
-    from niah.scoring.score import read_run_json, resolve_run_dataset
+    from niah.run.rundir import read_run_json, resolve_run_dataset
 
     if (path / "run.json").is_file():
         return resolve_run_dataset(path, read_run_json(path)), path
@@ -163,7 +163,7 @@ def export_command(
             export_builder(samples, out / name, raw_text_tokens=counter)
         written.append(f"{name} ({len(samples)})")
     if run_dir is not None:
-        from niah.scoring.score import read_responses
+        from niah.run.rundir import read_responses
 
         responses = read_responses(run_dir / "responses.jsonl")
         by_kind: dict[str, list[tuple[str, str | None]]] = {}
@@ -360,8 +360,9 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
     ``scores.llm.json`` and counted in ``judge_failures``."""
     from niah.benchmarks.seq_niah.build import BENCHMARK
     from niah.benchmarks.seq_niah.score import LLM_MODE, llm_judge_kind
+    from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
     from niah.sample import Dataset, parts_text
-    from niah.scoring.score import read_responses, read_run_json, resolve_run_dataset, score_run
+    from niah.scoring.score import score_run
     from niah.scoring.verdicts import JudgeItem, judge_items, record_pass, response_key
 
     run_dir = Path(run_dir)
@@ -440,8 +441,8 @@ def run_consistency(run_dir: Path, dataset: Path | None = None) -> dict[str, Any
     ``RUN/noise.json``."""
     from niah.benchmarks.protocol import OFFICIAL
     from niah.benchmarks.seq_niah.score import noise_aggregate
+    from niah.run.rundir import read_run_json, resolve_run_dataset
     from niah.sample import Dataset
-    from niah.scoring.score import read_run_json, resolve_run_dataset
     from niah.util.iox import iter_jsonl, write_json_atomic
 
     links = {s.id: (s.meta.get("noise_kind"), s.meta.get("variant_of"))
