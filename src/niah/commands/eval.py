@@ -14,7 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import check_out_dir, deprecated_alias, pick_alias, split_csv
+from niah.commands import deprecated_alias, pick_alias, split_csv
+from niah.util.iox import check_folder_option
 
 
 def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str], api_key_env: str | None,
@@ -32,7 +33,7 @@ def evaluate(*, out: Path, dataset: Path | None, model: str, base_urls: list[str
     from niah.util.errors import NiahError
     from niah.util.iox import REPLACE, claim_output_folder
 
-    check_out_dir(out)
+    check_folder_option(out)
     found = claim_output_folder(out, overwrite=overwrite, is_ours=_is_eval_folder, kind="a niah eval folder")
     if found == REPLACE:
         import shutil

@@ -39,11 +39,11 @@ def report(
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No stage lines on stderr.")] = False,
 ) -> None:
     """Per-length tables (Markdown, CSV, LaTeX), official heatmaps and an HTML report with a sample browser."""
-    from niah.commands import check_out_dir
     from niah.report import BrowserOptions, ReportOptions, build_report, load_inputs
     from niah.scoring.score import score_run, scores_out_of_date
+    from niah.util.iox import check_folder_option
 
-    check_out_dir(out)
+    check_folder_option(out)
     from niah.report.build import check_report_out
 
     check_report_out(out)  # before any work: "." (the folder you are in), a folder of your own

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import check_out_dir, split_csv
+from niah.commands import split_csv
 from niah.util.errors import ConfigError
-from niah.util.iox import loads_finite
+from niah.util.iox import check_folder_option, loads_finite
 from niah.util.outcome import EXIT_INCOMPLETE, reason_counts
 
 
@@ -182,7 +182,7 @@ def register(app: typer.Typer) -> None:
         from niah.run.estimate import parse_price
         from niah.run.shards import Shard
 
-        check_out_dir(out)
+        check_folder_option(out)
         price = parse_price(price_per_mtok) if price_per_mtok is not None else None
         if price is not None and not dry_run:
             raise ConfigError("--price-per-mtok estimates a cost before a run: give it with --dry-run")

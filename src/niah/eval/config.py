@@ -355,11 +355,10 @@ def load_eval_config(path: Path) -> EvalConfig:
     benchmarks = tuple(_benchmark(where, name, values)
                        for name, values in _named_tables(where, "benchmarks", top["benchmarks"]))
     out = Path(top["out"])
-    from niah.commands import check_out_dir
-    from niah.util.iox import output_dir_problem
+    from niah.util.iox import check_folder_option, output_dir_problem
 
     try:
-        check_out_dir(out, option="out")
+        check_folder_option(out, option="out")
         why = output_dir_problem(out, kind="eval", ours=is_eval_dir)
         if why is not None:  # "/", a dataset, a run, a report, a folder of the user's own
             raise ConfigError(f"out {out} {why}: give a new folder, or the out of an earlier niah eval")

@@ -145,6 +145,18 @@ def private_dir(folder: Path, *, what: str, fix: str, follow_links: bool, create
 OUTPUT_MARKER = ".niah-output.json"
 
 
+def check_folder_option(path: Path, option: str = "--out") -> None:
+    """Refuse, before anything is written, an output folder option that names an existing file."""
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option} {path} is a file; {option} names a folder (created if missing, "
+                          "or an existing folder)")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError(f"{option} {path}: {parent} is a file, not a folder")
+            break
+
+
 def output_dir_problem(out: str | Path, *, kind: str, ours: Callable[[Path], bool] | None = None) -> str | None:
     """Why niah may not write its ``kind`` output ("run", "eval", "cache", ...) into the folder ``out``, or None
     when it may: ``out`` is missing, an empty folder, a folder holding niah's :data:`OUTPUT_MARKER` for this

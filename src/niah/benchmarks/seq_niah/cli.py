@@ -125,12 +125,11 @@ def export_command(
         sample_to_test_record,
         write_results,
     )
-    from niah.commands import check_out_dir
     from niah.sample import Dataset
     from niah.tokens import get_tokenizer
-    from niah.util.iox import dumps_line, write_atomic
+    from niah.util.iox import check_folder_option, dumps_line, write_atomic
 
-    check_out_dir(out)
+    check_folder_option(out)
     ds_path, run_dir = _run_or_dataset(source)
     groups: dict[str, list[Sample]] = {}
     for sample in Dataset(ds_path):
