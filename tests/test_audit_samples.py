@@ -93,7 +93,8 @@ def test_without_a_build_record_the_dataset_is_audited_as_it_is(tiny: Path, tmp_
 def test_a_build_that_cannot_run_leaves_a_note_and_the_dataset_audited(tiny: Path, tmp_path: Path) -> None:
     """The build record is input like any other: a corpus that is not there (or a command that does not
     exist) is no crash, only a note; the dataset's own samples are audited."""
-    changes = ({"options": {"corpus": f"textdir:{tmp_path / 'gone'}"}}, {"command": "build no-such-family"})
+    changes = ({"options": {"corpus": f"textdir:{tmp_path / 'gone'}"}}, {"command": "build no-such-family"},
+               {"options": {"per_cell": 10**9}})  # a record that is not this dataset's must not size a build
     for k, change in enumerate(changes):
         copy = tmp_path / f"copy-{k}"
         shutil.copytree(tiny, copy)
@@ -103,7 +104,9 @@ def test_a_build_that_cannot_run_leaves_a_note_and_the_dataset_audited(tiny: Pat
         (copy / BUILD_RECORD).write_text(json.dumps(record), encoding="utf-8")
         report = audit_enough(copy, AuditOptions(limit=12), progress=False)
         assert report.samples == 4, change
-        assert any(n.startswith("could not build more samples with `niah build") for n in report.notes), report.notes
+        assert len(report.sources) == 1, change
+        assert any(n.startswith(("could not build more samples with `niah build", "its build record (--per-cell"))
+                   for n in report.notes), report.notes
 
 
 def test_the_recipe_replays_the_build_byte_for_byte(tiny: Path, tmp_path: Path) -> None:

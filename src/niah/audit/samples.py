@@ -194,6 +194,13 @@ def audit_enough(dataset: str | Path, options: AuditOptions | None = None, *,
     if recipe is None:
         return _noted(report, options, "it records no build niah can repeat (an import, or made by hand): "
                                        "audited as it is")
+    own = report.sources[0].get("tasks", {}) if report.sources else {}
+    if int(recipe.options["per_cell"]) > max(own.values(), default=0):
+        # every builder's --per-cell is a count of samples in each task's cells: a record asking for more than
+        # any task holds is not this dataset's (a record must not make the audit build something else, or huge)
+        report.notes.append(f"its build record (--per-cell {recipe.options['per_cell']}) does not match its samples "
+                            "(no task holds that many): audited as it is")
+        return _noted(report, options, "audited as it is")
     more: list[AuditSource] = []
     why = f"{MAX_ROUNDS} builds made"  # why the allowance may still be wide when the loop ends
     with tempfile.TemporaryDirectory(prefix="niah-audit-") as tmp:  # created 0700: private to this user
