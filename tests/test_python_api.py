@@ -82,3 +82,16 @@ def test_builder_of_names_the_options_and_refuses_a_family_without_a_generator()
 def test_headlines_reads_a_run_folder(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="scores.json"):
         headlines(tmp_path)
+
+
+def test_audit_measures_more_samples_of_a_python_build(tmp_path: Path) -> None:
+    from niah.api import audit
+
+    ds = tmp_path / "ds"
+    counts = build("mm-niah", ds, lengths="1k", tasks=["retrieval-text"], per_cell=1, seed=4, progress=False)
+    report = audit(ds, limit=3 * counts["retrieval-text"], progress=False)
+    built = [s for s in report.sources if s.get("built")]
+    assert built and "niah.api.build" in built[0]["command"], report.sources
+    assert report.tasks["retrieval-text"] > counts["retrieval-text"]
+    as_is = audit(ds, limit=0, progress=False)
+    assert as_is.tasks["retrieval-text"] == counts["retrieval-text"]

@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from niah.audit.dataset import AuditOptions, AuditReport, audit_dataset
+from niah.audit.dataset import AuditOptions, AuditReport
+from niah.audit.samples import API_BUILD, audit_enough
 from niah.benchmarks.protocol import Builder
 from niah.benchmarks.registry import get_family
 from niah.report.build import ReportOptions, ReportResult, build_report
@@ -34,9 +35,6 @@ from niah.util.iox import NEW, REPLACE, claim_output_folder, read_json_file
 
 __all__ = ["audit", "build", "builder_of", "headlines", "load_dataset", "report", "run", "score"]
 
-#: What :func:`build` records in the folder it wrote (the CLI's build record: ``niah build`` into the same folder
-#: with the same options resumes it, other options are refused).
-_BUILD_COMMAND = "api build"
 
 
 def load_dataset(path: str | Path, *, media_roots: Sequence[str | Path] = ()) -> Dataset:
@@ -93,7 +91,8 @@ def build(benchmark: str, out: str | Path, *, builder: str | None = None, overwr
     if found == REPLACE:
         shutil.rmtree(target)
     counts = chosen.build(target, checked, progress)
-    write_build_record(target, f"{_BUILD_COMMAND} {chosen.name}", checked)
+    # the build record: what niah audit replays (with other seeds and a larger per_cell) to measure enough samples
+    write_build_record(target, " ".join([*API_BUILD, chosen.name]), checked)
     return counts
 
 
@@ -130,6 +129,9 @@ def report(inputs: Sequence[str | Path], out: str | Path, *, names: Sequence[str
 
 
 def audit(dataset: str | Path, *, progress: bool = True, **options: Any) -> AuditReport:
-    """Try every shortcut on ``dataset`` (``niah audit``): ``options`` are :class:`niah.audit.dataset.AuditOptions`
-    fields. The report's ``passed`` says whether every probe stayed at chance; nothing is written."""
-    return audit_dataset(dataset, AuditOptions(**options), progress=progress)
+    """Try every shortcut on ``dataset``, as ``niah audit`` does: a dataset :func:`build` (or ``niah build``) made
+    with an explicit ``seed`` and ``per_cell`` is measured on enough samples of its generator (more are built in a
+    private temporary folder, up to ``limit`` a task) that each probe's noise allowance is within 5 points.
+    ``options`` are :class:`niah.audit.dataset.AuditOptions` fields (``limit=0``: the dataset as it is). The
+    report's ``passed`` says whether every probe stayed at chance; nothing is written."""
+    return audit_enough(dataset, AuditOptions(**options), progress=progress)

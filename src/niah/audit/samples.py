@@ -68,6 +68,10 @@ def samples_needed(report: AuditReport, allowance: float) -> dict[str, int]:
     return {task: int(min(n, sys.maxsize)) for task, n in need.items()}
 
 
+#: The command a dataset built by :func:`niah.api.build` records (with its builder's name after it).
+API_BUILD = ("api", "build")
+
+
 @dataclass(frozen=True)
 class BuildRecipe:
     """How a dataset was built (its build record): the command and its options, replayed with other seeds."""
@@ -85,7 +89,8 @@ class BuildRecipe:
         if record is None:
             return None
         command, options = record.get("command"), record.get("options")
-        if not isinstance(command, str) or not isinstance(options, dict) or command.split()[:1] != ["build"]:
+        if not isinstance(command, str) or not isinstance(options, dict) or (
+                command.split()[:1] != ["build"] and command.split()[:2] != list(API_BUILD)):
             return None
         if any(not isinstance(options.get(k), int) or isinstance(options.get(k), bool) for k in ("seed", "per_cell")):
             return None
@@ -95,6 +100,8 @@ class BuildRecipe:
 
     @property
     def name(self) -> str:
+        if self.command[:2] == API_BUILD:
+            return f"niah.api.build (the {' '.join(self.command[2:])} builder)"
         return "niah " + " ".join(self.command)
 
     def seed(self, round_: int) -> int:
@@ -106,6 +113,15 @@ class BuildRecipe:
     def build(self, out: Path, seed: int, per_cell: int, progress: bool) -> AuditSource:
         """The dataset's build again, with this seed and ``--per-cell``, into ``out`` (its summary goes to
         stderr: stdout is the audit's)."""
+        if self.command[:2] == API_BUILD:  # built from Python: the family's builder again, with these options
+            builder = _family_builder(" ".join(self.command[2:]))
+            if builder is None:
+                raise DataError(f"no builder for `{self.name}` in this niah")
+            with contextlib.redirect_stdout(sys.stderr):
+                builder.build(out, {**self.options, "seed": seed, "per_cell": per_cell}, progress)
+            if not (out / "samples.jsonl").is_file():
+                raise DataError(f"`{self.name}` wrote no niah dataset (samples.jsonl) at {out}")
+            return AuditSource(out, built=True, about={"command": self.name, "seed": seed, "per_cell": per_cell})
         command = _family_command(self.command)
         if command is None:
             raise DataError(f"no command `{self.name}` in this niah")
@@ -118,6 +134,17 @@ class BuildRecipe:
         if not (out / "samples.jsonl").is_file():
             raise DataError(f"`{self.name}` wrote no niah dataset (samples.jsonl) at {out}")
         return AuditSource(out, built=True, about={"command": self.name, "seed": seed, "per_cell": per_cell})
+
+
+def _family_builder(name: str) -> Any:
+    """The :class:`~niah.benchmarks.protocol.Builder` called ``name`` of a registered family, or None."""
+    from niah.benchmarks.registry import families
+
+    for family in families():
+        for builder in family.builders() if family.builders is not None else ():
+            if builder.name == name:
+                return builder
+    return None
 
 
 def _family_command(words: tuple[str, ...]) -> Any:
