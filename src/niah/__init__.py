@@ -3,7 +3,7 @@
 The Python API is :mod:`niah.api` (``build``, ``run``, ``score``, ``headlines``, ``report``, ``audit``,
 ``load_dataset``; docs/python-api.md). This package root imports nothing, so that ``import niah`` stays cheap
 and no stage depends on it; each stage's own package exports its entry point too (``niah.run.run_dataset``,
-``niah.scoring.score.score_run``, ``niah.report.build_report``, ``niah.audit.dataset.audit_dataset``).
+``niah.scoring.score.score_run``, ``niah.report.build_report``, ``niah.audit.audit_enough``).
 """
 
 __version__ = "0.1.0"
