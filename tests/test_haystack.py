@@ -129,3 +129,20 @@ def test_excluded_phrases_never_enter_the_pool() -> None:
     docs = [("a", ["The little penguin counted five needles.", "Nothing to see here."] * 3)]
     pool = TextPool.build(docs, get_tokenizer("cl100k_base"), "en", exclude=("penguin",))
     assert all("penguin" not in u for u in pool.units)
+
+
+def test_needles_kept_off_the_end_never_close_the_context(en_pools) -> None:
+    """Three needles aimed at the very end, placed in depth order: by default the last ones are pushed past the
+    last haystack sentence; with ``needle_ends=False`` a haystack sentence always follows them (as one always
+    precedes them), and the exact length holds."""
+    pool = en_pools["cl100k_base"]
+    texts = [" Ardel is the sister of Brunmo.", " Brunmo is the son of Cethra.", " Cethra is the aunt of Dovlin."]
+
+    def ends_on_a_needle(needle_ends: bool, seed: int) -> bool:
+        needles = [NeedleSpec(t, d, (0.0, 1.0)) for t, d in zip(texts, (0.97, 0.985, 0.999), strict=True)]
+        lay = assemble(pool, 1000, np.random.default_rng(seed), needles=needles, needle_ends=needle_ends)
+        assert lay.context_length == 1000 and pool.tokenizer.count(lay.text()) == lay.text_tokens
+        return lay.text().rstrip().endswith(tuple(t.strip() for t in texts))
+
+    assert sum(ends_on_a_needle(True, seed) for seed in range(20)) >= 10  # the cue the option removes
+    assert not any(ends_on_a_needle(False, seed) for seed in range(20))

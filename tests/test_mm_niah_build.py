@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from niah.benchmarks.mm_niah.bins import context_bin, depth_cell
-from niah.benchmarks.mm_niah.build import DEFAULT_LENGTHS, TASKS, BuildConfig, parse_length
+from niah.benchmarks.mm_niah.build import DEFAULT_LENGTHS, SAMPLE_DRAWS, TASKS, BuildConfig, parse_length
 from niah.benchmarks.mm_niah.cli import build_mm_niah
 from niah.cli import app
 from niah.sample import Dataset, ImagePart, TextPart, parts_text
@@ -464,6 +464,7 @@ def test_a_sample_that_cannot_be_drawn_says_why(tmp_path: Path, monkeypatch: pyt
 
     monkeypatch.setattr(needle_images, "make_reasoning_image", plain)
     cfg = BuildConfig(tasks=["reasoning-image"], lengths=["2k"], depths=[0.4], per_cell=1)
-    with pytest.raises(ConfigError, match=r"reasoning-image: no sample .* in 25 draws: no puzzle from the corpus "
-                                          r"image drawn \(the source is too uniform.*needs pictures with texture\) \(25 of 25\)"):
+    with pytest.raises(ConfigError, match=rf"reasoning-image: no sample .* in {SAMPLE_DRAWS} draws: no puzzle from the "
+                                          rf"corpus image drawn \(the source is too uniform.*needs pictures with texture\) "
+                                          rf"\({SAMPLE_DRAWS} of {SAMPLE_DRAWS}\)"):
         build_mm_niah(cfg, tmp_path / "ds", progress=False)

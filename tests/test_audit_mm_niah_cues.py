@@ -1,0 +1,69 @@
+"""Issue 42's cues of the MM-NIAH generator at 1K tokens, each fixed at its cause: a build where the cue's probe
+stays at chance, and a copy of it with the cue planted back, which the audit must fail."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from niah.audit.dataset import AuditOptions, audit_dataset
+from niah.benchmarks.mm_niah.build import BuildConfig
+from niah.benchmarks.mm_niah.cli import build_mm_niah
+
+
+def _probe(root: Path, task: str, name: str) -> Any:
+    report = audit_dataset(root, AuditOptions(), progress=False)
+    return next(p for p in report.probes if p.task == task and p.probe == name)
+
+
+def _planted(root: Path, out: Path, change: Callable[[dict[str, Any]], None]) -> Path:
+    """A copy of the dataset at ``root`` whose samples ``change`` rewrote (the media are shared as built)."""
+    shutil.copytree(root, out)
+    rows = [json.loads(line) for line in (root / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+    for row in rows:
+        change(row)
+    (out / "samples.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                                       encoding="utf-8")
+    return out
+
+
+def _context_text(row: dict[str, Any]) -> str:
+    return "".join(p["text"] for p in row["context"] if p["type"] == "text")
+
+
+@pytest.fixture(scope="module")
+def reasoning_1k(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """80 reasoning-text samples at 1K, the README's length (every depth cell, cell 4 included)."""
+    out = tmp_path_factory.mktemp("cues") / "reasoning"
+    build_mm_niah(BuildConfig(tasks=["reasoning-text"], lengths=["1k"], per_cell=16, seed=0), out, progress=False)
+    return out
+
+
+def test_reasoning_needles_never_end_the_context_and_a_planted_end_fails(reasoning_1k: Path,
+                                                                          tmp_path: Path) -> None:
+    """Three needles placed in depth order were pushed onto the context's last sentence (16% of 1K samples
+    against 6% of sentences being needles); now a haystack sentence always follows them. Moving one needle of
+    every sample to the end again is caught by the whitespace finder."""
+    rows = [json.loads(line) for line in (reasoning_1k / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert not any(_context_text(r).rstrip().endswith(tuple(n.strip() for n in r["meta"]["needles"]))
+                   for r in rows)
+    probe = _probe(reasoning_1k, "reasoning-text", "text-whitespace")
+    assert probe.passed, probe
+
+    def needle_last(row: dict[str, Any]) -> None:
+        needle = row["meta"]["needles"][0].strip()
+        last = max(i for i, p in enumerate(row["context"]) if p["type"] == "text")
+        for part in row["context"]:
+            if part["type"] == "text" and needle in part["text"]:
+                part["text"] = part["text"].replace(" " + needle, "", 1).replace(needle, "", 1)
+                break
+        row["context"][last]["text"] = row["context"][last]["text"].rstrip() + " " + needle
+
+    planted = _planted(reasoning_1k, tmp_path / "planted", needle_last)
+    caught = _probe(planted, "reasoning-text", "text-whitespace")
+    assert not caught.passed and caught.score > 50, caught
