@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 from niah.util.iox import (
     LONE_SURROGATE,
@@ -795,10 +796,17 @@ class DatasetWriter:
                             "choose a new --out", file=self.out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_builds(self.out)
-        self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.{os.getpid()}.", suffix=".building",
-                                          dir=self.out.parent))
-        (self._tmp / MEDIA_DIR).mkdir()
-        self._fh = (self._tmp / SAMPLES_FILE).open("w", encoding="utf-8", newline="\n")
+        try:
+            with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
+                self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.{os.getpid()}.", suffix=".building",
+                                                  dir=self.out.parent))
+            (self._tmp / MEDIA_DIR).mkdir()
+            self._fh = (self._tmp / SAMPLES_FILE).open("w", encoding="utf-8", newline="\n")
+        except BaseException:  # __exit__ is not called when __enter__ fails
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+                self._tmp = None
+            raise
         return self
 
     @property

@@ -58,6 +58,7 @@ from niah.sample import (
     media_problem,
     refuse_output_over_input,
 )
+from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 from niah.util.iox import (
     MAX_LINE_BYTES,
@@ -245,11 +246,13 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
     summary = ExportSummary(out_dir=out)
     media = _MediaReader(ds)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
-    tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
+    tmp: Path | None = None
     tasks: dict[str, int] = {}
     data_bytes = 0
     try:
+        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
+        tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
         (tmp / DATA_DIR).mkdir()
         parts: list[Path] = []
         writer: Any = None
@@ -297,7 +300,8 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
         write_atomic(tmp / CARD, _card(ds, features, niah_block, summary, tasks, data_bytes))
         replace_dir(tmp, out)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     return summary
 

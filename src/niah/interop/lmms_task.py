@@ -63,6 +63,7 @@ from typing import Any
 import yaml
 
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
+from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 
 #: The per-sample metric and the structure metric every exported task reports.
@@ -359,10 +360,12 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
     options = PromptOptions(question_first=question_first, max_frames=max_frames)
     override = _max_tokens_override(max_tokens)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
-    tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
+    tmp: Path | None = None
     summary = LmmsExportSummary(out_dir=out)
     try:
+        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
+        tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
         media = _MediaCopier(tmp)
         by_setting: dict[str, list[str]] = {}     # decoding key -> doc lines, in dataset order
         niah_tasks: dict[str, list[str]] = {}     # decoding key -> niah tasks, in order of appearance
@@ -407,7 +410,8 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
         summary.media_files = len(media.written)
         replace_dir(tmp, out)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     return summary
 

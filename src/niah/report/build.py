@@ -88,6 +88,7 @@ from niah.report.tables import (
     to_latex,
     to_markdown,
 )
+from niah.util import interrupts
 from niah.util.errors import ConfigError
 from niah.util.iox import replace_dir, write_atomic, write_json_atomic
 
@@ -456,9 +457,11 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
     out.parent.mkdir(parents=True, exist_ok=True)
     for stale in out.parent.glob(f".{glob.escape(out.name)}.new-*"):  # left by a killed report
         shutil.rmtree(stale, ignore_errors=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    staging: Path | None = None
     kept: list[str] = []
     try:
+        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
+            staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
         os.chmod(staging, 0o755)  # mkdtemp makes 0700; a report is meant to be shared
         result = _write_report(inputs, staging, options or ReportOptions(), progress or (lambda _line: None),
                                earlier_thumbs=_earlier_thumbs(out))
@@ -469,8 +472,9 @@ def build_report(inputs: Sequence[ReportInput], out: str | Path,
                                                     "files": written, "thumbs": _thumb_digests(staging, written)})
         replace_dir(staging, out)
     except BaseException:
-        _put_back(kept, staging, out)
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            _put_back(kept, staging, out)
+            shutil.rmtree(staging, ignore_errors=True)
         raise
 
     def moved(path: Path) -> Path:

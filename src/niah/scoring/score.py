@@ -73,6 +73,7 @@ from niah.scoring.stats import (
     strata_alike_interval,
     wilson_interval,
 )
+from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 from niah.util.iox import dumps_line, read_json_file, refuse_link, write_atomic, write_json_atomic
 
@@ -493,8 +494,10 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
     judging = _Judging(passes, VerdictStore(run_dir) if passes and judged else None)
     summary = RunScoreSummary()
     tally = _Tally()
-    out = _AtomicLines(run_dir / "scored.jsonl")
+    out: _AtomicLines | None = None
     try:
+        with interrupts.deferred():  # a stop between creating the file and naming it here would leave it
+            out = _AtomicLines(run_dir / "scored.jsonl")
         _score_samples(ds, responses, judging, summary, tally, out)
         _refuse_nothing_scored(summary, run_dir)
         summary.benchmarks = list(tally.kept)
@@ -502,7 +505,8 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
         aggregates = _aggregate_modes(tally, summary)
         out.commit()
     except BaseException:
-        out.abort()
+        if out is not None:
+            out.abort()
         raise
     summary.written.append(run_dir / "scored.jsonl")
     _write_rows_or_remove(run_dir / "stale.jsonl", tally.stale_rows, summary)

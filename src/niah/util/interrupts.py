@@ -15,6 +15,9 @@ Two places cannot simply be interrupted:
   code (validating the dataset before a run) raises there at once;
 - threads (a video's decoding pool): they call :func:`stop_requested` at each packet and end themselves.
 
+A few steps must not be cut apart (creating a temporary file and noting its name for the clean-up, the two
+renames that swap a finished folder in): inside :func:`deferred` a signal is noted and raised on leaving.
+
 A second signal within :data:`REPEAT_GRACE_S` of the first is not raised again, so that the first one's
 cleanup (removing a temporary folder, writing run.json) is not itself cut short; a later one is.
 """
@@ -76,6 +79,8 @@ class _State:
     received_at: float = 0.0
     main_task: asyncio.Task[Any] | None = None
     stopped_in: Stage | None = None
+    deferring: int = 0  # depth of :func:`deferred` blocks
+    held: signal.Signals | None = None  # a signal that arrived inside them, raised on leaving
 
 
 _state = _State()
@@ -104,7 +109,22 @@ def stopped_in() -> Stage | None:
 
 def reset() -> None:
     """Forget a signal received (a library caller going on after handling an :class:`Interrupted`)."""
-    _state.received, _state.stopped_in = None, None
+    _state.received, _state.stopped_in, _state.held = None, None, None
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold a signal that arrives inside until the block ends, then raise it: for steps that a stop must not
+    cut apart, such as creating a temporary file and keeping its name where the clean-up finds it (a signal
+    between the two would leave a file no one removes)."""
+    _state.deferring += 1
+    try:
+        yield
+    finally:
+        _state.deferring -= 1
+    if _state.deferring == 0 and _state.held is not None:
+        signum, _state.held = _state.held, None
+        raise Interrupted(signum)
 
 
 @contextlib.contextmanager
@@ -135,6 +155,9 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
         loop = None
     if loop is not None and task is not None and not task.done() and asyncio.current_task(loop) is not task:
         loop.call_soon_threadsafe(_cancel, task)  # the loop's own code is never cut mid-step
+        return
+    if _state.deferring:
+        _state.held = signal.Signals(signum)
         return
     raise Interrupted(signum)
 

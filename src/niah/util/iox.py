@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 
 
@@ -217,8 +218,10 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     refuse_folder_as_file(path)
     refuse_link(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp: str | None = None
     try:
+        with interrupts.deferred():  # a stop between creating the file and naming it here would leave it
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.fchmod(fd, 0o644)  # mkstemp makes 0600; outputs (reports, datasets) are meant to be shared
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -226,7 +229,8 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise
 
 
@@ -540,9 +544,12 @@ def replace_dir(tmp: str | Path, out: str | Path) -> None:
     tmp, out = Path(tmp), Path(out)
     if out.exists():
         trash = out.with_name(f".{out.name}.old-{os.getpid()}")
-        os.replace(out, trash)
-        os.replace(tmp, out)
-        shutil.rmtree(trash, ignore_errors=True)
+        try:
+            with interrupts.deferred():  # a stop between the renames would leave neither the old nor the new one
+                os.replace(out, trash)
+                os.replace(tmp, out)
+        finally:
+            shutil.rmtree(trash, ignore_errors=True)
     else:
         os.replace(tmp, out)
     for left in out.parent.glob(f".{glob.escape(out.name)}.old-*"):

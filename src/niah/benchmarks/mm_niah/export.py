@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
+from niah.util import interrupts
 from niah.util.errors import DataError
 from niah.util.iox import dumps_line, replace_dir
 
@@ -96,8 +97,10 @@ def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[s
         raise DataError("exists and is not an earlier niah export; refusing to replace it: choose a new --out",
                         file=out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
+    tmp: Path | None = None
     try:
+        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
         (tmp / "annotations").mkdir()
         (tmp / EXPORT_MARKER).write_text(f"written by niah export from {Path(dataset_dir).resolve()}\n",
                                          encoding="utf-8")
@@ -130,6 +133,7 @@ def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[s
                 fh.close()
         replace_dir(tmp, out)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     return counts
