@@ -18,6 +18,10 @@ Two places cannot simply be interrupted:
 A few steps must not be cut apart (creating a temporary file and noting its name for the clean-up, the two
 renames that swap a finished folder in): inside :func:`deferred` a signal is noted and raised on leaving.
 
+A signal that lands where Python ignores exceptions (a weakref callback or a ``__del__`` the garbage collector
+runs in the middle of the command's code) would be lost there, and the command would go on to its end; it is
+sent again (:func:`_on_unraisable`), to land in the command's own code.
+
 A second signal within :data:`REPEAT_GRACE_S` of the first is not raised again, so that the first one's
 cleanup (removing a temporary folder, writing run.json) is not itself cut short; a later one is.
 """
@@ -26,7 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Coroutine, Iterator
@@ -81,6 +87,7 @@ class _State:
     stopped_in: Stage | None = None
     deferring: int = 0  # depth of :func:`deferred` blocks
     held: signal.Signals | None = None  # a signal that arrived inside them, raised on leaving
+    redeliver: bool = False  # the signal is being sent again: its stop was swallowed where it landed
 
 
 _state = _State()
@@ -145,9 +152,12 @@ def _cancel(task: asyncio.Task[Any]) -> None:
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
     now = time.monotonic()
-    if _state.received is not None and now - _state.received_at < REPEAT_GRACE_S:
+    if _state.redeliver:
+        _state.redeliver = False
+    elif _state.received is not None and now - _state.received_at < REPEAT_GRACE_S:
         return
-    _state.received, _state.received_at = signal.Signals(signum), now
+    else:
+        _state.received, _state.received_at = signal.Signals(signum), now
     task = _state.main_task
     try:
         loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
@@ -162,6 +172,24 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     raise Interrupted(signum)
 
 
+def _on_unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook`` while signals are handled: an :class:`Interrupted` raised where exceptions are
+    ignored (a weakref callback, a ``__del__``) is not printed but sent again, from a helper thread a moment
+    later, so that it lands in the command's own code; anything else goes to the hook there was before."""
+    exc = unraisable.exc_value
+    if isinstance(exc, Interrupted):
+        _state.redeliver = True
+        # not raised from here: the handler would run inside this hook and be swallowed again
+        resend = threading.Timer(0.01, os.kill, (os.getpid(), int(exc.signum)))
+        resend.daemon = True
+        resend.start()
+        return
+    _previous_unraisable(unraisable)
+
+
+_previous_unraisable = sys.unraisablehook
+
+
 @contextlib.contextmanager
 def handling_signals() -> Iterator[None]:
     """SIGINT and SIGTERM raise :class:`Interrupted` while inside (main thread only; a signal the parent set
@@ -174,11 +202,16 @@ def handling_signals() -> Iterator[None]:
     installed = [sig for sig, handler in previous.items() if handler not in (None, signal.SIG_IGN, _on_signal)]
     for sig in installed:
         signal.signal(sig, _on_signal)
+    global _previous_unraisable
+    hook = sys.unraisablehook
+    if installed and hook is not _on_unraisable:  # entered again: the outer block's hook stays
+        _previous_unraisable, sys.unraisablehook = hook, _on_unraisable
     try:
         yield
     finally:
         for sig in installed:
             signal.signal(sig, previous[sig])
+        sys.unraisablehook = hook
 
 
 def run_async(coro: Coroutine[Any, Any, T]) -> T:
