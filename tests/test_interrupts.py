@@ -7,11 +7,15 @@ start-ups (importing niah and reaching the stage, as slow as the machine is now)
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +24,7 @@ from PIL import Image
 
 from niah.sample import DatasetWriter, ImagePart, Sample, TextPart
 from support.openai_server import OpenAIServer
-from support.processes import holds_open, niah_env, start_niah, stop_with, wait_until
+from support.processes import holds_open, niah_env, signal_while_frozen, start_niah, stop_with, wait_until
 
 SIGNALS = pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 SAID = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)"}
@@ -147,3 +151,205 @@ def test_a_signal_during_an_import_leaves_no_half_imported_dataset(slow_to_impor
     assert (f"{SAID[sig]} during niah import hf: nothing half-written is left (outputs are written whole); "
             "run the same command again") in err, err
     assert "Traceback" not in err and sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- score, report, audit, merge, export
+
+
+def _niah_ok(*args: str | Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "niah", *map(str, args)], capture_output=True, text=True,
+                          env=niah_env(), timeout=900)
+    assert done.returncode == 0, done.stderr
+
+
+def _text_dataset(out: Path, count: int) -> Path:
+    """``count`` short text samples, written row by row (no builder): cheap to make, slow to work through."""
+    with DatasetWriter(out) as writer:
+        for i in range(count):
+            writer.write(Sample(f"retrieval-text/{i:06d}", "mm-niah", "retrieval-text",
+                                [TextPart(f"The secret ingredient of the soup is oak{i}.")],
+                                [TextPart("What is the secret ingredient of the soup?")], answer=f"oak{i}",
+                                meta={"context_length": 1000 * (1 + i % 3), "depth": [round(i % 5 / 5 + 0.1, 2)]}))
+        writer.finish({"benchmark": "mm-niah", "tasks": ["retrieval-text"]})
+    return out
+
+
+def _files(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (hidden ones included) by its path, with its SHA-256: what a stop must not
+    change."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def scored_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run of 8000 samples, scored: scoring it again takes about a minute (its bootstrap intervals), a report
+    of it with one browser file a sample longer still."""
+    root = tmp_path_factory.mktemp("scored")
+    ds = _text_dataset(root / "ds", 8000)
+    _niah_ok("run", ds, "--model", "baseline:oracle", "--out", root / "run", "--no-progress")
+    _niah_ok("score", root / "run")
+    return root / "run"
+
+
+@pytest.fixture(scope="module")
+def large_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """60000 short samples: minutes to audit, and to export one Parquet row group a sample."""
+    return _text_dataset(tmp_path_factory.mktemp("large") / "ds", 60000)
+
+
+def _stopped_whole(err: str, proc: subprocess.Popen[str], sig: signal.Signals, command: str) -> None:
+    assert proc.returncode == 128 + sig, err
+    assert (f"{SAID[sig]} during niah {command}: nothing half-written is left (outputs are written whole); "
+            "run the same command again") in err, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+@SIGNALS
+def test_a_signal_during_niah_score_leaves_the_earlier_scores_as_they_were(scored_run: Path, tmp_path: Path,
+                                                                           sig: signal.Signals) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(scored_run, run)
+    before = _files(run)
+    proc = start_niah(["score", str(run)])
+    start_up = wait_until(proc, lambda: any(p.stat().st_size > 0 for p in run.glob(".scored.jsonl.*.tmp")))
+    err, stopping = stop_with(proc, sig)
+    _stopped_whole(err, proc, sig, "score")
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert _files(run) == before  # scores.json, scored.jsonl and the rest as they were; no temporary file left
+
+
+@pytest.mark.slow
+@SIGNALS
+def test_a_signal_during_niah_report_leaves_the_earlier_report_as_it_was(scored_run: Path, tmp_path: Path,
+                                                                         sig: signal.Signals) -> None:
+    out = tmp_path / "report"
+    _niah_ok("report", scored_run, "--out", out, "--no-samples", "--no-progress")
+    before = _files(out)
+    # the run six times over, one browser file a sample: 48000 files, minutes of writing
+    names = [arg for i in range(6) for arg in ("--name", f"model{i}")]
+    proc = start_niah(["report", *[str(scored_run)] * 6, *names, "--out", str(out), "--chunk-size", "1",
+                       "--no-progress"])
+    start_up = wait_until(proc, lambda: any(tmp_path.glob(".report.new-*/assets/samples/*")))
+    err, stopping = stop_with(proc, sig)
+    _stopped_whole(err, proc, sig, "report")
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"] and _files(out) == before
+
+
+@pytest.mark.slow
+@SIGNALS
+def test_a_signal_during_niah_audit_writes_no_audit(large_dataset: Path, tmp_path: Path, sig: signal.Signals) -> None:
+    target = tmp_path / "audit.json"
+    before = _files(large_dataset)
+    proc = start_niah(["audit", str(large_dataset), "--limit", "0", "--out", str(target), "--no-progress"])
+    start_up = wait_until(proc, lambda: holds_open(proc, large_dataset / "samples.jsonl"))
+    err, stopping = stop_with(proc, sig)
+    _stopped_whole(err, proc, sig, "audit")
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert list(tmp_path.iterdir()) == [] and _files(large_dataset) == before
+
+
+@pytest.mark.slow
+@SIGNALS
+def test_a_signal_during_niah_export_hf_leaves_the_earlier_export_as_it_was(large_dataset: Path, tmp_path: Path,
+                                                                            sig: signal.Signals) -> None:
+    out = tmp_path / "hf"
+    _niah_ok("export", "hf", _text_dataset(tmp_path / "small", 3), "--out", out)
+    before = _files(out)
+    proc = start_niah(["export", "hf", str(large_dataset), "--out", str(out), "--overwrite", "--row-group-size", "1"])
+    start_up = wait_until(proc, lambda: any(p.stat().st_size > 0
+                                            for p in tmp_path.glob(".hf.*.exporting/data/.part-*.parquet")))
+    err, stopping = stop_with(proc, sig)
+    _stopped_whole(err, proc, sig, "export hf")
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hf", "small"] and _files(out) == before
+
+
+@pytest.fixture(scope="module")
+def shards(scored_run: Path) -> list[Path]:
+    """The 8000 samples of ``scored_run``'s dataset run again as two shards."""
+    ds = scored_run.parent / "ds"
+    runs = [scored_run.parent / f"shard{i}" for i in range(2)]
+    for i, run in enumerate(runs):
+        _niah_ok("run", ds, "--model", "baseline:oracle", "--out", run, "--shard", f"{i}/2", "--no-progress")
+    return runs
+
+
+@pytest.mark.slow
+@SIGNALS
+@pytest.mark.parametrize("phase", ["reading", "writing"])
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="freezes the merge mid-way through /proc")
+def test_a_signal_during_niah_merge_leaves_the_earlier_merged_run_as_it_was(shards: list[Path], tmp_path: Path,
+                                                                            sig: signal.Signals, phase: str) -> None:
+    """A merge takes a second or two, too short to be sure of signalling it mid-way by timing alone: the test
+    freezes it (SIGSTOP) once it is seen reading the dataset, or writing the merged run beside --out, sends the
+    signal only if it is still there, and lets it go on (SIGCONT); a merge frozen past that point is left to
+    finish and tried again. The signal then arrives at a point the test saw."""
+    out = tmp_path / "merged"
+    _niah_ok("merge", *shards, "--out", out)
+    before = _files(out)
+    samples = shards[0].parent / "ds" / "samples.jsonl"
+
+    def inside(proc: subprocess.Popen[str]) -> bool:
+        if phase == "reading":
+            return holds_open(proc, samples)
+        return any(tmp_path.glob(".merged.*.merging"))
+
+    for _attempt in range(20):
+        proc = start_niah(["merge", *map(str, shards), "--out", str(out), "--overwrite"])
+        started = time.monotonic()
+        while not inside(proc) and proc.poll() is None:
+            time.sleep(0.0005)
+        start_up = time.monotonic() - started
+        stopped = signal_while_frozen(proc, sig, functools.partial(inside, proc)) if proc.poll() is None else None
+        if stopped is not None:
+            break
+        proc.communicate(timeout=300)
+        assert proc.returncode == 0 and (out / "run.json").is_file()
+        before = _files(out)  # the merge done again: the same run, written anew
+    else:
+        raise AssertionError(f"no merge was seen {phase} in 20 tries")
+    err, stopping = stopped
+    _stopped_whole(err, proc, sig, "merge")
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["merged"] and _files(out) == before
+
+
+def test_a_signal_inside_a_deferred_block_is_raised_when_it_ends() -> None:
+    """The steps a stop must not cut apart (a temporary file created and its name kept for the clean-up; the
+    two renames of a swap) run whole; the signal is raised right after them."""
+    from niah.util import interrupts
+
+    done: list[str] = []
+    with interrupts.handling_signals(), pytest.raises(interrupts.Interrupted) as stopped:
+        try:
+            with interrupts.deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                done.append("after the signal")
+        finally:
+            interrupts.reset()
+    assert stopped.value.signum == signal.SIGTERM and done == ["after the signal"]
+
+
+def test_a_signal_swallowed_where_exceptions_are_ignored_is_sent_again() -> None:
+    """A signal that lands in a weakref callback or a ``__del__`` (run by the garbage collector in the middle of
+    a command's code; the report hit one) raises there, where Python prints the exception and goes on; it is
+    sent again and stops the command's own code."""
+    from niah.util import interrupts
+
+    class SignalsOnCollection:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(1000))  # the handler runs here, inside __del__: an exception Python ignores
+
+    with interrupts.handling_signals(), pytest.raises(interrupts.Interrupted) as stopped:
+        try:
+            SignalsOnCollection()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:  # the command's own work
+                sum(range(1000))
+        finally:
+            interrupts.reset()
+    assert stopped.value.signum == signal.SIGINT

@@ -90,3 +90,38 @@ def stop_with(proc: subprocess.Popen[str], sig: signal.Signals, *, timeout_s: fl
         proc.communicate()
         raise AssertionError(f"still running {timeout_s:.0f} s after {sig.name}") from None
     return err, time.monotonic() - signalled
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process is stopped by SIGSTOP (``T`` in /proc/PID/stat)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state in ("T", "t")
+
+
+def signal_while_frozen(proc: subprocess.Popen[str], sig: signal.Signals, inside: Callable[[], bool],
+                        *, timeout_s: float = 120.0) -> tuple[str, float] | None:
+    """Freeze ``proc`` (SIGSTOP) and, if ``inside()`` holds while it cannot move on, send ``sig`` and let it go
+    on (SIGCONT): the signal arrives at a point the test saw, however short the stage is. Returns what
+    :func:`stop_with` returns, the seconds counted from SIGCONT; None (the process let go, left to finish) when
+    it had already left the stage, for the caller to try again with a new process. Linux /proc only."""
+    proc.send_signal(signal.SIGSTOP)
+    deadline = time.monotonic() + 30
+    while not _stopped(proc.pid):
+        assert proc.poll() is None and time.monotonic() < deadline, "the process did not stop on SIGSTOP"
+        time.sleep(0.001)
+    if not inside():
+        proc.send_signal(signal.SIGCONT)
+        return None
+    proc.send_signal(sig)  # pending until the process runs again
+    proc.send_signal(signal.SIGCONT)
+    resumed = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError(f"still running {timeout_s:.0f} s after {sig.name}") from None
+    return err, time.monotonic() - resumed
