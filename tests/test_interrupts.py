@@ -2,8 +2,9 @@
 signal once it is inside the stage, stops soon (measured against generous slack: a busy machine is slow), says in
 one line what it was doing and how to go on, exits 130 / 143, and leaves nothing half-written.
 
-The work each test interrupts takes minutes when left alone; the bound on stopping is a few of the process's own
-start-ups (importing niah and reaching the stage, as slow as the machine is now) plus ten seconds."""
+The work each test interrupts takes minutes when left alone (but a merge, which the test freezes where it is seen
+working); the bound on stopping is a few of the process's own start-ups (importing niah and reaching the stage, as
+slow as the machine is now) plus ten seconds."""
 
 from __future__ import annotations
 
@@ -182,12 +183,16 @@ def _files(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def scored_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def medium_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _text_dataset(tmp_path_factory.mktemp("medium") / "ds", 8000)
+
+
+@pytest.fixture(scope="module")
+def scored_run(medium_dataset: Path) -> Path:
     """A run of 8000 samples, scored: scoring it again takes about a minute (its bootstrap intervals), a report
     of it with one browser file a sample longer still."""
-    root = tmp_path_factory.mktemp("scored")
-    ds = _text_dataset(root / "ds", 8000)
-    _niah_ok("run", ds, "--model", "baseline:oracle", "--out", root / "run", "--no-progress")
+    root = medium_dataset.parent
+    _niah_ok("run", medium_dataset, "--model", "baseline:oracle", "--out", root / "run", "--no-progress")
     _niah_ok("score", root / "run")
     return root / "run"
 
@@ -238,7 +243,6 @@ def test_a_signal_during_niah_report_leaves_the_earlier_report_as_it_was(scored_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"] and _files(out) == before
 
 
-@pytest.mark.slow
 @SIGNALS
 def test_a_signal_during_niah_audit_writes_no_audit(large_dataset: Path, tmp_path: Path, sig: signal.Signals) -> None:
     target = tmp_path / "audit.json"
@@ -251,7 +255,6 @@ def test_a_signal_during_niah_audit_writes_no_audit(large_dataset: Path, tmp_pat
     assert list(tmp_path.iterdir()) == [] and _files(large_dataset) == before
 
 
-@pytest.mark.slow
 @SIGNALS
 def test_a_signal_during_niah_export_hf_leaves_the_earlier_export_as_it_was(large_dataset: Path, tmp_path: Path,
                                                                             sig: signal.Signals) -> None:
@@ -268,16 +271,15 @@ def test_a_signal_during_niah_export_hf_leaves_the_earlier_export_as_it_was(larg
 
 
 @pytest.fixture(scope="module")
-def shards(scored_run: Path) -> list[Path]:
-    """The 8000 samples of ``scored_run``'s dataset run again as two shards."""
-    ds = scored_run.parent / "ds"
-    runs = [scored_run.parent / f"shard{i}" for i in range(2)]
+def shards(medium_dataset: Path) -> list[Path]:
+    """The 8000 samples run as two shards."""
+    runs = [medium_dataset.parent / f"shard{i}" for i in range(2)]
     for i, run in enumerate(runs):
-        _niah_ok("run", ds, "--model", "baseline:oracle", "--out", run, "--shard", f"{i}/2", "--no-progress")
+        _niah_ok("run", medium_dataset, "--model", "baseline:oracle", "--out", run, "--shard", f"{i}/2",
+                 "--no-progress")
     return runs
 
 
-@pytest.mark.slow
 @SIGNALS
 @pytest.mark.parametrize("phase", ["reading", "writing"])
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="freezes the merge mid-way through /proc")
