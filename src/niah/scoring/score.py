@@ -503,18 +503,20 @@ def score_run(run_dir: str | Path, *, dataset: str | Path | None = None, judged:
         summary.benchmarks = list(tally.kept)
         summary.judged_skipped = [b for b in passes if not judged and b in tally.kept]
         aggregates = _aggregate_modes(tally, summary)
-        out.commit()
+        summary.run_status = _run_status(tally.status, summary, run_dir)
+        # scored.jsonl, the scores files and their sources are one set: a stop waits until all are written
+        with interrupts.deferred():
+            out.commit()
+            summary.written.append(run_dir / "scored.jsonl")
+            _write_rows_or_remove(run_dir / "stale.jsonl", tally.stale_rows, summary)
+            _write_rows_or_remove(run_dir / "refused.jsonl", tally.refused_rows, summary)
+            summary.scores = _write_scores_files(run_dir, aggregates, summary)
+            write_json_atomic(run_dir / SOURCES_FILE, sources)
+            summary.written.append(run_dir / SOURCES_FILE)
     except BaseException:
         if out is not None:
-            out.abort()
+            out.abort()  # nothing once committed: its temporary file is then scored.jsonl
         raise
-    summary.written.append(run_dir / "scored.jsonl")
-    _write_rows_or_remove(run_dir / "stale.jsonl", tally.stale_rows, summary)
-    _write_rows_or_remove(run_dir / "refused.jsonl", tally.refused_rows, summary)
-    summary.run_status = _run_status(tally.status, summary, run_dir)
-    summary.scores = _write_scores_files(run_dir, aggregates, summary)
-    write_json_atomic(run_dir / SOURCES_FILE, sources)
-    summary.written.append(run_dir / SOURCES_FILE)
     return summary
 
 
