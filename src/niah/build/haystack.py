@@ -899,7 +899,7 @@ def _slot_masks(pool: TextPool, ctx: _Context, needle_ends: bool = True) -> _Slo
     blocked[0] = m > 0  # a needle never opens the context
     if not needle_ends:
         # nor ends it: several needles placed in depth order, each at or after the one before, were pushed onto
-        # the last slot (MM-NIAH reasoning-text's three needles ended 16% of 1K contexts, 6% of sentences are
+        # the last slot (a family's three reasoning needles ended 16% of 1K contexts where 6% of sentences are
         # needles), so the context's last sentence picked a needle
         blocked[m] |= m > 0
     # a needle alone: a paragraph of its own between two paragraphs of one document, beside a plain one (after
