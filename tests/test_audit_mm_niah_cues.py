@@ -67,3 +67,49 @@ def test_reasoning_needles_never_end_the_context_and_a_planted_end_fails(reasoni
     planted = _planted(reasoning_1k, tmp_path / "planted", needle_last)
     caught = _probe(planted, "reasoning-text", "text-whitespace")
     assert not caught.passed and caught.score > 50, caught
+
+
+@pytest.fixture(scope="module")
+def counting_1k(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """200 counting-image samples at 1K, the README's length, where depth cell 4 cannot exist (an image costs at
+    least 256 tokens) and two images fit a context."""
+    out = tmp_path_factory.mktemp("cues") / "counting"
+    build_mm_niah(BuildConfig(tasks=["counting-image"], lengths=["1k"], per_cell=40, seed=0), out, progress=False)
+    return out
+
+
+def test_counting_image_golds_stay_at_chance_and_a_planted_skew_fails(counting_1k: Path, tmp_path: Path) -> None:
+    """With cell 4's requests all in cell 3 (room for one needle image of two), a third of the counts were 0 and
+    the most frequent gold scored 36 against 25; dealt over the cells that exist, no constant or frequent gold
+    beats chance by the margin. Zeroing one count of every gold again is caught."""
+    rows = [json.loads(line) for line in (counting_1k / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+    zero_share = sum(r["answer"].count(0) / len(r["answer"]) for r in rows) / len(rows)
+    assert zero_share < 0.30, zero_share
+    for name in ("constant-count", "majority-task", "constant"):
+        assert _probe(counting_1k, "counting-image", name).passed, name
+
+    def first_count_zero(row: dict[str, Any]) -> None:
+        row["answer"][0] = 0
+
+    planted = _planted(counting_1k, tmp_path / "planted", first_count_zero)
+    caught = _probe(planted, "counting-image", "constant-count")
+    assert not caught.passed, caught
+
+
+def test_counting_image_needles_are_not_found_by_position_and_planted_last_needles_fail(counting_1k: Path,
+                                                                                        tmp_path: Path) -> None:
+    """The last image was a needle 81% of the time against 67% of images; now no position class beats the
+    needle share by the margin. Moving every sample's needle images to the end again is caught."""
+    probe = _probe(counting_1k, "counting-image", "image-position")
+    assert probe.passed, probe
+
+    def needles_last(row: dict[str, Any]) -> None:
+        at = [i for i, p in enumerate(row["context"]) if p["type"] == "image"]
+        pairs = sorted(zip(row["answer"], [row["context"][i] for i in at], strict=True), key=lambda p: p[0] > 0)
+        for i, (_count, part) in zip(at, pairs, strict=True):
+            row["context"][i] = part
+        row["answer"] = [count for count, _part in pairs]
+
+    planted = _planted(counting_1k, tmp_path / "planted", needles_last)
+    caught = _probe(planted, "counting-image", "image-position")
+    assert not caught.passed, caught

@@ -262,18 +262,34 @@ def test_local_hf_tokenizer_json_is_exact(tmp_path: Path) -> None:
 
 def test_exact_short_length_completes_and_records_an_unreachable_depth_cell(tmp_path: Path) -> None:
     """At exactly 1000 tokens an image (>= 256 tokens) cannot start at depth >= 0.8: the build completes,
-    the sample goes to the deepest cell that exists, and both the sample and the manifest say so."""
+    the sample goes to a cell that exists (dealt evenly over them), and both the sample and the manifest say so."""
     cfg = BuildConfig(tasks=["retrieval-image", "counting-image"], lengths=["1k"], depths=[0.6, 0.8])
     build_mm_niah(cfg, tmp_path / "ds", progress=False)
     ds = Dataset(tmp_path / "ds")
     samples = list(ds)
     assert len(samples) == 4
     moved = [s for s in samples if "requested_depth_cell" in s.meta]
-    assert len(moved) == 2 and all(s.meta["requested_depth_cell"] == 4 for s in moved)
+    assert len(moved) == 2 and all(s.meta["requested_depth_cell"] == 4 and s.meta["depth_cell"] < 4 for s in moved)
     for s in samples:
         assert s.meta["context_length"] == 1000
         assert depth_cell(s.meta["depth"]) == s.meta["depth_cell"]
     assert len(ds.manifest["warnings"]) == 2 and "cannot exist" in ds.manifest["warnings"][0]
+
+
+def test_an_unreachable_depth_cell_is_dealt_over_the_cells_that_exist() -> None:
+    """A 1K build's cell-4 requests go to cells 0-3 evenly (all to the deepest one, cell 3 held two samples in
+    five, each with its one needle image last: the audit's image-position and constant-count cues)."""
+    from collections import Counter
+
+    from niah.benchmarks.mm_niah.build import MMNIAHBuilder, plan_grid
+
+    cfg = BuildConfig(tasks=["counting-image"], lengths=["1k"], depths=[0.8], per_cell=40)
+    builder = MMNIAHBuilder(cfg, lambda rel, data: rel)
+    plans = plan_grid(cfg, builder.key)
+    for plan in plans:
+        builder._fit_target(plan)
+    assert Counter(p.cell for p in plans) == {0: 10, 1: 10, 2: 10, 3: 10}
+    assert all(p.requested_cell == 4 for p in plans)
 
 
 def test_vectorized_depth_cells_match_the_official_rule() -> None:
