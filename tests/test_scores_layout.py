@@ -160,3 +160,11 @@ def test_strata_each_alike_but_unlike_each_other_get_an_interval_not_a_zero_widt
     # one task: one common score, Wilson's for 5 of 5 through the official rule, as before
     assert block["by_task"]["retrieval-text"]["ci95"] == pytest.approx(
         [100 / 11 * wilson_interval(1.0, 5)[0], 100 / 11], abs=1e-3)
+
+
+def test_every_score_file_gets_the_mode_of_the_other_outputs(oracle_run: Path) -> None:
+    """scored.jsonl is streamed through its own temporary file; it must not stay private (0600) while scores.json
+    and every other output are shared (0644, less the umask)."""
+    modes = {p.name: p.stat().st_mode & 0o777 for p in oracle_run.iterdir()
+             if p.name in ("scored.jsonl", "scores.json", "responses.jsonl")}
+    assert len(modes) == 3 and len(set(modes.values())) == 1, modes

@@ -440,6 +440,7 @@ class _AtomicLines:
         refuse_link(path)  # the rename would replace a link, not write through it; refused all the same
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, 0o644)  # as write_atomic: mkstemp makes 0600, and scores are shared like every other output
         self.tmp = Path(tmp)
         self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
