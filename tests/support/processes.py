@@ -82,14 +82,19 @@ def stop_with(proc: subprocess.Popen[str], sig: signal.Signals, *, timeout_s: fl
     """Send ``sig`` and wait for the command to end: (its stderr, seconds from the signal to its end). A command
     still running after ``timeout_s`` is killed and the test fails."""
     proc.send_signal(sig)
-    signalled = time.monotonic()
+    return _ended(proc, sig, time.monotonic(), timeout_s)
+
+
+def _ended(proc: subprocess.Popen[str], sig: signal.Signals, since: float, timeout_s: float) -> tuple[str, float]:
+    """Wait for the signalled command to end: (its stderr, seconds from ``since``); killed, and the test failed,
+    when it still runs after ``timeout_s``."""
     try:
         _, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
         raise AssertionError(f"still running {timeout_s:.0f} s after {sig.name}") from None
-    return err, time.monotonic() - signalled
+    return err, time.monotonic() - since
 
 
 def _stopped(pid: int) -> bool:
@@ -117,11 +122,4 @@ def signal_while_frozen(proc: subprocess.Popen[str], sig: signal.Signals, inside
         return None
     proc.send_signal(sig)  # pending until the process runs again
     proc.send_signal(signal.SIGCONT)
-    resumed = time.monotonic()
-    try:
-        _, err = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        raise AssertionError(f"still running {timeout_s:.0f} s after {sig.name}") from None
-    return err, time.monotonic() - resumed
+    return _ended(proc, sig, time.monotonic(), timeout_s)
