@@ -36,10 +36,8 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,14 +56,13 @@ from niah.sample import (
     media_problem,
     refuse_output_over_input,
 )
-from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 from niah.util.iox import (
     MAX_LINE_BYTES,
     check_export_out,
     dumps_line,
-    replace_dir,
     resolve_under,
+    staged_dir,
     write_atomic,
 )
 
@@ -245,14 +242,9 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
                                    METADATA_KEY: json.dumps(niah_block, ensure_ascii=False).encode("utf-8")})
     summary = ExportSummary(out_dir=out)
     media = _MediaReader(ds)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp: Path | None = None
     tasks: dict[str, int] = {}
     data_bytes = 0
-    try:
-        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
-        tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
+    with staged_dir(out, suffix=".exporting") as tmp:
         (tmp / DATA_DIR).mkdir()
         parts: list[Path] = []
         writer: Any = None
@@ -298,11 +290,6 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
             summary.parquet_bytes += final.stat().st_size
         summary.media_files, summary.media_bytes = media.files, media.bytes
         write_atomic(tmp / CARD, _card(ds, features, niah_block, summary, tasks, data_bytes))
-        replace_dir(tmp, out)
-    except BaseException:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return summary
 
 

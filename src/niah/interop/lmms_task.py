@@ -54,7 +54,6 @@ import os
 import re
 import shlex
 import shutil
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +62,6 @@ from typing import Any
 import yaml
 
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
-from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 
 #: The per-sample metric and the structure metric every exported task reports.
@@ -348,7 +346,7 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
     replaces every sample's answer budget, as ``niah run --max-tokens`` does."""
     from niah import __version__
     from niah.prompts.types import PromptOptions
-    from niah.util.iox import check_export_out, dumps_line, replace_dir, write_atomic
+    from niah.util.iox import check_export_out, dumps_line, staged_dir, write_atomic
 
     name = name or default_task_name(dataset)
     _check_name(name)
@@ -359,13 +357,8 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
                      foreign="is not an lmms-eval export (no utils.py and docs/)")
     options = PromptOptions(question_first=question_first, max_frames=max_frames)
     override = _max_tokens_override(max_tokens)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp: Path | None = None
     summary = LmmsExportSummary(out_dir=out)
-    try:
-        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
-        tmp.chmod(0o755)  # mkdtemp makes 0700; an export is meant to be shared
+    with staged_dir(out, suffix=".exporting") as tmp:
         media = _MediaCopier(tmp)
         by_setting: dict[str, list[str]] = {}     # decoding key -> doc lines, in dataset order
         niah_tasks: dict[str, list[str]] = {}     # decoding key -> niah tasks, in order of appearance
@@ -408,11 +401,6 @@ def export_lmms_eval(dataset: str | Path, out_dir: str | Path, *, name: str | No
             benchmarks=", ".join(benchmarks), folder=shlex.quote(str(out)), task_lines="\n".join(task_lines),
             official=OFFICIAL_METRIC, structure=STRUCTURE_METRIC, group_note=group_note))
         summary.media_files = len(media.written)
-        replace_dir(tmp, out)
-    except BaseException:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return summary
 
 

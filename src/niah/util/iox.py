@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import glob
@@ -9,6 +10,7 @@ import json
 import math
 import os
 import re
+import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
@@ -556,6 +558,25 @@ def replace_dir(tmp: str | Path, out: str | Path) -> None:
         pid = left.name.rsplit("-", 1)[-1]
         if pid.isdigit() and not _pid_alive(int(pid)):
             shutil.rmtree(left, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def staged_dir(out: Path, *, suffix: str, mode: int = 0o755) -> Iterator[Path]:
+    """A hidden sibling folder (``.NAME.*SUFFIX``) to write the folder ``out`` into: swapped in whole
+    (:func:`replace_dir`) when the block ends, removed when it raises or is stopped, so that ``out`` is never
+    half-written. ``mode``: mkdtemp makes 0700; an output folder is meant to be shared."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp: Path | None = None
+    try:
+        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=suffix, dir=out.parent))
+        tmp.chmod(mode)
+        yield tmp
+        replace_dir(tmp, out)
+    except BaseException:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
 def check_export_out(out: Path, *, overwrite: bool, is_ours: Callable[[Path], bool], foreign: str) -> None:

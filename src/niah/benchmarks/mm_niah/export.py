@@ -12,14 +12,12 @@ Invariant checked on every record: placeholders in context + question == len(ima
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
-from niah.util import interrupts
 from niah.util.errors import DataError
-from niah.util.iox import dumps_line, replace_dir
+from niah.util.iox import dumps_line, staged_dir
 
 PLACEHOLDER = "<image>"
 #: Marks a folder written by :func:`export_dataset`, so that a later export may replace it (nothing else).
@@ -96,11 +94,7 @@ def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[s
         # replacing removes the old folder: only an earlier export (or an empty folder), never real data
         raise DataError("exists and is not an earlier niah export; refusing to replace it: choose a new --out",
                         file=out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp: Path | None = None
-    try:
-        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".exporting", dir=out.parent))
+    with staged_dir(out, suffix=".exporting") as tmp:
         (tmp / "annotations").mkdir()
         (tmp / EXPORT_MARKER).write_text(f"written by niah export from {Path(dataset_dir).resolve()}\n",
                                          encoding="utf-8")
@@ -131,9 +125,4 @@ def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[s
         finally:
             for fh in handles.values():
                 fh.close()
-        replace_dir(tmp, out)
-    except BaseException:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return counts
