@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +24,8 @@ from niah.run import LOCK_FILE, REQUESTS_LOG, RESPONSES_JSONL, RUN_JSON, iter_se
 from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
 from niah.run.shards import Shard, shard_of
 from niah.sample import Dataset
-from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
-from niah.util.iox import dumps_line, replace_dir, write_atomic, write_json_atomic
+from niah.util.iox import dumps_line, staged_dir, write_atomic, write_json_atomic
 
 #: run.json counts that add up over shards.
 _SUMMED = ("total", "answered", "failed", "skipped", "missing", "requests", "retries", "prompt_tokens",
@@ -279,12 +276,7 @@ def _write_merged_run(out: Path, lines: list[str], runs: list[_ShardRun], merged
     """Write the merged run (responses, the shards' request ledgers joined in shard order, run.json) into a
     hidden sibling folder and swap it in for ``out`` whole, so that a merge stopped half-way (Ctrl-C, SIGTERM, a
     full disk) leaves an earlier run at ``out`` as it was, never responses without their run.json."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging: Path | None = None
-    try:
-        with interrupts.deferred():  # a stop between creating the folder and naming it here would leave it
-            staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".merging", dir=out.parent))
-        os.chmod(staging, 0o755)  # mkdtemp makes 0700; a run folder is meant to be shared
+    with staged_dir(out, suffix=".merging") as staging:  # --overwrite: nothing of the old run stays
         write_atomic(staging / RESPONSES_JSONL, "".join(lines))
         # every request any shard sent, in shard order: the merged run counts what reached the servers
         ledgers = [r.path / REQUESTS_LOG for r in sorted(runs, key=lambda r: r.shard.index)]
@@ -293,8 +285,3 @@ def _write_merged_run(out: Path, lines: list[str], runs: list[_ShardRun], merged
             write_atomic(staging / REQUESTS_LOG,
                          b"".join(x if x.endswith(b"\n") or not x else x + b"\n" for x in parts))
         write_json_atomic(staging / RUN_JSON, merged)
-        replace_dir(staging, out)  # --overwrite: nothing of the old run stays
-    except BaseException:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-        raise
