@@ -29,7 +29,7 @@ from niah.report.build import ReportOptions, ReportResult, build_report
 from niah.report.inputs import load_inputs
 from niah.run import RunSummary, run_dataset_sync
 from niah.sample import Dataset
-from niah.scoring.score import HeadlineFigure, RunScoreSummary, headline_figure, score_run
+from niah.scoring.score import HeadlineFigure, RunScoreSummary, benchmark_blocks, headline_figure, score_run
 from niah.util.errors import ConfigError
 from niah.util.iox import NEW, REPLACE, claim_output_folder, read_json_file
 
@@ -104,8 +104,8 @@ def run(dataset: str | Path | Dataset, model: str, out: str | Path, **settings: 
 
 
 def score(run_dir: str | Path, *, dataset: str | Path | None = None) -> RunScoreSummary:
-    """Score a run officially (writes ``scored.jsonl`` and ``scores.json``, as ``niah score RUN``); the summary's
-    ``headline`` is the figure every report shows."""
+    """Score a run officially (writes ``scored.jsonl`` and ``scores.json``, as ``niah score RUN``); its headline
+    figures, the ones every report shows, are :func:`headlines` of the result."""
     return score_run(run_dir, dataset=dataset)
 
 
@@ -115,10 +115,7 @@ def headlines(scored: str | Path | RunScoreSummary) -> dict[str, HeadlineFigure]
     grid, the official figure labelled with what it lacks."""
     doc = (scored.scores if isinstance(scored, RunScoreSummary)
            else read_json_file(Path(scored) / "scores.json"))
-    several = doc.get("benchmarks")
-    blocks: dict[str, Any] = (several if isinstance(several, dict)
-                              else {str(doc["benchmark"]): doc} if doc.get("benchmark") is not None else {})
-    return {name: headline_figure(block) for name, block in blocks.items()}
+    return {name: headline_figure(block) for name, block in benchmark_blocks(doc).items()}
 
 
 def report(inputs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] = (),

@@ -140,11 +140,9 @@ def headline_lines(doc: dict[str, Any]) -> list[str]:
     on a partial one the figure over the part the run holds, then the official overall labelled with what it
     lacks. Then one indented line per task (``by_task``); with several benchmarks a last line gives their
     unweighted mean."""
-    from niah.scoring.score import headline_figure
+    from niah.scoring.score import benchmark_blocks, headline_figure
 
-    several = doc.get("benchmarks")
-    blocks: dict[str, Any] = (several if isinstance(several, dict)
-                              else {str(doc["benchmark"]): doc} if doc.get("benchmark") is not None else {})
+    blocks = benchmark_blocks(doc)
     lines: list[str] = []
     for name, block in blocks.items():
         head = headline_figure(block)

@@ -377,6 +377,15 @@ class HeadlineFigure:
     official_note: str = ""
 
 
+def benchmark_blocks(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Benchmark name -> its block of a scores.json (current layout): each entry of ``benchmarks`` for a run of
+    several, else the file itself, named by its ``benchmark``; empty when the file names none."""
+    several = doc.get("benchmarks")
+    if isinstance(several, dict):
+        return several
+    return {str(doc["benchmark"]): doc} if doc.get("benchmark") is not None else {}
+
+
 def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
     """The headline of one benchmark's scores.json block (current layout: ``metric``, ``overall``, ``covered``,
     ``n``, ``ci95``, ``ci_method``).
