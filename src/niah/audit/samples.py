@@ -138,13 +138,9 @@ class BuildRecipe:
 
 def _family_builder(name: str) -> Any:
     """The :class:`~niah.benchmarks.protocol.Builder` called ``name`` of a registered family, or None."""
-    from niah.benchmarks.registry import families
+    from niah.benchmarks.registry import family_builders
 
-    for family in families():
-        for builder in family.builders() if family.builders is not None else ():
-            if builder.name == name:
-                return builder
-    return None
+    return next((builder for builder in family_builders() if builder.name == name), None)
 
 
 def _family_command(words: tuple[str, ...]) -> Any:
@@ -154,18 +150,17 @@ def _family_command(words: tuple[str, ...]) -> Any:
     import typer
     import typer.main
 
-    from niah.benchmarks.registry import families
+    from niah.benchmarks.registry import family_commands
 
     if len(words) != 2:
         return None
     verb, name = words
-    for family in families():
-        for found in family.commands() if family.commands is not None else ():
-            if found.verb == verb and found.name == name:
-                app = typer.Typer()
-                app.command(name)(found.function)
-                return typer.main.get_command(app)
-    return None
+    found = next((c for c in family_commands() if c.verb == verb and c.name == name), None)
+    if found is None:
+        return None
+    app = typer.Typer()
+    app.command(name)(found.function)
+    return typer.main.get_command(app)
 
 
 def _arguments(command: Any, values: Mapping[str, Any]) -> list[str]:

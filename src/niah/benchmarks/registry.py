@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 
-from niah.benchmarks.protocol import Family
+from niah.benchmarks.protocol import Builder, Command, Family
 from niah.corpus.base import CorpusReader
 from niah.util.errors import ConfigError
 
@@ -68,6 +68,16 @@ def families() -> Iterator[Family]:
     """Every family, in registry order."""
     for name in list(FAMILIES):
         yield get_family(name)
+
+
+def family_commands() -> list[Command]:
+    """Every CLI command the registered families contribute, in registry order."""
+    return [command for family in families() if family.commands for command in family.commands()]
+
+
+def family_builders() -> list[Builder]:
+    """Every generator the registered families contribute, in registry order."""
+    return [builder for family in families() if family.builders for builder in family.builders()]
 
 
 def corpus_readers() -> list[CorpusReader]:

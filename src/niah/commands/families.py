@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from niah.benchmarks.protocol import Command
+from niah.benchmarks.registry import family_commands as family_commands  # the CLI lists them from here
 from niah.build.record import (
     differing_options,
     is_dataset_folder,
@@ -28,12 +29,6 @@ VERB_HELP: dict[str, str] = {
     "export": "Write niah datasets or runs as a benchmark's official files (or a Hugging Face dataset: export hf).",
     "derive": "Write a new dataset derived from a benchmark dataset (e.g. its text-only version).",
 }
-
-
-def family_commands() -> list[Command]:
-    from niah.benchmarks.registry import families
-
-    return [command for family in families() if family.commands for command in family.commands()]
 
 
 #: Verbs whose commands write a niah dataset at ``--out``: each gets ``--overwrite`` and the folder rule.
