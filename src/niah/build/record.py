@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from niah.util.iox import write_json_atomic
+from niah.util.iox import jsonable, write_json_atomic
 
 #: What a dataset verb records in the folder it wrote: the command and the options it was given, so that the
 #: same command again resumes (nothing to do) and another one is refused naming what differs.
@@ -18,16 +18,6 @@ BUILD_RECORD = ".niah-build.json"
 def is_dataset_folder(path: Path) -> bool:
     """A folder a dataset verb wrote: a niah dataset (``samples.jsonl``), or one holding its build record."""
     return (path / "samples.jsonl").is_file() or (path / BUILD_RECORD).is_file()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return str(value)  # a path, an enum: as written
 
 
 def read_build_record(out: Path) -> dict[str, Any] | None:
@@ -40,7 +30,7 @@ def read_build_record(out: Path) -> dict[str, Any] | None:
 
 
 def write_build_record(out: Path, command: str, options: dict[str, Any]) -> None:
-    write_json_atomic(out / BUILD_RECORD, {"command": command, "options": _jsonable(options)})
+    write_json_atomic(out / BUILD_RECORD, {"command": command, "options": jsonable(options)})
 
 
 def differing_options(record: dict[str, Any] | None, command: str, options: dict[str, Any]) -> list[str]:
@@ -52,6 +42,6 @@ def differing_options(record: dict[str, Any] | None, command: str, options: dict
         return [f"it was written by `niah {record.get('command')}`, not `niah {command}`"]
     recorded = record.get("options")
     before: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
-    now: dict[str, Any] = _jsonable(options)
+    now: dict[str, Any] = jsonable(options)
     return [f"--{key.replace('_', '-')} was {before.get(key)!r}, now {now.get(key)!r}"
             for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]

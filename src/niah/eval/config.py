@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from niah.util.errors import ConfigError
+from niah.util.iox import jsonable
 
 if TYPE_CHECKING:
     from niah.benchmarks.protocol import Builder
@@ -585,7 +586,7 @@ def run_eval_config(config: EvalConfig, *, progress: bool = True,
     previous = _previous_record(out)
     for bench in config.benchmarks:  # a changed benchmark is refused before anything is written
         before = previous.get(bench.name)
-        if before is not None and before != _jsonable(bench.record()) and _dataset_dir(config, bench).exists():
+        if before is not None and before != jsonable(bench.record()) and _dataset_dir(config, bench).exists():
             raise ConfigError(f"{config.path}: [benchmarks.{bench.name}] changed since {_dataset_dir(config, bench)} "
                               f"was built (see {out / RECORD_FILE}); delete that folder to build it again, or give "
                               "another out")
@@ -701,12 +702,6 @@ def _write_leaderboard(out: Path, inputs: Sequence[ReportInput]) -> tuple[list[A
     return board, files
 
 
-def _jsonable(obj: Any) -> Any:
-    import json
-
-    return json.loads(json.dumps(obj, default=str))
-
-
 def _previous_record(out: Path) -> dict[str, Any]:
     """Benchmark name -> what its dataset was built from, as the last ``niah eval --config`` into ``out`` wrote."""
     from niah.util.iox import read_json_file
@@ -725,7 +720,7 @@ def _write_record(config: EvalConfig, *, runs: Sequence[RunOutcome] | None, boar
     from niah.util.iox import write_json_atomic
 
     previous = _previous_record(config.out)
-    benchmarks = {**previous, **{b.name: _jsonable(b.record()) for b in config.benchmarks}}
+    benchmarks = {**previous, **{b.name: jsonable(b.record()) for b in config.benchmarks}}
     record: dict[str, Any] = {"config": str(config.path), "benchmarks": benchmarks,
                               "models": {m.name: m.spec.spec_string() for m in config.models}}
     if runs is not None:

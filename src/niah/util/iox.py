@@ -251,6 +251,18 @@ def _strict_dumps(obj: Any, *, path: str | Path | None = None, **options: Any) -
                               file=path, field=where) from None
 
 
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON holds it: tuples as lists, keys as strings, anything else (a path, an enum, a date) as
+    its ``str``; so a record compares equal to what reading it back gives."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return str(value)
+
+
 def write_json_atomic(path: str | Path, obj: Any, *, indent: int | None = 2) -> None:
     """Strict JSON (``allow_nan=False``): a NaN or infinity raises :class:`NonFiniteOutput` (a DataError
     naming the file and field) instead of writing bare ``NaN``."""
