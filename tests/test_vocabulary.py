@@ -22,7 +22,8 @@ ROOT = typer.main.get_command(app)
 
 #: Spellings of one concept: the first is the one used; any other, visible anywhere, fails.
 SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("out", "output", "output_dir", "out_dir"),
+    ("out", "output", "output_dir", "out_dir", "json", "json_out"),
+    ("tasks", "pipelines"),
     ("family", "benchmark"),
     ("lang", "langs", "language", "languages"),
     ("per_cell", "per_length", "samples_per_cell_per_length"),
@@ -43,11 +44,11 @@ CONFIG_KEYS_WITHOUT_OPTION = {
     ("mm-niah", "max_images"): "a cap niah eval applies to its small grid; a build takes --tasks and --lengths",
     ("mm-niah", "image_max_side"): "as max_images",
     ("video-niah", "lengths"): "niah eval's shared --lengths, read as the video durations",
-    ("seq-niah", "tasks"): "niah eval's shared --tasks, read as the pipelines",
 }
 #: Old config spellings, accepted for one release with a note, and the key that replaced each.
 DEPRECATED_CONFIG_KEYS = {
     ("seq-niah", "langs"): "lang",
+    ("seq-niah", "pipelines"): "tasks",
     ("mmlongbench-vh", "images"): "source",
     ("video-niah", "image_rule"): "image_tokens",
 }
@@ -134,6 +135,31 @@ def test_every_config_key_is_the_option_of_the_same_name() -> None:
     assert not unmatched, unmatched
 
 
+#: A config key spelled like another concept's other spelling that is its own concept, and why.
+CONFIG_KEYS_OF_ANOTHER_CONCEPT = {
+    ("mm-niah", "images"): "the --no-images switch (images = false: text-only contexts), not a count of images",
+}
+
+
+def test_no_config_key_spells_a_concept_another_way() -> None:
+    """A builder takes one key per concept: a second spelling (``pipelines`` beside ``tasks``) is a deprecated one,
+    never a silent equal, so that an eval config cannot set one concept twice, the second quietly losing."""
+    wrong = []
+    for family_name in FAMILIES:
+        family = get_family(family_name)
+        for builder in family.builders() if family.builders else ():
+            for key in [*builder.option_kinds, *builder.eval_defaults]:
+                concept = _concept_of(key)
+                where = (builder.name, key)
+                if concept is None or key == concept[0] or where in CONFIG_KEYS_OF_ANOTHER_CONCEPT:
+                    continue
+                if where not in DEPRECATED_CONFIG_KEYS or key in builder.eval_defaults:
+                    wrong.append(where)
+    wrong += [("model", key) for key in MODEL_KEYS if (_concept_of(key) or (key,))[0] != key]
+    wrong += [("benchmark", key) for key in BENCHMARK_KEYS if (_concept_of(key) or (key,))[0] != key]
+    assert not wrong, wrong
+
+
 def test_deprecated_config_keys_are_documented_as_such() -> None:
     from pathlib import Path
 
@@ -152,6 +178,8 @@ def test_deprecated_config_keys_are_documented_as_such() -> None:
     (["build", "mmlongbench-vh", "--media-root", "none", "--lengths", "12k", "--out", "ds"],
      "--media-root is deprecated; use --source"),
     (["audit", "none", "--progress"], "--progress is deprecated"),
+    (["build", "seq-niah", "--pipelines", "no-such-pipeline", "--out", "ds"], "--pipelines is deprecated; use --tasks"),
+    (["judge-test", "seq-niah", "--n", "0", "--json", "numbers.json"], "--json is deprecated; use --out"),
 ])
 def test_an_old_spelling_still_parses_and_says_it_is_deprecated(tmp_path, monkeypatch, args, note) -> None:
     monkeypatch.chdir(tmp_path)
@@ -168,3 +196,13 @@ def test_options_given_once_where_repeatable_elsewhere_say_so(tmp_path) -> None:
     two = CliRunner().invoke(app, ["build", "mm-niah", "--lang", "en,zh", "--out", str(tmp_path / "mm")])
     assert two.exit_code == 2 and "--lang given 2 times: an MM-NIAH build is in one language" in two.stderr
     assert not (tmp_path / "mm").exists()
+
+
+def test_a_config_tasks_key_is_not_lost_to_a_builders_small_grid(tmp_path) -> None:
+    """``tasks`` in an eval config (or ``niah eval --tasks``) is what a Sequential-NIAH build builds: the small grid's
+    default pipeline, once kept under another key, used to win over it."""
+    from niah.util.errors import ConfigError
+
+    (builder,) = get_family("seq-niah").builders()
+    with pytest.raises(ConfigError, match="pipelines real-logical need a QA source file"):
+        builder.build(tmp_path / "ds", {**builder.eval_defaults, "per_cell": 1, "tasks": ["real-logical"]}, False)

@@ -17,7 +17,7 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.milebench.build import build_from_options
 
-    return (Builder("milebench-niah", build_from_options, {"lengths": [4096], "per_length": 2},
+    return (Builder("milebench-niah", build_from_options, {"lengths": [4096]},
                     option_kinds=BUILD_OPTION_KINDS),)
 
 

@@ -33,7 +33,7 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.mmlongbench.build import build_from_options
 
-    return (Builder("mmlongbench-vh", build_from_options, {"lengths": ["8k"], "per_length": 2},
+    return (Builder("mmlongbench-vh", build_from_options, {"lengths": ["8k"]},
                     option_kinds=BUILD_OPTION_KINDS),)
 
 

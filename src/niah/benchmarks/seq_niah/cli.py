@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from niah.commands import deprecated_alias, pick_alias, split_csv
 from niah.commands import judge_options as jo
-from niah.commands import split_csv
 from niah.util.errors import ConfigError, DataError
 
 if TYPE_CHECKING:
@@ -23,14 +23,16 @@ _DEFAULT_LENGTHS = ("8k-16k", "16k-32k", "32k-64k", "64k-128k")
 
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, int]:
-    """The :class:`~niah.benchmarks.protocol.Builder` entry point. Options: ``pipelines`` (or ``tasks``),
-    ``lang`` (``langs``, deprecated), ``lengths``, ``needles``, ``per_cell``, ``seed``, ``tokenizer``, ``corpus``, ``source``; others
+    """The :class:`~niah.benchmarks.protocol.Builder` entry point. Options: ``tasks`` (the pipelines; ``pipelines``,
+    deprecated), ``lang`` (``langs``, deprecated), ``lengths``, ``needles``, ``per_cell``, ``seed``, ``tokenizer``, ``corpus``, ``source``; others
     (``image_tokens`` from ``niah eval``) are ignored."""
     from niah.benchmarks.seq_niah.build import build_seq_niah
     from niah.sample import Dataset
 
     opts = dict(options)
-    pipelines = opts.get("pipelines") or opts.get("tasks") or ["synthetic-temporal"]
+    if opts.get("pipelines") is not None:
+        typer.echo("note: the pipelines key is deprecated; use tasks (a built sample's task is its pipeline)", err=True)
+    pipelines = opts.get("tasks") or opts.get("pipelines") or ["synthetic-temporal"]
     if opts.get("langs") is not None:
         typer.echo("note: the langs key is deprecated; use lang (a list of languages, as --lang takes)", err=True)
     langs = opts.get("lang") or opts.get("langs") or ["en", "zh"]
@@ -47,9 +49,11 @@ def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) ->
 
 def build_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="output dataset directory")],
-    pipelines: Annotated[list[str] | None, typer.Option(
-        "--pipelines", help="comma-separated: synthetic-temporal (default, offline), real-temporal, real-logical "
-                            "(the real ones need --source)")] = None,
+    tasks: Annotated[list[str] | None, typer.Option(
+        "--tasks", help="the pipelines, comma-separated or repeated: synthetic-temporal (default, offline), "
+                        "real-temporal, real-logical (the real ones need --source); a sample's task is its pipeline")]
+    = None,
+    pipelines: Annotated[list[str] | None, deprecated_alias("--pipelines", "--tasks")] = None,
     lang: Annotated[list[str] | None, typer.Option("--lang", help="comma-separated languages: en,zh (default both)")]
     = None,
     lengths: Annotated[list[str] | None, typer.Option(
@@ -71,7 +75,8 @@ def build_command(
     """Build Sequential-NIAH samples: ordered needles in EN and ZH at exact token lengths (the official insertion)."""
     from niah.benchmarks.seq_niah.build import build_seq_niah
 
-    manifest = build_seq_niah(out, pipelines=split_csv(pipelines) or ["synthetic-temporal"],
+    chosen = pick_alias(split_csv(tasks) or None, split_csv(pipelines) or None, "--tasks")
+    manifest = build_seq_niah(out, pipelines=chosen or ["synthetic-temporal"],
                               langs=split_csv(lang) or ["en", "zh"], lengths=split_csv(lengths) or list(_DEFAULT_LENGTHS),
                               needles=needles, per_cell=per_cell, seed=seed, tokenizer=tokenizer, corpus=corpus,
                               source=source, progress=not no_progress)
@@ -183,7 +188,9 @@ def judge_test_command(
     n: Annotated[int, typer.Option("--n", help="number of judgements")] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the drawn test answers: the same seed gives the same "
                                       "tables")] = 0,
-    json_out: Annotated[Path | None, typer.Option("--json", help="also write the numbers as JSON here")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="also write the numbers as JSON to this file")]
+    = None,
+    json_out: Annotated[Path | None, deprecated_alias("--json", "--out")] = None,
     official: Annotated[Path | None, typer.Option("--official", help="a checkout of the official Sequential-NIAH "
                                                   "repository: also judge its labelled model outputs")] = None,
 ) -> None:
@@ -204,10 +211,11 @@ def judge_test_command(
         raise ConfigError("--n must be at least 1")
     # everything given is read before the 2,000 judgements: a wrong path fails at once, not minutes later
     official_set = official_cases(official) if official is not None else None
+    json_out = pick_alias(out, json_out, "--out")
     if json_out is not None:
         from niah.util.iox import refuse_folder_as_file
 
-        refuse_folder_as_file(json_out, "--json")
+        refuse_folder_as_file(json_out, "--out")
     result = run_judge_test(n, seed=seed)
     typer.echo(render_tables(result))
     written = run_answer_set(hand_written_cases())

@@ -42,13 +42,14 @@ def _commands() -> Sequence[Command]:
 def _builders() -> Sequence[Builder]:
     from niah.benchmarks.seq_niah.cli import build_from_options
 
-    return (Builder("seq-niah", build_from_options, {"pipelines": ["synthetic-temporal"], "lang": ["en", "zh"],
+    return (Builder("seq-niah", build_from_options, {"tasks": ["synthetic-temporal"], "lang": ["en", "zh"],
                                                        "lengths": ["8k-16k"], "needles": "3-15"},
                     option_kinds=BUILD_OPTION_KINDS),)
 
 
-#: ``build_from_options``'s options as an eval config file writes them (``tasks`` is a spelling of ``pipelines``;
-#: ``langs`` the old spelling of ``lang``, the key and option every builder uses, kept for one release).
+#: ``build_from_options``'s options as an eval config file writes them (``tasks`` names the pipelines, as a built
+#: sample's task is its pipeline; ``pipelines`` and ``langs``, the old spellings of ``tasks`` and ``lang``, the keys
+#: and options every builder uses, are kept for one release).
 BUILD_OPTION_KINDS: dict[str, OptionKind] = {
     "pipelines": "texts", "tasks": "texts", "lang": "texts", "langs": "texts", "lengths": "texts", "needles": "text",
     "per_cell": "int", "seed": "int", "tokenizer": "text", "corpus": "text", "source": "text",
