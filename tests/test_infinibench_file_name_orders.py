@@ -19,6 +19,7 @@ from niah.benchmarks.infinibench.loader import iter_qa_file
 from niah.benchmarks.infinibench.skills import EARLIER_FILE_NAMES, SCRAPED_FILE_NAMES, SKILLS, parse_name
 from niah.cli import app
 from niah.util.errors import DataError
+from niah.util.iox import EXPORT_MARKER
 from support.cli import invoke_ok as _ok
 from support.infinibench_official import FILES, MOVIE, write_media
 from support.scores import official_scores
@@ -163,7 +164,7 @@ def test_each_folder_scores_every_mcq_skill_and_exports_only_its_files(bench: Pa
         assert scores["skills"][skill]["mcq"]["accuracy"] == 100.0, skill
     if folder not in ("earlier", "scraped"):
         assert mcq_skills == {s.id for s in SKILLS if "mcq" in s.formats}
-    assert sorted(p.name for p in (bench / "export" / folder).iterdir()) == sorted(FOLDERS[folder])
+    assert sorted(p.name for p in (bench / "export" / folder).iterdir()) == sorted([*FOLDERS[folder], EXPORT_MARKER])
 
 
 @pytest.mark.parametrize("name", ["tvqa_poetry.json", "character_actions_youtube.json",

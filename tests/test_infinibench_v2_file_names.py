@@ -13,6 +13,7 @@ import pytest
 
 from niah.benchmarks.infinibench.official import records_of
 from niah.benchmarks.infinibench.skills import V2_FILE_NAMES
+from niah.util.iox import EXPORT_MARKER
 from support.cli import invoke_ok as _ok
 from support.infinibench_official import write_media
 from support.infinibench_v2 import CONTAINERS, format_of, records_for, skill_of_name, v2_text, write_v2_files
@@ -79,7 +80,7 @@ def test_v2_file_name_imports_scores_and_exports_unchanged(v2: Path, container: 
 
 def test_every_exported_file_is_one_imported(v2: Path) -> None:
     for container in CONTAINERS:
-        assert sorted(p.name for p in (v2 / "export" / container).iterdir()) == sorted(V2_FILE_NAMES)
+        assert sorted(p.name for p in (v2 / "export" / container).iterdir()) == sorted([*V2_FILE_NAMES, EXPORT_MARKER])
 
 
 def test_fields_the_sample_does_not_carry_come_back_as_written(v2: Path, tmp_path: Path) -> None:

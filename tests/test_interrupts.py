@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -280,6 +281,28 @@ def shards(medium_dataset: Path) -> list[Path]:
     return runs
 
 
+def _signal_where_seen(args: list[str], sig: signal.Signals, inside: Callable[[subprocess.Popen[str]], bool],
+                       redone: Callable[[], None], phase: str
+                       ) -> tuple[subprocess.Popen[str], tuple[str, float], float]:
+    """Start ``niah ARGS`` until one is frozen (SIGSTOP) where ``inside`` sees it and signalled there: a command
+    that takes a second or two cannot be signalled mid-way by timing alone. One frozen past that point is left
+    to finish (``redone`` checks what it wrote) and started again. Returns the process, what it said and how
+    long it took to stop, and its start-up."""
+    for _attempt in range(20):
+        proc = start_niah(args)
+        started = time.monotonic()
+        while not inside(proc) and proc.poll() is None:
+            time.sleep(0.0005)
+        start_up = time.monotonic() - started
+        stopped = signal_while_frozen(proc, sig, functools.partial(inside, proc)) if proc.poll() is None else None
+        if stopped is not None:
+            return proc, stopped, start_up
+        proc.communicate(timeout=300)
+        assert proc.returncode == 0
+        redone()
+    raise AssertionError(f"no niah {args[0]} was seen {phase} in 20 tries")
+
+
 @SIGNALS
 @pytest.mark.parametrize("phase", ["reading", "writing"])
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="freezes the merge mid-way through /proc")
@@ -299,24 +322,55 @@ def test_a_signal_during_niah_merge_leaves_the_earlier_merged_run_as_it_was(shar
             return holds_open(proc, samples)
         return any(tmp_path.glob(".merged.*.merging"))
 
-    for _attempt in range(20):
-        proc = start_niah(["merge", *map(str, shards), "--out", str(out), "--overwrite"])
-        started = time.monotonic()
-        while not inside(proc) and proc.poll() is None:
-            time.sleep(0.0005)
-        start_up = time.monotonic() - started
-        stopped = signal_while_frozen(proc, sig, functools.partial(inside, proc)) if proc.poll() is None else None
-        if stopped is not None:
-            break
-        proc.communicate(timeout=300)
-        assert proc.returncode == 0 and (out / "run.json").is_file()
+    def redone() -> None:
+        assert (out / "run.json").is_file()
+        nonlocal before
         before = _files(out)  # the merge done again: the same run, written anew
-    else:
-        raise AssertionError(f"no merge was seen {phase} in 20 tries")
+
+    proc, stopped, start_up = _signal_where_seen(["merge", *map(str, shards), "--out", str(out), "--overwrite"],
+                                                 sig, inside, redone, phase)
     err, stopping = stopped
     _stopped_whole(err, proc, sig, "merge")
     assert stopping < _bound(start_up), (stopping, start_up)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["merged"] and _files(out) == before
+
+
+
+#: The exports a stop must leave as they were: (verb words, what --out names, the option to replace an earlier one)
+EXPORTS = {"mm-niah-dataset": (["export", "mm-niah-dataset"], "official", []),
+           "lmms-eval": (["export", "lmms-eval"], "lmms", ["--overwrite"]),
+           "inspect": (["export", "inspect"], "task.py", [])}
+
+
+@SIGNALS
+@pytest.mark.parametrize("export", sorted(EXPORTS))
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="freezes the export mid-way through /proc")
+def test_a_signal_during_an_export_leaves_the_earlier_export_as_it_was(medium_dataset: Path, tmp_path: Path,
+                                                                       sig: signal.Signals, export: str) -> None:
+    """The official MM-NIAH layout, the lmms-eval task folder and the inspect task file, each stopped where it is
+    seen working (writing its hidden staging folder; the inspect export, which writes one small file, while it
+    reads the dataset): the earlier export stays as it was and nothing else is left beside it."""
+    words, name, replace = EXPORTS[export]
+    out = tmp_path / name
+    _niah_ok(*words, medium_dataset, "--out", out)
+    snapshot = (lambda: _files(out)) if out.is_dir() else (lambda: {name: out.read_text()})
+    before = snapshot()
+    samples = medium_dataset / "samples.jsonl"
+
+    def inside(proc: subprocess.Popen[str]) -> bool:
+        if export == "inspect":
+            return holds_open(proc, samples)
+        return any(p.is_dir() and any(p.iterdir()) for p in tmp_path.glob(f".{name}.*.exporting"))
+
+    def redone() -> None:
+        nonlocal before
+        before = snapshot()  # exported again: the same files, written anew
+
+    proc, (err, stopping), start_up = _signal_where_seen([*words, str(medium_dataset), "--out", str(out), *replace],
+                                                         sig, inside, redone, "writing")
+    _stopped_whole(err, proc, sig, " ".join(words))
+    assert stopping < _bound(start_up), (stopping, start_up)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name] and snapshot() == before
 
 
 def test_a_signal_inside_a_deferred_block_is_raised_when_it_ends() -> None:

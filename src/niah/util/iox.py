@@ -160,7 +160,8 @@ def check_folder_option(path: Path, option: str = "--out") -> None:
             break
 
 
-def output_dir_problem(out: str | Path, *, kind: str, ours: Callable[[Path], bool] | None = None) -> str | None:
+def output_dir_problem(out: str | Path, *, kind: str, ours: Callable[[Path], bool] | None = None,
+                       marker_name: str = OUTPUT_MARKER) -> str | None:
     """Why niah may not write its ``kind`` output ("run", "eval", "cache", ...) into the folder ``out``, or None
     when it may: ``out`` is missing, an empty folder, a folder holding niah's :data:`OUTPUT_MARKER` for this
     ``kind``, or one ``ours`` recognises as an earlier output of that kind (written before the marker existed,
@@ -172,7 +173,7 @@ def output_dir_problem(out: str | Path, *, kind: str, ours: Callable[[Path], boo
         return None
     if not out.is_dir():
         return "exists and is not a folder"
-    marker = out / OUTPUT_MARKER
+    marker = out / marker_name
     if marker.is_file() and not marker.is_symlink():
         try:
             recorded = json.loads(marker.read_text(encoding="utf-8")).get("kind")
@@ -189,7 +190,7 @@ def output_dir_problem(out: str | Path, *, kind: str, ours: Callable[[Path], boo
         return f"cannot be read ({exc.strerror or exc})"
     if empty:
         return None
-    return (f"is not empty and was not made by niah for a {kind} (no {OUTPUT_MARKER}); niah writes only into "
+    return (f"is not empty and was not made by niah for a {kind} (no {marker_name}); niah writes only into "
             "folders it made or empty ones")
 
 
@@ -589,6 +590,66 @@ def staged_dir(out: Path, *, suffix: str, mode: int = 0o755) -> Iterator[Path]:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+#: Characters a file name niah takes from a dataset may not hold: path separators, NUL, control characters.
+_NAME_PROBLEM = re.compile(r"[/\\\x00-\x1f\x7f]")
+
+
+def check_file_name(name: Any, *, what: str, file: str | Path | None = None, field: str | None = None) -> str:
+    """``name`` (taken from a dataset or a manifest: a language, an official file's name) as the name of one
+    file in an output folder: a non-empty string of one path segment, no separator, control character or
+    leading dot (``../../.bashrc``, ``.``, ``x\ny`` are refused with a DataError naming ``file`` and
+    ``field``), so that a hostile dataset cannot make an export write outside its folder."""
+    if not isinstance(name, str) or not name or len(name) > 255 or _NAME_PROBLEM.search(name) \
+            or name.startswith(".") or name != name.strip():
+        raise DataError(f"{what} {name!r} cannot be a file name (one name of plain characters, no path "
+                        "separator, no leading dot)", file=file, field=field)
+    return name
+
+
+#: The file in an export folder :func:`export_dir` wrote: its kind and the files it wrote. Not named ``*.json``:
+#: the official scripts that read an export's folder take every ``*.json`` (or ``*.jsonl``) file in it.
+EXPORT_MARKER = ".niah-export-files"
+
+
+@contextlib.contextmanager
+def export_dir(out: Path, *, kind: str, option: str = "--out") -> Iterator[Path]:
+    """A folder of an export's files, written whole: ``out`` must be missing, empty or an earlier export of this
+    ``kind`` holding no file its :data:`EXPORT_MARKER` does not list, never a folder of the user's own (``/``, a
+    home folder, a dataset) nor a file the user added to an export. The files are written into a hidden sibling
+    (:func:`staged_dir`) that replaces ``out`` when the block ends, so that a stop or an error leaves the earlier
+    export as it was."""
+    check_folder_option(out, option)
+    why = output_dir_problem(out, kind=kind, marker_name=EXPORT_MARKER)
+    if why is None and os.path.lexists(out / EXPORT_MARKER):
+        why = _not_written_by_niah(out)
+    if why is not None:
+        raise ConfigError(f"{option} {out} {why}: choose a new folder, or empty this one")
+    from niah import __version__
+
+    with staged_dir(out, suffix=".exporting") as tmp:
+        yield tmp
+        files = sorted(p.relative_to(tmp).as_posix() for p in tmp.rglob("*") if not p.is_dir())
+        write_json_atomic(tmp / EXPORT_MARKER, {"written_by": "niah", "kind": kind, "niah_version": __version__,
+                                                "files": files})
+
+
+def _not_written_by_niah(out: Path) -> str | None:
+    """Why an earlier export folder may not be replaced: it holds a file its marker does not list (the user's
+    own, added since: replacing the folder would delete it)."""
+    try:
+        listed = json.loads((out / EXPORT_MARKER).read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        listed = None
+    if not isinstance(listed, list):
+        return f"holds an export without a list of its files ({EXPORT_MARKER}); replacing it could delete yours"
+    known = {str(name) for name in listed} | {EXPORT_MARKER}
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        if path.is_symlink() or (not path.is_dir() and rel not in known):
+            return f"holds {rel}, which niah did not write there; replacing the export would delete it"
+    return None
 
 
 def check_export_out(out: Path, *, overwrite: bool, is_ours: Callable[[Path], bool], foreign: str) -> None:

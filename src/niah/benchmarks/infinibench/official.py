@@ -199,7 +199,7 @@ def export_dataset(dataset: str | Path, out: str | Path) -> dict[str, int]:
     samples as one ``{skill}.json`` list per skill (``indent=4``, as the generator scripts write). Returns
     {file name: records}."""
     from niah.sample import Dataset
-    from niah.util.iox import write_atomic
+    from niah.util.iox import check_file_name, export_dir
 
     ds = Dataset(Path(dataset))
     layouts: dict[str, Any] = dict(ds.manifest.get("official_files") or {})
@@ -211,11 +211,19 @@ def export_dataset(dataset: str | Path, out: str | Path) -> dict[str, int]:
         name = sample.meta.get("source_file")
         if not isinstance(name, str) or name not in layouts:
             name = f"{sample.task}.json"
+        # the name comes from the dataset: "../../x.json" must not lead the export out of --out
+        check_file_name(name, what=f"sample {sample.id!r}: official file", file=ds.samples_path,
+                        field="meta.source_file")
         groups.setdefault(name, []).append(sample)
     if not groups:
         raise DataError("the dataset holds no InfiniBench samples", file=dataset)
-    target = Path(out)
-    target.mkdir(parents=True, exist_ok=True)
+    with export_dir(Path(out), kind="infinibench export") as target:  # new, empty or an earlier export
+        return _write_files(target, groups, layouts)
+
+
+def _write_files(target: Path, groups: dict[str, list[Any]], layouts: dict[str, Any]) -> dict[str, int]:
+    from niah.util.iox import write_atomic
+
     written: dict[str, int] = {}
     for name, samples in groups.items():
         layout = layouts.get(name) or {"container": "list", "indent": 4, "ensure_ascii": True, "newline": False}

@@ -132,7 +132,7 @@ def export_command(
     )
     from niah.sample import Dataset
     from niah.tokens import get_tokenizer
-    from niah.util.iox import check_folder_option, dumps_line, write_atomic
+    from niah.util.iox import check_file_name, check_folder_option, dumps_line, export_dir, write_atomic
 
     check_folder_option(out)
     ds_path, run_dir = _run_or_dataset(source)
@@ -143,7 +143,10 @@ def export_command(
                             file=ds_path / "samples.jsonl")
         if "needles" in sample.meta:
             noisy = "noise_type" in sample.meta
-            name = f"NIAH_{sample.meta.get('lang', 'en')}{'_noise' if noisy else ''}.jsonl"
+            # the language names a file: a hostile dataset's "../../x" must not lead the export out of --out
+            lang = check_file_name(sample.meta.get("lang", "en"), what=f"sample {sample.id!r}: language",
+                                   file=ds_path / "samples.jsonl", field="meta.lang")
+            name = f"NIAH_{lang}{'_noise' if noisy else ''}.jsonl"
         else:
             name = "test_data_for_infer.jsonl"
         groups.setdefault(name, []).append(sample)
@@ -157,30 +160,30 @@ def export_command(
             tokenizers[name] = get_tokenizer(name)
         return tokenizers[name].count
 
-    out.mkdir(parents=True, exist_ok=True)
     written: list[str] = []
-    for name, samples in sorted(groups.items()):
-        if name == "test_data_for_infer.jsonl":
-            write_atomic(out / name, "".join(dumps_line(sample_to_test_record(s)) for s in samples))
-        else:
-            counter = raw_tokens(samples[0])
-            export_builder(samples, out / name, raw_text_tokens=counter)
-        written.append(f"{name} ({len(samples)})")
-    if run_dir is not None:
-        from niah.run.rundir import read_responses
+    with export_dir(out, kind="seq-niah export") as tmp:  # new, empty or an earlier export; written whole
+        for name, samples in sorted(groups.items()):
+            if name == "test_data_for_infer.jsonl":
+                write_atomic(tmp / name, "".join(dumps_line(sample_to_test_record(s)) for s in samples))
+            else:
+                counter = raw_tokens(samples[0])
+                export_builder(samples, tmp / name, raw_text_tokens=counter)
+            written.append(f"{name} ({len(samples)})")
+        if run_dir is not None:
+            from niah.run.rundir import read_responses
 
-        responses = read_responses(run_dir / "responses.jsonl")
-        by_kind: dict[str, list[tuple[str, str | None]]] = {}
-        for samples in groups.values():
-            for s in samples:
-                row = responses.get(s.id)
-                if row is None:
-                    continue
-                file = "infer_noise_result.jsonl" if "noise_type" in s.meta else "infer_result.jsonl"
-                by_kind.setdefault(file, []).append((str(s.meta.get("md5", s.id)), row.get("response")))
-        for file, rows in sorted(by_kind.items()):
-            write_results(rows, out / file, key=result_key)
-            written.append(f"{file} ({len(rows)})")
+            responses = read_responses(run_dir / "responses.jsonl")
+            by_kind: dict[str, list[tuple[str, str | None]]] = {}
+            for samples in groups.values():
+                for s in samples:
+                    row = responses.get(s.id)
+                    if row is None:
+                        continue
+                    file = "infer_noise_result.jsonl" if "noise_type" in s.meta else "infer_result.jsonl"
+                    by_kind.setdefault(file, []).append((str(s.meta.get("md5", s.id)), row.get("response")))
+            for file, rows in sorted(by_kind.items()):
+                write_results(rows, tmp / file, key=result_key)
+                written.append(f"{file} ({len(rows)})")
     typer.echo(f"wrote {', '.join(written)} to {out}")
 
 

@@ -1,0 +1,104 @@
+"""Issue 44, the same class as items 7 and 8 in the official-format exports: a name a dataset carries never leads
+an export out of its --out folder, and an export writes only into a folder niah made for it or an empty one.
+
+Real datasets (built or imported by niah, then rewritten as a hostile download would have them), real folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from niah.cli import app
+from niah.sample import SAMPLES_FILE
+from niah.util.iox import EXPORT_MARKER
+from support.infinibench_fixtures import write_qa_files, write_videos
+
+runner = CliRunner()
+
+
+def _niah(*args: object) -> object:
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _rewrite_meta(dataset: Path, field: str, value: str) -> None:
+    path = dataset / SAMPLES_FILE
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["meta"][field] = value
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+@pytest.fixture(scope="module")
+def seq_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("seq") / "ds"
+    result = _niah("build", "seq-niah", "--out", out, "--lang", "en", "--lengths", "2k-4k", "--needles", "3-3",
+                   "--per-cell", "1", "--no-progress")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def infinibench_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ib")
+    write_videos(root / "videos")
+    write_qa_files(root / "qa", ["character_actions"])
+    result = _niah("import", "infinibench", root / "qa", "--media-root", root / "videos", "--out", root / "ds")
+    assert result.exit_code == 0, result.output
+    return root / "ds"
+
+
+def _copy(dataset: Path, to: Path) -> Path:
+    import shutil
+
+    shutil.copytree(dataset, to)
+    return to
+
+
+def test_a_seq_niah_language_that_climbs_out_of_the_export_is_refused(seq_dataset: Path, tmp_path: Path) -> None:
+    hostile = _copy(seq_dataset, tmp_path / "hostile")
+    _rewrite_meta(hostile, "lang", "/../../../planted")  # NIAH_/../../../planted.jsonl: a file beside tmp_path
+    result = _niah("export", "seq-niah", hostile, "--out", tmp_path / "a" / "b" / "out")
+    assert result.exit_code == 2
+    assert "meta.lang" in result.output and "cannot be a file name" in result.output
+    assert "Traceback" not in result.output
+    assert not list(tmp_path.parent.glob("planted*")) and not list(tmp_path.rglob("planted*"))
+    assert not (tmp_path / "a").exists()
+
+
+def test_an_infinibench_file_name_that_climbs_out_of_the_export_is_refused(infinibench_dataset: Path,
+                                                                            tmp_path: Path) -> None:
+    hostile = _copy(infinibench_dataset, tmp_path / "hostile")
+    evil = "../../planted.json"
+    manifest = json.loads((hostile / "manifest.json").read_text())
+    manifest["official_files"][evil] = manifest["official_files"]["character_actions.json"]
+    (hostile / "manifest.json").write_text(json.dumps(manifest))
+    _rewrite_meta(hostile, "source_file", evil)
+    result = _niah("export", "infinibench", hostile, "--out", tmp_path / "a" / "out")
+    assert result.exit_code == 2
+    assert "meta.source_file" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "planted.json").exists() and not list(tmp_path.rglob("planted*"))
+
+
+@pytest.mark.parametrize("family", ["seq-niah", "infinibench"])
+def test_an_export_into_a_folder_of_the_users_own_is_refused_and_an_earlier_export_replaced(
+        family: str, seq_dataset: Path, infinibench_dataset: Path, tmp_path: Path) -> None:
+    dataset = seq_dataset if family == "seq-niah" else infinibench_dataset
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    result = _niah("export", family, dataset, "--out", mine)
+    assert result.exit_code == 2 and "not empty" in result.output
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"] and (mine / "notes.txt").read_text() == "keep me"
+    out = tmp_path / "out"
+    assert _niah("export", family, dataset, "--out", out).exit_code == 0
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert EXPORT_MARKER in first and len(first) > 1
+    assert _niah("export", family, dataset, "--out", out).exit_code == 0  # an earlier export is replaced
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == first
+    (out / "notes.txt").write_text("mine")  # added by hand to niah's export folder: replacing it would delete it
+    result = _niah("export", family, dataset, "--out", out)
+    assert result.exit_code == 2 and "notes.txt" in result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == {**first, "notes.txt": b"mine"}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging folder left beside it
