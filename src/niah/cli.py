@@ -263,6 +263,11 @@ def main() -> None:
                     typer.echo(redact(line), err=True)
                 sys.exit(interrupts.exit_status(signum))
             raise
+        except Exception as exc:  # a bug: its traceback, with every registered secret masked (a URL, a key)
+            import traceback
+
+            sys.stderr.write(redact("".join(traceback.format_exception(exc))))
+            sys.exit(1)
 
 
 if __name__ == "__main__":

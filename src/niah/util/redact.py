@@ -7,10 +7,10 @@ every form a server may echo it (a URL password as written and percent-decoded, 
 it), and every string that reaches a file or a message passes through :func:`redact`, which replaces
 registered secrets, bearer tokens, URL credentials and secret-named query parameters with ``***``.
 
-A base URL's every userinfo part (``http://KEY:@host``, ``http://KEY@host``, ``http://user:PASS@host``) and
-every query value (``?pass=``, ``?jwt=``, whatever the name) are the user's secrets: :func:`redact_url` masks
-them all, and all are registered (a value not named like a secret from 8 characters on, so that a short
-``api-version=2024`` does not mask every year a model writes).
+A base URL's every userinfo part (``http://KEY:@host``, ``http://KEY@host``, ``http://user:PASS@host``),
+every query value (``?pass=``, ``?jwt=``, whatever the name) and its fragment (``#access_token=``) are the
+user's secrets: :func:`redact_url` masks them all, and all are registered (a value not named like a secret from 8
+characters on, so that a short ``api-version=2024`` does not mask every year a model writes).
 """
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ def redact_url(url: str) -> str:
     netloc = parts.netloc
     if "@" in netloc:
         netloc = f"{MASK}@{netloc.rpartition('@')[2]}"
-    return redact(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
+    # a fragment is never sent to a server; one in a base URL is the user's (#access_token=...): masked whole
+    return redact(urlunsplit((parts.scheme, netloc, parts.path, query, MASK if parts.fragment else "")))
 
 
 def register_url_secrets(url: str) -> None:
@@ -101,9 +102,12 @@ def register_url_secrets(url: str) -> None:
         pair = f"{unquote(user or '')}:{unquote(password or '')}".encode()
         add_secret(base64.b64encode(pair).decode("ascii"))
     try:
-        query = urlsplit(url).query
+        query, fragment = urlsplit(url).query, urlsplit(url).fragment
     except ValueError:
         return
+    if fragment:  # the whole fragment, and each value in it (#access_token=...&state=...)
+        add_secret(fragment)
+        query = f"{query}&{fragment}" if query else fragment
     # every query value, whatever its name (?pass=, ?jwt=): a secret-named one as any secret, any other from
     # _MIN_QUERY_SECRET characters on (masking a short value such as api-version=2024 everywhere would mask every
     # "2024" a model writes; redact_url masks it in the URL all the same)
