@@ -36,6 +36,32 @@ def test_mm_niah_lenient_refuses_a_negated_gold_and_the_official_rule_keeps_its_
     assert score_mm_niah_lenient("terracotta", "terracotta") == 1.0
 
 
+@pytest.mark.parametrize(("gold", "reply", "expected"), [
+    (2, "(C) is wrong", 0.0), (2, "Answer: C is wrong", 0.0), (2, "(C) isn't right", 0.0), (2, "(C) is correct", 1.0),
+    (2, "C, because it is not red", 1.0), ([3, 2], "not 3 pebbles and not 2 shells", 0.0),
+    ([3, 2], "I counted 3 pebbles, not 4, and 2 shells", 1.0), ([3, 2], "3 and not 4, then 2", 1.0),
+    ("terracotta", "Terracotta is wrong", 0.0), ("terracotta", "terracotta is definitely not it", 0.0),
+    ("terracotta", "terracotta, which is not red", 1.0),
+])
+def test_mm_niah_lenient_reads_no_negated_letter_or_count(gold: object, reply: str, expected: float) -> None:
+    """The lenient rule's own readings (letters the official parser gives up on, counts read from prose) skip a
+    negated mention, before it ("not 3 pebbles") or right after it ("(C) is wrong"), as its open-ended reading
+    does."""
+    assert score_mm_niah_lenient(gold, reply) == expected
+
+
+@pytest.mark.parametrize(("reply", "count", "contains"), [
+    ("3 is wrong", 0.0, None), ("3 is wrong, it's 4", 0.0, None), ("3 and not 4", 1.0, None),
+    ("tangerine is wrong", None, 0.0), ("tangerine was not in it", None, 0.0), ("tangerine, not apple", None, 1.0),
+])
+def test_video_niah_ignores_a_mention_rejected_right_after_it(reply: str, count: float | None,
+                                                               contains: float | None) -> None:
+    if count is not None:
+        assert count_match(3, reply) == count
+    if contains is not None:
+        assert contains_words("tangerine", reply, ["tangerine", "apple"]) == contains
+
+
 def test_negation_is_local_to_its_clause() -> None:
     text = "it is not blue; it is red"
     assert negated_at(text, text.index("blue")) and not negated_at(text, text.index("red"))

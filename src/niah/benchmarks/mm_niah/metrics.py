@@ -98,10 +98,14 @@ def prose_counts(response: str) -> list[int]:
     """The counts a reader takes from a reply the official parser reads no list from: the first bracketed list
     of integers if there is one, else every number in the prose in order, digits or words ("counted 3 pebbles",
     "three pebbles, then one"); an empty list when there is none."""
+    from niah.scoring.metrics.negation import negated
+
     bracketed = _BRACKETED_COUNTS.search(response)
     if bracketed:
         return [int(x) for x in re.findall(r"\d+", bracketed.group(0))]
-    return [int(NUMBER_WORDS.get(token.lower(), token)) for token in _PROSE_COUNT.findall(response)]
+    # a negated count is none the reply gives ("not 3 pebbles", "3 is wrong"): niah's own reading, not official
+    return [int(NUMBER_WORDS.get(m.group(1).lower(), m.group(1))) for m in _PROSE_COUNT.finditer(response)
+            if not negated(response, m.start(), m.end())]
 
 
 def _check_gold(answer: Any) -> None:
@@ -159,11 +163,13 @@ _LENIENT_PATTERNS: tuple[re.Pattern[str], ...] = (
 
 def lenient_choice(response: str) -> int | None:
     """The 0-based option index named by ``response`` under the lenient patterns, or ``None``."""
+    from niah.scoring.metrics.negation import negated
+
     text = response.replace("*", "")
     for pattern in _LENIENT_PATTERNS:
         match = pattern.search(text)
-        if match:
-            return ord(match.group(1).upper()) - ord("A")
+        if match:  # "Answer: not C" never matches; "(C) is wrong" names no option
+            return None if negated(text, match.start(1), match.end(1)) else ord(match.group(1).upper()) - ord("A")
     return None
 
 
@@ -205,9 +211,9 @@ def _only_negated(answer: str, response: str) -> bool:
     written: the official match found it after normalization, which the lenient rule then accepts)."""
     import re
 
-    from niah.scoring.metrics.negation import negated_at
+    from niah.scoring.metrics.negation import negated
 
     text = response.lower()
     pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, answer.lower().split())) + r"(?!\w)"
-    found = [m.start() for m in re.finditer(pattern, text)]
-    return bool(found) and all(negated_at(text, start) for start in found)
+    found = [(m.start(), m.end()) for m in re.finditer(pattern, text)]
+    return bool(found) and all(negated(text, start, end) for start, end in found)

@@ -30,7 +30,7 @@ from niah.benchmarks.protocol import (
 )
 from niah.sample import Sample
 from niah.scoring.metrics.base import MetricInputError, MetricRule, require_response
-from niah.scoring.metrics.negation import negated_at
+from niah.scoring.metrics.negation import negated
 
 _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen twenty").split()
@@ -41,7 +41,7 @@ def _says(phrase: str, reply: str, *, affirmed: bool = False) -> bool:
     """Whether ``phrase`` occurs in ``reply`` (lower case) as whole words, any whitespace between them; with
     ``affirmed``, at least once not negated ("not tangerine" names no answer)."""
     pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.lower().split())) + r"(?!\w)"
-    return any(not (affirmed and negated_at(reply, m.start())) for m in re.finditer(pattern, reply))
+    return any(not (affirmed and negated(reply, m.start(), m.end())) for m in re.finditer(pattern, reply))
 
 
 def contains_words(answer: Any, response: Any, pool: Any = None) -> float:
@@ -71,8 +71,8 @@ def count_match(answer: Any, response: Any) -> float:
         raise MetricInputError(f"must be a count, got {answer!r}", field="answer") from None
     if reply is None:
         return 0.0
-    # the first number the reply affirms: "not 3" gives none, "not 3 but 4" gives 4
-    m = next((m for m in _FIRST_NUMBER.finditer(reply) if not negated_at(reply, m.start())), None)
+    # the first number the reply affirms: "not 3" and "3 is wrong" give none, "not 3 but 4" gives 4
+    m = next((m for m in _FIRST_NUMBER.finditer(reply) if not negated(reply, m.start(), m.end())), None)
     if m is None:
         return 0.0
     token = m.group(1).lower()
