@@ -113,3 +113,31 @@ def test_counting_image_needles_are_not_found_by_position_and_planted_last_needl
     planted = _planted(counting_1k, tmp_path / "planted", needles_last)
     caught = _probe(planted, "counting-image", "image-position")
     assert not caught.passed, caught
+
+
+@pytest.fixture(scope="module")
+def reasoning_1k_as_built(reasoning_1k: Path) -> dict[str, Any]:
+    """The clean 1K reasoning-text build audited as it is (``--limit 0``), each probe by name."""
+    report = audit_dataset(reasoning_1k, AuditOptions(limit=0), progress=False)
+    return {p.probe: p for p in report.probes if p.task == "reasoning-text"}
+
+
+@pytest.mark.parametrize(("cue", "probe"), [("gold-at-the-end", "learned"), ("gold-in-the-question", "question-echo")])
+def test_reasoning_text_cues_planted_in_a_copy_fail(reasoning_1k: Path, reasoning_1k_as_built: dict[str, Any],
+                                                   tmp_path: Path, cue: str, probe: str) -> None:
+    """Two cues no generator option makes, planted in a copy of a clean MM-NIAH build: the answer said again in
+    the context's last sentence (a model need only read the end: the learned probe sees where a candidate
+    stands) and the answer written into the question. Each copy fails its probe; the clean build passes it."""
+    assert reasoning_1k_as_built[probe].passed, reasoning_1k_as_built[probe]
+
+    def plant(row: dict[str, Any]) -> None:
+        if cue == "gold-at-the-end":
+            last = max(i for i, p in enumerate(row["context"]) if p["type"] == "text")
+            row["context"][last]["text"] = row["context"][last]["text"].rstrip() + f" Remember {row['answer']}."
+        else:
+            row["question"][-1]["text"] += f" (It is {row['answer']}.)"
+
+    planted = _planted(reasoning_1k, tmp_path / "planted", plant)
+    report = audit_dataset(planted, AuditOptions(limit=0), progress=False)
+    caught = next(p for p in report.probes if p.task == "reasoning-text" and p.probe == probe)
+    assert not caught.passed and not caught.advisory, caught
