@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from niah.run import run_dataset_sync
 from niah.scoring.score import score_run
@@ -39,7 +42,7 @@ def test_infinibench_v1_judged_with_a_4000_digit_score_is_one_line(tmp_path: Pat
     qa = {"Q": "q", "A": "a", "pred": "p"}
     (folder / "summarization.json").write_text(json.dumps({"m1_0": [{"score": 4}, qa]})[:-1]
                                                + f', "m2_0": [{{"score": {HUGE}}}, {json.dumps(qa)}]}}')
-    _one_line_error(_niah("score", "--format", "infinibench-v1-judged", folder), "summarization.json", "m2_0.score")
+    _one_line_error(_niah("score", "--format", "infinibench-v1-judged", folder), "summarization.json", "m2_0[0].score")
 
 
 def test_infinibench_v2_predictions_with_a_4000_digit_score_is_one_line(tmp_path: Path) -> None:
@@ -67,3 +70,48 @@ def test_report_out_dot_is_refused_before_any_work_or_written_into_an_empty_fold
     proc = _niah("report", run, "--out", ".", cwd=empty)
     assert proc.returncode == 0, proc.stderr
     assert (empty / "index.html").is_file()
+
+
+def test_an_official_response_file_with_a_4000_digit_length_names_the_field(tmp_path: Path) -> None:
+    """Every reader of files from outside niah refuses an integer no float holds, naming the field (MM-NIAH's
+    official scorer computed the bin of a 4000-digit context_length: OverflowError traceback)."""
+    path = tmp_path / "model_retrieval-text-val.jsonl"
+    row = {"question_id": 0, "question": "q", "answer": "a", "response": "a", "context_length": 5000,
+           "placed_depth": [0.5]}
+    for field in ("context_length", "placed_depth"):
+        hostile = json.dumps(row).replace("5000" if field == "context_length" else "0.5", HUGE)
+        path.write_text(hostile + "\n")
+        where = "context_length" if field == "context_length" else "placed_depth[0]"
+        _one_line_error(_niah("score", "--format", "mm-niah-official", path, "--out", tmp_path / "o.json"),
+                        f"{path.name}:1, field '{where}'", "4000 digits")
+    assert not (tmp_path / "o.json").exists()
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("where", ["official file", "import", "responses", "requests log"])
+def test_a_fifo_where_niah_reads_is_refused_in_one_line_instead_of_blocking(tmp_path: Path, where: str) -> None:
+    """A FIFO planted under the name of a file niah reads blocked the command forever (nothing ever writes to
+    it); every input is opened without blocking and refused unless it is a regular file. The subprocess's
+    timeout is the hang guard."""
+    if where == "official file":
+        proc = _niah("score", "--format", "mm-niah-official", _fifo(tmp_path / "model_retrieval-text-val.jsonl"),
+                     "--out", tmp_path / "o.json")
+        _one_line_error(proc, "model_retrieval-text-val.jsonl", "not a regular file")
+    elif where == "import":
+        proc = _niah("import", "seq-niah", _fifo(tmp_path / "NIAH_en.jsonl"), "--out", tmp_path / "ds")
+        _one_line_error(proc, "NIAH_en.jsonl", "not a regular file")
+    else:
+        dataset = write_mm_niah_like(tmp_path / "ds", per_task=1, tasks=("retrieval-text",))
+        run = tmp_path / "run"
+        run_dataset_sync(dataset, "baseline:oracle", run, progress=False)
+        name = "responses.jsonl" if where == "responses" else "requests.log"
+        (run / name).unlink()
+        _fifo(run / name)
+        proc = (_niah("score", run) if where == "responses"
+                else _niah("run", dataset, "--model", "baseline:oracle", "--out", run, "--no-progress"))
+        _one_line_error(proc, name, "not a regular file")

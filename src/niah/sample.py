@@ -31,7 +31,9 @@ from niah.util.iox import (
     dumps_line,
     holds_lone_surrogate,
     iter_jsonl,
+    loads_json,
     non_finite_field,
+    open_regular,
     read_json_file,
     replace_dir,
     resolve_under,
@@ -650,7 +652,7 @@ class Dataset:
                 if not text.strip():
                     continue
                 try:
-                    obj = json.loads(text)
+                    obj = loads_json(text)
                 except json.JSONDecodeError as exc:
                     problem(lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
                     continue
@@ -756,7 +758,7 @@ def _replaced_dataset(out: Path, built: Path) -> int | None:
 
 def _file_digest(path: Path) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
+    with open_regular(path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from niah.util.iox import open_regular
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -49,7 +51,7 @@ def text_digest(texts: Iterable[str]) -> str:
 def file_digest(path: str | Path) -> str:
     """SHA-256 (hex) of a file's bytes, read in chunks."""
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         while chunk := fh.read(_CHUNK):
             h.update(chunk)
     return h.hexdigest()

@@ -61,6 +61,7 @@ from niah.util.iox import (
     MAX_LINE_BYTES,
     check_export_out,
     dumps_line,
+    loads_json,
     resolve_under,
     staged_dir,
     write_atomic,
@@ -434,7 +435,7 @@ def _sample_of(row: dict[str, Any], path: Path, number: int) -> Sample:
             raise DataError(f"is {len(text)} characters long; a sample line holds at most {MAX_LINE_BYTES} bytes",
                             file=path, line=number, field=name)
         try:
-            obj[name] = json.loads(text)
+            obj[name] = loads_json(text)
         except (ValueError, RecursionError):
             raise DataError("is not valid JSON", file=path, line=number, field=name) from None
     try:

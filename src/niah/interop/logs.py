@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from niah.util.errors import DataError
-from niah.util.iox import MAX_JSON_FILE_BYTES, iter_jsonl, read_json_file
+from niah.util.iox import MAX_JSON_FILE_BYTES, iter_jsonl, loads_json, read_json_file
 
 HARNESSES = ("inspect", "lmms-eval")
 #: Largest zip member of an ``.eval`` log read (uncompressed): a sample with a long transcript stays well under.
@@ -181,7 +181,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) ->
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
         raise DataError(f"cannot be read from the zip: {exc}", file=label) from None
     try:
-        return json.loads(data.decode("utf-8"))
+        return loads_json(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise DataError(f"is not valid UTF-8 (byte {exc.start})", file=label) from None
     except json.JSONDecodeError as exc:

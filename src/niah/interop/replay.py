@@ -20,6 +20,7 @@ from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, 
 from niah.run import RunSummary, run_dataset_sync
 from niah.sample import Dataset
 from niah.util.errors import ConfigError, DataError
+from niah.util.iox import open_regular
 
 #: The row error of a dataset sample the harness log has no reply for (with ``allow_missing``).
 NOT_IN_LOG = "no reply in the harness log"
@@ -28,7 +29,7 @@ NOT_IN_LOG = "no reply in the harness log"
 def _file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
     except OSError as exc:

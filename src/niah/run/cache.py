@@ -31,6 +31,7 @@ from niah.util.iox import (
     name_failed_file,
     open_append,
     open_lock,
+    open_regular,
     open_update,
     private_dir,
     real_dir,
@@ -75,7 +76,7 @@ class MediaHasher:
         digest = self._known.get(key)
         if digest is None:
             h = hashlib.sha256()
-            with path.open("rb") as fh:
+            with open_regular(path) as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     h.update(block)
             digest = h.hexdigest()

@@ -20,6 +20,7 @@ from niah.util.iox import (
     iter_jsonl,
     open_append,
     open_lock,
+    open_regular,
     read_append_log,
     read_json_file,
     refuse_link,
@@ -102,7 +103,7 @@ def read_request_log(path: Path) -> tuple[int, int]:
     was made), a retry being any attempt after the first; (0, 0) when there is no log."""
     attempts = retries = 0
     if path.exists():
-        with path.open("rb") as fh:
+        with open_regular(path, "request log") as fh:
             for line in fh:
                 attempts += 1
                 retries += b'"attempt": 1}' not in line

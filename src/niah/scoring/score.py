@@ -75,7 +75,14 @@ from niah.scoring.stats import (
 )
 from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
-from niah.util.iox import dumps_line, read_json_file, refuse_link, write_atomic, write_json_atomic
+from niah.util.iox import (
+    dumps_line,
+    open_regular,
+    read_json_file,
+    refuse_link,
+    write_atomic,
+    write_json_atomic,
+)
 
 if TYPE_CHECKING:
     from niah.scoring.verdicts import JudgePass, VerdictStore
@@ -776,7 +783,7 @@ def _file_sha256(path: Path) -> str | None:
     import hashlib
 
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:
             digest = hashlib.sha256()
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)

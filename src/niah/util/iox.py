@@ -332,12 +332,54 @@ def _finite_float(text: str) -> float:
     return value
 
 
+#: More digits than any float holds (1.8e308): a run of them may be an integer no reader can use as a number.
+_LONG_DIGITS = re.compile(r"\d{310}")
+_FLOAT_MAX_DIGITS = 309
+
+
+class HugeNumber(ValueError):
+    """An integer too large for a float (``float()`` of it raises OverflowError): ``field`` names where."""
+
+    def __init__(self, field: str, digits: int) -> None:
+        self.field = field
+        super().__init__(f"a number of {digits} digits is too large (a float holds {_FLOAT_MAX_DIGITS} at most)")
+
+
+def _huge_int(obj: Any, where: str = "") -> tuple[str, int] | None:
+    """(path, digits) of the first integer in a decoded value too large for a float, or None."""
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        try:
+            float(obj)
+        except OverflowError:
+            return where or "value", len(str(abs(obj)))
+        return None
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    for key, value in items:
+        found = _huge_int(value, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else key)
+        if found is not None:
+            return found
+    return None
+
+
 def _loads(text: str, *, strict: bool) -> Any:
     """json.loads; ``strict`` refuses NaN / Infinity (not JSON; Python's reader accepts them) and numbers
-    too large for a float via ValueError."""
-    if strict:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
-    return json.loads(text)
+    too large for a float via ValueError. An integer too large for a float (``float()`` of it, in any figure,
+    depth or length niah computes, would raise) is a :class:`HugeNumber` either way, naming its field; it is
+    looked for only when the text holds such a run of digits, so ordinary lines parse at full speed."""
+    obj = (json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float) if strict
+           else json.loads(text))
+    if _LONG_DIGITS.search(text):
+        found = _huge_int(obj)
+        if found is not None:
+            raise HugeNumber(*found)
+    return obj
+
+
+def loads_json(text: str | bytes, *, strict: bool = False) -> Any:
+    """json.loads for text from outside niah that no line reader of this module reads (a zip member, a Parquet
+    cell): an integer too large for a float is a ValueError, and ``strict`` refuses NaN and Infinity as
+    :func:`iter_jsonl` does."""
+    return _loads(text.decode("utf-8") if isinstance(text, bytes) else text, strict=strict)
 
 
 def non_finite_field(obj: Any, where: str = "") -> str | None:
@@ -383,9 +425,26 @@ def holds_lone_surrogate(obj: Any) -> bool:
     return False
 
 
-def open_input(path: Path, what: str) -> Any:
+def open_regular(path: str | Path, what: str = "file") -> Any:
+    """``path`` opened to read bytes, as ``open(path, "rb")`` (its OSErrors unchanged: a missing file is a
+    FileNotFoundError), except that anything but a regular file is a DataError naming it: a FIFO planted under
+    an input's name would block the read forever, a device never end. O_NONBLOCK keeps the open itself from
+    blocking on a FIFO; regular files ignore it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        raise DataError(f"{what} is not a regular file (a FIFO, device or socket); refused", file=path)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def open_input(path: str | Path, what: str) -> Any:
+    """:func:`open_regular`, every failure a DataError naming the file: missing, unreadable, a folder."""
     try:
-        return path.open("rb")
+        return open_regular(path, what)
     except FileNotFoundError:
         raise DataError(f"{what} does not exist", file=path) from None
     except IsADirectoryError:
@@ -451,6 +510,8 @@ def iter_jsonl(path: str | Path, *, strict: bool = False, what: str = "file",
             except _NonFinite as exc:
                 raise DataError(f"{exc} is not valid JSON (a number must be finite)", file=path,
                                 line=lineno) from None
+            except HugeNumber as exc:
+                raise DataError(str(exc), file=path, line=lineno, field=exc.field) from None
             except ValueError as exc:  # e.g. an integer of more than 4300 digits
                 raise DataError(f"invalid JSON: {str(exc)[:120]}", file=path, line=lineno) from None
             except RecursionError:
@@ -484,6 +545,8 @@ def read_json_file(path: str | Path, *, what: str = "file", strict: bool = False
         raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=path, line=exc.lineno) from None
     except _NonFinite as exc:
         raise DataError(f"{exc} is not valid JSON (a number must be finite)", file=path) from None
+    except HugeNumber as exc:
+        raise DataError(str(exc), file=path, field=exc.field) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise DataError(f"invalid JSON: {str(exc)[:120]}", file=path) from None
     except RecursionError:
@@ -501,7 +564,7 @@ def read_append_log(path: str | Path, *, repair: bool, hint: str = "") -> Iterat
     left out and, with ``repair``, cut from the file, so that the next append starts a whole line. Any other
     unparseable line is a :class:`DataError` naming it (``hint`` says what to do)."""
     path = Path(path)
-    with (open_update(path) if repair else path.open("rb")) as fh:
+    with (open_update(path) if repair else open_input(path, "file")) as fh:
         data = fh.read()
         end = data.rfind(b"\n") + 1
         if repair and end < len(data):

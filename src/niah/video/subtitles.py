@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from niah.util.errors import DataError
+from niah.util.iox import open_regular
 
 SubtitleMode = Literal["none", "per_frame", "transcript"]
 SUBTITLE_MODES: tuple[str, ...] = ("none", "per_frame", "transcript")
@@ -48,7 +49,7 @@ MAX_SUBTITLE_BYTES = 64 << 20
 
 def _read_text(path: Path) -> str:
     try:
-        with path.open("rb") as fh:
+        with open_regular(path, "subtitles file") as fh:
             raw = fh.read(MAX_SUBTITLE_BYTES + 1)
     except OSError as exc:
         raise DataError(f"unreadable subtitle file: {exc.strerror}", file=path) from None
