@@ -25,12 +25,13 @@ SCORE_SCALE = {"v1": 5, "v2": 10}
 
 @dataclass(frozen=True, slots=True)
 class ItemScore:
-    """One scored item. MCQ: ``correct`` (``excluded`` = out of the denominator). Open: ``score`` or None
-    when the judge reply failed (then excluded)."""
+    """One scored item. MCQ: ``correct`` (``excluded`` = out of the denominator; a share between 0 and 1 counts
+    as that much of an item, which only the interval of an all-alike run puts in). Open: ``score`` or None when
+    the judge reply failed (then excluded)."""
 
     skill: str
     format: str  # "mcq" | "open"
-    correct: bool = False
+    correct: bool | float = False
     score: float | None = None
     excluded: bool = False
 
@@ -57,7 +58,7 @@ def aggregate(items: Iterable[ItemScore], *, protocol: str) -> dict[str, Any]:
                 m["excluded"] += 1
             else:
                 m["counted"] += 1
-                m["correct"] += int(it.correct)
+                m["correct"] += it.correct  # a bool adds as an int: counts stay integers
         elif it.format == "open":
             o = row["open"]
             o["n"] += 1

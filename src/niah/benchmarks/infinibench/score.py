@@ -176,7 +176,8 @@ def aggregate_rows(rows: ScoredRows, mode: str) -> dict[str, Any]:
         if info.get("format") == "mcq":
             if how == "undecided":
                 undecided["mcq"] += 1
-            items.append(ItemScore(info["skill"], "mcq", correct=_row["scores"][mode] == 1.0,
+            value = float(_row["scores"][mode])
+            items.append(ItemScore(info["skill"], "mcq", correct=value == 1.0 if value in (0.0, 1.0) else value,
                                    excluded=bool(info.get("excluded"))))
         else:
             if how == "undecided":
@@ -238,13 +239,20 @@ def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
                         "score": percent(structure["overall"]["score"], 1.0)}}
 
 
+def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[Any, Any]:
+    """The bootstrap redraws a skill's MCQ items among themselves and its open-ended ones among themselves: an
+    open-ended outcome drawn into an MCQ item's place would leave the skill without MCQ items."""
+    return row.get("task"), info.get("format")
+
+
 def counted(_row: dict[str, Any], info: dict[str, Any]) -> bool:
     """The headline reads MCQ items the official rule keeps (open-ended items are scored apart)."""
     return info.get("format") == "mcq" and not info.get("excluded")
 
 
 SCORER = Scorer(score_sample, aggregate_rows, (OFFICIAL,), row_fields=row_fields,
-                judged=JudgedScoring(apply_verdicts), headline=headline, percent=to_percent, counted=counted)
+                judged=JudgedScoring(apply_verdicts), headline=headline, percent=to_percent, counted=counted,
+                stratum=stratum)
 
 
 # ---------------------------------------------------------------------------------------------------------------
