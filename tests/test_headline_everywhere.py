@@ -104,6 +104,10 @@ def test_every_reader_prints_the_same_headline(tmp_path: Path, build: str) -> No
         # an offline baseline's row carries its visible tag (report.tables.baseline_tag)
         assert f'<th scope="row">{model}{baseline_tag(model)}</th><td>{benchmark}</td><td>{figure}</td>' in html
         assert format_pct(board_json[model]["score"] * 100) == figure
+        if build == "mmlongbench" and model == "baseline:random":  # its yes/no accuracy below 50, flipped: labelled
+            flip = "vh_single official flip below 50: accuracy 0.0 at 8K reported as 100 minus it"
+            assert flip in line and flip in board_csv[model]["official_overall"] and flip in board_md
+            assert "  vh_single: 100.0% (95% CI" in printed_score[model] and flip.split(" ", 1)[1] in printed_score[model]
         # the overall table's last column: the Overall, or the Overall over the bins with samples
         if model in overall_rows:
             row = overall_rows[model]

@@ -129,6 +129,8 @@ class TaskHeadline:
     #: the same figure over only the part of the grid the run holds (None: the family gives none, or it is
     #: ``score``); scores.json then carries it as the task's ``covered``
     covered: float | None = None
+    #: what a reader must know of this figure beyond its metric (e.g. an official flip applied to it), or ""
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,8 @@ class Headline:
     n: int
     by_task: dict[str, TaskHeadline]
     plain: bool = False
+    #: what a reader must know of the overall beyond its metric (e.g. an official flip in it), or ""
+    note: str = ""
 
 
 @dataclass(frozen=True)

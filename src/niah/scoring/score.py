@@ -354,8 +354,10 @@ def benchmark_block(scorer: Scorer, benchmark: str, rows: ScoredRows, mode: str)
         "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": task_ci[key],
                           # a task's figure over the part of the grid the run holds, where it differs
                           **({"covered": percent(task.covered, 1.0)} if task.covered is not None
-                             and (task.score is None or abs(task.covered - task.score) > _SAME_FIGURE) else {})}
+                             and (task.score is None or abs(task.covered - task.score) > _SAME_FIGURE) else {}),
+                          **({"note": task.note} if task.note else {})}
                     for key, task in head.by_task.items()},
+        **({"note": head.note} if head.note else {}),
         "official": scorer.percent(structure) if scorer.percent is not None else structure,
     }
 
@@ -371,7 +373,8 @@ class HeadlineFigure:
 
     ``value`` (percent, None when nothing is defined) is the official overall where the run holds everything the
     official rule is defined over; otherwise the same rule over only the part the run built (``covered``), and
-    ``official_note`` says what the official figure is and what it lacks. ``what`` names the figure in words,
+    ``official_note`` says what the official figure is and what it lacks, and what the family notes of it
+    (scores.json's ``note``: e.g. an official flip applied). ``what`` names the figure in words,
     ``basis`` is ``official`` or ``covered``."""
 
     value: float | None
@@ -411,15 +414,18 @@ def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
     ci = block.get("ci95")
     ci95 = [float(ci[0]), float(ci[1])] if isinstance(ci, list) and len(ci) == 2 else None
     method = block.get("ci_method") if isinstance(block.get("ci_method"), str) else None
+    raw_note = block.get("note")
+    family_note = raw_note if isinstance(raw_note, str) else ""
     if overall is not None and (covered is None or abs(overall - covered) <= _SAME_FIGURE):
-        return HeadlineFigure(overall, metric, OFFICIAL, n, ci95, method, overall)
+        return HeadlineFigure(overall, metric, OFFICIAL, n, ci95, method, overall, family_note)
     what = f"{short} over the part of the grid the run holds (the official rule on it, no empty part counted 0)"
     if overall is None:
         note = "official overall undefined: the official rule needs parts of the grid (tasks, data sets) the run lacks"
     else:
         note = (f"official overall {overall:.1f}% counts the parts of the grid the run lacks as 0 (a figure for "
                 "the full grid only)")
-    return HeadlineFigure(covered, what, "covered", n, None, None, overall, note)
+    return HeadlineFigure(covered, what, "covered", n, None, None, overall,
+                          "; ".join(part for part in (note, family_note) if part))
 
 
 def _finite_or_none(value: Any) -> float | None:

@@ -11,7 +11,8 @@ flipped to ``100 - score`` below 50. Per length:
 * Overall = mean of the five categories.
 
 A missing data set (or a summarization set not yet judged) makes every aggregate that needs it undefined
-(``null``), never silently skipped; ``missing`` names what is missing per length.
+(``null``), never silently skipped; ``missing`` names what is missing per length; ``flipped`` (only when a flip
+applied) gives each flipped set's accuracy before the flip, per length.
 """
 
 from __future__ import annotations
@@ -90,11 +91,16 @@ def aggregate_scores(rows: ScoredRows, score_name: str) -> dict[str, Any]:
                 continue
         values[(name, length)].append(float(row["scores"][score_name]))
     datasets: dict[str, dict[str, float | None]] = {}
+    flipped: dict[str, dict[str, float]] = {}  # data set -> length -> its accuracy before the official flip
     for name in DATASETS:
         per_length: dict[str, float | None] = {}
         for k, label in zip(LENGTHS_K, LENGTH_LABELS, strict=True):
             scores = values.get((name, k))
             per_length[label] = None if not scores or (name, k) in unjudged else dataset_score(name, scores)
+            if per_length[label] is not None and DATASETS[name].metric == "binary_acc":
+                accuracy = sum(scores or []) / len(scores or [1]) * 100
+                if accuracy < 50:
+                    flipped.setdefault(name, {})[label] = round(accuracy, 4)
         datasets[name] = per_length
     categories: dict[str, dict[str, float | None]] = {c: {} for c in CATEGORIES}
     overall: dict[str, float | None] = {}
@@ -112,4 +118,6 @@ def aggregate_scores(rows: ScoredRows, score_name: str) -> dict[str, Any]:
            "needs_judge": sorted({name for name, _ in unjudged})}
     if judge_failures is not None:
         out["judge_failures"] = judge_failures
+    if flipped:
+        out["flipped"] = flipped
     return out

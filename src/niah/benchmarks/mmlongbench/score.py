@@ -157,10 +157,20 @@ def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline
             else:
                 per_category.append(_mean_present([get(name) for name in CATEGORY_DATASETS[category]]))
         covered_values.append(_mean_present(per_category))
-    by_task = {name: TaskHeadline(_mean_present([datasets[name][label] for label in labels]), n)
+    flips = {name: _flip_note(at) for name, at in (structure.get("flipped") or {}).items()}
+    by_task = {name: TaskHeadline(_mean_present([datasets[name][label] for label in labels]), n,
+                                  note=flips.get(name, ""))
                for name, n in counts.items() if name in datasets}
     return Headline(metric="score (mean of the five category scores, averaged over the run's lengths)",
-                    overall=overall, covered=_mean_present(covered_values), n=len(rows), by_task=by_task)
+                    overall=overall, covered=_mean_present(covered_values), n=len(rows), by_task=by_task,
+                    note="; ".join(f"{name} {note}" for name, note in sorted(flips.items())))
+
+
+def _flip_note(accuracies: dict[str, float]) -> str:
+    """How a yes/no set's figure was flipped, as the official figure scripts do: ``official flip below 50:
+    accuracy 20.0 at 8K reported as 80.0``."""
+    at = ", ".join(f"{value:.1f} at {label}" for label, value in accuracies.items())
+    return f"official flip below 50: accuracy {at} reported as 100 minus it"
 
 
 def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
