@@ -67,18 +67,35 @@ def _tool(args: list[str], cwd: Path) -> None:
     assert done.returncode == 0, (args[0], done.stdout[-3000:], done.stderr[-3000:])
 
 
-def _by_prompt(exchanges: list[Exchange]) -> dict[str, str | None]:
+def _by_prompt(exchanges: list[Exchange]) -> dict[str, tuple[str, str | None]]:
+    """Each request as the server got it: its prompt (the server's own rendering) -> the request's other fields
+    (decoding settings, model name) and the reply."""
     prompts = [e.prompt for e in exchanges]
     assert len(set(prompts)) == len(prompts)  # one request per sample, none retried
-    print("requests:", [e.params for e in exchanges])  # shown when the test fails: the decoding each sent
-    return {e.prompt: e.reply for e in exchanges}
+    return {e.prompt: (json.dumps(e.params, sort_keys=True), e.reply) for e in exchanges}
+
+
+#: scores.json keys that hold figures (everything but the run's delivery bookkeeping)
+FIGURES = ("benchmark", "mode", "metric", "overall", "ci95", "ci_method", "covered", "n", "by_task", "official")
 
 
 def _scores(run: Path) -> dict:
+    """What `niah score` makes of a run: every figure of scores.json (and the lenient one's where the family has
+    it), the run's sample counts, and each sample's score."""
     _niah("score", run)
-    doc = json.loads((run / "scores.json").read_text(encoding="utf-8"))
-    return {"by_task": doc["by_task"], "official": doc["official"], "overall": doc["overall"],
-            "covered": doc["covered"]}
+    found = {}
+    for name in ("scores.json", "scores.lenient.json"):
+        if (run / name).is_file():
+            doc = json.loads((run / name).read_text(encoding="utf-8"))
+            found[name] = {key: doc.get(key) for key in FIGURES}
+            found[name]["run_status"] = {k: v for k, v in doc["run_status"].items() if k != "requests"}
+    rows = [json.loads(line) for line in (run / "scored.jsonl").read_text(encoding="utf-8").splitlines()]
+    found["scored.jsonl"] = {r["id"]: (r["response"], r["score"], r.get("scores")) for r in rows}
+    return found
+
+
+def _model(run: Path) -> str:
+    return json.loads((run / "run.json").read_text(encoding="utf-8"))["model"]
 
 
 @pytest.mark.slow
@@ -115,10 +132,13 @@ def test_niah_inspect_and_lmms_eval_send_the_same_prompt_and_score_the_same(prox
     assert samples
     _niah("import", "responses", *samples, "--from", "lmms-eval", "--dataset", ds, "--out", tmp_path / "lmms-run")
 
-    # what the model was given, byte for byte, and what it answered
+    # what the model was given, byte for byte, with the same decoding, and what it answered
     assert sorted(inspected) == sorted(ours) and sorted(through_lmms) == sorted(ours)
     assert inspected == ours and through_lmms == ours
-    # niah score of each import is niah's own run's, by task and bin
+    # niah score of each import is niah's own run's, by task and bin, sample by sample
     reference = _scores(tmp_path / "niah")
     assert _scores(tmp_path / "inspect-run") == reference
     assert _scores(tmp_path / "lmms-run") == reference
+    # each import names the model the harness ran (read from its log), not an unknown one
+    assert _model(tmp_path / "inspect-run").endswith("smollm2")
+    assert _model(tmp_path / "lmms-run").endswith("smollm2")
