@@ -69,7 +69,8 @@ def test_the_example_runs_two_models_on_two_families_into_one_report(example) ->
             assert Path(run["dataset"]).resolve() == (out / "datasets" / bench).resolve()
     report = json.loads((out / "report" / "report.json").read_text())
     board = {(row["model"], row["family"]) for row in report["leaderboard"]}
-    assert board == {("oracle", "mm-niah"), ("random", "mm-niah"), ("oracle", "seq-niah"), ("random", "seq-niah")}
+    oracle, random = "oracle (baseline:oracle)", "random (baseline:random)"  # named, and still said to be baselines
+    assert board == {(oracle, "mm-niah"), (random, "mm-niah"), (oracle, "seq-niah"), (random, "seq-niah")}
     assert len(report["length_charts"]) == 2  # one accuracy-vs-length chart per family, a line per model
     assert "report:" in result.stdout and "oracle" in result.stdout
 
@@ -79,12 +80,12 @@ def test_the_oracle_scores_100_on_each_family_and_the_top_leaderboard_is_the_rep
     out = where / "out" / "eval-grid"
     rows = _csv_rows(out / "leaderboard.csv")
     assert rows == _csv_rows(out / "report" / "tables" / "leaderboard.csv")
-    oracle = {r["family"]: r for r in rows if r["model"] == "oracle"}
+    oracle = {r["family"]: r for r in rows if r["model"] == "oracle (baseline:oracle)"}
     # 5 depth cells x 1 sample of one task; one Sequential-NIAH sample: every one answered with its gold
     assert {f: (r["overall"], r["n"]) for f, r in oracle.items()} == {"mm-niah": ("100.0", "5"),
                                                                       "seq-niah": ("100.0", "1")}
-    assert all(float(r["overall"]) < 100.0 for r in rows if r["model"] == "random")
-    assert "| oracle | mm-niah | 100.0 | 5 |" in (out / "leaderboard.md").read_text()
+    assert all(float(r["overall"]) < 100.0 for r in rows if r["model"] == "random (baseline:random)")
+    assert "| oracle (baseline:oracle) | mm-niah | 100.0 | 5 |" in (out / "leaderboard.md").read_text()
     record = json.loads((out / "eval.json").read_text())
     assert [(r["model"], r["benchmark"], r["answered"]) for r in record["runs"]] == [
         ("oracle", "mm-small", 5), ("oracle", "seq-small", 1), ("random", "mm-small", 5), ("random", "seq-small", 1)]

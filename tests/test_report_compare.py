@@ -51,7 +51,7 @@ def test_two_model_report_has_the_length_chart_and_the_leaderboard(tmp_path: Pat
     assert png.startswith(b"\x89PNG")
     from PIL import Image
 
-    assert Image.open(io.BytesIO(png)).size == (900, 450)
+    assert Image.open(io.BytesIO(png)).size == (1050, 450)
     assert sorted(p.name for p in result.leaderboard_files) == ["leaderboard.csv", "leaderboard.md"]
 
     # Pooled over the three tasks' bins, weighed by samples (the tasks' per-bin scores as their tables show):
@@ -167,3 +167,55 @@ def test_the_length_chart_draws_an_interval_that_float_round_off_put_below_its_p
     point = LengthPoint(0, "1k", 1.0, 30, 0.886, 0.9999999999999999)
     png = render_length_chart_png([LengthSeries("oracle", "wilson", "overall", [point])], inp.spec, "chart")
     assert png.startswith(b"\x89PNG")
+
+
+def test_the_length_chart_labels_baselines_draws_chance_and_keeps_its_legend_off_the_plot(tmp_path: Path) -> None:
+    """Points anywhere on the plot (an oracle at 100 in every bin, a model mid-height at the left), so that a legend
+    placed inside it would cover some: it stands beside the plot. A baseline:random run gives the chance line."""
+    from niah.report.compare import LengthChart, LengthPoint, LengthSeries, charts_html, length_chart_figure
+
+    (inp,) = load_inputs([make_run(tmp_path)])
+    assert inp.spec is not None
+    bins = list(enumerate(inp.spec.columns.labels))
+
+    def series(name: str, scores: list[float], baseline: str | None) -> LengthSeries:
+        points = [LengthPoint(b, label, s, 20, max(0.0, s - 0.2), min(1.0, s + 0.2))
+                  for (b, label), s in zip(bins, scores, strict=False)]
+        return LengthSeries(name, "wilson", "overall", points, baseline=baseline)
+
+    n = len(bins)
+    chart = [series("my-model", [0.5] * n, None), series("RAG", [0.45] * n, "baseline:rag"),
+             series("baseline:random", [0.1, 0.2] * n, "baseline:random"),
+             series("baseline:oracle", [1.0] * n, "baseline:oracle")]
+    fig = length_chart_figure(chart, inp.spec, "chart")
+    (ax,) = fig.axes
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    legend = ax.get_legend()
+    assert legend is not None
+    assert not legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
+    assert fig.get_window_extent(renderer).contains(*legend.get_window_extent(renderer).max)  # not cut off
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert {"my-model", "RAG (baseline:rag)"} <= set(labels)  # a renamed baseline still says it is one
+    chance = [line for line in ax.get_lines() if line.get_label().startswith("chance (baseline:random, ")]
+    assert chart[2].pooled is not None and len(chance) == 1
+    assert list(chance[0].get_ydata()) == pytest.approx([100.0 * chart[2].pooled] * 2)
+    styles = {c.get_label(): c.lines[0].get_linestyle() for c in ax.containers}  # errorbar containers
+    assert styles["my-model"] == "-" and styles["RAG (baseline:rag)"] == "--" and styles["baseline:oracle"] == "--"
+    caption = charts_html([LengthChart("mm-niah", "c.png", chart, [])])
+    assert "dashed lines are niah&#x27;s offline baselines" in caption and "the dotted line is chance" in caption
+    plain = charts_html([LengthChart("mm-niah", "c.png", chart[:1], [])])
+    assert "dashed" not in plain and "dotted" not in plain
+
+
+def test_a_baseline_given_another_name_is_still_labelled_a_baseline(tmp_path: Path) -> None:
+    """``niah report RUN --name RAG`` on a baseline:rag run: every table row, heatmap and chart line says baseline."""
+    rag = make_run(tmp_path / "rag", model="baseline:rag")
+    mine = make_run(tmp_path / "mine", model="openai:mine")
+    inputs = load_inputs([rag, mine], names=["RAG", "Mine"])
+    assert [inp.name for inp in inputs] == ["RAG (baseline:rag)", "Mine"]
+    out = tmp_path / "rep"
+    build_report(inputs, out, ReportOptions(sample_browser=False))
+    html_text = (out / "index.html").read_text(encoding="utf-8")
+    tagged = '<th scope="row">RAG (baseline:rag) <span class="tag baseline">offline baseline</span></th>'
+    assert tagged in html_text and '<th scope="row">Mine</th>' in html_text
+    assert '<th scope="row">RAG</th>' not in html_text

@@ -45,12 +45,15 @@ WRONG_REPLY = "I do not know."
 
 
 def _rewrite_replies(run: Path, wrong: set[int]) -> None:
-    """Replace the replies of the rows numbered in ``wrong`` (0-based, in file order) by :data:`WRONG_REPLY`."""
+    """Replace the replies of the rows numbered in ``wrong`` (0-based, in file order) by :data:`WRONG_REPLY`; the run
+    then stands in for a model's, and says so (a baseline's run is labelled a baseline in every table)."""
     path = run / "responses.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     for i in wrong:
         rows[i]["response"] = WRONG_REPLY
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    (run / "run.json").write_text(json.dumps({**meta, "model": "openai:stand-in"}), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

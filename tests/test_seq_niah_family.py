@@ -219,7 +219,8 @@ def test_llm_judge_verb(built: Path) -> None:
     _cli("report", str(built / "oracle"), str(built / "oracle" / "scores.json"), "--name", "judged",
          "--name", "from-scores", "--out", str(built / "rep-llm"))
     md = without_intervals((built / "rep-llm" / "tables.md").read_text())
-    assert "| judged | synthetic-temporal | llm | 100.0 | 100.0 | 0 |" in md  # the LLM judge as a scoring mode
+    # the LLM judge as a scoring mode; the oracle run named "judged" still says it is a baseline
+    assert "| judged (baseline:oracle) | synthetic-temporal | llm | 100.0 | 100.0 | 0 |" in md
     assert "| from-scores | 100.0 | - | - | - | 100.0 |" in md  # read back from scores.json
 
 

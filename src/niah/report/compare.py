@@ -16,7 +16,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from niah.benchmarks.protocol import ReportSpec
 from niah.report.inputs import ReportInput
@@ -24,7 +24,11 @@ from niah.report.tables import format_pct, row_from_bin_scores
 from niah.scoring.stats import NORMAL, WILSON, interval
 from niah.util.iox import write_atomic
 
-CHART_FIGSIZE: tuple[float, float] = (9.0, 4.5)
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: wide enough for the plot and, beside it, a legend of model names up to 40 characters
+CHART_FIGSIZE: tuple[float, float] = (10.5, 4.5)
 CHART_DPI = 100
 
 
@@ -131,6 +135,16 @@ def length_series(inp: ReportInput, spec: ReportSpec) -> LengthSeries | None:
 def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, title: str, *,
                             figsize: tuple[float, float] = CHART_FIGSIZE, dpi: int = CHART_DPI) -> bytes:
     """PNG bytes: one line per series over the column bins, accuracy 0-100 with 95% error bars."""
+    fig = length_chart_figure(series, spec, title, figsize=figsize, dpi=dpi)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def length_chart_figure(series: Sequence[LengthSeries], spec: ReportSpec, title: str, *,
+                        figsize: tuple[float, float] = CHART_FIGSIZE, dpi: int = CHART_DPI) -> Figure:
+    """The length chart as a matplotlib figure: baselines dashed and named as baselines, a dotted chance line at a
+    ``baseline:random`` run's level, and the legend beside the plot (inside it, it covered points and bars)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -164,11 +178,9 @@ def render_length_chart_png(series: Sequence[LengthSeries], spec: ReportSpec, ti
     ax.grid(True, axis="y", alpha=0.3)
     ax.set_title(title if len(title) <= 90 else title[:87] + "...", fontsize=11)
     if series:
-        ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
-    return buf.getvalue()
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.tight_layout()  # the plot narrows to leave the legend its room
+    return fig
 
 
 def chart_size_px() -> tuple[int, int]:
@@ -377,9 +389,15 @@ def charts_html(charts: Sequence[LengthChart]) -> str:
     parts = ['<section id="accuracy-vs-length"><h2>Accuracy vs length</h2>']
     for c in charts:
         skipped = (f"; not drawn (samples per bin unknown): {', '.join(c.skipped)}" if c.skipped else "")
+        # what the line styles mean, said where the chart draws them
+        styles = ("; dashed lines are niah's offline baselines, not models" if any(s.baseline for s in c.series)
+                  else "")
+        styles += ("; the dotted line is chance, the level of replies written without reading (baseline:random)"
+                   if any(s.baseline == "baseline:random" and s.points for s in c.series) else "")
         parts.append(f'<figure class="chart"><img src="{esc(quote(c.src))}" alt="{esc(c.family)}: accuracy vs '
                      f'length" width="{width}" height="{height}"><figcaption>{esc(c.family)}: one line per input, '
-                     f"95% intervals; bins without samples are left out{esc(skipped)}</figcaption></figure>")
+                     f"95% intervals; bins without samples are left out{esc(styles)}{esc(skipped)}"
+                     "</figcaption></figure>")
     parts.append("</section>")
     return "\n".join(parts)
 

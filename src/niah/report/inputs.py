@@ -483,8 +483,10 @@ def load_input(path: str | Path, *, name: str | None = None, dataset: str | Path
     p = Path(path)
     kind = _source_kind(p)
     if kind == "run":
-        return load_run_dir(p, name=name, dataset=Path(dataset) if dataset is not None else None)
-    return _scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name)
+        loaded = load_run_dir(p, name=name, dataset=Path(dataset) if dataset is not None else None)
+    else:
+        loaded = _scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name)
+    return _said_to_be_a_baseline(loaded) if name is not None else loaded
 
 
 def _axes_group(scan: RunScan) -> tuple[int, frozenset[str]]:
@@ -520,7 +522,16 @@ def load_inputs(paths: Sequence[str | Path], *, names: Sequence[str] = (),
                                        scan=scan, spec=shared.get(_axes_group(scan))))
         else:
             loaded.append(_scores_input(p, name) if kind == "run-scores" else load_scores_json(p, name=name))
-    return loaded if names else _distinct_names(loaded)
+    return [_said_to_be_a_baseline(inp) for inp in loaded] if names else _distinct_names(loaded)
+
+
+def _said_to_be_a_baseline(inp: ReportInput) -> ReportInput:
+    """A run of one of niah's offline baselines given a name that does not say so (``--name RAG``) keeps its baseline
+    beside that name (``RAG (baseline:rag)``), so that every table, chart and heatmap labels it a baseline."""
+    model = run_model_name(inp.run_meta)
+    if model is None or not model.startswith("baseline:") or "baseline" in inp.name:
+        return inp
+    return dataclasses.replace(inp, name=f"{inp.name} ({model})")
 
 
 def _distinct_names(inputs: list[ReportInput]) -> list[ReportInput]:
