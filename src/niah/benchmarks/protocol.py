@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from niah.corpus.base import CorpusReader as CorpusReader
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from niah.benchmarks.results import PublishedResults, ReportInput
     from niah.prompts.types import OfficialFit, Renderer
     from niah.sample import Sample
@@ -174,6 +176,14 @@ class Scorer:
     ``counted(row, info)`` says whether a row's score counts in the headline (default: every row). Rows it
     leaves out (open-ended items beside an MCQ accuracy, items the official rule excludes) are left out when
     the headline's outcomes are checked for being all alike, which decides the interval of a perfect run.
+
+    ``resampler(rows, mode, positions)``, optional, makes the bootstrap fast on many rows: it returns a
+    function that takes a block of resamples (an integer array, one row per resample, one column per entry of
+    ``positions``: resample ``r`` puts the outcome of row ``drawn[r, i]`` at row ``positions[i]``, with that
+    position's ``layout_fields``, the resampled rows listed in the order of ``positions``) and gives each
+    resample's headline, its ``overall`` and ``by_task`` scores exactly (to the last bit) as ``headline``
+    computes them on those rows after ``aggregate``; or None where it cannot (the rows are then built and
+    aggregated one resample at a time). The shared stage checks nothing: the family's tests compare the two.
     """
 
     score: Callable[[Sample, str | None], SampleScore]
@@ -187,6 +197,8 @@ class Scorer:
     stratum: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
     layout_fields: tuple[str, ...] = ("context_length", "depth")
     counted: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None
+    resampler: (Callable[[ScoredRows, str, Sequence[int]], Callable[[np.ndarray], list[Headline]] | None]
+                | None) = None
 
 
 #: ``schema`` of the scores.json layout :mod:`niah.scoring.score` writes (files without one are the older layout:

@@ -37,7 +37,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import random
 import tempfile
 from collections import defaultdict
 from collections.abc import Mapping
@@ -67,10 +66,11 @@ from niah.scoring.stats import (
     NORMAL,
     WILSON,
     alike_interval,
-    bootstrap_intervals,
     interval_points,
     is_binary,
+    percentile_interval,
     strata_alike_interval,
+    stratified_draws,
     wilson_interval,
 )
 from niah.util import interrupts
@@ -268,26 +268,46 @@ def _strata_of(scorer: Scorer, rows: ScoredRows) -> list[Any]:
 def _bootstrap(resampling: _Resampling, boot: list[str]) -> list[tuple[float, float] | None]:
     """The seeded percentile bootstrap intervals (0-100) of the statistics named in ``boot``: on each resample,
     within each stratum, drawn outcomes are put at the stratum's own grid positions and the family's
-    aggregation and headline recomputed."""
+    aggregation and headline recomputed (or the family's :class:`Scorer` ``resampler`` gives those headlines
+    for a block of resamples at once: the same figures without building the rows)."""
+    import numpy as np
+
     scorer, rows, mode = resampling.scorer, resampling.rows, resampling.mode
     strata: dict[Any, list[int]] = defaultdict(list)
     for position, stratum in enumerate(resampling.stratum_of):
         strata[stratum].append(position)
     groups = list(strata.values())
+    # the positions stratum by stratum; a draw's index within its stratum, plus the stratum's start, is the
+    # index of the drawn row's position here
+    positions = [position for members in groups for position in members]
+    sizes = [len(members) for members in groups]
+    starts = np.repeat(np.cumsum([0, *sizes])[:-1], sizes)
+    by_index = np.array(positions, dtype=np.intp)
+    fast = scorer.resampler(rows, mode, positions) if scorer.resampler is not None else None
     layouts = [{k: row[k] for k in scorer.layout_fields if k in row} for row, _info in rows]
 
-    def replicate(rng: random.Random) -> list[float | None]:
-        sample: ScoredRows = []
-        for members in groups:
-            for position, drawn in zip(members, rng.choices(members, k=len(members)), strict=True):
-                row, info = rows[drawn]
-                sample.append((row if drawn == position else {**row, **layouts[position]}, info))
-        again = _headline(scorer, sample, mode)
-        found: dict[str, float | None] = {"": again.overall}
-        found.update({"task:" + key: task.score for key, task in again.by_task.items()})
-        return [found.get(name) for name in boot]
+    def headlines(drawn: np.ndarray) -> list[Headline]:
+        if fast is not None:
+            return fast(drawn)
+        out = []
+        for picks in drawn.tolist():
+            sample: ScoredRows = []
+            for position, pick in zip(positions, picks, strict=True):
+                row, info = rows[pick]
+                sample.append((row if pick == position else {**row, **layouts[position]}, info))
+            out.append(_headline(scorer, sample, mode))
+        return out
 
-    return bootstrap_intervals(replicate, len(boot))
+    values: list[list[float]] = [[] for _ in boot]
+    for draws in stratified_draws(sizes):
+        for again in headlines(by_index[draws + starts]):
+            found: dict[str, float | None] = {"": again.overall}
+            found.update({"task:" + key: task.score for key, task in again.by_task.items()})
+            for statistic, name in zip(values, boot, strict=True):
+                value = found.get(name)
+                if value is not None:
+                    statistic.append(float(value))
+    return [percentile_interval(statistic) for statistic in values]
 
 
 def _resampled(resampling: _Resampling, interval: tuple[float, float] | None, task: str | None,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_lenient, score_mm_niah_official
 from niah.benchmarks.protocol import (
@@ -19,6 +20,9 @@ from niah.benchmarks.protocol import (
 from niah.sample import Sample
 from niah.scoring.metrics.base import MetricInputError, MetricRule
 from niah.util.errors import DataError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule(
@@ -131,22 +135,32 @@ def task_cells(rows: ScoredRows, score_name: str) -> CellTables:
             counts[task] = [[0] * num_bins for _ in range(num_cells)]
         totals[task][c][b] += float(row["scores"][score_name])
         counts[task][c][b] += 1
-    cells = {task: ([[t / n if n else 0.0 for t, n in zip(totals[task][c], counts[task][c], strict=True)]
-                     for c in range(num_cells)], counts[task]) for task in totals}
+    cells = _cell_tables(totals, counts)
     _last_cells = (rows, score_name, cells)
     return cells
 
 
+def _cell_tables(totals: dict[str, list[list[float]]], counts: dict[str, list[list[int]]]) -> CellTables:
+    """Per task, its (depth cell x context bin) accuracies (an empty cell 0.0) and sample counts."""
+    return {task: ([[t / n if n else 0.0 for t, n in zip(totals[task][c], counts[task][c], strict=True)]
+                    for c in range(len(totals[task]))], counts[task]) for task in totals}
+
+
 def aggregate(rows: ScoredRows, score_name: str) -> dict[str, Any]:
+    probe = [(row.get("image_count"), row["scores"][score_name]) for row, _info in rows
+             if row["task"] == IMAGE_COUNT_TASK]
+    return _aggregate_cells(task_cells(rows, score_name), image_count_summary(probe) if probe else None)
+
+
+def _aggregate_cells(cells: CellTables, probe: dict[str, Any] | None) -> dict[str, Any]:
+    """The official structure from the tasks' cell tables, with the image-count probe's summary (if any)."""
     from niah.benchmarks.mm_niah import bins
     from niah.benchmarks.mm_niah.official import aggregate_task_scores
 
-    probe = [(row.get("image_count"), row["scores"][score_name]) for row, _info in rows
-             if row["task"] == IMAGE_COUNT_TASK]
     # the official bin scores (niah.benchmarks.mm_niah.official.bin_scores, from tables shared with the headline)
-    out = aggregate_task_scores({task: bins.bin_scores(acc) for task, (acc, _n) in task_cells(rows, score_name).items()})
-    if probe:  # an object, not a per-bin list: readers of the official structure skip it
-        out[IMAGE_COUNT_TASK] = image_count_summary(probe)
+    out = aggregate_task_scores({task: bins.bin_scores(acc) for task, (acc, _n) in cells.items()})
+    if probe is not None:  # an object, not a per-bin list: readers of the official structure skip it
+        out[IMAGE_COUNT_TASK] = probe
     return out
 
 
@@ -159,10 +173,14 @@ def covered_overall(rows: ScoredRows, mode: str) -> float | None:
     depth cells with samples (the official rule counts an empty cell 0), rounded to 6 places as officially; per
     bin the mean over the tasks with samples there; then the mean over the bins with samples. Equal to the
     official overall on a full grid (every cell of every bin of the six tasks filled)."""
+    return _covered_from_cells(task_cells(rows, mode))
+
+
+def _covered_from_cells(cells: CellTables) -> float | None:
     from niah.benchmarks.mm_niah import bins
 
     per_bin: list[list[float]] = [[] for _ in bins.CONTEXT_EDGES]
-    for acc, counts in task_cells(rows, mode).values():
+    for acc, counts in cells.values():
         covered = bins.bin_scores_covered(acc, counts)
         for b in range(len(bins.CONTEXT_EDGES)):
             if any(counts[c][b] for c in range(bins.NUM_DEPTH_CELLS)):
@@ -174,14 +192,17 @@ def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline
     """Accuracy: the mean of the official overall's 11 bins x 100 (defined when all six tasks are present;
     empty bins and cells count 0, as officially); per task the mean of its 11 bin scores x 100; the image-count
     probe (not an official task) by its own accuracy."""
-    from niah.benchmarks.mm_niah.official import is_official_task
-
     counts: dict[str, int] = defaultdict(int)
     for row, _info in rows:
         counts[row["task"]] += 1
-    from niah.benchmarks.mm_niah import bins
+    return _headline_from(structure, task_cells(rows, mode), counts)
 
-    cells = task_cells(rows, mode)
+
+def _headline_from(structure: dict[str, Any], cells: CellTables, counts: dict[str, int]) -> Headline:
+    """The headline from the official structure, the tasks' cell tables and the samples per task."""
+    from niah.benchmarks.mm_niah import bins
+    from niah.benchmarks.mm_niah.official import is_official_task
+
     by_task: dict[str, TaskHeadline] = {}
     for key, value in structure.items():
         if isinstance(value, list) and is_official_task(key):
@@ -198,12 +219,78 @@ def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline
         by_task[IMAGE_COUNT_TASK] = TaskHeadline(None if accuracy is None else 100 * accuracy,
                                                  int(probe.get("samples", 0)), plain=True)
     overall = structure.get("overall")
-    covered = covered_overall(rows, mode)
+    covered = _covered_from_cells(cells)
     return Headline(
         metric="accuracy (mean over the 11 context bins of the six tasks' mean, empty bins as 0)",
         overall=100 * sum(overall) / len(overall) if isinstance(overall, list) and overall else None,
         covered=None if covered is None else 100 * covered,
         n=sum(n for task, n in counts.items() if task != IMAGE_COUNT_TASK), by_task=by_task)
+
+
+def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
+              ) -> Callable[[np.ndarray], list[Headline]] | None:
+    """The bootstrap's headlines from sums per cell (:class:`Scorer` ``resampler``): a resampled row adds the
+    drawn row's score to the cell of its position (the layout is the position's), in the rows' order, as
+    :func:`task_cells` adds them; the image-count probe's accuracy is summed alike (its breakdown by image
+    count, which the headline does not read, is left out). None where a position has no cell to give."""
+    import numpy as np
+
+    from niah.benchmarks.mm_niah import bins
+
+    num_bins, num_cells = len(bins.CONTEXT_EDGES), bins.NUM_DEPTH_CELLS
+    tasks = list(dict.fromkeys(row["task"] for row, _info in rows))
+    code = {task: k for k, task in enumerate(tasks)}
+    probe_code = code.get(IMAGE_COUNT_TASK, -1)
+    scores = [row["scores"][mode] for row, _info in rows]
+    if any(type(score) not in (int, float) for score in scores):
+        return None  # sums of other types (bool, a float subclass) are left to the rows themselves
+    cell_of_row: list[int] = []
+    for row, _info in rows:
+        try:
+            b, c = _cell_of(row) if all(k in row for k in SCORER.layout_fields) else (None, -1)
+        except Exception:  # noqa: BLE001 - the rows themselves then give the error, where a resample meets it
+            return None
+        if c < 0:
+            return None
+        cell_of_row.append(-1 if b is None else c * num_bins + b)
+    task_of = np.array([code[row["task"]] for row, _info in rows], dtype=np.intp)
+    score_of = np.array(scores, dtype=np.float64)
+    cell_at = np.array(cell_of_row, dtype=np.intp)[np.asarray(positions, dtype=np.intp)]
+    per_task = num_cells * num_bins
+
+    def headlines(drawn: np.ndarray) -> list[Headline]:
+        count, width = drawn.shape
+        drawn_task, drawn_score = task_of[drawn], score_of[drawn]
+        binned = (cell_at >= 0) & (drawn_task != probe_code)
+        # one bin per (resample, task, cell), the last for what no cell counts; bincount adds in order
+        slots = len(tasks) * per_task
+        where = np.where(binned, drawn_task * per_task + cell_at + slots * np.arange(count)[:, None], count * slots)
+        totals = np.bincount(where.ravel(), drawn_score.ravel(), count * slots + 1)[:-1].reshape(count, len(tasks), -1)
+        filled = np.bincount(where.ravel(), None, count * slots + 1)[:-1].reshape(count, len(tasks), -1)
+        # the order the tasks first get a cell in (the order of task_cells' tables)
+        column = np.where(binned, np.arange(width), width)
+        first = np.stack([np.where(drawn_task == k, column, width).min(axis=1) for k in range(len(tasks))], axis=1)
+        is_probe = drawn_task == probe_code
+        probe_sums = np.bincount(np.nonzero(is_probe)[0], drawn_score[is_probe], count)
+        probe_counts = is_probe.sum(axis=1)
+        out = []
+        for r in range(count):
+            sums, held = totals[r].tolist(), filled[r].tolist()
+            order = sorted((k for k in range(len(tasks)) if first[r, k] < width), key=lambda k: first[r, k])
+            cells = _cell_tables({tasks[k]: [sums[k][c * num_bins:(c + 1) * num_bins] for c in range(num_cells)]
+                                  for k in order},
+                                 {tasks[k]: [held[k][c * num_bins:(c + 1) * num_bins] for c in range(num_cells)]
+                                  for k in order})
+            n_probe = int(probe_counts[r])
+            probe = ({"accuracy": round(float(probe_sums[r]) / n_probe, 6), "samples": n_probe}
+                     if n_probe else None)
+            samples: dict[str, int] = defaultdict(int)
+            samples.update({tasks[k]: n for k, n in enumerate(np.bincount(drawn_task[r], None, len(tasks)).tolist())
+                            if n})
+            out.append(_headline_from(_aggregate_cells(cells, probe), cells, samples))
+        return out
+
+    return headlines
 
 
 def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
@@ -229,5 +316,4 @@ def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[str, int | None]
 
 
 SCORER = Scorer(score_sample, aggregate, (OFFICIAL, "lenient"), row_fields=row_fields, headline=headline,
-                stratum=stratum,
-                percent=to_percent)
+                stratum=stratum, percent=to_percent, resampler=resampler)
