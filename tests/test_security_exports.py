@@ -102,3 +102,28 @@ def test_an_export_into_a_folder_of_the_users_own_is_refused_and_an_earlier_expo
     assert result.exit_code == 2 and "notes.txt" in result.output
     assert {p.name: p.read_bytes() for p in out.iterdir()} == {**first, "notes.txt": b"mine"}
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging folder left beside it
+
+
+@pytest.mark.parametrize("export", ["lmms-eval", "mm-niah-dataset"])
+def test_a_media_path_that_climbs_out_of_the_export_is_refused(export: str, tmp_path: Path) -> None:
+    """``../../ds/media/img.png`` resolves inside the dataset's media root, so the dataset reads it; joined to the
+    export's folder it named a file beside the export, where the copy was written (and left)."""
+    from niah.sample import DatasetWriter, ImagePart, Sample, TextPart
+    from support.datasets import png_bytes
+
+    dataset = tmp_path / "ds"
+    with DatasetWriter(dataset) as writer:
+        (writer.media_dir / "img.png").write_bytes(png_bytes(1))
+        writer.write(Sample("s1", "mm-niah", "retrieval-image", [TextPart("Look."), ImagePart("media/img.png")],
+                            [TextPart("Which?")], answer=0, meta={"context_length": 100, "depth": [0.5]}))
+        writer.finish({"benchmark": "mm-niah"})
+    row = json.loads((dataset / SAMPLES_FILE).read_text())
+    # read from the dataset: tmp_path/ds/../../NAME/ds/media/img.png, the image itself; written from the export's
+    # media folder: exports/.out.*/media/../../NAME/ds/media/img.png, a new file in exports/NAME/
+    row["context"][1]["path"] = f"../../{tmp_path.name}/ds/media/img.png"
+    (dataset / SAMPLES_FILE).write_text(json.dumps(row) + "\n")
+    parent = tmp_path / "exports"
+    parent.mkdir()
+    result = _niah("export", export, dataset, "--out", parent / "out")
+    assert result.exit_code == 2 and "outside the export's folder" in result.output and "'s1'" in result.output
+    assert list(parent.iterdir()) == []  # no copy beside the export, no staging folder left

@@ -169,6 +169,14 @@ class _MediaCopier:
         self.written: dict[str, Path] = {}   # relative path under the task folder -> source
 
     def add(self, source: Path, rel: str) -> str:
+        from niah.util.iox import path_inside
+
+        # "media/../../x.png" would land beside the task folder, "media/../utils.py" over the code lmms-eval runs
+        inside = path_inside(self.root / MEDIA_DIR, rel.removeprefix(f"{MEDIA_DIR}/")) \
+            if rel.startswith(f"{MEDIA_DIR}/") else None
+        if inside is None:
+            raise DataError(f"media path {rel!r} is not under {MEDIA_DIR}/")
+        rel = inside.relative_to(self.root).as_posix()
         known = self.written.get(rel)
         if known is not None:
             if known != source:
@@ -209,7 +217,10 @@ def _prompt_doc(sample: Sample, ds: Dataset, options: Any, media: _MediaCopier,
                 rel = f"{MEDIA_DIR}/{DERIVED_DIR}/{digest}{source.suffix}"
             else:
                 rel = f"{MEDIA_DIR}/{part.path}"
-            parts.append({"type": "image", "path": media.add(source, rel)})
+            try:
+                parts.append({"type": "image", "path": media.add(source, rel)})
+            except DataError as exc:
+                raise DataError(f"sample {sample.id!r}: {exc.message}", file=exc.file or ds.samples_path) from None
         elif isinstance(part, VideoPart):  # not left by the fit for a model without native video
             raise DataError(f"sample {sample.id!r}: a video part was not turned into frames")
     generation = sent.generation.merged(override).to_json()

@@ -310,6 +310,18 @@ def resolve_under(root: str | Path, rel: str, *, file: str | Path | None = None,
     return candidate
 
 
+def path_inside(root: Path, rel: str, *, what: str = "media path") -> Path:
+    """``root / rel`` for a copy niah writes (an export's media file), refusing a ``rel`` that leaves ``root``
+    once its ``..`` segments are read (``../../x.png`` resolves inside the dataset's media root but, joined to
+    the export's folder, names a file beside it): a DataError naming ``rel``."""
+    import posixpath
+
+    norm = posixpath.normpath(rel.replace("\\", "/"))
+    if not rel or posixpath.isabs(norm) or norm == ".." or norm.startswith("../") or "\x00" in rel:
+        raise DataError(f"{what} {rel!r} would be written outside the export's folder; refused")
+    return root / norm
+
+
 #: The longest JSONL line (and the largest whole JSON file) niah reads. A longer one is refused with a clear
 #: error instead of being held in memory: the largest official records (128K-token contexts) are a few MB.
 MAX_LINE_BYTES = 64 << 20

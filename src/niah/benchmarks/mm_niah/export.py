@@ -17,7 +17,7 @@ from typing import Any
 
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
 from niah.util.errors import DataError
-from niah.util.iox import dumps_line, staged_dir
+from niah.util.iox import dumps_line, path_inside, staged_dir
 
 PLACEHOLDER = "<image>"
 #: Marks a folder written by :func:`export_dataset`, so that a later export may replace it (nothing else).
@@ -118,7 +118,10 @@ def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[s
                 for rel in sample.all_media():
                     if rel in copied:
                         continue
-                    dst = tmp / "images" / _image_rel(rel)
+                    try:  # "../../x.png" resolves inside the media root, but not inside the export
+                        dst = path_inside(tmp / "images", _image_rel(rel))
+                    except DataError as exc:
+                        raise DataError(f"sample {sample.id!r}: {exc.message}", file=ds.samples_path) from None
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(ds.resolve_media(rel), dst)
                     copied.add(rel)
