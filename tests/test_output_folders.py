@@ -76,3 +76,23 @@ def test_eval_resumes_the_same_build_and_refuses_another_naming_what_differs(tmp
     (foreign / "notes.txt").write_text("keep me")
     said = _refused(["eval", "--out", str(foreign), "--overwrite", "--no-progress"])
     assert "holds something else than a niah eval folder" in said
+
+
+def test_an_import_over_changed_files_is_refused_not_taken_for_the_import_already_there(tmp_path: Path) -> None:
+    """The same `niah import` command over files whose content changed since is another dataset: refused,
+    naming what changed (it said "nothing to do" and kept the samples of the old files)."""
+    invoke_ok(["build", "mm-niah", "--out", str(tmp_path / "built"), "--lengths", "1k", "--no-images", *SMALL])
+    invoke_ok(["export", "mm-niah-dataset", str(tmp_path / "built"), "--out", str(tmp_path / "official")])
+    annotations = tmp_path / "official" / "annotations" / "retrieval-text.jsonl"
+    (tmp_path / "images").mkdir()
+    command = ["import", "mm-niah", str(annotations), "--media-root", str(tmp_path / "images"),
+               "--out", str(tmp_path / "ds")]
+    invoke_ok(command)
+    assert "already holds this build" in invoke_ok(command)
+    lines = annotations.read_text(encoding="utf-8").splitlines(keepends=True)
+    annotations.write_text("".join(lines[:2]), encoding="utf-8")
+    said = _refused(command)
+    assert "holds another dataset: the files of annotations changed since it was written" in said
+    assert len((tmp_path / "ds" / "samples.jsonl").read_text(encoding="utf-8").splitlines()) == len(lines)
+    invoke_ok([*command, "--overwrite"])
+    assert len((tmp_path / "ds" / "samples.jsonl").read_text(encoding="utf-8").splitlines()) == 2

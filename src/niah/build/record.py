@@ -29,13 +29,48 @@ def read_build_record(out: Path) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-def write_build_record(out: Path, command: str, options: dict[str, Any]) -> None:
-    write_json_atomic(out / BUILD_RECORD, {"command": command, "options": jsonable(options)})
+def write_build_record(out: Path, command: str, options: dict[str, Any],
+                       inputs: dict[str, str] | None = None) -> None:
+    """Note the command, its options and (``inputs``) the content digest of each input it read
+    (:func:`input_digests`)."""
+    record: dict[str, Any] = {"command": command, "options": jsonable(options)}
+    if inputs:
+        record["inputs"] = dict(inputs)
+    write_json_atomic(out / BUILD_RECORD, record)
 
 
-def differing_options(record: dict[str, Any] | None, command: str, options: dict[str, Any]) -> list[str]:
-    """What differs between a folder's build record and the build now asked (``--name was X, now Y``); one
-    entry naming the record's absence when the folder has none."""
+#: The files of an input folder whose content makes a dataset (data, not media: a folder of images or videos
+#: is read in place and named by path).
+DATA_SUFFIXES = (".json", ".jsonl")
+
+
+def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
+    """SHA-256 of what each named input holds (a path or a list of them): a file's bytes; a folder's data files
+    (:data:`DATA_SUFFIXES`), each by relative name and content. So the same command over changed files is not
+    taken for the build already there."""
+    from niah.build.buildkey import file_digest, text_digest
+
+    digests: dict[str, str] = {}
+    for name, value in inputs.items():
+        parts: list[str] = []
+        for path in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(path, Path):
+                continue
+            if path.is_file():
+                parts.append(f"{path}:{file_digest(path)}")
+            elif path.is_dir():
+                parts += [f"{path}/{f.relative_to(path).as_posix()}:{file_digest(f)}" for f in sorted(path.rglob("*"))
+                          if f.suffix.lower() in DATA_SUFFIXES and f.is_file()]
+        if parts:
+            digests[name] = text_digest(parts)
+    return digests
+
+
+def differing_options(record: dict[str, Any] | None, command: str, options: dict[str, Any],
+                      inputs: dict[str, str] | None = None) -> list[str]:
+    """What differs between a folder's build record and the build now asked (``--name was X, now Y``, or an
+    input whose content changed, where the record holds its digest); one entry naming the record's absence
+    when the folder has none."""
     if record is None:
         return ["the folder has no build record (written by an older niah or by hand)"]
     if record.get("command") != command:
@@ -43,5 +78,10 @@ def differing_options(record: dict[str, Any] | None, command: str, options: dict
     recorded = record.get("options")
     before: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
     now: dict[str, Any] = jsonable(options)
-    return [f"--{key.replace('_', '-')} was {before.get(key)!r}, now {now.get(key)!r}"
-            for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
+    differs = [f"--{key.replace('_', '-')} was {before.get(key)!r}, now {now.get(key)!r}"
+               for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
+    digests = record.get("inputs")
+    if not differs and isinstance(digests, dict):  # a record written before digests were kept: options only
+        differs = [f"the files of {name.replace('_', '-')} changed since it was written"
+                   for name in sorted(set(digests) | set(inputs or {})) if digests.get(name) != (inputs or {}).get(name)]
+    return differs

@@ -18,6 +18,7 @@ from niah.benchmarks.protocol import Command
 from niah.benchmarks.registry import family_commands as family_commands  # the CLI lists them from here
 from niah.build.record import (
     differing_options,
+    input_digests,
     is_dataset_folder,
     read_build_record,
     write_build_record,
@@ -42,6 +43,8 @@ def _guarded(verb: str, command: Command) -> Callable[..., Any]:
     if "out" not in signature.parameters or "overwrite" in signature.parameters:
         return function
     name = f"{verb} {command.name}"
+    # the files a command reads are its path arguments (options name folders read in place, such as media)
+    read_arguments = {p.name for p in signature.parameters.values() if _is_argument(p.annotation)}
 
     @functools.wraps(function)
     def run(*args: Any, overwrite: bool = False, **kwargs: Any) -> Any:
@@ -51,9 +54,10 @@ def _guarded(verb: str, command: Command) -> Callable[..., Any]:
         bound = signature.bind_partial(*args, **kwargs)
         out = Path(bound.arguments["out"])
         options = {k: v for k, v in bound.arguments.items() if k != "out"}
+        inputs = input_digests({k: v for k, v in options.items() if k in read_arguments})
         found = claim_output_folder(out, overwrite=overwrite, is_ours=is_dataset_folder, kind="a niah dataset")
         if found == OURS:
-            differs = differing_options(read_build_record(out), name, options)
+            differs = differing_options(read_build_record(out), name, options, inputs)
             if not differs:
                 typer.echo(f"{out} already holds this build (`niah {name}` with the same options): nothing to do; "
                            "--overwrite builds it again", err=True)
@@ -62,7 +66,7 @@ def _guarded(verb: str, command: Command) -> Callable[..., Any]:
                               + "; pass --overwrite to replace it, or choose a new --out")
         result = function(*args, **kwargs)
         if out.is_dir():
-            write_build_record(out, name, options)
+            write_build_record(out, name, options, inputs)
         return result
 
     extra = inspect.Parameter("overwrite", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
@@ -72,6 +76,11 @@ def _guarded(verb: str, command: Command) -> Callable[..., Any]:
     run.__signature__ = signature.replace(parameters=[*params, extra])  # type: ignore[attr-defined]
     run.__annotations__ = {**{p.name: p.annotation for p in params}, "overwrite": extra.annotation}
     return run
+
+
+def _is_argument(annotation: Any) -> bool:
+    """An ``Annotated[..., typer.Argument(...)]`` parameter (a positional argument of the command)."""
+    return any(isinstance(meta, typer.models.ArgumentInfo) for meta in getattr(annotation, "__metadata__", ()))
 
 
 def register_verb(app: typer.Typer, verb: str, commands: list[Command]) -> None:
