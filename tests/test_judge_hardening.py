@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -246,9 +247,20 @@ def test_judge_keys_never_reach_a_file_or_a_message(run: Path) -> None:
 # ------------------------------------------------------------------------------- damaged verdict stores
 
 
-def _judged_run(run: Path) -> None:
+@pytest.fixture(scope="module")
+def judged_once(seq_ds: Path) -> Path:
+    """The oracle's run with every verdict stored (a judge that answers correct): judged once for the module."""
+    out = seq_ds / "judged"
+    _cli("run", str(seq_ds / "ds"), "--model", "baseline:oracle", "--out", str(out), "--no-progress")
     with OpenAIServer(responder=lambda body: CORRECT) as srv:
-        _judge(run, srv)
+        _judge(out, srv)
+    return out
+
+
+@pytest.fixture()
+def judged(judged_once: Path, tmp_path: Path) -> Path:
+    """A copy of :func:`judged_once` of the test's own to damage (the judge pass was the slow part of each)."""
+    return Path(shutil.copytree(judged_once, tmp_path / "run"))
 
 
 def _damage_line(run: Path, lineno: int, new: bytes) -> None:
@@ -276,9 +288,9 @@ STORE_DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", sorted(STORE_DAMAGE))
-def test_a_damaged_judgments_jsonl_is_refused_with_its_line(run: Path, damage: str) -> None:
+def test_a_damaged_judgments_jsonl_is_refused_with_its_line(judged: Path, damage: str) -> None:
+    run = judged
     make, field = STORE_DAMAGE[damage]
-    _judged_run(run)
     _damage_line(run, 3, make(run))
     before = (run / "scores.llm.json").read_bytes()
     scored = _niah("score", str(run))
@@ -291,8 +303,8 @@ def test_a_damaged_judgments_jsonl_is_refused_with_its_line(run: Path, damage: s
         assert len(srv.log) == 0  # refused before any request
 
 
-def test_a_torn_last_store_line_is_cut_and_only_that_item_asked_again(run: Path) -> None:
-    _judged_run(run)
+def test_a_torn_last_store_line_is_cut_and_only_that_item_asked_again(judged: Path) -> None:
+    run = judged
     data = (run / STORE_NAME).read_bytes()
     (run / STORE_NAME).write_bytes(data[: data.rfind(b"\n", 0, len(data) - 1) + 1] + data[-1 - 40:-1 - 20])
     scored = _niah("score", str(run))
@@ -314,8 +326,8 @@ PASSES_DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", sorted(PASSES_DAMAGE))
-def test_a_damaged_judged_json_is_refused_with_its_name(run: Path, damage: str) -> None:
-    _judged_run(run)
+def test_a_damaged_judged_json_is_refused_with_its_name(judged: Path, damage: str) -> None:
+    run = judged
     (run / PASSES_NAME).write_bytes(PASSES_DAMAGE[damage])
     before = (run / "scores.llm.json").read_bytes()
     scored = _niah("score", str(run))
