@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import niah.util.iox
 from niah.cli import app
 from niah.sample import Dataset, MediaChecker
-from niah.util.errors import DataError
+from niah.util.errors import ConfigError, DataError
 from niah.util.iox import iter_jsonl, read_json_file
 from support.infinibench_fixtures import QA, write_videos
 from support.mm_niah_official import standard_folder
@@ -565,7 +565,7 @@ def test_an_export_never_replaces_a_folder_it_did_not_write(tmp_path):
     real = tmp_path / "official"
     (real / "annotations").mkdir(parents=True)
     (real / "annotations" / "retrieval-text.jsonl").write_text("{}\n", encoding="utf-8")
-    with pytest.raises(DataError, match="is not an earlier niah export"):
+    with pytest.raises(ConfigError, match="was not made by niah"):
         export_official(dataset, real)
     assert (real / "annotations" / "retrieval-text.jsonl").read_text() == "{}\n"
     fresh = tmp_path / "exported"

@@ -689,16 +689,16 @@ EXPORT_MARKER = ".niah-export-files"
 
 
 @contextlib.contextmanager
-def export_dir(out: Path, *, kind: str, option: str = "--out") -> Iterator[Path]:
+def export_dir(out: Path, *, kind: str, option: str = "--out", marker_name: str = EXPORT_MARKER) -> Iterator[Path]:
     """A folder of an export's files, written whole: ``out`` must be missing, empty or an earlier export of this
     ``kind`` holding no file its :data:`EXPORT_MARKER` does not list, never a folder of the user's own (``/``, a
     home folder, a dataset) nor a file the user added to an export. The files are written into a hidden sibling
     (:func:`staged_dir`) that replaces ``out`` when the block ends, so that a stop or an error leaves the earlier
     export as it was."""
     check_folder_option(out, option)
-    why = output_dir_problem(out, kind=kind, marker_name=EXPORT_MARKER)
-    if why is None and os.path.lexists(out / EXPORT_MARKER):
-        why = _not_written_by_niah(out)
+    why = output_dir_problem(out, kind=kind, marker_name=marker_name)
+    if why is None and os.path.lexists(out / marker_name):
+        why = _not_written_by_niah(out, marker_name)
     if why is not None:
         raise ConfigError(f"{option} {out} {why}: choose a new folder, or empty this one")
     from niah import __version__
@@ -706,20 +706,20 @@ def export_dir(out: Path, *, kind: str, option: str = "--out") -> Iterator[Path]
     with staged_dir(out, suffix=".exporting") as tmp:
         yield tmp
         files = sorted(p.relative_to(tmp).as_posix() for p in tmp.rglob("*") if not p.is_dir())
-        write_json_atomic(tmp / EXPORT_MARKER, {"written_by": "niah", "kind": kind, "niah_version": __version__,
-                                                "files": files})
+        write_json_atomic(tmp / marker_name, {"written_by": "niah", "kind": kind, "niah_version": __version__,
+                                              "files": files})
 
 
-def _not_written_by_niah(out: Path) -> str | None:
+def _not_written_by_niah(out: Path, marker_name: str) -> str | None:
     """Why an earlier export folder may not be replaced: it holds a file its marker does not list (the user's
     own, added since: replacing the folder would delete it)."""
     try:
-        listed = json.loads((out / EXPORT_MARKER).read_text(encoding="utf-8")).get("files")
+        listed = json.loads((out / marker_name).read_text(encoding="utf-8")).get("files")
     except (OSError, ValueError, AttributeError):
         listed = None
     if not isinstance(listed, list):
-        return f"holds an export without a list of its files ({EXPORT_MARKER}); replacing it could delete yours"
-    known = {str(name) for name in listed} | {EXPORT_MARKER}
+        return f"holds an export without a list of its files ({marker_name}); replacing it could delete yours"
+    known = {str(name) for name in listed} | {marker_name}
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out).as_posix()
         if path.is_symlink() or (not path.is_dir() and rel not in known):

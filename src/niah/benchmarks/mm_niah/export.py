@@ -17,7 +17,7 @@ from typing import Any
 
 from niah.sample import Dataset, ImagePart, Part, Sample, TextPart
 from niah.util.errors import DataError
-from niah.util.iox import dumps_line, path_inside, staged_dir
+from niah.util.iox import dumps_line, export_dir, path_inside
 
 PLACEHOLDER = "<image>"
 #: Marks a folder written by :func:`export_dataset`, so that a later export may replace it (nothing else).
@@ -88,16 +88,10 @@ def export_official(dataset_dir: str | Path, out: str | Path, *, skipped: dict[s
     from niah.benchmarks.mm_niah.official import is_official_task
 
     ds = Dataset(dataset_dir, media_roots=media_roots)
-    out = Path(out)
-    if out.exists() and not (out.is_dir() and not out.is_symlink()
-                             and ((out / EXPORT_MARKER).is_file() or not any(out.iterdir()))):
-        # replacing removes the old folder: only an earlier export (or an empty folder), never real data
-        raise DataError("exists and is not an earlier niah export; refusing to replace it: choose a new --out",
-                        file=out)
-    with staged_dir(out, suffix=".exporting") as tmp:
+    # replacing removes the old folder: only an earlier export holding nothing but what niah wrote there (the
+    # user's NOTES.txt added since is refused, not deleted), or an empty folder, never real data
+    with export_dir(Path(out), kind="mm-niah official export", marker_name=EXPORT_MARKER) as tmp:
         (tmp / "annotations").mkdir()
-        (tmp / EXPORT_MARKER).write_text(f"written by niah export from {Path(dataset_dir).resolve()}\n",
-                                         encoding="utf-8")
         handles: dict[str, Any] = {}
         counts: dict[str, int] = {}
         copied: set[str] = set()
