@@ -129,3 +129,26 @@ def test_a_media_path_that_climbs_out_of_the_export_is_refused(export: str, tmp_
     result = _niah("export", export, dataset, "--out", parent / "out")
     assert result.exit_code == 2 and "outside the export's folder" in result.output and "'s1'" in result.output
     assert list(parent.iterdir()) == []  # no copy beside the export, no staging folder left
+
+
+def test_the_dataset_card_holds_a_hostile_source_and_folder_name_as_text(tmp_path: Path) -> None:
+    """The hf export's card shows the dataset's folder name and manifest source in Markdown: a line break or a
+    backtick there started Markdown of the dataset's own (an image fetched from elsewhere whenever the card is
+    shown, a heading); they are written as one line of text, and the front matter still reads them whole."""
+    from niah.interop.hf import export_hf, read_card_niah
+    from support.datasets import write_mm_niah_like
+
+    planted = "x`\n\n![seen](http://tracker.invalid/t.png)\n\n## Injected"
+    dataset = write_mm_niah_like(tmp_path / "ds\n\n## Heading from the folder name", per_task=1,
+                                 tasks=("retrieval-text",))
+    manifest = json.loads((dataset / "manifest.json").read_text())
+    manifest["source"] = planted
+    (dataset / "manifest.json").write_text(json.dumps(manifest))
+    export_hf(dataset, tmp_path / "hf")
+    card = (tmp_path / "hf" / "README.md").read_text()
+    body = card.split("\n---\n", 1)[1]
+    assert not [line for line in body.splitlines() if line.startswith(("![", "## Injected", "## Heading"))]
+    # inside its code span, on its line: literal text, never an image
+    assert "- source: `x ![seen](http://tracker.invalid/t.png) ## Injected`; seed:" in body
+    front = read_card_niah(tmp_path / "hf")
+    assert front is not None and front["source"] == planted

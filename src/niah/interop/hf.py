@@ -294,6 +294,15 @@ def export_hf(dataset: str | Path, out_dir: str | Path, *, split: str = "test", 
     return summary
 
 
+def _inline(value: Any) -> str:
+    """A value from the dataset (its folder's name, the manifest's source) as one line of card text: no line
+    break, control character or backtick, so that it cannot end its code span or start a Markdown block of its
+    own (a link, an image fetched from elsewhere when the card is shown); the JSON block below keeps it whole."""
+    import re
+
+    return re.sub(r"[\x00-\x1f\x7f\u2028\u2029`]+", " ", str(value)).strip()
+
+
 def _card(ds: Dataset, features: Any, niah_block: dict[str, Any], summary: ExportSummary, tasks: dict[str, int],
           data_bytes: int) -> str:
     """The dataset card: YAML front matter the hub and ``load_dataset(DIR)`` read, then how it was built."""
@@ -324,12 +333,13 @@ def _card(ds: Dataset, features: Any, niah_block: dict[str, Any], summary: Expor
                   "embedded; `niah import hf DIR --media-root DATASET` reads them from the original dataset)")
     lines = [
         "---", card.to_yaml(), "---", "",
-        f"# {card.pretty_name}", "",
+        f"# {_inline(card.pretty_name)}", "",
         f"A long-context needle-in-a-haystack dataset made with niah {__version__} and exported with "
         f"`niah export hf`: {summary.samples} samples in one split, `{split}`"
         + (f", tasks: {', '.join(f'{t} ({n})' for t, n in tasks.items())}." if tasks else "."), "",
         "## How it was built", "",
-        f"- source: `{manifest.get('source') or 'unknown'}`; seed: `{_seed(manifest)}`; niah version: {__version__}",
+        f"- source: `{_inline(manifest.get('source') or 'unknown')}`; seed: `{_inline(_seed(manifest))}`; "
+        f"niah version: {__version__}",
         "- the dataset's manifest (build parameters, tokenizer, image token rule, counts):", "",
         "```json", json.dumps(build, ensure_ascii=False, indent=2), "```", "",
         "## Columns", "",
