@@ -198,8 +198,10 @@ def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline
     return _headline_from(structure, task_cells(rows, mode), counts)
 
 
-def _headline_from(structure: dict[str, Any], cells: CellTables, counts: dict[str, int]) -> Headline:
-    """The headline from the official structure, the tasks' cell tables and the samples per task."""
+def _headline_from(structure: dict[str, Any], cells: CellTables, counts: dict[str, int], *,
+                   covered: bool = True) -> Headline:
+    """The headline from the official structure, the tasks' cell tables and the samples per task; without the
+    covered figures (None) where ``covered`` is False (the bootstrap reads none: half its time per resample)."""
     from niah.benchmarks.mm_niah import bins
     from niah.benchmarks.mm_niah.official import is_official_task
 
@@ -207,7 +209,7 @@ def _headline_from(structure: dict[str, Any], cells: CellTables, counts: dict[st
     for key, value in structure.items():
         if isinstance(value, list) and is_official_task(key):
             task_covered = None
-            if key in cells:  # the task's mean over its bins with samples, each over its cells with samples
+            if covered and key in cells:  # the task's mean over its bins with samples, each over its cells with samples
                 acc, cell_counts = cells[key]
                 held = [figure for b, figure in enumerate(bins.bin_scores_covered(acc, cell_counts))
                         if any(cell_counts[c][b] for c in range(bins.NUM_DEPTH_CELLS))]
@@ -219,11 +221,11 @@ def _headline_from(structure: dict[str, Any], cells: CellTables, counts: dict[st
         by_task[IMAGE_COUNT_TASK] = TaskHeadline(None if accuracy is None else 100 * accuracy,
                                                  int(probe.get("samples", 0)), plain=True)
     overall = structure.get("overall")
-    covered = _covered_from_cells(cells)
+    held_overall = _covered_from_cells(cells) if covered else None
     return Headline(
         metric="accuracy (mean over the 11 context bins of the six tasks' mean, empty bins as 0)",
         overall=100 * sum(overall) / len(overall) if isinstance(overall, list) and overall else None,
-        covered=None if covered is None else 100 * covered,
+        covered=None if held_overall is None else 100 * held_overall,
         n=sum(n for task, n in counts.items() if task != IMAGE_COUNT_TASK), by_task=by_task)
 
 
@@ -232,7 +234,8 @@ def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
     """The bootstrap's headlines from sums per cell (:class:`Scorer` ``resampler``): a resampled row adds the
     drawn row's score to the cell of its position (the layout is the position's), in the rows' order, as
     :func:`task_cells` adds them; the image-count probe's accuracy is summed alike (its breakdown by image
-    count, which the headline does not read, is left out). None where a position has no cell to give."""
+    count, which the headline does not read, is left out; so are the covered figures, which the bootstrap does
+    not read). None where a position has no cell to give."""
     import numpy as np
 
     from niah.benchmarks.mm_niah import bins
@@ -287,7 +290,7 @@ def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
             samples: dict[str, int] = defaultdict(int)
             samples.update({tasks[k]: n for k, n in enumerate(np.bincount(drawn_task[r], None, len(tasks)).tolist())
                             if n})
-            out.append(_headline_from(_aggregate_cells(cells, probe), cells, samples))
+            out.append(_headline_from(_aggregate_cells(cells, probe), cells, samples, covered=False))
         return out
 
     return headlines
