@@ -152,3 +152,26 @@ def test_the_dataset_card_holds_a_hostile_source_and_folder_name_as_text(tmp_pat
     assert "- source: `x ![seen](http://tracker.invalid/t.png) ## Injected`; seed:" in body
     front = read_card_niah(tmp_path / "hf")
     assert front is not None and front["source"] == planted
+
+
+def test_the_response_files_go_only_into_a_folder_of_their_own(tmp_path: Path) -> None:
+    """``niah export mm-niah-responses`` wrote into the current folder by default, and into any folder, over a
+    file of the same name: now into a new or empty folder, or one it made (more models' files beside the first)."""
+    from niah.run import run_dataset_sync
+    from support.datasets import write_mm_niah_like
+
+    dataset = write_mm_niah_like(tmp_path / "ds", per_task=1, tasks=("retrieval-text",))
+    run = tmp_path / "run"
+    run_dataset_sync(dataset, "baseline:oracle", run, progress=False)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    (mine / "m_retrieval-text-val.jsonl").write_text("my own file\n")
+    result = _niah("export", "mm-niah-responses", run, "--model-name", "m", "--out", mine)
+    assert result.exit_code == 2 and "not empty" in result.output
+    assert (mine / "m_retrieval-text-val.jsonl").read_text() == "my own file\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["m_retrieval-text-val.jsonl", "notes.txt"]
+    out = tmp_path / "responses"
+    for model in ("m1", "m2"):
+        assert _niah("export", "mm-niah-responses", run, "--model-name", model, "--out", out).exit_code == 0
+    assert sorted(p.name for p in out.glob("*.jsonl")) == ["m1_retrieval-text-val.jsonl", "m2_retrieval-text-val.jsonl"]

@@ -204,7 +204,8 @@ def export_responses_command(
     run_dir: Annotated[Path, typer.Argument(help="a niah run directory on MM-NIAH data")],
     model_name: Annotated[str, typer.Option("--model-name", help="the {model} part of the file names")],
     split: Annotated[str, typer.Option("--split", help="val, test, rag-val or rag-test")] = "val",
-    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the response files")] = Path("."),
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the response files: new, empty or one this "
+                                      "export made")] = Path("mm-niah-responses"),
     dataset: Annotated[Path | None, typer.Option("--dataset", "-d", help="dataset dir instead of run.json's")] = None,
     allow_missing: Annotated[bool, typer.Option(
         "--allow-missing", help="write what was answered even if some samples have no response")] = False,

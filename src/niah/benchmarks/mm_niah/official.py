@@ -50,7 +50,7 @@ from niah.sample import (
     check_sample_values,
 )
 from niah.util.errors import ConfigError, DataError
-from niah.util.iox import dumps_line, iter_jsonl, resolve_under, write_atomic
+from niah.util.iox import claim_output_dir, dumps_line, iter_jsonl, resolve_under, write_atomic
 
 BENCHMARK = "mm-niah"
 #: The six tasks, in the order the paper and leaderboard list them.
@@ -378,6 +378,9 @@ def write_official_responses(
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         raise DataError(f"{len(missing)} sample(s) have no response: {shown}", file=run_dir / "responses.jsonl")
     out_dir = Path(out_dir)
+    # a folder niah made for response files (or one holding only such files), or a new or empty one: never
+    # the user's own folder (the current one, a home folder), where a file of the same name would be replaced
+    claim_output_dir(out_dir, kind="mm-niah responses", ours=_holds_only_response_files)
     written = []
     for task in TASKS:
         if task in lines:
@@ -388,6 +391,20 @@ def write_official_responses(
 
 
 # ------------------------------------------------------------------------------------------- annotations
+
+
+def _holds_only_response_files(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but official response files (what this export wrote before its folders
+    were marked)."""
+    try:
+        entries = list(folder.iterdir())
+        for entry in entries:
+            if not entry.is_file() or entry.is_symlink():
+                return False
+            parse_response_filename(entry)
+    except (OSError, DataError):
+        return False
+    return bool(entries)
 
 
 def _task_of_file(path: Path) -> str:
