@@ -175,3 +175,20 @@ def test_the_response_files_go_only_into_a_folder_of_their_own(tmp_path: Path) -
     for model in ("m1", "m2"):
         assert _niah("export", "mm-niah-responses", run, "--model-name", model, "--out", out).exit_code == 0
     assert sorted(p.name for p in out.glob("*.jsonl")) == ["m1_retrieval-text-val.jsonl", "m2_retrieval-text-val.jsonl"]
+
+
+def test_the_inspect_export_never_replaces_a_file_of_the_users_own(tmp_path: Path) -> None:
+    """``--out main.py`` named the user's own code: it was replaced by the task file. Only a task file niah
+    wrote is replaced."""
+    from support.datasets import write_mm_niah_like
+
+    dataset = write_mm_niah_like(tmp_path / "ds", per_task=1, tasks=("retrieval-text",))
+    mine = tmp_path / "main.py"
+    mine.write_text("print('my own code')\n")
+    result = _niah("export", "inspect", dataset, "--out", mine)
+    assert result.exit_code == 2 and "not a task file" in result.output
+    assert mine.read_text() == "print('my own code')\n"
+    task = tmp_path / "task.py"
+    for name in ("first", "second"):  # an earlier task file is replaced
+        assert _niah("export", "inspect", dataset, "--out", task, "--name", name).exit_code == 0
+    assert "def second(" in task.read_text() and "def first(" not in task.read_text()

@@ -27,7 +27,8 @@ from typing import Any
 
 from niah import pip_install
 from niah.sample import Dataset, ImagePart, Sample, TextPart, VideoPart, merge_text_parts
-from niah.util.errors import ConfigError
+from niah.util.errors import ConfigError, DataError
+from niah.util.iox import open_regular
 
 TASK_TEMPLATE = '''"""inspect_ai task for a niah dataset, written by `niah export inspect` (niah {version}).
 
@@ -71,6 +72,16 @@ def check_task_name(name: str) -> None:
         raise ConfigError(f"--name {name!r} is a name the task file uses itself; choose another task name")
 
 
+def _written_by_us(path: Path) -> bool:
+    """Whether ``path`` is a regular file that opens as the task file this module writes."""
+    head = TASK_TEMPLATE.split("(niah", 1)[0]
+    try:
+        with open_regular(path) as fh:
+            return fh.read(len(head.encode("utf-8"))).decode("utf-8", "replace") == head
+    except (OSError, DataError):
+        return False
+
+
 def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[str | Path, ...] = (),
                     max_frames: int | None = None, question_first: bool = False, name: str = "niah",
                     max_tokens: int | None = None) -> Path:
@@ -85,6 +96,9 @@ def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[
     out = Path(out)
     if out.suffix != ".py":
         raise ConfigError(f"--out {out} must be a .py file (inspect eval reads a task file)")
+    if os.path.lexists(out) and not _written_by_us(out):  # never replace the user's own code
+        raise ConfigError(f"--out {out} exists and is not a task file niah export inspect wrote; refusing to "
+                          "replace it: choose another --out")
     if max_frames is not None and (isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1):
         raise ConfigError(f"--max-frames {max_frames!r} must be a positive integer")
     if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
