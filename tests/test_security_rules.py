@@ -102,3 +102,36 @@ def test_judge_like_replies_are_flagged_in_scores_and_report_and_the_template_na
                                  str(tmp_path / "videos")])
     assert report.exit_code == 0, report.output
     assert "judge-like instructions" in report.output
+
+
+_SEQ_QUESTION = ("Please list the following events in chronological order: when did Alice plant the oak, when did "
+                 "Bob paint the fence, when did Carol bake bread?")
+_SEQ_GOLD = "1. Alice planted the oak\n2. Bob painted the fence\n3. Carol baked bread"
+
+
+@pytest.mark.parametrize(("response", "expected"), [
+    (_SEQ_GOLD, 1.0),
+    ("1. Alice did not plant the oak\n2. Bob did not paint the fence\n3. Carol did not bake bread", 0.0),
+    ("1. Alice never planted the oak\n2. Bob never painted the fence\n3. Carol never baked bread", 0.0),
+    ("It is not true that Alice planted the oak, Bob painted the fence, or Carol baked bread.", 0.0),
+    ("1. Alice planted the oak\n2. Bob didn't paint the fence\n3. Carol baked bread", 0.0),
+])
+def test_the_seq_niah_judge_does_not_count_a_denied_item(response: str, expected: float) -> None:
+    """niah's deterministic Sequential-NIAH judge matched items by their content words, so an answer denying
+    every gold item ("Alice did not plant the oak") scored 1; a denied item is now a wrong item."""
+    from niah.benchmarks.seq_niah.judge import score_seq_niah
+
+    assert score_seq_niah(_SEQ_QUESTION, _SEQ_GOLD, response) == expected
+
+
+def test_the_seq_niah_judge_keeps_a_gold_item_that_is_itself_negative() -> None:
+    from niah.benchmarks.seq_niah.judge import score_seq_niah
+
+    gold = "1. Alice did not go to work\n2. Bob painted the fence"
+    question = "List in order: what did Alice and Bob do?"
+    assert score_seq_niah(question, gold, "1. Alice did not go to work\n2. Bob painted the fence") == 1.0
+    assert score_seq_niah(question, gold, "1. Alice did not go to work\n2. Bob never painted the fence") == 0.0
+    zh_gold = "1. 2023年1月2日，小明去了公园\n2. 2023年1月5日，小红买了书"
+    assert score_seq_niah("按时间顺序列出事件", zh_gold, zh_gold) == 1.0
+    assert score_seq_niah("按时间顺序列出事件", zh_gold,
+                          "1. 2023年1月2日，小明没有去公园\n2. 2023年1月5日，小红买了书") == 0.0

@@ -22,7 +22,7 @@ How a judgement is made:
    response item whose event matches a gold event but whose date differs, or that names a different person
    with the subject's surname, is a *wrong* item.
 4. Failure modes: ``missing`` (a gold item not matched), ``redundant`` (a response item that is no gold item),
-   ``incorrect`` (a wrong item: changed date, other person), ``wrong-order`` (matched items out of gold order
+   ``incorrect`` (a wrong item: changed date, other person, a denied item), ``wrong-order`` (matched items out of gold order
    when order is asked for), ``other`` (no items at all: empty, refusal, irrelevant text). A response may have
    several modes at once (paper Table 8 counts each); the score is 1 only with none.
 
@@ -635,7 +635,35 @@ def judge_items(question: str, gold_items: list[str], response: str | None, *,
         _fill_gaps(resp, gold, m.r_used, m.g_used, m.wrong, m.role_issue, logical, m.entities)
         parts = _merged_and_split(resp, gold, m.r_used, m.g_used, m.wrong, m.role_issue, logical)
     _mark_wrong_items(m, parts)
+    _unmatch_negated(m)
     return _verdict(m, parts, need_order)
+
+
+#: Words that deny an event ("did not plant", "never baked", "It is not true that"): English words, and Chinese
+#: phrases that only deny (bare 不 and 未 are parts of ordinary words: 不久, 未来).
+_NEGATION_EN = re.compile(r"\b(?:not|never|no|none|neither|nor|didn't|don't|doesn't|wasn't|weren't|isn't|"
+                          r"aren't|hasn't|haven't|hadn't|cannot|can't|couldn't|won't|wouldn't)\b|n't\b", re.I)
+_NEGATION_ZH = re.compile(r"没有|并未|从未|并没有|不是|并非|未曾|没")
+
+
+def _negations(text: str) -> int:
+    text = text.replace("\u2019", "'")
+    return len(_NEGATION_EN.findall(text)) + len(_NEGATION_ZH.findall(text))
+
+
+def _unmatch_negated(m: _Matching) -> None:
+    """A response item that denies the gold items it was matched to ("Alice did not plant the oak" for "Alice
+    planted the oak": the same content words) says the opposite: it holds more negations than they do. It is
+    a wrong item and its gold items are missing (a soft item, a closing remark, simply says no gold item)."""
+    for ri, gis in list(m.r_used.items()):
+        if _negations(m.resp[ri].text) <= sum(_negations(m.gold[gi].text) for gi in gis):
+            continue
+        del m.r_used[ri]
+        for gi in gis:
+            if m.g_used.get(gi) == ri:
+                del m.g_used[gi]
+        if not m.soft[ri]:
+            m.wrong[ri] = f"denies gold item(s) {', '.join(str(g + 1) for g in gis)}"
 
 
 def _weigh_down_common_words(gold: list[_Parsed], resp: list[_Parsed]) -> None:
