@@ -51,7 +51,9 @@ FAMILIES: dict[str, tuple[str, list[str], list[str] | None, list[str]]] = {
                      ["--corpus", TEXT_CORPUS], []),
     "mm-niah-jigsaw": ("mm-niah", ["--per-cell", "4", "--tasks", "reasoning-image"], None, []),
     "mmlongbench-niah": ("mmlongbench-niah", ["--lengths", "8k,16k"], ["--corpus", TEXT_CORPUS], []),
-    "seq-niah": ("seq-niah", ["--per-cell", "1", "--lengths", "8k-16k,16k-32k"], ["--corpus", TEXT_CORPUS], []),
+    # the own corpus is English: its build is the English half of the default grid
+    "seq-niah": ("seq-niah", ["--per-cell", "1", "--lengths", "8k-16k,16k-32k"],
+                 ["--corpus", TEXT_CORPUS, "--lang", "en"], []),
     "mmlongbench-vh": ("mmlongbench-vh", [], None, []),
     "milebench-niah": ("milebench-niah", [], ["--corpus", IMAGE_CORPUS], []),
     "video-niah": ("video-niah", [], ["--needle", "subtitle"], ["--max-frames", "64"]),

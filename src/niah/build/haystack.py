@@ -716,16 +716,18 @@ _ALONE_TRIES = _EXACT_TRIES + 3  # tries that may stand a needle alone (the last
 
 
 def assemble(pool: TextPool, target: int, rng: np.random.Generator, *, images: Sequence[ImageSpec] = (),
-             needles: Sequence[NeedleSpec] = (), in_window: Any = None, needle_ends: bool = True) -> Layout:
+             needles: Sequence[NeedleSpec] = (), in_window: Any = None, needle_ends: bool = True,
+             like_sentences: bool = False) -> Layout:
     """See :func:`_assemble_once`; ``needle_ends=False`` keeps every needle off the context's end (at least one
-    haystack sentence follows the last one), as every needle is kept off its start."""
+    haystack sentence follows the last one), as every needle is kept off its start; ``like_sentences=True``
+    places a needle inside a paragraph as often as a sentence of it stands there (:func:`_like_sentences`)."""
     adjust = 0
     for attempt in range(_EXACT_TRIES + 6):
         state = rng.bit_generator.state
         try:
             return _assemble_once(pool, target, rng, images=images, needles=needles, in_window=in_window,
                                   needle_ends=needle_ends, adjust=adjust, allow_sentence_end=attempt < _EXACT_TRIES,
-                                  allow_alone=attempt < _ALONE_TRIES)
+                                  allow_alone=attempt < _ALONE_TRIES, like_sentences=like_sentences)
         except _Retarget as exc:
             rng.bit_generator.state = state  # same documents and placements, another ending
             adjust += exc.diff
@@ -744,7 +746,7 @@ def _side_draws(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, images: Sequence[ImageSpec],
                    needles: Sequence[NeedleSpec], in_window: Any, needle_ends: bool = True, adjust: int = 0,
-                   allow_sentence_end: bool = True, allow_alone: bool = True) -> Layout:
+                   allow_sentence_end: bool = True, allow_alone: bool = True, like_sentences: bool = False) -> Layout:
     """Lay out a context of exactly ``target`` tokens (text + images) with images and text needles placed.
 
     Images go only to paragraph boundaries (between blocks, as a web page places them; never inside a list
@@ -784,6 +786,7 @@ def _assemble_once(pool: TextPool, target: int, rng: np.random.Generator, *, ima
     text_budget = target - image_total - sum(needle_tokens) - sum(alone_extra) + adjust
     ctx = _select_context(pool, text_budget, rng, allow_sentence_end)
     slots = _slot_masks(pool, ctx, needle_ends)
+    slots.like_sentences = like_sentences
     slot_images, off_boundary = _place_images(images, ctx, slots, target, rng, in_window)
     placer = _NeedlePlacer(pool, ctx, slots, needles, needle_tokens, alone, alone_extra,
                            _images_at_slot(slot_images, images, ctx.m), target, in_window, rng)
@@ -867,6 +870,7 @@ class _Slots:
     alone_ok: np.ndarray  # a needle may stand there as a paragraph of its own
     image_ok: np.ndarray  # a paragraph boundary (the context's start and end included)
     needle_ends: bool = True  # False: no needle may stand after the last unit, not even for want of a slot
+    like_sentences: bool = False  # True: inner positions weighted so that needles take sentences' roles
 
 
 def _slot_masks(pool: TextPool, ctx: _Context, needle_ends: bool = True) -> _Slots:
@@ -973,6 +977,29 @@ class _Placed:
     alone_fix: set[int] = field(default_factory=set)  # paragraph-start slots holding a needle standing alone
 
 
+def _like_sentences(weight: np.ndarray, para_start: np.ndarray) -> np.ndarray:
+    """Position weights under which a needle opens, closes or sits inside a paragraph as often as a sentence of
+    it does. A paragraph of n sentences offers one opening, one closing and n - 1 inner positions, where only
+    n - 2 of its sentences are inner: each inner position weighs (n - 2) / (n - 1) of a boundary position, so
+    that inner positions together weigh n - 2 against the opening's and closing's 1 each. Each position as
+    likely, needles sat inside more often than sentences do (an MM-NIAH 1K build: 42% of needles between two
+    spaces against 37% of plain-paragraph sentences; the audit's whitespace finder read 10.2 against 6.1)."""
+    out = weight.astype(np.float64)
+    m = len(weight) - 1
+    j = 1
+    while j < m:
+        if para_start[j]:
+            j += 1
+            continue
+        k = j
+        while k < m and not para_start[k]:
+            k += 1
+        inner = k - j  # the inner positions of a paragraph of inner + 1 sentences
+        out[j:k] *= (inner - 1) / inner
+        j = k
+    return out
+
+
 class _NeedlePlacer:
     """Places the text needles in depth order, each at or after the previous one (see :func:`_assemble_once`)."""
 
@@ -994,6 +1021,8 @@ class _NeedlePlacer:
             para_start = slots.para_start
             self.weight[para_start] = ((slots.closable & (np.arange(ctx.m + 1) > 1)).astype(np.int64)
                                        + slots.openable.astype(np.int64))[para_start]
+            if slots.like_sentences:
+                self.weight = _like_sentences(self.weight, para_start)
 
     def place_all(self) -> _Placed:
         for i in sorted(range(len(self.needles)), key=lambda i: self.needles[i].target_depth):

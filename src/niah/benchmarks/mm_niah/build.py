@@ -748,9 +748,10 @@ class MMNIAHBuilder:
         # with distractors the plain window stands and the realized depth is checked after assembly)
         in_window = _in_cell(plan.cell) if k == 1 and not distractors else None
         # no needle ends the context (as none opens it): reasoning-text's three needles, placed in depth order,
-        # made the last sentence a needle in 16% of 1K samples where 6% of sentences are needles
+        # made the last sentence a needle in 16% of 1K samples where 6% of sentences are needles; and a needle
+        # opens, closes or sits inside its paragraph as often as a sentence does (like_sentences)
         layout = assemble(self.ctx.pool, plan.target, plan.np_rng, images=specs, needles=needle_specs,
-                          in_window=in_window, needle_ends=False)
+                          in_window=in_window, needle_ends=False, like_sentences=True)
         if gold_text is not None:
             from niah.benchmarks.mm_niah.templates import mentions
 
