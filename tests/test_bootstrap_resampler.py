@@ -94,3 +94,52 @@ def test_the_mm_niah_resampler_leaves_rows_it_cannot_bin_to_the_rows_themselves(
     rows = mixed_rows(per_task=3)
     rows[0][0]["context_length"] = None  # refused by the aggregation, with the row's own message
     assert resampler(rows, OFFICIAL, list(range(len(rows)))) is None
+
+
+def video_rows(seed: int = 9, count: int = 90) -> ScoredRows:
+    """video-niah rows of three tasks at three durations, depth cells interleaved (and some without one), 0/1
+    and graded scores."""
+    rng = random.Random(seed)
+    rows: ScoredRows = []
+    for k in range(count):
+        task = rng.choice(["retrieval", "counting", "ordering"])
+        duration = rng.choice([60, 300, 900])
+        lo = rng.choice([0.0, 0.2, 0.4, 0.6, 0.8])
+        rows.append(({"id": f"{task}/{k}", "task": task, "context_length": None, "depth": None, "duration_s": duration,
+                      "depth_cell": [lo, round(lo + 0.2, 1)] if k % 7 else None,
+                      "scores": {OFFICIAL: rng.choice([0.0, 1.0, 1.0, 0.5, 0.25])}}, {}))
+    return rows
+
+
+def test_the_video_intervals_are_those_computed_before_the_bootstrap_was_vectorised() -> None:
+    from niah.benchmarks.video_niah.score import SCORER as VIDEO
+
+    pinned = ('{"by_task": {"counting": [27.7458, 62.7521], "ordering": [26.8321, 60.9069], "retrieval": '
+              '[44.8312, 75.6701]}, "ci95": [40.3296, 58.3118], "ci_method": "bootstrap"}')
+    for scorer in (VIDEO, dataclasses.replace(VIDEO, resampler=None)):
+        block = benchmark_block(scorer, "video-niah", video_rows(), OFFICIAL)
+        assert json.dumps({"ci95": block["ci95"], "ci_method": block["ci_method"],
+                           "by_task": {k: t["ci95"] for k, t in block["by_task"].items()}}, sort_keys=True) == pinned
+
+
+def test_the_video_resampler_reads_the_headlines_the_rows_give() -> None:
+    """Within strata (task and duration kept: the sums alone change) and across them (the rows aggregated)."""
+    from niah.benchmarks.video_niah.score import aggregate as video_aggregate
+    from niah.benchmarks.video_niah.score import headline as video_headline
+    from niah.benchmarks.video_niah.score import resampler as video_resampler
+
+    rows = video_rows(count=40)
+    positions = sorted(range(len(rows)), key=lambda k: (rows[k][0]["task"], rows[k][0]["duration_s"], -k))
+    fast = video_resampler(rows, OFFICIAL, positions)
+    assert fast is not None
+    generator = np.random.default_rng(5)
+    within = np.array([[generator.choice([q for q in positions if rows[q][0]["task"] == rows[p][0]["task"]
+                                          and rows[q][0]["duration_s"] == rows[p][0]["duration_s"]])
+                        for p in positions] for _ in range(8)])
+    across = generator.integers(0, len(rows), size=(4, len(rows)))
+    for drawn in (within, across):
+        for picks, got in zip(drawn.tolist(), fast(drawn), strict=True):
+            sample = [({**rows[pick][0], "depth_cell": rows[p][0]["depth_cell"]}, {})
+                      for p, pick in zip(positions, picks, strict=True)]
+            want = video_headline(video_aggregate(sample, OFFICIAL), sample, OFFICIAL)
+            assert (got.overall, got.covered, got.n, got.by_task) == (want.overall, want.covered, want.n, want.by_task)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from niah.benchmarks.protocol import (
     OFFICIAL,
@@ -31,6 +31,9 @@ from niah.benchmarks.protocol import (
 from niah.sample import Sample
 from niah.scoring.metrics.base import MetricInputError, MetricRule, require_response
 from niah.scoring.metrics.negation import negated
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen twenty").split()
@@ -190,17 +193,81 @@ def extractive_answer(sample: Sample, sentences: Sequence[str], scores: Sequence
     return json.dumps([n for s in evidence(sentences, scores) if (n := first_int(s)) is not None])
 
 
-def headline(structure: dict[str, Any], rows: ScoredRows, mode: str) -> Headline:
+def headline(structure: dict[str, Any], rows: ScoredRows, mode: str, *, counts: dict[str, int] | None = None,
+             n: int | None = None) -> Headline:
     """Accuracy: the aggregation's overall x 100 (the mean over tasks of the mean over their cells with
-    samples: no cell is counted 0, so covered is the same number); per task its mean over its cells."""
-    counts: dict[str, int] = defaultdict(int)
-    for row, _info in rows:
-        counts[row["task"]] += 1
+    samples: no cell is counted 0, so covered is the same number); per task its mean over its cells.
+    ``counts`` and ``n``: the samples per task and in all, where the rows are not built (the bootstrap)."""
+    if counts is None:
+        counts = defaultdict(int)
+        for row, _info in rows:
+            counts[row["task"]] += 1
     overall = structure.get("overall")
     value = None if overall is None else 100 * overall
     return Headline(metric="accuracy (mean over tasks of the mean over their duration x depth cells)",
-                    overall=value, covered=value, n=len(rows),
+                    overall=value, covered=value, n=len(rows) if n is None else n,
                     by_task={task: TaskHeadline(100 * score, counts[task]) for task, score in structure["tasks"].items()})
+
+
+def _cell_key(row: dict[str, Any]) -> tuple[str, str, str]:
+    """The (task, duration, depth cell) labels :func:`aggregate` files a row under."""
+    cell = row.get("depth_cell")
+    return row["task"], f"{row.get('duration_s')}s", depth_cell_label(cell) if valid_depth_cell(cell) else "none"
+
+
+def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
+              ) -> Callable[[np.ndarray], list[Headline]] | None:
+    """The bootstrap's headlines from sums per cell (:class:`Scorer` ``resampler``): a resample whose drawn rows
+    each keep their position's task and duration (the stratum the bootstrap draws within) fills the same cells
+    in the same order, so only the cells' sums change, added in the rows' order as :func:`aggregate` adds them;
+    any other resample is aggregated from its rows. None where a row has no score or no depth cell field."""
+    import numpy as np
+
+    if any("depth_cell" not in row for row, _info in rows):
+        return None
+    try:
+        score_of = np.array([float(row["scores"][mode]) for row, _info in rows], dtype=np.float64)
+    except (KeyError, TypeError, ValueError):
+        return None
+    keys = [_cell_key(row) for row, _info in rows]
+    order = list(positions)
+    cell_index: dict[tuple[str, str, str], int] = {}
+    cell_at = np.array([cell_index.setdefault(keys[p], len(cell_index)) for p in order], dtype=np.intp)
+    cells = list(cell_index)
+    sizes = np.bincount(cell_at, minlength=len(cells)).tolist()
+    homes: dict[tuple[str, str], int] = {}
+    home_of_row = np.array([homes.setdefault(key[:2], len(homes)) for key in keys], dtype=np.intp)
+    home_at = home_of_row[np.asarray(order, dtype=np.intp)]
+    counts: dict[str, int] = defaultdict(int)
+    for p in order:
+        counts[keys[p][0]] += 1
+
+    def from_rows(picks: list[int]) -> Headline:
+        sample = [({**rows[pick][0], "depth_cell": rows[p][0]["depth_cell"]}, rows[pick][1])
+                  for p, pick in zip(order, picks, strict=True)]
+        return headline(aggregate(sample, mode), sample, mode)
+
+    def headlines(drawn: np.ndarray) -> list[Headline]:
+        count = drawn.shape[0]
+        kept = (home_of_row[drawn] == home_at).all(axis=1)
+        where = (cell_at + len(cells) * np.arange(count)[:, None]).ravel()
+        sums = np.bincount(where, score_of[drawn].ravel(), count * len(cells)).reshape(count, len(cells)).tolist()
+        out = []
+        for r in range(count):
+            if not kept[r]:
+                out.append(from_rows(drawn[r].tolist()))
+                continue
+            # nested as aggregate nests them (task, then duration, then depth cell), so the means add alike
+            grid: dict[str, dict[str, list[float]]] = {}
+            for (task, duration, _depth), total, n in zip(cells, sums[r], sizes, strict=True):
+                grid.setdefault(task, {}).setdefault(duration, []).append(total / n)
+            tasks = {task: _mean([a for by_depth in by_duration.values() for a in by_depth])
+                     for task, by_duration in grid.items()}
+            out.append(headline({"tasks": tasks, "overall": _mean(list(tasks.values())) if tasks else None},
+                                [], mode, counts=counts, n=len(order)))
+        return out
+
+    return headlines
 
 
 def to_percent(structure: dict[str, Any]) -> dict[str, Any]:
@@ -221,8 +288,7 @@ def stratum(row: dict[str, Any], info: dict[str, Any]) -> tuple[str, Any]:
 
 
 SCORER = Scorer(score_sample, aggregate, (OFFICIAL,), row_fields=row_fields, headline=headline,
-                stratum=stratum, layout_fields=("depth_cell",),
-                percent=to_percent)
+                stratum=stratum, layout_fields=("depth_cell",), percent=to_percent, resampler=resampler)
 
 RULES: tuple[MetricRule, ...] = (
     MetricRule("video-niah/contains", "video-niah retrieval: the gold word or name occurs in the reply (whole "
