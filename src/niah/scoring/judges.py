@@ -55,6 +55,25 @@ class JudgeTransport:
         return {"base_urls": self.base_urls, "api_key_env": self.api_key_env, "options": options, "retry": policy}
 
 
+#: What a reply writing to the judge rather than answering looks like: a score or verdict it asks for, an order to
+#: ignore instructions, a role it claims, the judge's own output format.
+_JUDGE_LIKE = re.compile(
+    r"(?i)\b(?:ignore|disregard|forget)\b[^.\n]{0,40}\b(?:instruction|prompt|rule|above|previous)"
+    r"|\b(?:give|assign|award|rate|grade|output|return)\b[^.\n]{0,40}\b(?:score|rating|grade|verdict|decision)\b"
+    r"|^\s*(?:score|decision|verdict)\s*:\s*\S"
+    r"|\b(?:as|you are) (?:an?|the) (?:judge|grader|evaluator|assistant)\b"
+    r"|['\"]\s*(?:score|decision|pred|verdict)\s*['\"]\s*:"
+    r"|^\s*(?:system|assistant|judge|evaluator)\s*:"
+    r"|#{2,}\s*(?:instruction|system|judge)",
+    re.M)
+
+
+def judge_like_instructions(reply: str | None) -> bool:
+    """Whether ``reply`` holds text addressed to a judge (a score it asks for, an order to ignore the
+    instructions, the judge's output format): its verdict is flagged, never silently trusted."""
+    return bool(reply) and _JUDGE_LIKE.search(reply or "") is not None
+
+
 class JudgeParseError(ValueError):
     """The judge's reply is not in the format the template asked for."""
 

@@ -17,7 +17,6 @@ from niah.benchmarks.infinibench.judging import (
     V2_JUDGE_GENERATION,
     V2_OPEN_GUARDED_TEMPLATE,
     V2_OPEN_TEMPLATE,
-    judge_like_instructions,
     options_listing,
     parse_v1_decision,
     parse_v1_score,
@@ -26,7 +25,7 @@ from niah.benchmarks.infinibench.judging import (
 from niah.benchmarks.infinibench.loader import BENCHMARK
 from niah.benchmarks.infinibench.score import _options, is_mcq, needs_verdict
 from niah.sample import Dataset, Sample, parts_text
-from niah.scoring.judges import JudgeTransport
+from niah.scoring.judges import JudgeTransport, judge_like_instructions
 from niah.util.errors import ConfigError
 
 

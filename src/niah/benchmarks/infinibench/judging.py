@@ -27,7 +27,6 @@ judge only for what it leaves undecided.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,25 +44,6 @@ V2_JUDGE_RETRIES = 3
 V2_JUDGE_ATTEMPTS = V2_JUDGE_RETRIES + 1
 #: Official v1 reads each reply once; v2 retries transport errors only. Neither re-asks on a bad reply.
 PARSE_ATTEMPTS = 1
-
-
-#: What a reply writing to the judge rather than answering looks like: a score or verdict it asks for, an order to
-#: ignore instructions, a role it claims, the judge's own output format.
-_JUDGE_LIKE = re.compile(
-    r"(?i)\b(?:ignore|disregard|forget)\b[^.\n]{0,40}\b(?:instruction|prompt|rule|above|previous)"
-    r"|\b(?:give|assign|award|rate|grade|output|return)\b[^.\n]{0,40}\b(?:score|rating|grade|verdict|decision)\b"
-    r"|^\s*(?:score|decision|verdict)\s*:\s*\S"
-    r"|\b(?:as|you are) (?:an?|the) (?:judge|grader|evaluator|assistant)\b"
-    r"|['\"]\s*(?:score|decision|pred|verdict)\s*['\"]\s*:"
-    r"|^\s*(?:system|assistant|judge|evaluator)\s*:"
-    r"|#{2,}\s*(?:instruction|system|judge)",
-    re.M)
-
-
-def judge_like_instructions(reply: str | None) -> bool:
-    """Whether ``reply`` holds text addressed to a judge (a score it asks for, an order to ignore the
-    instructions, the judge's output format): its verdict is flagged, never silently trusted."""
-    return bool(reply) and _JUDGE_LIKE.search(reply or "") is not None
 
 
 def options_listing(options: Sequence[str]) -> str:

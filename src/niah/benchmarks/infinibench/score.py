@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from niah.benchmarks.infinibench.aggregate import SCORE_SCALE, ItemScore, aggregate
-from niah.benchmarks.infinibench.judging import judge_like_instructions
 from niah.benchmarks.infinibench.matcher import match_option
 from niah.benchmarks.infinibench.skills import QUESTION_TYPES
 from niah.benchmarks.protocol import (
@@ -38,6 +37,7 @@ from niah.benchmarks.protocol import (
     percent,
 )
 from niah.sample import Sample
+from niah.scoring.judges import judge_like_instructions
 from niah.scoring.metrics.base import MetricInputError, MetricRule, require_response
 
 RULES_ONLY = "rules"

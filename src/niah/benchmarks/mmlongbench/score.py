@@ -7,6 +7,7 @@ from typing import Any
 
 from niah.benchmarks.mmlongbench import metrics
 from niah.benchmarks.protocol import (
+    JUDGE_INJECTION_KEY,
     JUDGE_MISSING,
     OFFICIAL,
     UNSCORED,
@@ -208,6 +209,10 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
     fluency, recall, precision = (float(v.score or 0) if v is not None else 0.0 for v in got)
     score = combine(fluency, recall, len(keypoints) if isinstance(keypoints, list) else 0, precision)
     judged_row = {k: v for k, v in rule.row.items() if k != UNSCORED}
+    from niah.scoring.judges import judge_like_instructions
+
+    if judge_like_instructions(response):  # the judges read the summary as it is: it may have steered them
+        judged_row[JUDGE_INJECTION_KEY] = True
     return SampleScore({OFFICIAL: score.flu_f1}, {**rule.info, "judged": True, "judge_failed": False},
                        {**judged_row, "judged": True, "judge": score.to_json()})
 

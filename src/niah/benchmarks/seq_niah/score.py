@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from niah.benchmarks.protocol import (
+    JUDGE_INJECTION_KEY,
     JUDGE_MISSING,
     JUDGES_DISAGREE,
     OFFICIAL,
@@ -195,6 +196,10 @@ def apply_verdicts(sample: Sample, response: str | None, rule: SampleScore, verd
     if verdict.score is None:
         return SampleScore(rule.scores, rule.info, {**rule.row, "llm_judge": {"error": verdict.error}})
     row: dict[str, Any] = {**rule.row, "llm_judge": {"raw": verdict.raw}}
+    from niah.scoring.judges import judge_like_instructions
+
+    if judge_like_instructions(response):  # an answer writing to the LLM judge may have steered its verdict
+        row[JUDGE_INJECTION_KEY] = True
     official = rule.scores.get(OFFICIAL)
     if official is not None and float(official) != float(verdict.score):
         # two judges, two verdicts: a reader should look (a judge fooled by the answer, or a rule misread)
