@@ -17,11 +17,14 @@ from niah.scoring.score import benchmark_block
 from niah.scoring.stats import stratified_draws
 
 
-@pytest.mark.parametrize(("sizes", "seed"), [([5, 0, 17, 1, 300, 3], 0), ([1], 7), ([2, 2, 2], 123), ([], 0)])
-def test_stratified_draws_are_those_of_random_choices(sizes: list[int], seed: int) -> None:
+@pytest.mark.parametrize(("sizes", "seed", "resamples"), [
+    ([5, 0, 17, 1, 300, 3], 0, 75), ([1], 7, 75), ([2, 2, 2], 123, 75), ([], 0, 75),
+    ([300_000, 1], 2, 5),  # many rows: blocks of fewer resamples, the same stream
+])
+def test_stratified_draws_are_those_of_random_choices(sizes: list[int], seed: int, resamples: int) -> None:
     rng = random.Random(seed)
-    expected = [[pick for size in sizes for pick in rng.choices(range(size), k=size)] for _ in range(75)]
-    drawn = [row.tolist() for block in stratified_draws(sizes, 75, seed=seed) for row in block]
+    expected = [[pick for size in sizes for pick in rng.choices(range(size), k=size)] for _ in range(resamples)]
+    drawn = [row.tolist() for block in stratified_draws(sizes, resamples, seed=seed) for row in block]
     assert drawn == expected
 
 

@@ -176,8 +176,10 @@ def percentile_interval(values: list[float]) -> tuple[float, float] | None:
     return (_percentile(values, 0.025), _percentile(values, 0.975)) if values else None
 
 
-#: Resamples drawn at once by :func:`stratified_draws` (bounds the memory: two 8-byte words per draw).
+#: Resamples drawn at once by :func:`stratified_draws`, at most, and the draws in one block (bounds the memory:
+#: two 8-byte words per draw, and what a resampler builds per draw).
 _DRAW_CHUNK = 32
+_DRAWS_PER_BLOCK = 1_000_000
 
 
 def stratified_draws(sizes: Sequence[int], resamples: int = BOOTSTRAP_RESAMPLES, *, seed: int = BOOTSTRAP_SEED,
@@ -199,8 +201,9 @@ def stratified_draws(sizes: Sequence[int], resamples: int = BOOTSTRAP_RESAMPLES,
     total = sum(sizes)
     # choices multiplies each random() by the population size as a float, then floors
     scale = np.repeat(np.array(sizes, dtype=np.float64), sizes)
-    for start in range(0, resamples, _DRAW_CHUNK):
-        count = min(_DRAW_CHUNK, resamples - start)
+    chunk = max(1, min(_DRAW_CHUNK, _DRAWS_PER_BLOCK // max(total, 1)))
+    for start in range(0, resamples, chunk):
+        count = min(chunk, resamples - start)
         words = generator.random_raw(2 * total * count).reshape(count, total, 2)
         uniform = ((words[..., 0] >> 5) * 67108864.0 + (words[..., 1] >> 6)) * (1.0 / 9007199254740992.0)
         yield np.floor(uniform * scale).astype(np.intp)
