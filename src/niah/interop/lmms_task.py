@@ -312,8 +312,10 @@ Written by `niah export lmms-eval` (niah {version}) from `{dataset}` ({samples} 
 
 ## Run
 
-```
-pip install lmms-eval niah-bench    # niah must be importable where lmms-eval runs (utils.py calls it)
+```bash
+pip install lmms-eval 'filelock<4'        # filelock 4 removed a module lmms-eval 0.7.3's evaluator patches
+pip install --find-links DIST niah-bench  # niah must be importable where lmms-eval runs (utils.py calls it): its
+                                          # wheel (pip wheel --no-deps -w DIST CLONE), or pip install -e CLONE
 lmms-eval --model MODEL --model_args ... --tasks {name} --include_path {folder} --log_samples --output_path out/
 ```
 
