@@ -982,7 +982,7 @@ def _like_sentences(weight: np.ndarray, para_start: np.ndarray) -> np.ndarray:
     it does. A paragraph of n sentences offers one opening, one closing and n - 1 inner positions, where only
     n - 2 of its sentences are inner: each inner position weighs (n - 2) / (n - 1) of a boundary position, so
     that inner positions together weigh n - 2 against the opening's and closing's 1 each. Each position as
-    likely, needles sat inside more often than sentences do (an MM-NIAH 1K build: 42% of needles between two
+    likely, needles sat inside more often than sentences do (a 1K build of one family: 42% of needles between two
     spaces against 37% of plain-paragraph sentences; the audit's whitespace finder read 10.2 against 6.1)."""
     out = weight.astype(np.float64)
     m = len(weight) - 1
