@@ -183,6 +183,10 @@ def render_units(doc: Any, banned: Sequence[str] = ()) -> list[str]:
     return units
 
 
+_LIST_LINE = re.compile(r"^(?:- |\d+\. )")
+_LINE_END = re.compile(r"[.!?。！？][\"'”’)\]）]*$")
+
+
 @dataclass
 class LongTextPool:
     """Paragraph units of a corpus (:func:`render_units`: headings, list marker, paragraph, line break), each
@@ -220,6 +224,21 @@ class LongTextPool:
     @property
     def total_tokens(self) -> int:
         return int(self.unit_tokens.sum())
+
+    @property
+    def bare_lines(self) -> float:
+        """Lines without a sentence end (titles, headings; list items aside) per line with one."""
+        bare = ended = 0
+        for unit in self.units:
+            for line in unit.split("\n"):
+                line = line.strip()
+                if not line or _LIST_LINE.match(line):
+                    continue
+                if _LINE_END.search(line):
+                    ended += 1
+                else:
+                    bare += 1
+        return bare / max(ended, 1)
 
 
 @dataclass
@@ -748,6 +767,8 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
         "source": path_digest(source) if source is not None and real else None})
     py_rng = key.random("samples")
     np_rng = key.numpy("layouts")
+    # diary needles break their lines as often as the corpus has lines without a sentence end
+    break_shares = {lang: synth.line_break_share(lang, pool.bare_lines) for lang, pool in pools.items()}
     stats: dict[str, int] = {}
     skipped: dict[str, int] = {}
     used_real: dict[str, set[str]] = {p: set() for p in real}
@@ -761,7 +782,7 @@ def build_seq_niah(out: str | Path, *, pipelines: Sequence[str] = ("synthetic-te
             lo_len, hi_len = (LENGTH_BINS | SHORT_LENGTH_BINS)[lbin]
             for i in range(per_cell):
                 if pipeline == "synthetic-temporal":
-                    qa = synth.synthetic_temporal_qa(py_rng, lang, py_rng.randint(lo_n, hi_n))
+                    qa = synth.synthetic_temporal_qa(py_rng, lang, py_rng.randint(lo_n, hi_n), break_shares[lang])
                 else:
                     pool_records = [r for r in real_records[pipeline] if r["meta"]["lang"] == lang
                                     and lo_n <= len(r["needles"]) <= hi_n and r["md5"] not in used_real[pipeline]]

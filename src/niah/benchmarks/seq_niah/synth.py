@@ -55,12 +55,25 @@ ZH_DATE_STYLES = ("iso", "slash", "month-dash", "zh")
 #: needle lines as headings and titles are among the embedded corpus's lines (about 1 in 2 English, 1 in 2.6
 #: Chinese, per sentence-ending line), so that a line lacking a full stop says nothing about being a needle.
 LINE_BREAK_SHARE = {"en": 0.25, "zh": 0.2}
+#: Lines without a sentence end (titles, headings; list items aside) per line with one, in the embedded corpus
+#: LINE_BREAK_SHARE was set for (measured: 0.569 English, 0.368 Chinese; a little under, so that the embedded
+#: corpus keeps the full share).
+EMBEDDED_BARE_LINES = {"en": 0.56, "zh": 0.36}
 
 
-def _separator(rng: random.Random, options: tuple[str, ...], lang: str) -> str:
+def line_break_share(lang: str, bare_lines: float) -> float:
+    """How often a separator breaks the line in a haystack whose lines without a sentence end number
+    ``bare_lines`` per line with one: LINE_BREAK_SHARE where the corpus has as many as the embedded one, less
+    where it has fewer, none where it has none. A corpus of plain prose (no title or heading) had every short
+    line without a full stop in its haystacks come from a needle: the audit's whitespace finder read 41.2
+    against 2.0 on a build from one."""
+    return LINE_BREAK_SHARE[lang] * min(1.0, bare_lines / EMBEDDED_BARE_LINES[lang])
+
+
+def _separator(rng: random.Random, options: tuple[str, ...], share: float) -> str:
     breaks = [o for o in options if "\n" in o]
     inline = [o for o in options if "\n" not in o]
-    return rng.choice(breaks if rng.random() < LINE_BREAK_SHARE[lang] else inline)
+    return rng.choice(breaks if rng.random() < share else inline)
 
 _DISHES = ("Japanese sushi", "a new Chinese dish", "homemade Italian pasta", "Mexican tacos", "an Indian curry",
            "French crepes", "Korean bibimbap", "a Thai green curry", "a Spanish paella", "Greek moussaka")
@@ -206,16 +219,20 @@ def random_event(rng: random.Random, lang: str, template: str) -> str:
                            place=rng.choice(_PLACES))
 
 
-def render_needle(rng: random.Random, title: str, day: date, event: str, lang: str) -> tuple[str, str]:
+def render_needle(rng: random.Random, title: str, day: date, event: str, lang: str,
+                  break_share: float | None = None) -> tuple[str, str]:
     """(needle text, date as written): title, a separator, the date in a random official format, a
-    separator, the event."""
+    separator, the event; a separator breaks the line ``break_share`` of the time (default the embedded
+    corpus's, ``LINE_BREAK_SHARE``)."""
+    share = LINE_BREAK_SHARE[lang] if break_share is None else break_share
     # ZH needles use the official formats without a space (English ones included); EN never the Chinese one
     style = rng.choice(ZH_DATE_STYLES if lang == "zh" else tuple(s for s in DATE_STYLES if s != "zh"))
     written = format_date(day, style)
     if lang == "zh":
-        return (title + _separator(rng, ZH_TITLE_SEPS, lang) + written + _separator(rng, ZH_DATE_SEPS, lang)
+        return (title + _separator(rng, ZH_TITLE_SEPS, share) + written + _separator(rng, ZH_DATE_SEPS, share)
                 + event, written)
-    return title + _separator(rng, EN_TITLE_SEPS, lang) + written + _separator(rng, EN_DATE_SEPS, lang) + event, written
+    return (title + _separator(rng, EN_TITLE_SEPS, share) + written + _separator(rng, EN_DATE_SEPS, share) + event,
+            written)
 
 
 def question_text(title: str, lang: str) -> str:
@@ -233,8 +250,10 @@ def qa_md5(question: str, answer: str) -> str:
     return hashlib.md5((question + answer).encode("utf-8")).hexdigest()
 
 
-def synthetic_temporal_qa(rng: random.Random, lang: str, num_needles: int) -> dict[str, Any]:
-    """One synthetic-temporal QA record in the official QA-source shape (needles in gold order)."""
+def synthetic_temporal_qa(rng: random.Random, lang: str, num_needles: int,
+                          break_share: float | None = None) -> dict[str, Any]:
+    """One synthetic-temporal QA record in the official QA-source shape (needles in gold order); ``break_share``
+    as :func:`render_needle` takes it."""
     events = ZH_EVENTS if lang == "zh" else EN_EVENTS
     if not 1 <= num_needles <= len(events):
         raise ValueError(f"num_needles must be 1..{len(events)}")
@@ -248,7 +267,7 @@ def synthetic_temporal_qa(rng: random.Random, lang: str, num_needles: int) -> di
     for off, kind in zip(offsets, kinds, strict=True):
         day = start + timedelta(days=off)
         event = random_event(rng, lang, kind)
-        needle, written = render_needle(rng, title, day, event, lang)
+        needle, written = render_needle(rng, title, day, event, lang, break_share)
         entries.append(DiaryEntry(name, title, written, day, event, needle))
     question = question_text(title, lang)
     answer = answer_text(title, [(e.day, e.event) for e in entries], lang)
