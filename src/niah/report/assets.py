@@ -41,7 +41,8 @@ table.audit td:nth-child(-n+3) { text-align: left; } tr.audit-fail td { color: v
 tr.audit-skew td { color: #9a7b00; }
 ul.table-notes, p.note, .notes { color: var(--muted); font-size: .9em; }
 div.noise { font-size: .9em; margin: .4rem 0 .8rem; } div.noise p, div.noise ul { margin: .2rem 0; }
-figure.heatmap { margin: .5rem 0 1.2rem; } figure.heatmap img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figure.heatmap, figure.chart { margin: .5rem 0 1.2rem; }  /* the page's full width (a phone's is small) */
+figure.heatmap img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 figcaption { color: var(--muted); font-size: .9em; }
 .filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: end; margin: 1rem 0; padding: .6rem;
            background: #f7f7f9; border: 1px solid var(--line); border-radius: 6px; }
