@@ -180,6 +180,8 @@ def test_deprecated_config_keys_are_documented_as_such() -> None:
     (["audit", "none", "--progress"], "--progress is deprecated"),
     (["build", "seq-niah", "--pipelines", "no-such-pipeline", "--out", "ds"], "--pipelines is deprecated; use --tasks"),
     (["judge-test", "seq-niah", "--n", "0", "--json", "numbers.json"], "--json is deprecated; use --out"),
+    (["run", "none", "--model", "baseline:oracle", "--seed", "1", "--out", "r"],
+     "--seed is deprecated; use --sampling-seed"),
 ])
 def test_an_old_spelling_still_parses_and_says_it_is_deprecated(tmp_path, monkeypatch, args, note) -> None:
     monkeypatch.chdir(tmp_path)
@@ -206,3 +208,25 @@ def test_a_config_tasks_key_is_not_lost_to_a_builders_small_grid(tmp_path) -> No
     (builder,) = get_family("seq-niah").builders()
     with pytest.raises(ConfigError, match="pipelines real-logical need a QA source file"):
         builder.build(tmp_path / "ds", {**builder.eval_defaults, "per_cell": 1, "tasks": ["real-logical"]}, False)
+
+
+def test_a_model_tables_seed_is_its_sampling_seed_under_its_own_name(tmp_path, capsys) -> None:
+    """``seed`` in a benchmark table is the build's seed; a model's sampling seed is ``sampling_seed``, its old key
+    ``seed`` still read, with a note."""
+    from pathlib import Path
+
+    from niah.eval.config import load_eval_config
+    from niah.util.errors import ConfigError
+
+    def sampling_seed(model_keys: str) -> int | None:
+        path = tmp_path / "eval.toml"
+        path.write_text(f'out = "out"\n[models.m]\nmodel = "baseline:oracle"\n{model_keys}\n'
+                        '[benchmarks.b]\nfamily = "mm-niah"\nseed = 5\n', encoding="utf-8")
+        (model,) = load_eval_config(Path(path)).models
+        return model.generation.seed
+
+    assert sampling_seed("sampling_seed = 7") == 7 and "deprecated" not in capsys.readouterr().err
+    assert sampling_seed("seed = 7") == 7
+    assert "note: the seed key of a model table is deprecated; use sampling_seed" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="give sampling_seed once"):
+        sampling_seed("seed = 7\nsampling_seed = 8")

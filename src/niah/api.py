@@ -16,6 +16,7 @@ See docs/python-api.md for every function and the types they return.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ from niah.audit.dataset import AuditOptions, AuditReport
 from niah.audit.samples import API_BUILD, audit_enough
 from niah.benchmarks.protocol import Builder
 from niah.benchmarks.registry import get_family
+from niah.prompts.types import GenerationSettings
 from niah.report.build import ReportOptions, ReportResult, build_report
 from niah.report.inputs import load_inputs
 from niah.run import RunSummary, run_dataset_sync
@@ -96,10 +98,18 @@ def build(benchmark: str, out: str | Path, *, builder: str | None = None, overwr
     return counts
 
 
-def run(dataset: str | Path | Dataset, model: str, out: str | Path, **settings: Any) -> RunSummary:
+def run(dataset: str | Path | Dataset, model: str, out: str | Path, *, sampling_seed: int | None = None,
+        **settings: Any) -> RunSummary:
     """Run ``model`` (``openai:NAME`` with ``base_urls=[...]``, ``hf:PATH``, ``baseline:oracle``, ...) on
-    ``dataset`` into the run folder ``out``, as ``niah run`` does: cached, resumable, concurrent. ``settings`` are
-    :func:`niah.run.run_dataset`'s keywords (``concurrency``, ``generation``, ``tasks``, ``limit``, ...)."""
+    ``dataset`` into the run folder ``out``, as ``niah run`` does: cached, resumable, concurrent. ``sampling_seed``
+    is ``niah run --sampling-seed`` (sent with each request; ``seed`` is a build's seed, as in :func:`build`);
+    ``settings`` are :func:`niah.run.run_dataset`'s keywords (``concurrency``, ``generation``, ``tasks``,
+    ``limit``, ...)."""
+    if sampling_seed is not None:
+        generation = settings.get("generation") or GenerationSettings()
+        if generation.seed is not None and generation.seed != sampling_seed:
+            raise ConfigError("give the sampling seed once: sampling_seed and generation.seed differ")
+        settings["generation"] = dataclasses.replace(generation, seed=sampling_seed)
     return run_dataset_sync(dataset, model, out, **settings)
 
 

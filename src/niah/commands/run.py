@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from niah.commands import split_csv
+from niah.commands import deprecated_alias, pick_alias, split_csv
 from niah.util.errors import ConfigError
 from niah.util.iox import check_folder_option, loads_finite
 from niah.util.outcome import EXIT_INCOMPLETE, reason_counts
@@ -53,8 +53,10 @@ _MaxTokens = Annotated[int | None, typer.Option(
 _Temperature = Annotated[float | None, typer.Option("--temperature", help="Override (official: 0, greedy).")]
 _TopP = Annotated[float | None, typer.Option(
     "--top-p", help="Override the benchmark's nucleus sampling top_p.")]
-_Seed = Annotated[int | None, typer.Option(
-    "--seed", help="Sampling seed sent with each request (where the backend takes one).")]
+_SamplingSeed = Annotated[int | None, typer.Option(
+    "--sampling-seed", help="Sampling seed sent with each request (where the backend takes one).")]
+# --seed is a build's seed on every other verb; here it was the sampling seed, so it gave way
+_OldSeed = Annotated[int | None, deprecated_alias("--seed", "--sampling-seed")]
 _Stop = Annotated[list[str] | None, typer.Option("--stop", help="Stop string (repeatable).")]
 _Timeout = Annotated[float | None, typer.Option("--timeout", help="Seconds per request (openai backend).")]
 _Retries = Annotated[int, typer.Option(
@@ -137,7 +139,8 @@ def register(app: typer.Typer) -> None:
         max_tokens: _MaxTokens = None,
         temperature: _Temperature = None,
         top_p: _TopP = None,
-        seed: _Seed = None,
+        sampling_seed: _SamplingSeed = None,
+        seed: _OldSeed = None,
         stop: _Stop = None,
         timeout: _Timeout = None,
         retries: _Retries = 6,
@@ -189,7 +192,8 @@ def register(app: typer.Typer) -> None:
         options = _backend_options(model_option, timeout=timeout, max_images=max_images, max_context=max_context,
                                    no_vision=no_vision, video=video)
         spec = parse_model_spec(model, base_urls=base_url or (), api_key_env=api_key_env, options=options)
-        generation = GenerationSettings(max_tokens=max_tokens, temperature=temperature, top_p=top_p, seed=seed,
+        generation = GenerationSettings(max_tokens=max_tokens, temperature=temperature, top_p=top_p,
+                                        seed=pick_alias(sampling_seed, seed, "--sampling-seed"),
                                         stop=tuple(stop) if stop else None)
         _check_prompt_settings(over_limit=over_limit, subtitles=subtitles, max_frames=max_frames,
                                video_fps=video_fps, frame_limit=frame_limit, max_video_seconds=max_video_seconds)

@@ -61,13 +61,16 @@ TOP_KEYS: dict[str, str] = {"out": "path", "title": "text", "audit": "bool", "pu
 #: ``--prompt-option``/``--model-option`` pairs as the tables ``prompt_options``/``model_options``).
 MODEL_KEYS: dict[str, str] = {
     "model": "text", "base_url": "strings", "api_key_env": "text", "concurrency": "int", "max_tokens": "int",
-    "temperature": "number", "top_p": "number", "seed": "int", "stop": "strings", "timeout": "number",
+    "temperature": "number", "top_p": "number", "sampling_seed": "int", "stop": "strings", "timeout": "number",
     "max_attempts": "int", "retry_delay": "number", "prompt_options": "table", "model_options": "table",
     "max_images": "int", "max_context": "int", "no_vision": "bool", "video": "bool", "over_limit": "text",
     "question_first": "bool", "max_frames": "int", "video_fps": "number", "subtitles": "text",
     "frame_limit": "int", "max_video_seconds": "number", "limit": "int", "cache_dir": "path", "no_cache": "bool",
     "rpm": "number", "system_prompt": "text",
 }
+#: Old model-table spellings, accepted for one release with a note, and the key that replaced each: ``seed`` is a
+#: build's seed in a benchmark table, so a model's sampling seed took its own name.
+DEPRECATED_MODEL_KEYS: dict[str, str] = {"seed": "sampling_seed"}
 #: A benchmark table's own keys; every other key is an option of its builder.
 BENCHMARK_KEYS: dict[str, str] = {"family": "text", "builder": "text", "dataset": "path", "media_roots": "paths",
                                   "tasks": "texts"}
@@ -414,7 +417,10 @@ def _model(where: _Where, name: str, values: Mapping[str, Any]) -> ModelEntry:
     from niah.run import RetryPolicy
 
     table = ("models", name)
-    v = _check_table(where, table, values, MODEL_KEYS, known_hint="niah run's options: " + ", ".join(MODEL_KEYS))
+    v = _check_table(where, table, values, {**MODEL_KEYS, **{k: MODEL_KEYS[new] for k, new in
+                                                             DEPRECATED_MODEL_KEYS.items()}},
+                     known_hint="niah run's options: " + ", ".join(MODEL_KEYS))
+    v = _renamed_model_keys(where, table, v)
 
     def fail(key: str | None, what: str) -> ConfigError:
         return where.error(table, key, what)
@@ -473,7 +479,7 @@ def _model(where: _Where, name: str, values: Mapping[str, Any]) -> ModelEntry:
         raise fail("model", str(exc)) from None
     stop = v.get("stop")
     generation = GenerationSettings(max_tokens=v.get("max_tokens"), temperature=v.get("temperature"),
-                                    top_p=v.get("top_p"), seed=v.get("seed"), stop=tuple(stop) if stop else None)
+                                    top_p=v.get("top_p"), seed=v.get("sampling_seed"), stop=tuple(stop) if stop else None)
     prompt_options = PromptOptions(
         question_first=v.get("question_first", False), over_limit=v.get("over_limit", "skip"),
         max_frames=v.get("max_frames"), video_fps=v.get("video_fps"), subtitle_mode=v.get("subtitles", "frames"),
@@ -484,6 +490,23 @@ def _model(where: _Where, name: str, values: Mapping[str, Any]) -> ModelEntry:
                       prompt_options=prompt_options, retry=retry, limit=v.get("limit"),
                       cache_dir=Path(v["cache_dir"]) if "cache_dir" in v else None,
                       use_cache=not v.get("no_cache", False), rpm=v.get("rpm"))
+
+
+def _renamed_model_keys(where: _Where, table: tuple[str, ...], values: dict[str, Any]) -> dict[str, Any]:
+    """A model table's values under their current keys: an old spelling says once it is deprecated."""
+    import sys
+
+    renamed = dict(values)
+    for old, new in DEPRECATED_MODEL_KEYS.items():
+        if old not in renamed:
+            continue
+        print(f"note: the {old} key of a model table is deprecated; use {new} (as niah run's --{new.replace('_', '-')})",
+              file=sys.stderr)
+        if new in renamed and renamed[new] != renamed[old]:
+            raise where.error(table, old, f"give {new} once (its deprecated spelling {old} was given too, with "
+                                          "another value)")
+        renamed[new] = renamed.pop(old)
+    return renamed
 
 
 def _non_finite(value: Any) -> str | None:
