@@ -1,8 +1,9 @@
 """The done-when round trip of issue 43: the real SmolLM2-135M-Instruct served by llama.cpp with its prompt cache
 off, behind a loopback recording proxy; one small MM-NIAH and one Sequential-NIAH build run by niah, by the
 exported inspect_ai task (`inspect eval`) and by the exported lmms-eval task (`lmms-eval`, the whole group).
-What the server was given (its own /apply-template of each request) is byte-identical across the three, the
-replies are identical, and `niah score` of each imported log equals niah's own run, by task and bin. Offline."""
+What the server was given (its own /apply-template of each request, and the decoding fields) is byte-identical
+across the three, the replies are identical, and `niah score` of each imported log equals niah's own run on every
+figure (by task and bin) and every sample. Offline."""
 
 from __future__ import annotations
 
