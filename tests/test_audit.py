@@ -380,6 +380,16 @@ def test_cli_writes_audit_json_and_exits_1_on_a_shortcut(tmp_path: Path, clean_f
     result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text())["passed"] is True
+    # an earlier audit is replaced (the cued one by the clean one); a file of the user's is refused, unasked
+    result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(cued / "audit.json")])
+    assert result.exit_code == 0 and json.loads((cued / "audit.json").read_text())["passed"] is True
+    mine = tmp_path / "notes.json"
+    mine.write_text('{"dataset": "mine", "samples": 1}\n')
+    result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(mine)])
+    assert result.exit_code == 2 and f"--out {mine} exists and is not an audit.json" in result.output
+    assert mine.read_text() == '{"dataset": "mine", "samples": 1}\n'
+    result = CliRunner().invoke(app, ["audit", str(clean_find), "--no-progress", "--out", str(mine), "--overwrite"])
+    assert result.exit_code == 0 and json.loads(mine.read_text())["passed"] is True
 
 
 def test_report_shows_the_audit_of_a_run(tmp_path: Path) -> None:

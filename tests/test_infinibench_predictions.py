@@ -134,3 +134,5 @@ def test_the_cli_prints_the_figures_and_writes_the_file(tmp_path: Path) -> None:
     summary = json.loads(next(line for line in printed.splitlines() if line.startswith("{")))
     assert summary["mcq"] == {"character_actions": 0.3333, "scene_transitions": 0.5}
     assert json.loads(out.read_text(encoding="utf-8")) == score_prediction_folder([tmp_path / "preds"])
+    # its own earlier scores file is not refused (replaced without --overwrite)
+    invoke_ok(["score", "--format", "infinibench-v2-predictions", str(tmp_path / "preds"), "--out", str(out)])

@@ -92,3 +92,5 @@ def test_the_cli_prints_each_figure_and_what_was_left_out(tmp_path: Path) -> Non
     summary = json.loads(next(line for line in printed.splitlines() if line.startswith("{")))
     assert summary["files"] == {"global_appearance.json": pytest.approx(2 / 3), "summarization.json": 3.8}
     assert json.loads(out.read_text(encoding="utf-8"))["protocol"] == "v1"
+    invoke_ok(["score", "--format", "infinibench-v1-judged", str(_mcq(tmp_path / "o")), "--out", str(out)])
+    assert len(json.loads(out.read_text(encoding="utf-8"))["files"]) == 1  # its own earlier file is replaced

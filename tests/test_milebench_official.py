@@ -17,6 +17,7 @@ from niah.benchmarks.milebench.official import (
 from niah.sample import Dataset, ImagePart, TextPart
 from niah.scoring.score import score_run
 from niah.util.errors import DataError
+from support.cli import invoke_ok
 from support.scores import official_scores
 from support.tables import without_intervals
 
@@ -171,6 +172,10 @@ def test_cli_milebench_official(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert json.loads(out.read_text())["result"]["Accuracy"] == 1.0
     assert '"Accuracy": 1.0' in proc.stdout
+    preds = _preds(tmp_path / "pred.json", [(0, "8")])
+    # its own earlier scores file is replaced without --overwrite
+    invoke_ok(["score", "--format", "milebench-official", str(folder), str(preds), "--out", str(out)])
+    assert json.loads(out.read_text())["result"]["Accuracy"] == 0.0
 
 
 def test_score_run_on_milebench_dataset(tmp_path):

@@ -18,6 +18,7 @@ from niah.benchmarks.mm_niah.official import (
     score_response_files,
 )
 from niah.util.errors import ConfigError, DataError
+from support.cli import invoke_ok
 
 
 def test_context_bins_follow_numpy_digitize():
@@ -156,3 +157,6 @@ def test_cli_mm_niah_official(tmp_path):
     result = json.loads(out.read_text())
     assert set(result) == {"retrieval-text-val", "retrieval-image-val", "counting-text-val", "context_ranges"}
     assert "no overall" in proc.stdout
+    # its own earlier scores file is replaced without --overwrite
+    invoke_ok(["score", "--format", "mm-niah-official", *map(str, files[:1]), "--out", str(out)])
+    assert set(json.loads(out.read_text())) == {"retrieval-text-val", "context_ranges"}

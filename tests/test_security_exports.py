@@ -192,3 +192,5 @@ def test_the_inspect_export_never_replaces_a_file_of_the_users_own(tmp_path: Pat
     for name in ("first", "second"):  # an earlier task file is replaced
         assert _niah("export", "inspect", dataset, "--out", task, "--name", name).exit_code == 0
     assert "def second(" in task.read_text() and "def first(" not in task.read_text()
+    assert _niah("export", "inspect", dataset, "--out", mine, "--overwrite").exit_code == 0  # asked: replaced
+    assert "def niah(" in mine.read_text()

@@ -126,6 +126,7 @@ def test_test_format_noise_file_kinds_from_the_official_numbering(tmp_path: Path
     assert {k: v["without_base"] for k, v in kinds.items()} == {"tiny-move": 1, "big-move": 1, "reorder": 1,
                                                                  "semantic": 1, "all": 1}
     assert "accuracy -" in out
+    _cli("score", str(path), str(results), "--format", "seq-niah-results", "--out", str(tmp_path / "s.json"))
     _cli("import", "seq-niah", str(path), "--out", str(tmp_path / "ds"))
     _cli("export", "seq-niah", str(tmp_path / "ds"), "--out", str(tmp_path / "back"))
     assert (tmp_path / "back" / "test_data_for_infer.jsonl").read_text(encoding="utf-8") == path.read_text(

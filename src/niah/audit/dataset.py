@@ -1564,6 +1564,14 @@ def write_audit(report: AuditReport, path: Path) -> None:
     write_json_atomic(path, report.to_json())
 
 
+def is_audit_file(path: Path) -> bool:
+    """Whether ``path`` reads back as an audit.json :func:`write_audit` wrote (only such a file is replaced)."""
+    from niah.util.iox import json_file_is
+
+    return json_file_is(path, lambda data: isinstance(data, dict) and isinstance(data.get("probes"), list)
+                        and {"dataset", "samples", "options"} <= set(data))
+
+
 def read_audit(path: Path) -> dict[str, Any] | None:
     """A stored audit.json, or None when there is none (a malformed one is a DataError naming the file)."""
     from niah.util.iox import read_json_file

@@ -262,11 +262,14 @@ class Builder:
 
 @dataclass(frozen=True)
 class ScoreFormat:
-    """``niah score --format NAME PATHS... [--out FILE]``: score a family's official files unchanged."""
+    """``niah score --format NAME PATHS... [--out FILE]``: score a family's official files unchanged.
+    ``is_output`` reads a file back as one this format wrote at ``--out`` (only such a file is replaced without
+    ``--overwrite``; :func:`niah.util.iox.claim_output_file`)."""
 
     name: str
     help: str
     function: Callable[[list[Path], Path | None], None]
+    is_output: Callable[[Path], bool]
 
 
 def _not_binned(_value: Any) -> int | None:

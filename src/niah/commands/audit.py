@@ -48,6 +48,9 @@ def audit(
                                "until each probe's noise allowance is within 5 points at 95% (default: at most "
                                "500 a task); a limit at or below the dataset's size (0) audits it as it is.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress on stderr.")] = False,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace a file where audit.json goes that is not an earlier audit (by default it is "
+                            "refused).")] = False,
     old_progress: Annotated[bool | None, deprecated_alias("--progress", "the default (progress is shown unless "
                                                           "--no-progress)")] = None,
 ) -> None:
@@ -56,11 +59,13 @@ def audit(
     from niah.audit.dataset import (
         AUDIT_FILE,
         AuditOptions,
+        is_audit_file,
         options_from_run,
         print_report,
         write_audit,
     )
     from niah.audit.samples import audit_enough
+    from niah.util.iox import claim_output_file
 
     if out is not None and out.is_dir():
         out = out / AUDIT_FILE  # a folder given: audit.json in it
@@ -83,9 +88,10 @@ def audit(
     options = AuditOptions(margin=margin, reference=reference, limit=limit,
                            media_roots=tuple(str(p) for p in media_root or ()),
                            **{k: v for k, v in settings.items() if v is not None})  # type: ignore[arg-type]
+    target = out or ((run if run is not None else dataset) / AUDIT_FILE)
+    claim_output_file(target, overwrite=overwrite, is_ours=is_audit_file, kind="an audit.json niah audit wrote")
     report = audit_enough(dataset, options, progress=not no_progress)
     print_report(report)
-    target = out or ((run if run is not None else dataset) / AUDIT_FILE)
     write_audit(report, target)
     typer.echo(f"audit:    {target}")
     if not report.passed:

@@ -80,13 +80,15 @@ def export_inspect_command(
     question_first: QuestionFirstOpt = False,
     media_root: MediaRootsOpt = None,
     max_tokens: MaxTokensOpt = None,
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace a file at --out that is not a task file "
+                                   "niah wrote (by default it is refused)."),
 ) -> None:
     """A niah dataset as an inspect_ai task file: the family's rendered prompts as chat samples, a scorer that
     calls niah's official rule. Run it with `inspect eval task.py --model PROVIDER/MODEL`."""
     from niah.interop.inspect_task import write_task_file
 
     write_task_file(dataset, out, media_roots=tuple(media_root or ()), max_frames=max_frames,
-                    question_first=question_first, name=name, max_tokens=max_tokens)
+                    question_first=question_first, name=name, max_tokens=max_tokens, overwrite=overwrite)
     typer.echo(f"wrote {out}: inspect eval {out} --model PROVIDER/MODEL (needs {pip_install('inspect')})", err=True)
 
 

@@ -65,6 +65,24 @@ def score_file(rule_name: str, input_path: str | Path, output_path: str | Path) 
     return MetricFileResult(len(lines), scored, total / scored if scored else None, tuple(refused))
 
 
+def _is_scored_row(row: object) -> bool:
+    """A row :func:`score_file` wrote: a JSON object with its input's ``answer`` and ``response`` and a ``score``
+    (a number, or null with ``refused``)."""
+    if not isinstance(row, dict) or not {"answer", "response", "score"} <= set(row):
+        return False
+    score = row["score"]
+    if score is None:
+        return isinstance(row.get("refused"), str)
+    return isinstance(score, int | float) and not isinstance(score, bool)
+
+
+def is_scored_file(path: Path) -> bool:
+    """Whether ``path`` reads back as a scored JSONL that ``niah metric`` wrote (every row scored)."""
+    from niah.util.iox import jsonl_file_is
+
+    return jsonl_file_is(path, _is_scored_row)
+
+
 def rule_listing() -> str:
     """One line per rule: name and one-line description."""
     from niah.scoring.metrics.registry import RULES
@@ -81,6 +99,8 @@ def register(app: typer.Typer) -> None:
         output_path: Path | None = typer.Option(None, "--out", "-o", help="Scored JSONL (input + score)."),
         old_output: Annotated[Path | None, deprecated_alias("--output", "--out")] = None,
         list_rules: bool = typer.Option(False, "--list", help="List rule names with one-line descriptions."),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Replace a file at --out that is not an "
+                                       "earlier niah metric output (by default it is refused)."),
     ) -> None:
         """Score rows of (answer, response) with one official or named improved scoring rule."""
         if list_rules:
@@ -89,9 +109,10 @@ def register(app: typer.Typer) -> None:
         output_path = pick_alias(output_path, old_output, "--out")
         if rule is None or input_path is None or output_path is None:
             raise ConfigError("give RULE --input FILE --out FILE, or --list")
-        from niah.util.iox import refuse_folder_as_file
+        from niah.util.iox import claim_output_file
 
-        refuse_folder_as_file(output_path, "--out")
+        claim_output_file(output_path, overwrite=overwrite, is_ours=is_scored_file,
+                          kind="a scored JSONL niah metric wrote")
         result = score_file(rule, input_path, output_path)
         for error in result.refused:
             typer.echo(f"refused {error}", err=True)

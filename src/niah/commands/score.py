@@ -30,17 +30,24 @@ def register(app: typer.Typer) -> None:
         dataset: Path | None = typer.Option(None, "--dataset", "-d", help="run: dataset dir instead of run.json's."),
         no_judged: bool = typer.Option(False, "--no-judged", help="run: ignore the judge verdicts stored in the "
                                        "run (judgments.jsonl) and score without them."),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Replace a file at --out that is not an "
+                                       "earlier scores file of this --format (by default it is refused)."),
     ) -> None:
         """Score responses: a niah run (writes scored.jsonl and scores.json, applying the verdicts a judge verb
         stored in the run) or official files."""
         if format == "run":
-            if out is not None:
-                raise ConfigError("--out is for official formats; a run's scores are written into the run folder "
-                                  "(scores.json, scored.jsonl): copy them from there")
+            if out is not None or overwrite:
+                raise ConfigError("--out and --overwrite are for official formats; a run's scores are written "
+                                  "into the run folder (scores.json, scored.jsonl): copy them from there")
             _score_run(paths, dataset, judged=not no_judged)
         elif dataset is not None or no_judged:
             raise ConfigError(f"--dataset and --no-judged are for --format run, not {format}")
         elif format in formats:
+            if out is not None:  # only an earlier scores file of this format is replaced unasked
+                from niah.util.iox import claim_output_file
+
+                claim_output_file(out, overwrite=overwrite, is_ours=formats[format].is_output,
+                                  kind=f"a scores file niah score --format {format} wrote")
             formats[format].function(paths, out)
         else:
             raise ConfigError(f"unknown format {format!r}; use one of: {', '.join(names)}")

@@ -84,11 +84,12 @@ def _written_by_us(path: Path) -> bool:
 
 def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[str | Path, ...] = (),
                     max_frames: int | None = None, question_first: bool = False, name: str = "niah",
-                    max_tokens: int | None = None) -> Path:
+                    max_tokens: int | None = None, overwrite: bool = False) -> Path:
     """Write the task file for ``dataset`` (checked to open) at ``out``; returns ``out``. ``max_tokens`` (the
-    task's default of ``-T max_tokens``) replaces every sample's answer budget, as ``niah run --max-tokens``."""
+    task's default of ``-T max_tokens``) replaces every sample's answer budget, as ``niah run --max-tokens``.
+    Only a task file this function wrote is replaced, unless ``overwrite``."""
     from niah import __version__
-    from niah.util.iox import write_atomic
+    from niah.util.iox import claim_output_file, write_atomic
 
     check_task_name(name)
     ds = Dataset(dataset, media_roots=media_roots)
@@ -96,9 +97,8 @@ def write_task_file(dataset: str | Path, out: str | Path, *, media_roots: tuple[
     out = Path(out)
     if out.suffix != ".py":
         raise ConfigError(f"--out {out} must be a .py file (inspect eval reads a task file)")
-    if os.path.lexists(out) and not _written_by_us(out):  # never replace the user's own code
-        raise ConfigError(f"--out {out} exists and is not a task file niah export inspect wrote; refusing to "
-                          "replace it: choose another --out")
+    claim_output_file(out, overwrite=overwrite, is_ours=_written_by_us,  # never the user's own code unasked
+                      kind="a task file niah export inspect wrote")
     if max_frames is not None and (isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1):
         raise ConfigError(f"--max-frames {max_frames!r} must be a positive integer")
     if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):

@@ -757,3 +757,48 @@ def claim_output_folder(out: Path, *, overwrite: bool, is_ours: Callable[[Path],
         raise ConfigError(f"{option} {out} holds something else than {kind}; refusing to write into or replace it: "
                           f"choose a new {option}")
     return REPLACE if overwrite else OURS
+
+
+# ------------------------------------------------------------------------------------------- single-file outputs
+# A verb whose output is one file (a scores JSON, a scored JSONL, an audit, a task file) replaces only a file it
+# wrote itself, read back by its content: `--out notes.json` naming the user's own file is refused, not replaced.
+
+
+def claim_output_file(path: str | Path, *, overwrite: bool, is_ours: Callable[[Path], bool], kind: str,
+                      option: str = "--out") -> Path:
+    """The one rule of every verb that writes a single file, checked before any work: ``path`` may be new, or
+    an earlier output of the verb (``is_ours`` reads it back; ``kind`` names it in the message); any other
+    existing file is refused in one line naming it, unless ``overwrite`` (the user's ``--overwrite``). Never a
+    folder, never through a symbolic link, never onto a FIFO or device (even with ``overwrite``)."""
+    path = Path(path)
+    refuse_folder_as_file(path, option)
+    refuse_link(path, option)
+    if not os.path.lexists(path):
+        return path
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise ConfigError(f"{option} {path} is not a regular file; remove it, or choose another {option}")
+    if not overwrite and not is_ours(path):
+        raise ConfigError(f"{option} {path} exists and is not {kind}; refusing to replace it: pass --overwrite "
+                          f"to replace it, or choose another {option}")
+    return path
+
+
+def json_file_is(path: Path, looks_ours: Callable[[Any], bool]) -> bool:
+    """Whether ``path`` reads as one JSON value that ``looks_ours`` recognises (False when it cannot be read)."""
+    try:
+        return bool(looks_ours(read_json_file(path)))
+    except (OSError, DataError):
+        return False
+
+
+def jsonl_file_is(path: Path, row_is_ours: Callable[[Any], bool]) -> bool:
+    """Whether ``path`` is a JSONL file of at least one row, every row one that ``row_is_ours`` recognises."""
+    try:
+        rows = 0
+        for _lineno, row in iter_jsonl(path, what="--out"):
+            if not row_is_ours(row):
+                return False
+            rows += 1
+        return rows > 0
+    except (OSError, DataError):
+        return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -111,6 +112,17 @@ def export_command(
     written = export_dataset(dataset, out)
     for name, n in written.items():
         typer.echo(f"{out / name}: {n} records", err=True)
+
+
+def scores_file_check(protocol: str) -> Callable[[Path], bool]:
+    """Whether a file reads back as the scores ``niah score`` wrote for the official ``protocol`` (v1, v2)."""
+    from niah.util.iox import json_file_is
+
+    def check(path: Path) -> bool:
+        return json_file_is(path, lambda data: isinstance(data, dict) and data.get("protocol") == protocol
+                            and {"scale", "overall"} <= set(data))
+
+    return check
 
 
 def score_prediction_files(paths: list[Path], out: Path | None) -> None:

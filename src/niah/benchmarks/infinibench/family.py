@@ -22,9 +22,10 @@ def _score_formats() -> Sequence[ScoreFormat]:
     from niah.benchmarks.infinibench import cli
 
     return (ScoreFormat("infinibench-v2-predictions", "official v2 prediction folders or files ({skill}.json "
-                        "lists with pred, answer_idx and stored gpt_score)", cli.score_prediction_files),
+                        "lists with pred, answer_idx and stored gpt_score)", cli.score_prediction_files,
+                        cli.scores_file_check("v2")),
             ScoreFormat("infinibench-v1-judged", "the v1 scripts' combined judge outputs (key -> a verdict and its "
-                        "QA), one per skill", cli.score_v1_judge_outputs))
+                        "QA), one per skill", cli.score_v1_judge_outputs, cli.scores_file_check("v1")))
 
 
 FAMILY = Family(

@@ -27,6 +27,17 @@ def import_command(
                err=True)
 
 
+#: The keys of what :func:`score_official_files` writes, by which an earlier one is known again.
+_SCORES_KEYS = frozenset({"dataset", "question_type", "metric", "num_samples", "result", "eval_score"})
+
+
+def is_official_scores_file(path: Path) -> bool:
+    """Whether ``path`` reads back as a scores file :func:`score_official_files` wrote."""
+    from niah.util.iox import json_file_is
+
+    return json_file_is(path, lambda data: isinstance(data, dict) and set(data) == _SCORES_KEYS)
+
+
 def score_official_files(paths: list[Path], out: Path | None) -> None:
     """``niah score --format milebench-official DATASET_DIR PRED_JSON [--out FILE]``."""
     from niah.benchmarks.milebench.official import score_milebench_official

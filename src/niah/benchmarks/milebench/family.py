@@ -31,7 +31,8 @@ BUILD_OPTION_KINDS: dict[str, OptionKind] = {
 def _score_formats() -> Sequence[ScoreFormat]:
     from niah.benchmarks.milebench import cli
 
-    return (ScoreFormat("milebench-official", "DATASET_DIR PRED_JSON", cli.score_official_files),)
+    return (ScoreFormat("milebench-official", "DATASET_DIR PRED_JSON", cli.score_official_files,
+                        cli.is_official_scores_file),)
 
 
 FAMILY = Family(

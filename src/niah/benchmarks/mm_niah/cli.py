@@ -221,6 +221,14 @@ def export_responses_command(
         typer.echo(str(p))
 
 
+def is_official_scores_file(path: Path) -> bool:
+    """Whether ``path`` reads back as a scores file :func:`score_official_files` wrote (its context ranges)."""
+    from niah.benchmarks.mm_niah.official import CONTEXT_RANGES
+    from niah.util.iox import json_file_is
+
+    return json_file_is(path, lambda data: isinstance(data, dict) and data.get("context_ranges") == CONTEXT_RANGES)
+
+
 def score_official_files(paths: list[Path], out: Path | None) -> None:
     """``niah score --format mm-niah-official FILES... --out scores.json``."""
     from niah.benchmarks.mm_niah.official import score_response_files

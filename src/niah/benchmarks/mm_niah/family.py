@@ -66,7 +66,7 @@ def _score_formats() -> Sequence[ScoreFormat]:
     from niah.benchmarks.mm_niah import cli
 
     return (ScoreFormat("mm-niah-official", "response files {model}_{task}-{split}.jsonl",
-                        cli.score_official_files),)
+                        cli.score_official_files, cli.is_official_scores_file),)
 
 
 def _open_corpus(path: Path, lang: str, seed: int) -> Corpus:

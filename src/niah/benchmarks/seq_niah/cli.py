@@ -196,6 +196,8 @@ def judge_test_command(
     json_out: Annotated[Path | None, deprecated_alias("--json", "--out")] = None,
     official: Annotated[Path | None, typer.Option("--official", help="a checkout of the official Sequential-NIAH "
                                                   "repository: also judge its labelled model outputs")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a file at --out that is not an earlier "
+                                            "judge test's numbers (by default it is refused).")] = False,
 ) -> None:
     """The paper's judge test (Tables 4 and 7) for niah's deterministic judge: GT, shuffled GT, missing, redundant
     and incorrect answers, with and without an order requirement, EN and ZH; then the hand-written answer set
@@ -216,9 +218,10 @@ def judge_test_command(
     official_set = official_cases(official) if official is not None else None
     json_out = pick_alias(out, json_out, "--out")
     if json_out is not None:
-        from niah.util.iox import refuse_folder_as_file
+        from niah.util.iox import claim_output_file
 
-        refuse_folder_as_file(json_out, "--out")
+        claim_output_file(json_out, overwrite=overwrite, is_ours=is_judge_test_file,
+                          kind="the numbers niah judge-test seq-niah wrote")
     result = run_judge_test(n, seed=seed)
     typer.echo(render_tables(result))
     written = run_answer_set(hand_written_cases())
@@ -487,6 +490,22 @@ def consistency_command(
         typer.echo(f"{kind:<10} accuracy {k['accuracy']:.2f} ± {k['accuracy_std']:.2f}  consistency "
                    f"{k['consistency']:.2f} (correct {k['consistently_correct']:.2f}, wrong "
                    f"{k['consistently_wrong']:.2f})")
+
+
+def is_results_scores_file(path: Path) -> bool:
+    """Whether ``path`` reads back as the scores :func:`score_results_command` wrote."""
+    from niah.util.iox import json_file_is
+
+    return json_file_is(path, lambda data: isinstance(data, dict) and data.get("benchmark") == "seq-niah"
+                        and {"scoring", "n"} <= set(data))
+
+
+def is_judge_test_file(path: Path) -> bool:
+    """Whether ``path`` reads back as the numbers :func:`judge_test_command` wrote."""
+    from niah.util.iox import json_file_is
+
+    return json_file_is(path, lambda data: isinstance(data, dict)
+                        and {"table4", "table7", "hand_written"} <= set(data))
 
 
 def score_results_command(paths: list[Path], out: Path | None) -> None:

@@ -60,7 +60,8 @@ def _score_formats() -> Sequence[ScoreFormat]:
     from niah.benchmarks.seq_niah import cli
 
     return (ScoreFormat("seq-niah-results", "official data files (NIAH_*.jsonl, test_data_for_infer.jsonl) and "
-                        "result files (infer_result.jsonl, infer_noise_result.jsonl)", cli.score_results_command),)
+                        "result files (infer_result.jsonl, infer_noise_result.jsonl)", cli.score_results_command,
+                        cli.is_results_scores_file),)
 
 
 def _renderer() -> Renderer:
