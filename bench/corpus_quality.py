@@ -1,7 +1,7 @@
 """How template-like a built haystack reads: repeated sentences, shared openings, distinct word n-grams.
 
 Builds MM-NIAH retrieval-text samples exactly as the CLI does
-(``niah build mm-niah --lengths 64k --depths 0.4 --seed S --tasks retrieval-text [--lang L]``), takes the
+(``niah build mm-niah --lengths 64k --depth-cells 0.4,0.6 --seed S --tasks retrieval-text [--lang L]``), takes the
 text of each context (needle sentences removed), and reports:
 
 * ``repeated``: number of distinct sentences of >= 6 words that occur twice or more;
@@ -149,7 +149,7 @@ def context_texts(samples_file: Path) -> list[tuple[str, str, tuple[str, ...]]]:
 def build_haystack(seed: int, lang: str, length: str = "64k", corpus: str = "default") -> tuple[str, tuple[str, ...]]:
     """The text of one retrieval-text context built by the CLI (the way users build it)."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "niah.cli", "build", "mm-niah", "--lengths", length, "--depths", "0.4",
+        cmd = [sys.executable, "-m", "niah.cli", "build", "mm-niah", "--lengths", length, "--depth-cells", "0.4,0.6",
                "--seed", str(seed), "--tasks", "retrieval-text", "--lang", lang, "--corpus", corpus,
                "--out", str(Path(tmp) / "ds"), "--quiet", "--no-progress"]
         env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}

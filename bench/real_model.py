@@ -113,7 +113,7 @@ def main() -> None:
         ds, run = out / "mm-niah", out / "runs" / "mm-niah"
         if not (ds / "samples.jsonl").exists():
             niah("build", "mm-niah", "--out", str(ds), "--no-images", "--lengths", ",".join(lengths),
-                 "--depths", "0.4", "--per-cell", per_cell, "--seed", seed, "--no-progress", "--quiet")
+                 "--depth-cells", "0.4,0.6", "--per-cell", per_cell, "--seed", seed, "--no-progress", "--quiet")
         niah("run", str(ds), *run_args, "--out", str(run))
         niah("score", str(run))
         rows.extend(table("mm-niah", run))

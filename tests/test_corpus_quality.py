@@ -1,5 +1,5 @@
 """How template-like the default haystack reads (bench/corpus_quality.py), on hand-checked text and on a
-64K haystack built as `niah build mm-niah --lengths 64k --depths 0.4 --seed 3 --tasks retrieval-text` does."""
+64K haystack built as `niah build mm-niah --lengths 64k --depth-cells 0.4,0.6 --seed 3 --tasks retrieval-text` does."""
 
 from __future__ import annotations
 

@@ -177,8 +177,8 @@ def test_every_doc_command_line_names_real_verbs_and_options() -> None:
         ("niah run DATASET --modle baseline:rag --out runs/rag", ["niah run has no option --modle"]),
         ("niah score RUN --judged-file x", ["niah score has no option --judged-file"]),
         (
-            "niah build mm-niah --per-cell 1 --depth-cells 3",
-            ["niah build mm-niah has no option --depth-cells"],
+            "niah build mm-niah --per-cell 1 --depth-cell 3",
+            ["niah build mm-niah has no option --depth-cell"],
         ),
         ("niah build video-niah --depth-cells 3 --depth-mode=cell", []),
         ("niah buidl mm-niah --out x", ["niah has no subcommand 'buidl'"]),

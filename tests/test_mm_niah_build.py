@@ -159,7 +159,7 @@ runner = CliRunner()
 
 def _build_cli(out: Path, *extra: str):
     return runner.invoke(app, ["build", "mm-niah", "--out", str(out), "--no-progress", "--quiet",
-                               "--tasks", "retrieval-text", "--lengths", "2k", "--depths", "0.2", *extra])
+                               "--tasks", "retrieval-text", "--lengths", "2k", "--depth-cells", "0.2,0.4", *extra])
 
 
 def test_cli_builds_and_prints_a_summary(tmp_path: Path) -> None:
@@ -196,7 +196,7 @@ def test_unreadable_image_in_an_interleaved_corpus(tmp_path: Path) -> None:
     corpus = tmp_path / "obelics.jsonl"
     corpus.write_text(json.dumps(row) + "\n")
     res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "out"), "--no-progress", "--quiet",
-                              "--tasks", "retrieval-image", "--lengths", "4k", "--depths", "0.2",
+                              "--tasks", "retrieval-image", "--lengths", "4k", "--depth-cells", "0.2,0.4",
                               "--corpus", f"obelics:{corpus}"])
     assert res.exit_code != 0
     assert "broken.jpg" in res.output
@@ -398,7 +398,7 @@ def test_counting_image_follows_the_papers_distribution(grid: Path) -> None:
 
 def test_no_images_builds_text_only_grids(tmp_path: Path) -> None:
     res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "ds"), "--no-progress", "--quiet",
-                              "--lengths", "4k", "--depths", "0.4", "--no-images"])
+                              "--lengths", "4k", "--depth-cells", "0.4,0.6", "--no-images"])
     assert res.exit_code == 0, res.output
     samples = list(Dataset(tmp_path / "ds"))
     assert {s.task for s in samples} == {"retrieval-text", "counting-text", "reasoning-text"}

@@ -151,7 +151,7 @@ def test_cli_build_reads_the_official_folder(official: Path, tmp_path: Path) -> 
 
     res = CliRunner().invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "ds"), "--corpus",
                                    f"mm-niah:{official}", "--tasks", "retrieval-text,counting-image",
-                                   "--lengths", "2k", "--depths", "0.4", "--no-progress", "--quiet"])
+                                   "--lengths", "2k", "--depth-cells", "0.4,0.6", "--no-progress", "--quiet"])
     assert res.exit_code == 0, res.output
     samples = list(Dataset(tmp_path / "ds").iter_samples(check_media=True))
     assert [s.meta["context_length"] for s in samples] == [2000, 2000]

@@ -94,7 +94,7 @@ def test_probe_buckets() -> None:
 
 def test_cli_builds_the_probe(tmp_path: Path) -> None:
     res = runner.invoke(app, ["build", "mm-niah", "--out", str(tmp_path / "ds"), "--tasks", "image-count",
-                              "--lengths", "4k", "--depths", "0", "--no-progress", "--quiet"])
+                              "--lengths", "4k", "--depth-cells", "0,0.2", "--no-progress", "--quiet"])
     assert res.exit_code == 0, res.output
     (sample,) = list(Dataset(tmp_path / "ds"))
     assert sample.task == "image-count" and sample.meta["context_length"] == 4000

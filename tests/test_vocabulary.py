@@ -51,6 +51,7 @@ DEPRECATED_CONFIG_KEYS = {
     ("seq-niah", "pipelines"): "tasks",
     ("mmlongbench-vh", "images"): "source",
     ("video-niah", "image_rule"): "image_tokens",
+    ("mm-niah", "depths"): "depth_cells",
 }
 
 
@@ -180,6 +181,10 @@ def test_deprecated_config_keys_are_documented_as_such() -> None:
     (["audit", "none", "--progress"], "--progress is deprecated"),
     (["build", "seq-niah", "--pipelines", "no-such-pipeline", "--out", "ds"], "--pipelines is deprecated; use --tasks"),
     (["judge-test", "seq-niah", "--n", "0", "--json", "numbers.json"], "--json is deprecated; use --out"),
+    (["build", "mm-niah", "--depths", "0.2", "--tasks", "no-such-task", "--out", "ds"],
+     "--depths is deprecated; use --depth-cells"),
+    (["build", "mmlongbench-niah", "--depths", "0.2", "--tasks", "no-such-task", "--out", "ds"],
+     "--depths is deprecated; use --depth-cells"),
     (["run", "none", "--model", "baseline:oracle", "--seed", "1", "--out", "r"],
      "--seed is deprecated; use --sampling-seed"),
 ])
@@ -230,3 +235,27 @@ def test_a_model_tables_seed_is_its_sampling_seed_under_its_own_name(tmp_path, c
     assert "note: the seed key of a model table is deprecated; use sampling_seed" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="give sampling_seed once"):
         sampling_seed("seed = 7\nsampling_seed = 8")
+
+
+def test_depth_cells_are_read_alike_by_every_builder(tmp_path) -> None:
+    """``--depth-cells`` is a count of cells or their edges on every builder (MM-NIAH's cells are its five official
+    ones); ``--depths`` is exact needle depths (video-niah); MM-NIAH's old ``--depths``, cells by lower edge, and
+    its config key ``depths`` still build the same dataset, with a note."""
+    import json
+
+    from niah.benchmarks.mm_niah.cli import official_cells
+    from niah.util.errors import ConfigError
+
+    assert official_cells(["5"]) == [0.0, 0.2, 0.4, 0.6, 0.8] == official_cells(["0", "0.2", "0.4", "0.6", "0.8", 1])
+    assert official_cells(["0.4", "0.6", "0.8"]) == [0.4, 0.6]
+    for wrong in (["3"], ["0", "0.4"], ["0.1", "0.3"], ["0.4", "0.2"], ["x", "y"]):
+        with pytest.raises(ConfigError, match="--depth-cells"):
+            official_cells(wrong)
+    (builder,) = get_family("mm-niah").builders()
+    grid = {"tasks": ["retrieval-text"], "lengths": ["1k-2k"], "per_cell": 1, "seed": 0}
+    builder.build(tmp_path / "new", {**grid, "depth_cells": ["0.4", "0.6", "0.8"]}, False)
+    builder.build(tmp_path / "old", {**grid, "depths": [0.4, 0.6]}, False)
+    new, old = ((tmp_path / name / "samples.jsonl").read_bytes() for name in ("new", "old"))
+    assert new == old and [json.loads(line)["meta"]["depth_cell"] for line in new.splitlines()] == [2, 3]
+    with pytest.raises(ConfigError, match="give depth_cells once"):
+        builder.build(tmp_path / "both", {**grid, "depth_cells": ["5"], "depths": [0.4]}, False)

@@ -5,7 +5,7 @@ inside the functions (this module is imported when the CLI starts)."""
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -59,10 +59,60 @@ def build_mm_niah(cfg: Any, out: Path, *, fmt: str = "niah", progress: bool = Tr
 
 
 def build_from_options(out: Path, options: Mapping[str, Any], progress: bool) -> dict[str, int]:
-    """The :class:`~niah.benchmarks.protocol.Builder` entry point: BuildConfig fields by name."""
+    """The :class:`~niah.benchmarks.protocol.Builder` entry point: BuildConfig fields by name, the cells as
+    ``depth_cells`` (``depths``, their lower edges, is that key's old spelling, for one release)."""
     from niah.benchmarks.mm_niah.build import BuildConfig
+    from niah.util.errors import ConfigError
 
-    return build_mm_niah(BuildConfig(**dict(options)), out, progress=progress)
+    fields = dict(options)
+    if "depths" in fields:
+        typer.echo("note: the depths key is deprecated; use depth_cells (a count of cells or their edges, as "
+                   "--depth-cells takes)", err=True)
+        if "depth_cells" in fields:
+            raise ConfigError("give depth_cells once (its deprecated spelling depths was given too)")
+    if "depth_cells" in fields:
+        fields["depths"] = official_cells(fields.pop("depth_cells"))
+    return build_mm_niah(BuildConfig(**fields), out, progress=progress)
+
+
+def cells_option(depth_cells: list[str] | None, old_depths: list[str] | None) -> list[float]:
+    """The lower edges of the cells ``--depth-cells`` gives, or the deprecated ``--depths`` (cells by lower edge,
+    as the official release names them); empty when neither is given."""
+    from niah.util.errors import ConfigError
+
+    if depth_cells and old_depths:
+        raise ConfigError("give --depth-cells once (its deprecated spelling --depths was given too)")
+    if depth_cells:
+        return official_cells(split_csv(depth_cells))
+    try:
+        return [float(d) for d in split_csv(old_depths)]
+    except ValueError:
+        raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
+
+
+def official_cells(depth_cells: Sequence[Any]) -> list[float]:
+    """``--depth-cells`` read as every builder reads it (a count of equal cells, or the cells' edges, e.g.
+    0,0.2,0.4) for MM-NIAH's official depth cells, 0.2 wide: the lower edge of each cell given."""
+    from niah.benchmarks.mm_niah.bins import DEPTH_STEP, NUM_DEPTH_CELLS
+    from niah.util.errors import ConfigError
+
+    items = [str(item).strip() for item in depth_cells if str(item).strip()]
+    official = ", ".join(f"{k * DEPTH_STEP:g}" for k in range(NUM_DEPTH_CELLS + 1))
+    if len(items) == 1:
+        if items[0] != str(NUM_DEPTH_CELLS):
+            raise ConfigError(f"--depth-cells: MM-NIAH's depth cells are the {NUM_DEPTH_CELLS} official ones, "
+                              f"{DEPTH_STEP:g} wide: give {NUM_DEPTH_CELLS} or edges among {official}, "
+                              f"not {items[0]!r}")
+        return [round(k * DEPTH_STEP, 9) for k in range(NUM_DEPTH_CELLS)]
+    try:
+        steps = [float(item) / DEPTH_STEP for item in items]
+    except ValueError:
+        raise ConfigError(f"--depth-cells takes a count or edges, e.g. 0,0.2,0.4, not {','.join(items)!r}") from None
+    if (not items or any(abs(s - round(s)) > 1e-6 or not 0 <= round(s) <= NUM_DEPTH_CELLS for s in steps)
+            or any(round(b) - round(a) != 1 for a, b in zip(steps, steps[1:], strict=False))):
+        raise ConfigError(f"--depth-cells edges are MM-NIAH's official cell edges ({official}), each cell "
+                          f"{DEPTH_STEP:g} wide, increasing: not {','.join(items)!r}")
+    return [round(round(s) * DEPTH_STEP, 9) for s in steps[:-1]]
 
 
 def summarize_dataset(path: Path) -> None:
@@ -101,8 +151,10 @@ def build_command(
         "--lengths", help="lengths, comma-separated or repeated: 8k (exactly 8000 tokens), 8192 (tokens) or a range "
                           "8k-12k (each sample's length drawn from it); default: the paper's 11 bins 1k..72k")]
     = None,
-    depths: Annotated[list[str] | None, typer.Option(
-        "--depths", help="official depth cells by lower edge, default 0,0.2,0.4,0.6,0.8")] = None,
+    depth_cells: Annotated[list[str] | None, typer.Option(
+        "--depth-cells", help="depth cells: 5 (the official ones, the default) or cell edges 0.2 apart, e.g. "
+                              "0,0.2,0.4 (the first two)")] = None,
+    depths: Annotated[list[str] | None, deprecated_alias("--depths", "--depth-cells")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option(
@@ -133,12 +185,8 @@ def build_command(
 ) -> None:
     """Build MM-NIAH samples (six tasks, length x depth grid) from a corpus."""
     from niah.benchmarks.mm_niah.build import DEFAULT_DEPTHS, DEFAULT_LENGTHS, TASKS, BuildConfig
-    from niah.util.errors import ConfigError
 
-    try:
-        depth_values = [float(d) for d in split_csv(depths)] or list(DEFAULT_DEPTHS)
-    except ValueError:
-        raise ConfigError("--depths takes numbers, e.g. 0,0.2,0.4") from None
+    depth_values = cells_option(depth_cells, depths) or list(DEFAULT_DEPTHS)
     default_tasks = [t for t in TASKS if t.endswith("-text")] if no_images else list(TASKS)
     cfg = BuildConfig(tasks=split_csv(tasks) or default_tasks, lengths=split_csv(lengths) or list(DEFAULT_LENGTHS),
                       depths=depth_values, per_cell=per_cell, seed=seed, corpus=corpus,

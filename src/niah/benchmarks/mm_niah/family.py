@@ -49,7 +49,7 @@ def _builders() -> Sequence[Builder]:
 
 #: ``BuildConfig``'s fields, as an eval config file writes them (``niah build mm-niah``'s options, underscored).
 BUILD_OPTION_KINDS: dict[str, OptionKind] = {
-    "tasks": "texts", "lengths": "texts", "depths": "numbers", "per_cell": "int", "seed": "int", "corpus": "text",
+    "tasks": "texts", "lengths": "texts", "depth_cells": "items", "depths": "numbers", "per_cell": "int", "seed": "int", "corpus": "text",
     "lang": "text", "tokenizer": "text", "image_tokens": "text", "text_tokens_per_image": "int", "max_images": "int",
     "image_max_side": "int", "images": "bool", "doc_separator": "text", "reasoning_choices": "bool",
     "distractors": "int",

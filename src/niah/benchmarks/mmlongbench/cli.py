@@ -189,8 +189,10 @@ def build_niah_command(
     tasks: Annotated[list[str] | None, typer.Option("--tasks", help="MM-NIAH tasks, default all six")] = None,
     lengths: Annotated[list[str] | None, typer.Option("--lengths", help=_LENGTHS_HELP + " (default: all five)")]
     = None,
-    depths: Annotated[list[str] | None, typer.Option("--depths", help="depth cells, default 0,0.2,0.4,0.6,0.8")]
-    = None,
+    depth_cells: Annotated[list[str] | None, typer.Option(
+        "--depth-cells", help="depth cells: 5 (MM-NIAH's official ones, the default) or cell edges 0.2 apart, "
+                              "e.g. 0,0.2,0.4 (the first two)")] = None,
+    depths: Annotated[list[str] | None, deprecated_alias("--depths", "--depth-cells")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per task x length x depth cell")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     corpus: Annotated[str, typer.Option("--corpus", help="'default' (embedded) or a corpus path")] = "default",
@@ -200,16 +202,12 @@ def build_niah_command(
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """MMLongBench's text/image needle sets (MM-NIAH tasks) at exactly 8K..128K haystack tokens."""
+    from niah.benchmarks.mm_niah.cli import cells_option
     from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
     from niah.benchmarks.mmlongbench.datasets import LENGTHS_K, length_bins
-    from niah.util.errors import ConfigError
 
     ks = length_bins(lengths or []) or list(LENGTHS_K)
-    try:
-        cells = [float(d) for d in _csv(depths)] or [0.0, 0.2, 0.4, 0.6, 0.8]
-    except ValueError:
-        raise ConfigError(f"--depths takes numbers in [0, 1] such as 0,0.2,0.4, not {','.join(_csv(depths))!r}") \
-            from None
+    cells = cells_option(depth_cells, depths) or [0.0, 0.2, 0.4, 0.6, 0.8]
     counts = build_niah(out, tasks=_csv(tasks) or NIAH_TASKS, lengths=ks, per_cell=per_cell, depths=cells,
                         seed=seed, corpus=corpus, tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels,
                         progress=not no_progress)

@@ -27,8 +27,9 @@ def build_command(
     depth_mode: Annotated[str, typer.Option("--depth-mode", help="cell: rows are depth cells, the needles placed "
                                             "at random inside (MM-NIAH); exact: rows are fixed depths (V-NIAH)")]
     = "cell",
-    depth_cells: Annotated[str | None, typer.Option("--depth-cells", help="cell mode: a number of equal cells "
-                                                    "(default 5) or cell edges, e.g. 0,0.1,0.5,1")] = None,
+    depth_cells: Annotated[list[str] | None, typer.Option("--depth-cells", help="cell mode: a number of equal "
+                                                          "cells (default 5) or cell edges, e.g. 0,0.1,0.5,1 "
+                                                          "(comma-separated or repeated)")] = None,
     depths: Annotated[list[str] | None, typer.Option("--depths", help="exact mode: needle depths in [0, 1], "
                                                      "comma-separated or repeated (default 0,0.25,0.5,0.75,1)")]
     = None,
@@ -39,7 +40,7 @@ def build_command(
     fps: Annotated[float | None, typer.Option("--fps", help="--frames all: haystack frames per second (default "
                                               "1)")] = None,
     per_cell: Annotated[int, typer.Option("--per-cell", help="samples per (task, duration, depth)")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="same seed, byte-identical dataset")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="build seed: the same seed gives the same samples")] = 0,
     tasks: Annotated[list[str] | None, typer.Option("--tasks", help="comma-separated or repeated: retrieval, "
                                                     "retrieval-choice, counting, ordering (default all four)")]
     = None,
@@ -60,7 +61,7 @@ def build_command(
     """Video needle haystacks: a duration x depth grid of needles hidden in long videos."""
     counts = build_from_options(out, {
         "haystack": haystack, "durations": durations, "depth_mode": depth_mode,
-        "depth_cells": depth_cells, "depths": ",".join(depths) if depths else None, "needle": needle, "frames": frames, "fps": fps,
+        "depth_cells": ",".join(depth_cells) if depth_cells else None, "depths": ",".join(depths) if depths else None, "needle": needle, "frames": frames, "fps": fps,
         "per_cell": per_cell, "seed": seed,
         "tasks": ",".join(tasks) if tasks else "retrieval,retrieval-choice,counting,ordering", "width": width, "height": height,
         "needle_seconds": needle_seconds, "needle_frames": needle_frames,
