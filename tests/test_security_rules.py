@@ -3,6 +3,8 @@ rules keep their quirks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from niah.benchmarks.mm_niah.metrics import score_mm_niah_lenient, score_mm_niah_official
@@ -167,3 +169,55 @@ def test_every_llm_judge_flags_verdicts_on_replies_that_write_to_the_judge(famil
     for reply, flagged in ((INJECTED, True), ("1. Alice planted the oak", False)):
         scored = apply_verdicts(sample, reply, score_sample(sample, reply), verdicts, {})
         assert bool(scored.row.get(JUDGE_INJECTION_KEY)) is flagged, (reply, scored.row)
+
+
+def _summ_or_seq_reply(body: dict) -> str:
+    user = body["messages"][-1]["content"]
+    if "fluency" in user:
+        return '{"fluency": 1}'
+    if "Key points:" in user:
+        return '{"recall": 1}'
+    if "sentence_count" in user:
+        return '{"precision": 1, "sentence_count": 2}'
+    return '{"verdict": "correct", "failure_modes": [], "reason": "same items"}'
+
+
+def _replying_run(root: Path, family: str) -> tuple[Path, list[str]]:
+    """A run of ``family`` whose first judged reply writes to the judge (the others as the oracle wrote them)."""
+    import json
+
+    from support.infinibench_fixtures import cli_ok
+
+    if family == "mmlongbench":
+        from support.mmlongbench_fixtures import write_data_root
+
+        write_data_root(root, lengths=(8,), datasets=("gov-report",))
+        cli_ok("import", "mmlongbench", str(root / "data"), "--image-root", str(root / "images"), "--out",
+               str(root / "ds"))
+        extra = ["--media-root", str(root / "images")]
+    else:
+        cli_ok("build", "seq-niah", "--out", str(root / "ds"), "--lengths", "2k-4k", "--per-cell", "1", "--lang",
+               "en", "--no-progress")
+        extra = []
+    run = root / "run"
+    cli_ok("run", str(root / "ds"), "--model", "baseline:oracle", "--out", str(run), "--no-progress", *extra)
+    rows = [json.loads(line) for line in (run / "responses.jsonl").read_text().splitlines()]
+    first = next(r for r in rows if family != "mmlongbench" or r["id"].startswith("gov-report"))
+    first["response"] = INJECTED
+    (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return run, ["judge", family, str(run)]
+
+
+@pytest.mark.parametrize("family", ["mmlongbench", "seq-niah"])
+def test_every_judge_verb_says_how_many_replies_write_to_the_judge(tmp_path: Path, family: str) -> None:
+    """The InfiniBench judge verb printed how many judged replies hold judge-like instructions; the MMLongBench
+    and Sequential-NIAH judge verbs flagged them in scored.jsonl but said nothing. All three print the same
+    line (niah.commands.judge_options.note_flagged), counting each sample once."""
+    from support.cli import invoke_ok
+    from support.openai_server import OpenAIServer
+
+    run, verb = _replying_run(tmp_path, family)
+    with OpenAIServer(responder=_summ_or_seq_reply) as srv:  # every verdict parses: exit 0
+        out = invoke_ok([*verb, "--judge", "openai:judge", "--base-url", srv.base_url, "--retry-delay", "0.01"])
+    assert "note: 1 judged repl(ies) hold judge-like instructions (first: " in out, out
+    assert "flagged judge_injection in scored.jsonl" in out

@@ -19,6 +19,14 @@ RetryDelay = Annotated[float | None, typer.Option("--retry-delay", help="initial
                                                   "jittered; default 1)")]
 
 
+def note_flagged(flagged: list[str]) -> None:
+    """Every judge verb's one line (stderr) on the judged replies that hold judge-like instructions
+    (:func:`niah.scoring.verdicts.flagged_items`): how many, the first, and where their verdicts are flagged."""
+    if flagged:
+        typer.echo(f"note: {len(flagged)} judged repl(ies) hold judge-like instructions (first: {flagged[0]!r}); "
+                   "their verdicts are flagged judge_injection in scored.jsonl", err=True)
+
+
 def transport(base_url: list[str] | None, api_key_env: str | None, timeout: float | None,
               max_attempts: int | None, retry_delay: float | None) -> JudgeTransport:
     from niah.scoring.judges import JudgeTransport

@@ -89,6 +89,15 @@ class JudgeStats:
     verdicts: dict[tuple[str, str], StoredVerdict] = field(default_factory=dict)  # (sample id, kind) -> verdict
 
 
+def flagged_items(items: Sequence[JudgeItem]) -> list[str]:
+    """The samples (each once, in order) whose reply the judge reads holds judge-like instructions
+    (:func:`niah.scoring.judges.judge_like_instructions`): their verdicts are flagged, and every judge verb says
+    how many (:func:`niah.commands.judge_options.note_flagged`)."""
+    from niah.scoring.judges import judge_like_instructions
+
+    return list(dict.fromkeys(item.sample_id for item in items if judge_like_instructions(item.prediction)))
+
+
 def response_key(row: Mapping[str, Any] | None) -> str:
     """What a response row answers and says: its ``request_key`` and a digest of its text (None: no reply)."""
     if row is None:

@@ -91,9 +91,7 @@ def judge_command(
                f"accuracy {overall.get('accuracy')}, score {overall.get('score')} -> {run_dir / 'scores.json'}")
     typer.echo(f"judge template(s): {', '.join(summary.templates)}"
                + (" (official wording)" if not guarded_prompt else " (guarded: the reply fenced as data)"), err=True)
-    if summary.flagged:
-        typer.echo(f"note: {len(summary.flagged)} judged repl(ies) hold judge-like instructions (first: "
-                   f"{summary.flagged[0]!r}); their verdicts are flagged judge_injection in scored.jsonl", err=True)
+    jo.note_flagged(summary.flagged)
     from niah.util.outcome import exit_if_judge_failures
 
     asked = int(summary.asked["mcq"] + summary.asked["open"])

@@ -25,7 +25,7 @@ from niah.benchmarks.infinibench.judging import (
 from niah.benchmarks.infinibench.loader import BENCHMARK
 from niah.benchmarks.infinibench.score import _options, is_mcq, needs_verdict
 from niah.sample import Dataset, Sample, parts_text
-from niah.scoring.judges import JudgeTransport, judge_like_instructions
+from niah.scoring.judges import JudgeTransport
 from niah.util.errors import ConfigError
 
 
@@ -58,7 +58,14 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
     from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
     from niah.scoring.judges import Judge
     from niah.scoring.score import score_run
-    from niah.scoring.verdicts import STORE_NAME, JudgeItem, judge_items, record_pass, response_key
+    from niah.scoring.verdicts import (
+        STORE_NAME,
+        JudgeItem,
+        flagged_items,
+        judge_items,
+        record_pass,
+        response_key,
+    )
 
     if protocol not in ("v1", "v2"):
         raise ConfigError(f"--protocol must be v1 or v2, not {protocol!r}")
@@ -98,7 +105,7 @@ def judge_run(run_dir: str | Path, judge_model: str, *, protocol: str = "v1", ba
                                 generation=V2_JUDGE_GENERATION,
                                 **{**common, **reach.judge_kwargs(RetryPolicy(max_attempts=V2_JUDGE_ATTEMPTS))})}
     summary.templates = [judge.template.name for judge in judges.values()]
-    summary.flagged = [item.sample_id for item in items if judge_like_instructions(item.prediction)]
+    summary.flagged = flagged_items(items)
     stats = judge_items(run_path, items, judges, concurrency=concurrency, retry_failed=retry_failed,
                         progress=progress)
     summary.unparsed, summary.reused, summary.requested = stats.failed, stats.reused, stats.asked

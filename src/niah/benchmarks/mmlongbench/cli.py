@@ -97,6 +97,7 @@ def judge_command(
     typer.echo(json.dumps({"judged": result["judged"], "judge_failures": result["judge_failures"],
                            "reused": result["reused"], "asked": result["asked"],
                            "overall": result["scores"]["overall"]}))
+    jo.note_flagged(result["flagged"])
     from niah.util.outcome import exit_if_judge_failures
 
     failures = result["judge_failures"]  # per data set and length
@@ -117,7 +118,7 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
     from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
     from niah.sample import Dataset
     from niah.scoring.score import score_run
-    from niah.scoring.verdicts import JudgeItem, judge_items, record_pass, response_key
+    from niah.scoring.verdicts import JudgeItem, flagged_items, judge_items, record_pass, response_key
     from niah.util.errors import DataError
 
     run_dir = Path(run_dir)
@@ -151,7 +152,7 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
     failed = {sample_id for (sample_id, _kind), v in stats.verdicts.items() if v.failed}
     return {"judged": len({item.sample_id for item in items}) - len(failed),
             "judge_failures": scores.get("judge_failures", {}), "reused": stats.reused, "asked": stats.asked,
-            "scores": scores}
+            "scores": scores, "flagged": flagged_items(items)}
 
 
 def build_vh_command(

@@ -376,7 +376,7 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
     from niah.run.rundir import read_responses, read_run_json, resolve_run_dataset
     from niah.sample import Dataset, parts_text
     from niah.scoring.score import score_run
-    from niah.scoring.verdicts import JudgeItem, judge_items, record_pass, response_key
+    from niah.scoring.verdicts import JudgeItem, flagged_items, judge_items, record_pass, response_key
 
     run_dir = Path(run_dir)
     ds = Dataset(resolve_run_dataset(run_dir, read_run_json(run_dir), dataset))
@@ -400,7 +400,8 @@ def judge_run(run_dir: str | Path, make_judge: Any, *, concurrency: int = 8, dat
     scores = dict(structure) if isinstance(structure, dict) else {}
     scores.pop("judged", None)
     return {"judged": stats.items - stats.failed, "judge_failures": stats.failed, "reused": stats.reused,
-            "asked": stats.asked, "scores": scores, "missing": summary.judged.get(BENCHMARK, {}).get("missing", 0)}
+            "asked": stats.asked, "scores": scores, "missing": summary.judged.get(BENCHMARK, {}).get("missing", 0),
+            "flagged": flagged_items(items)}
 
 
 def judge_command(
@@ -443,6 +444,7 @@ def judge_command(
     typer.echo(f"judged {result['judged']} samples ({result['judge_failures']} unparsed; {result['reused']} "
                f"verdicts reused, {result['asked']} asked); LLM-judge accuracy {result['scores'].get('accuracy')} "
                f"-> {Path(run_dir) / 'scores.llm.json'}")
+    jo.note_flagged(result["flagged"])
     from niah.util.outcome import exit_if_judge_failures
 
     exit_if_judge_failures(int(result["judge_failures"]), int(result["judged"]), f"niah judge seq-niah {run_dir}")
