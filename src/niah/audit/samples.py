@@ -168,7 +168,8 @@ def _arguments(command: Any, values: Mapping[str, Any]) -> list[str]:
     args: list[str] = []
     for param in command.params:
         value = values.get(param.name or "")
-        if value is None or getattr(param, "hidden", False) or param.name == "out":
+        # a hidden option is an old spelling the build was given (--depths): replayed as given, or the build differs
+        if value is None or param.name == "out":
             continue
         if param.param_type_name == "argument":
             args.extend(str(v) for v in (value if isinstance(value, list) else [value]))
