@@ -5,6 +5,7 @@ old spellings are hidden aliases that still work and say they are deprecated."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -53,6 +54,72 @@ DEPRECATED_CONFIG_KEYS = {
     ("video-niah", "image_rule"): "image_tokens",
     ("mm-niah", "depths"): "depth_cells",
 }
+
+
+#: What each option name means, wherever it appears, and a pattern every command's help for it must match. Every
+#: long option two commands share is here, so that one spelling cannot carry two meanings: ``--seed`` meant the
+#: build's seed on the builders and niah eval but the sampling seed on niah run; ``--depths`` meant depth cells by
+#: lower edge on the MM-NIAH builders but exact needle depths on video-niah; ``--limit`` meant the first N samples on
+#: run and eval but a cap per task on niah audit. A new shared name, or a help that drifts from its meaning,
+#: fails here.
+MEANINGS: dict[str, tuple[str, str]] = {
+    "--allow-failures": ("exit 0 though requests failed or were skipped", r"exit 0 even when requests failed"),
+    "--allow-missing": ("go on where samples have no reply", r"no (reply|response)"),
+    "--api-key-env": ("the environment variable that holds a key", r"variable holding the"),
+    "--base-url": ("an OpenAI-compatible endpoint (repeatable)", r"base URL|endpoint"),
+    "--concurrency": ("requests in flight", r"in flight"),
+    "--corpus": ("the haystack corpus: embedded or a path", r"default.? \(embedded\)"),
+    "--dataset": ("the niah dataset folder read", r"dataset"),
+    "--depth-cells": ("the grid's depth cells: a count of cells or their edges", r"cell edges"),
+    "--depths": ("exact needle depths", r"exact .*needle depths"),
+    "--format": ("the files' layout: niah's own or an official one", r"official"),
+    "--image-tokens": ("the rule an image's token cost is counted by", r"fixed:N"),
+    "--judge": ("the judge model's spec", r"judge model spec"),
+    "--lang": ("the corpus language(s)", r"language"),
+    "--lengths": ("the context lengths built", r"length"),
+    "--limit": ("only the first N (selected) samples", r"only the first N"),
+    "--max-per-task": ("the most samples of a task", r"the most samples of a task"),
+    "--max-attempts": ("attempts per request", r"attempts per"),
+    "--max-context": ("the model's context limit in tokens", r"context"),
+    "--max-frames": ("frames a video becomes for the model", r"frame"),
+    "--max-images": ("images per request the model takes", r"images"),
+    "--max-pixels": ("qwen2vl-28px max_pixels", r"qwen2vl-28px max_pixels"),
+    "--min-pixels": ("qwen2vl-28px min_pixels", r"qwen2vl-28px min_pixels"),
+    "--max-tokens": ("the answer's budget of new tokens", r"max new tokens|answer budget"),
+    "--media-root": ("a folder media are read from in place", r"folder|root|where media .* are read"),
+    "--model": ("the model: a spec or its name", r"model (spec|name)|openai:NAME"),
+    "--name": ("a name (see SHAPES_THAT_DIFFER)", r"name"),
+    "--needles": ("how many needles a sample holds", r"needle|query images"),
+    "--no-progress": ("no progress on stderr", r"no (progress|stage lines)"),
+    "--out": ("where the command writes", r"write|folder|directory|file|jsonl"),
+    "--over-limit": ("the policy for a prompt over the model's limits", r"skip.*truncate.*downscale.*official"),
+    "--overwrite": ("replace what is at --out", r"replace|discard"),
+    "--per-cell": ("samples per cell of the build's grid", r"samples per"),
+    "--published": ("show published rows beside yours", r"published rows"),
+    "--question-first": ("the question before the context", r"question before the context"),
+    "--retry-delay": ("the first backoff in seconds", r"initial backoff"),
+    "--retry-failed": ("ask the failed verdicts again", r"stored verdict failed"),
+    "--sampling-seed": ("the sampling seed sent with each request", r"sampling seed sent"),
+    "--seed": ("what a build or a draw is made from: the same seed gives the same output",
+               r"the same seed (gives|keeps) the same"),
+    "--source": ("what a build draws its material from besides the corpus", r"build from|source"),
+    "--split": ("the split's name", r"split|val, test"),
+    "--tasks": ("the tasks (a Sequential-NIAH sample's task is its pipeline)",
+                r"tasks|pipelines|NeedleInAHaystack|retrieval"),
+    "--timeout": ("seconds a request may take", r"seconds (per|for a whole)"),
+    "--tokenizer": ("the tokenizer lengths are counted in", r"tokenizer|cl100k_base"),
+    "--video-fps": ("the frame rate videos are sampled at", r"fps|frame rate"),
+}
+
+
+def meaning_problems(name: str, help_text: str) -> list[str]:
+    """Why ``help_text`` does not say ``name``'s one meaning (none when it does, or the name declares none)."""
+    if name not in MEANINGS:
+        return []
+    meaning, pattern = MEANINGS[name]
+    if re.search(pattern, " ".join(help_text.split()), flags=re.IGNORECASE):
+        return []
+    return [f"{name} means {meaning!r} (its help should match {pattern!r}), not {help_text!r}"]
 
 
 def _commands(group: Any = ROOT, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -179,6 +246,7 @@ def test_deprecated_config_keys_are_documented_as_such() -> None:
     (["build", "mmlongbench-vh", "--media-root", "none", "--lengths", "12k", "--out", "ds"],
      "--media-root is deprecated; use --source"),
     (["audit", "none", "--progress"], "--progress is deprecated"),
+    (["audit", "none", "--limit", "3"], "--limit is deprecated; use --max-per-task"),
     (["build", "seq-niah", "--pipelines", "no-such-pipeline", "--out", "ds"], "--pipelines is deprecated; use --tasks"),
     (["judge-test", "seq-niah", "--n", "0", "--json", "numbers.json"], "--json is deprecated; use --out"),
     (["build", "mm-niah", "--depths", "0.2", "--tasks", "no-such-task", "--out", "ds"],
@@ -259,3 +327,29 @@ def test_depth_cells_are_read_alike_by_every_builder(tmp_path) -> None:
     assert new == old and [json.loads(line)["meta"]["depth_cell"] for line in new.splitlines()] == [2, 3]
     with pytest.raises(ConfigError, match="give depth_cells once"):
         builder.build(tmp_path / "both", {**grid, "depth_cells": ["5"], "depths": [0.4]}, False)
+
+
+def test_one_option_name_has_one_meaning_on_every_command() -> None:
+    """Each long option shared by two commands declares its meaning in MEANINGS, and every command's help for it
+    says that meaning."""
+    commands_of: dict[str, list[str]] = defaultdict(list)
+    problems = []
+    for path, command in _commands():
+        for param in _visible_options(command):
+            for name in param.opts:
+                if name.startswith("--"):
+                    commands_of[name].append(" ".join(path))
+                    problems += [f"{' '.join(path)}: {p}" for p in meaning_problems(name, param.help or "")]
+    undeclared = sorted(name for name, where in commands_of.items() if len(where) > 1 and name not in MEANINGS)
+    assert not undeclared, f"options shared by several commands with no meaning declared in MEANINGS: {undeclared}"
+    assert not problems, "\n".join(problems)
+    assert len(commands_of["--seed"]) > 5 and commands_of["--sampling-seed"] == ["run"]
+
+
+@pytest.mark.parametrize(("name", "old_help"), [
+    ("--seed", "Sampling seed sent with each request (where the backend takes one)."),
+    ("--depths", "official depth cells by lower edge, default 0,0.2,0.4,0.6,0.8"),
+    ("--limit", "The most samples of a task to measure."),
+])
+def test_the_meaning_check_catches_the_spellings_that_had_two_meanings(name: str, old_help: str) -> None:
+    assert meaning_problems(name, old_help), name

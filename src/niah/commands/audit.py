@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from niah.commands import deprecated_alias
+from niah.commands import deprecated_alias, pick_alias
 from niah.util.errors import ConfigError
 
 
@@ -42,11 +42,13 @@ def audit(
         "--margin", min=0.0, help="Points a probe may beat chance by before it counts as a shortcut.")] = 5.0,
     media_root: Annotated[list[Path] | None, typer.Option(
         "--media-root", help="Allow media from this folder outside the dataset; repeatable.")] = None,
-    limit: Annotated[int | None, typer.Option(
-        "--limit", min=0, help="The most samples of a task to measure. A dataset that records its build (every "
+    max_per_task: Annotated[int | None, typer.Option(
+        "--max-per-task", min=0, help="The most samples of a task to measure. A dataset that records its build (every "
                                "niah build does) is measured on more samples of the same builder, other seeds, "
                                "until each probe's noise allowance is within 5 points at 95% (default: at most "
-                               "500 a task); a limit at or below the dataset's size (0) audits it as it is.")] = None,
+                               "500 a task); a cap at or below the dataset's size (0) audits it as it is.")] = None,
+    # --limit is the first N samples on niah run and niah eval; a cap per task took its own name
+    old_limit: Annotated[int | None, deprecated_alias("--limit", "--max-per-task")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress on stderr.")] = False,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a file where audit.json goes that is not an earlier audit (by default it is "
@@ -85,6 +87,9 @@ def audit(
     settings.update({k: v for k, v in overrides.items() if v is not None})
     if over_limit != "skip" or "over_limit" not in settings:
         settings["over_limit"] = over_limit
+    limit = pick_alias(max_per_task, old_limit, "--max-per-task")
+    if limit is not None and limit < 0:
+        raise ConfigError(f"--max-per-task must be at least 0, not {limit}")
     options = AuditOptions(margin=margin, reference=reference, limit=limit,
                            media_roots=tuple(str(p) for p in media_root or ()),
                            **{k: v for k, v in settings.items() if v is not None})  # type: ignore[arg-type]
