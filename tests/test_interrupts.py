@@ -164,15 +164,15 @@ def _niah_ok(*args: str | Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def _text_dataset(out: Path, count: int) -> Path:
+def _text_dataset(out: Path, count: int, benchmark: str = "mm-niah", task: str = "retrieval-text") -> Path:
     """``count`` short text samples, written row by row (no builder): cheap to make, slow to work through."""
     with DatasetWriter(out) as writer:
         for i in range(count):
-            writer.write(Sample(f"retrieval-text/{i:06d}", "mm-niah", "retrieval-text",
+            writer.write(Sample(f"{task}/{i:06d}", benchmark, task,
                                 [TextPart(f"The secret ingredient of the soup is oak{i}.")],
                                 [TextPart("What is the secret ingredient of the soup?")], answer=f"oak{i}",
                                 meta={"context_length": 1000 * (1 + i % 3), "depth": [round(i % 5 / 5 + 0.1, 2)]}))
-        writer.finish({"benchmark": "mm-niah", "tasks": ["retrieval-text"]})
+        writer.finish({"benchmark": benchmark, "tasks": [task]})
     return out
 
 
@@ -336,37 +336,57 @@ def test_a_signal_during_niah_merge_leaves_the_earlier_merged_run_as_it_was(shar
 
 
 
-#: The exports a stop must leave as they were: (verb words, what --out names, the option to replace an earlier one)
-EXPORTS = {"mm-niah-dataset": (["export", "mm-niah-dataset"], "official", []),
-           "lmms-eval": (["export", "lmms-eval"], "lmms", ["--overwrite"]),
-           "inspect": (["export", "inspect"], "task.py", [])}
+#: The exports a stop must leave as they were: (verb words, what --out names, the option to replace an earlier one,
+#: the fixture of the dataset exported)
+EXPORTS = {"mm-niah-dataset": (["export", "mm-niah-dataset"], "official", [], "medium_dataset"),
+           "lmms-eval": (["export", "lmms-eval"], "lmms", ["--overwrite"], "medium_dataset"),
+           "inspect": (["export", "inspect"], "task.py", [], "medium_dataset"),
+           "seq-niah": (["export", "seq-niah"], "official", [], "seq_dataset"),
+           "infinibench": (["export", "infinibench"], "official", [], "infinibench_dataset")}
+
+
+@pytest.fixture(scope="module")
+def seq_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """8000 Sequential-NIAH samples in the test format (no needle positions): a second or two to export."""
+    return _text_dataset(tmp_path_factory.mktemp("seq") / "ds", 8000, "seq-niah", "real-temporal")
+
+
+@pytest.fixture(scope="module")
+def infinibench_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """8000 open-ended InfiniBench questions without their videos (the export writes the QA files only)."""
+    return _text_dataset(tmp_path_factory.mktemp("infinibench") / "ds", 8000, "infinibench", "summarization")
 
 
 @SIGNALS
 @pytest.mark.parametrize("export", sorted(EXPORTS))
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="freezes the export mid-way through /proc")
-def test_a_signal_during_an_export_leaves_the_earlier_export_as_it_was(medium_dataset: Path, tmp_path: Path,
-                                                                       sig: signal.Signals, export: str) -> None:
-    """The official MM-NIAH layout, the lmms-eval task folder and the inspect task file, each stopped where it is
-    seen working (writing its hidden staging folder; the inspect export, which writes one small file, while it
-    reads the dataset): the earlier export stays as it was and nothing else is left beside it."""
-    words, name, replace = EXPORTS[export]
+def test_a_signal_during_an_export_leaves_the_earlier_export_as_it_was(request: pytest.FixtureRequest,
+                                                                       tmp_path: Path, sig: signal.Signals,
+                                                                       export: str) -> None:
+    """The official MM-NIAH, Sequential-NIAH and InfiniBench layouts, the lmms-eval task folder and the inspect
+    task file, each stopped where it is seen working (in its hidden staging folder: MM-NIAH's and lmms-eval's
+    once a file is in it, the Sequential-NIAH and InfiniBench exports, which write one file, once it is made; the
+    inspect export, which writes one small file, while it reads the dataset): the earlier export stays as it was
+    and nothing else is left beside it."""
+    words, name, replace, fixture = EXPORTS[export]
+    dataset: Path = request.getfixturevalue(fixture)
     out = tmp_path / name
-    _niah_ok(*words, medium_dataset, "--out", out)
+    _niah_ok(*words, dataset, "--out", out)
     snapshot = (lambda: _files(out)) if out.is_dir() else (lambda: {name: out.read_text()})
     before = snapshot()
-    samples = medium_dataset / "samples.jsonl"
+    samples = dataset / "samples.jsonl"
 
     def inside(proc: subprocess.Popen[str]) -> bool:
         if export == "inspect":
             return holds_open(proc, samples)
-        return any(p.is_dir() and any(p.iterdir()) for p in tmp_path.glob(f".{name}.*.exporting"))
+        staged = [p for p in tmp_path.glob(f".{name}.*.exporting") if p.is_dir()]
+        return any(export in ("seq-niah", "infinibench") or any(p.iterdir()) for p in staged)
 
     def redone() -> None:
         nonlocal before
         before = snapshot()  # exported again: the same files, written anew
 
-    proc, (err, stopping), start_up = _signal_where_seen([*words, str(medium_dataset), "--out", str(out), *replace],
+    proc, (err, stopping), start_up = _signal_where_seen([*words, str(dataset), "--out", str(out), *replace],
                                                          sig, inside, redone, "writing")
     _stopped_whole(err, proc, sig, " ".join(words))
     assert stopping < _bound(start_up), (stopping, start_up)
