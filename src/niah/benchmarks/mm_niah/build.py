@@ -190,6 +190,8 @@ def _encode_jpeg(img: Any) -> bytes:
 
 
 def _encode_png(img: Any) -> bytes:
+    if img.mode not in ("RGB", "L"):  # every harness must see the same pixels: no alpha left to flatten
+        raise ValueError(f"a generated PNG must be RGB or L, not {img.mode} (composite it onto its background)")
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)
     return buf.getvalue()
@@ -897,7 +899,7 @@ class MMNIAHBuilder:
         # the answer lists every context image in reading order: pasted count, 0 for the others
         by_id = {id(s): k for k, s in enumerate(specs)}
         answer = [counts.get(by_id[id(it.payload)], 0) for it in layout.items if it.kind == "image"]
-        pattern = ctx.store_shared_png(cartoon, "patterns")
+        pattern = ctx.store_shared_png(ni.on_paper(cartoon), "patterns")
         question: list[Part] = [
             TextPart("This is the object: "), ImagePart(pattern),
             TextPart(" How many of this object are pasted in each image of the document? List the number for "

@@ -476,6 +476,19 @@ def _draw_cartoon_cached(kind: str, size: int, seed: int) -> Image.Image:
     return out
 
 
+def on_paper(image: Image.Image, background: RGB = WHITE) -> Image.Image:
+    """``image`` composited onto an opaque ``background`` and returned as RGB (a cartoon shown on its own, as
+    the counting-image question's pattern, is a drawing on white paper like the option tiles).
+
+    A dataset never ships transparency: one harness flattens it onto black, a server may blend it onto white,
+    and the model would see a different picture depending on which it went through.
+    """
+    rgba = image.convert("RGBA")
+    paper = Image.new("RGBA", rgba.size, (*background, 255))
+    paper.alpha_composite(rgba)
+    return paper.convert("RGB")
+
+
 # ============================================================================================ pasting
 
 
