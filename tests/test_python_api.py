@@ -84,14 +84,34 @@ def test_headlines_reads_a_run_folder(tmp_path: Path) -> None:
         headlines(tmp_path)
 
 
-def test_audit_measures_more_samples_of_a_python_build(tmp_path: Path) -> None:
+def test_audit_measures_more_samples_of_a_python_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from niah.api import audit
 
     ds = tmp_path / "ds"
     counts = build("mm-niah", ds, lengths="1k", tasks=["retrieval-text"], per_cell=1, seed=4, progress=False)
-    report = audit(ds, limit=3 * counts["retrieval-text"], progress=False)
+    report = audit(ds, max_per_task=3 * counts["retrieval-text"], progress=False)
     built = [s for s in report.sources if s.get("built")]
     assert built and "niah.api.build" in built[0]["command"], report.sources
     assert report.tasks["retrieval-text"] > counts["retrieval-text"]
-    as_is = audit(ds, limit=0, progress=False)
+    as_is = audit(ds, max_per_task=0, progress=False)
     assert as_is.tasks["retrieval-text"] == counts["retrieval-text"]
+    old_spelling = audit(ds, limit=0, progress=False)  # AuditOptions' own name, deprecated here
+    assert old_spelling.tasks == as_is.tasks
+    assert "note: audit(limit=...) is deprecated; use max_per_task" in capsys.readouterr().err
+
+
+def test_run_takes_the_sampling_seed_by_its_own_name(tmp_path: Path) -> None:
+    """``sampling_seed`` is ``niah run --sampling-seed`` (``seed`` is a build's); it reaches the settings sent."""
+    import json
+
+    from niah.api import run
+    from niah.prompts.types import GenerationSettings
+    from niah.util.errors import ConfigError
+
+    ds = tmp_path / "ds"
+    build("mm-niah", ds, lengths="1k", tasks=["retrieval-text"], per_cell=1, progress=False)
+    run(ds, "baseline:oracle", tmp_path / "run", sampling_seed=3, progress=False)
+    assert '"seed": 3' in json.dumps(json.loads((tmp_path / "run" / "run.json").read_text()))
+    with pytest.raises(ConfigError, match="give the sampling seed once"):
+        run(ds, "baseline:oracle", tmp_path / "other", sampling_seed=3, generation=GenerationSettings(seed=4))
+    assert not (tmp_path / "other").exists()

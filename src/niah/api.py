@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -135,10 +136,21 @@ def report(inputs: Sequence[str | Path], out: str | Path, *, names: Sequence[str
     return build_report(load_inputs(list(inputs), names=names), out, options)
 
 
-def audit(dataset: str | Path, *, progress: bool = True, **options: Any) -> AuditReport:
+def audit(dataset: str | Path, *, progress: bool = True, max_per_task: int | None = None,
+          **options: Any) -> AuditReport:
     """Try every shortcut on ``dataset``, as ``niah audit`` does: a dataset :func:`build` (or ``niah build``) made
     with an explicit ``seed`` and ``per_cell`` is measured on enough samples of its generator (more are built in a
-    private temporary folder, up to ``limit`` a task) that each probe's noise allowance is within 5 points.
-    ``options`` are :class:`niah.audit.dataset.AuditOptions` fields (``limit=0``: the dataset as it is). The
-    report's ``passed`` says whether every probe stayed at chance; nothing is written."""
+    private temporary folder, up to ``max_per_task`` a task, as ``niah audit --max-per-task``) that each probe's
+    noise allowance is within 5 points (``max_per_task=0``: the dataset as it is). The other ``options`` are
+    :class:`niah.audit.dataset.AuditOptions` fields (``limit``, its name there, is the first N samples in
+    :func:`run`: given here it still works, with a note). The report's ``passed`` says whether every probe stayed at
+    chance; nothing is written."""
+    if "limit" in options:
+        print("note: audit(limit=...) is deprecated; use max_per_task (as niah audit --max-per-task)",
+              file=sys.stderr)
+        if max_per_task is not None and options["limit"] != max_per_task:
+            raise ConfigError("give max_per_task once (its deprecated spelling limit was given too, with another "
+                              "value)")
+    if max_per_task is not None:
+        options["limit"] = max_per_task
     return audit_enough(dataset, AuditOptions(**options), progress=progress)
