@@ -204,7 +204,7 @@ def test_dense_minilm_retriever_ranks_the_paraphrase_first():
 
 
 def test_random_baseline_takes_the_runs_sampling_seed():
-    """``niah run --seed N`` reaches baseline:random as it reaches a model: another seed, another draw (it was
+    """``niah run --sampling-seed N`` reaches baseline:random as it reaches a model: another seed, another draw (it was
     ignored, so runs with seeds 1-4 repeated one draw); the same seed, the same replies."""
     import dataclasses
 

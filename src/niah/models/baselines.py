@@ -74,7 +74,7 @@ class RandomBaseline(_Baseline):
     """Options: ``seed`` (default 0), and for a family's random answerer (``RandomShape``) ``count_max`` (largest
     random count, default 10) and ``count_items`` (largest number of counts in one reply, default 3).
 
-    A request's sampling seed (``niah run --seed``), when set, replaces the ``seed`` option, as it would a
+    A request's sampling seed (``niah run --sampling-seed``), when set, replaces the ``seed`` option, as it would a
     model's: runs with different seeds are different draws (it was ignored, so every run repeated one draw).
     """
 
