@@ -96,3 +96,44 @@ def test_an_import_over_changed_files_is_refused_not_taken_for_the_import_alread
     assert len((tmp_path / "ds" / "samples.jsonl").read_text(encoding="utf-8").splitlines()) == len(lines)
     invoke_ok([*command, "--overwrite"])
     assert len((tmp_path / "ds" / "samples.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
+def _write_corpus(folder: Path, topic: str) -> None:
+    folder.mkdir(exist_ok=True)
+    for doc in range(3):
+        sentences = [f"The {topic} report {doc} notes that shelf {n} of the archive holds {n * 7 % 31} ledgers "
+                     f"bound in {('red', 'green', 'grey')[n % 3]} cloth." for n in range(120)]
+        paragraphs = [" ".join(sentences[k:k + 6]) for k in range(0, len(sentences), 6)]
+        (folder / f"doc{doc}.txt").write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
+
+
+def test_a_build_over_a_changed_corpus_is_refused_not_taken_for_the_build_already_there(tmp_path: Path) -> None:
+    """The same `niah build` over a --corpus folder whose files changed since is another build: refused, naming
+    the option (it said "nothing to do" and kept the samples of the old texts)."""
+    corpus = tmp_path / "texts"
+    _write_corpus(corpus, "harbour")
+    out = tmp_path / "ds"
+    command = ["build", "mm-niah", "--out", str(out), "--lengths", "2k", "--no-images", "--corpus",
+               f"textdir:{corpus}", *SMALL]
+    invoke_ok(command)
+    samples = (out / "samples.jsonl").read_bytes()
+    assert "already holds this build" in invoke_ok(command)
+    _write_corpus(corpus, "orchard")  # same names, same options: only the content differs
+    said = _refused(command)
+    assert "holds another dataset: the files of --corpus changed since it was written" in said and "--overwrite" in said
+    assert (out / "samples.jsonl").read_bytes() == samples  # untouched
+    invoke_ok([*command, "--overwrite"])
+    rebuilt = (out / "samples.jsonl").read_text(encoding="utf-8")
+    assert "orchard" in rebuilt and "harbour" not in rebuilt
+    assert "already holds this build" in invoke_ok(command)
+
+
+def test_an_eval_over_a_changed_corpus_is_refused(tmp_path: Path) -> None:
+    corpus = tmp_path / "texts"
+    _write_corpus(corpus, "harbour")
+    command = ["eval", "--out", str(tmp_path / "ev"), "--model", "baseline:oracle", "--no-audit", "--no-published",
+               "--no-progress", "--tasks", "retrieval-text", "--lengths", "2k", "--corpus", f"textdir:{corpus}"]
+    invoke_ok(command)
+    _write_corpus(corpus, "orchard")
+    said = _refused(command)
+    assert "holds an eval of another build: the files of --corpus changed since it was written" in said

@@ -5,6 +5,7 @@ another one is refused naming what differs, and ``niah audit`` can build more sa
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,46 @@ def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
                           if f.suffix.lower() in DATA_SUFFIXES and f.is_file()]
         if parts:
             digests[name] = text_digest(parts)
+    return digests
+
+
+def named_path(value: Any) -> Path | None:
+    """The file or folder an option value names: a path, or the PATH of a ``KIND:PATH`` spec (``--corpus
+    textdir:DIR``); None when it names nothing that exists (``default``, a tokenizer's name, a length)."""
+    if isinstance(value, Path):
+        candidates = [value]
+    elif isinstance(value, str) and value.strip():
+        text = value.strip()
+        kind, sep, rest = text.partition(":")
+        candidates = [Path(text).expanduser()]
+        if sep and rest and re.fullmatch(r"[a-z][a-z0-9-]*", kind):
+            candidates.append(Path(rest).expanduser())
+    else:
+        return None
+    return next((path for path in candidates if path.exists()), None)
+
+
+def option_digests(options: dict[str, Any]) -> dict[str, str]:
+    """SHA-256 of what each option naming a file or folder (:func:`named_path`) holds, keyed ``--name``: every
+    file of a folder by relative name and content (a corpus's texts, a folder of images), hashed, never
+    tokenized or decoded. A generator copies what it reads into the dataset, so the same options over changed
+    files are another build, not the one already there."""
+    from niah.build.buildkey import path_digest, text_digest
+    from niah.util.errors import DataError
+
+    digests: dict[str, str] = {}
+    for name, value in options.items():
+        parts: list[str] = []
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            path = named_path(item)
+            if path is None:
+                continue
+            try:
+                parts.append(path_digest(path))
+            except (OSError, DataError):  # unreadable: the generator says so itself, naming the file
+                parts.append("unreadable")
+        if parts:
+            digests["--" + name.replace("_", "-")] = text_digest(parts)
     return digests
 
 

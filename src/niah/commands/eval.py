@@ -72,15 +72,16 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
     from niah.util.errors import ConfigError
 
     if dataset is None:
-        from niah.build.record import differing_options, read_build_record, write_build_record
+        from niah.build.record import differing_options, option_digests, read_build_record, write_build_record
 
         dataset = out / "dataset"
         family = get_family(benchmark or DEFAULT_FAMILY)
         # what this eval asks to build: the same again resumes, another build is refused (--overwrite replaces)
         asked = {"family": family.name, "tasks": tasks or None, "lengths": lengths or None, "per_cell": per_cell,
                  "seed": seed, "corpus": corpus, "tokenizer": tokenizer, "image_tokens": image_tokens}
+        inputs = option_digests({"corpus": corpus, "tokenizer": tokenizer})  # the content they name counts
         if (dataset / "samples.jsonl").is_file():
-            differs = differing_options(read_build_record(dataset), "eval", asked)
+            differs = differing_options(read_build_record(dataset), "eval", asked, inputs)
             if differs:
                 raise ConfigError(f"{out} holds an eval of another build: " + "; ".join(differs)
                                   + "; pass --overwrite to replace its dataset, run and report, or choose a new "
@@ -106,7 +107,7 @@ def _evaluate_in(*, out: Path, dataset: Path | None, model: str, base_urls: list
             if lengths:
                 options["lengths"] = lengths
             builder.build(dataset, options, progress)
-            write_build_record(dataset, "eval", asked)
+            write_build_record(dataset, "eval", asked, inputs)
     run_dir = out / "run"
     summary = run_dataset_sync(dataset, model, run_dir, concurrency=concurrency, progress=progress,
                                base_urls=base_urls or None, api_key_env=api_key_env, limit=limit,

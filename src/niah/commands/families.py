@@ -20,6 +20,7 @@ from niah.build.record import (
     differing_options,
     input_digests,
     is_dataset_folder,
+    option_digests,
     read_build_record,
     write_build_record,
 )
@@ -55,6 +56,8 @@ def _guarded(verb: str, command: Command) -> Callable[..., Any]:
         out = Path(bound.arguments["out"])
         options = {k: v for k, v in bound.arguments.items() if k != "out"}
         inputs = input_digests({k: v for k, v in options.items() if k in read_arguments})
+        if verb == "build":  # a generator copies what its options name (a corpus, images): their content counts
+            inputs.update(option_digests({k: v for k, v in options.items() if k not in read_arguments}))
         found = claim_output_folder(out, overwrite=overwrite, is_ours=is_dataset_folder, kind="a niah dataset")
         if found == OURS:
             differs = differing_options(read_build_record(out), name, options, inputs)
