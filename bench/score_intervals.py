@@ -78,8 +78,8 @@ def main() -> None:
 
     with_intervals = niah.scoring.score.headline_intervals
 
-    def without_intervals(scorer, rows, mode, head):  # type: ignore[no-untyped-def]
-        return None, None, dict.fromkeys(head.by_task)
+    def without_intervals(scorer, rows, mode, head, hold=None):  # type: ignore[no-untyped-def]
+        return niah.scoring.score.Intervals(None, None, dict.fromkeys(head.by_task))
 
     only = {name for name in args.only.split(",") if name}
     grown: list[tuple[str, Path]] = []

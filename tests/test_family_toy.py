@@ -133,7 +133,8 @@ def test_toy_family_end_to_end(tmp_path: Path) -> None:
     assert scores == {
         "schema": "niah.scores/2", "benchmark": "toy-niah", "mode": "official", "scale": "percent",
         "metric": "mean score", "overall": 100.0, "ci95": [60.9666, 100.0], "ci_method": "wilson",
-        "covered": 100.0, "n": 6, "by_task": {"find": {"score": 100.0, "n": 6, "ci95": [60.9666, 100.0]}},
+        "covered": 100.0, "n": 6, "full_grid": True, "covered_ci95": [60.9666, 100.0], "covered_ci_method": "wilson",
+        "by_task": {"find": {"score": 100.0, "n": 6, "ci95": [60.9666, 100.0]}},
         "official": {"accuracy": 1.0, "by_needles": [1, 2, 3]},
         "run_status": {"complete": True, "answered": 6, "failed": 0, "skipped": 0, "missing": 0, "total": 6,
                        "requests": 6}}

@@ -95,7 +95,9 @@ def test_eval_small(tmp_path: Path) -> None:
     # the headline niah score prints: two of the six tasks give no official overall (it needs all six)
     doc = json.loads((tmp_path / "ev" / "run" / "scores.json").read_text())
     assert doc["overall"] is None and doc["covered"] is not None
-    line = (f"mm-niah: accuracy over the part of the grid the run holds {format_pct(doc['covered'])}%, n=10; "
+    low, high = doc["covered_ci95"]  # the interval of the figure over the part held, stored beside it
+    line = (f"mm-niah: accuracy over the part of the grid the run holds {format_pct(doc['covered'])}% "
+            f"(95% CI {low:.1f}-{high:.1f}, {doc['covered_ci_method']}), n=10; "
             "official overall undefined: the official rule needs parts of the grid (tasks, data sets) the run lacks")
     assert "".join(line.split()) in "".join(out.split())  # the console may wrap the line
     assert (tmp_path / "ev" / "report" / "index.html").is_file()

@@ -16,7 +16,7 @@ from support.cli import invoke_ok
 from support.datasets import write_mm_niah_like
 
 SHARED_KEYS = {"schema", "benchmark", "mode", "scale", "metric", "overall", "ci95", "ci_method", "covered", "n",
-               "by_task", "official", "run_status"}
+               "full_grid", "covered_ci95", "covered_ci_method", "by_task", "official", "run_status"}
 
 
 @pytest.fixture(scope="module")
@@ -89,10 +89,13 @@ def test_niah_score_prints_the_headline(oracle_run: Path) -> None:
     out = invoke_ok(["score", str(oracle_run)])
     # a partial grid: the headline is the figure over the part the run holds; the official overall, which
     # counts the empty bins 0, stands labelled beside it (per task too)
-    assert (f"mm-niah: accuracy over the part of the grid the run holds 100.0%, n=12; official overall "
-            f"{doc['overall']:.1f}% counts the parts of the grid the run lacks as 0") in out
-    assert (f"  retrieval-text: 100.0% over its part of the grid, n=2; official {doc['overall']:.1f}% counts the "
-            "parts it lacks as 0") in out
+    # each with its interval, the one scores.json holds beside it (Wilson's 2 of 2, and 12 of 12, at 100)
+    assert not doc["full_grid"] and doc["covered_ci95"] == [75.7506, 100.0] and doc["covered_ci_method"] == "wilson"
+    assert (f"mm-niah: accuracy over the part of the grid the run holds 100.0% (95% CI 75.8-100.0, wilson), n=12; "
+            f"official overall {doc['overall']:.1f}% counts the parts of the grid the run lacks as 0") in out
+    assert doc["by_task"]["retrieval-text"]["covered_ci95"] == [34.238, 100.0]
+    assert (f"  retrieval-text: 100.0% (95% CI 34.2-100.0) over its part of the grid, n=2; official "
+            f"{doc['overall']:.1f}% counts the parts it lacks as 0") in out
 
 
 def test_a_file_of_the_older_layout_reports_as_the_current_one(oracle_run: Path, tmp_path: Path) -> None:

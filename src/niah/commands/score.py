@@ -159,12 +159,14 @@ def headline_lines(doc: dict[str, Any]) -> list[str]:
                          f"covered {_pct(block.get('covered'))}" + (f"; {head.official_note}" if head.official_note
                                                                      else ""))
         else:
-            lines.append(f"{name}: {short} {_pct(head.value)}, n={head.n}; {head.official_note}"
+            lines.append(f"{name}: {short} {_pct(head.value)}{_ci(head.ci95, head.ci_method)}, n={head.n}; "
+                         f"{head.official_note}"
                          + ("; per task below" if block.get("by_task") else ""))
         for task, entry in (block.get("by_task") or {}).items():
             note = f"; {entry['note']}" if isinstance(entry.get("note"), str) else ""  # e.g. an official flip
             if entry.get("covered") is not None:  # a partial grid: the built part first, the official labelled
-                lines.append(f"  {task}: {_pct(entry['covered'])} over its part of the grid, n={entry.get('n')}; "
+                lines.append(f"  {task}: {_pct(entry['covered'])}{_ci(entry.get('covered_ci95'))} over its part of "
+                             f"the grid, n={entry.get('n')}; "
                              f"official {_pct(entry.get('score'))} counts the parts it lacks as 0{note}")
             else:
                 lines.append(f"  {task}: {_pct(entry.get('score'))}{_ci(entry.get('ci95'))}, n={entry.get('n')}{note}")

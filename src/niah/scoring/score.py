@@ -40,7 +40,7 @@ import os
 import tempfile
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -208,13 +208,49 @@ def _headline(scorer: Scorer, rows: ScoredRows, mode: str) -> Headline:
     return _headline_of(scorer, scorer.aggregate(rows, mode), rows, mode)
 
 
+@dataclass(frozen=True)
+class GridHold:
+    """Whether a run holds the whole grid its family's official figures are defined over (overall, and per
+    by_task key): read from where the rows stand, never from their scores (a run that got everything wrong
+    holds the part of the grid it holds)."""
+
+    full: bool
+    task_full: dict[str, bool]
+
+
+def grid_hold(scorer: Scorer, rows: ScoredRows, mode: str) -> GridHold:
+    """The headline of the same rows with every one scored 1: on a full grid its official figures equal the
+    figures over the part the run holds; an empty part counted 0, or an official figure left undefined, tells
+    them apart whatever the run's own scores are."""
+    ones: ScoredRows = [({**row, "scores": {**row["scores"], mode: 1.0}}, info) for row, info in rows]
+    head = _headline(scorer, ones, mode)
+    full = head.overall is not None and (head.covered is None or abs(head.overall - head.covered) <= _SAME_FIGURE)
+    return GridHold(full, {key: task.covered is None or (task.score is not None
+                                                          and abs(task.covered - task.score) <= _SAME_FIGURE)
+                           for key, task in head.by_task.items()})
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """95% intervals (percent) of a headline's figures: ``overall`` (with ``method``) and per by_task key; on a
+    partial grid also those of the figures over the part the run holds (``covered``, per task ``task_covered``)."""
+
+    overall: list[float] | None
+    method: str | None
+    tasks: dict[str, list[float] | None]
+    covered: list[float] | None = None
+    covered_method: str | None = None
+    task_covered: dict[str, list[float] | None] = field(default_factory=dict)
+
+
 def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headline,
-                       ) -> tuple[list[float] | None, str | None, dict[str, list[float] | None]]:
+                       hold: GridHold | None = None) -> Intervals:
     """95% intervals (percent) of a headline's overall and by_task scores: Wilson for a plain mean of 0/1
     per-sample scores (a proportion), else the seeded percentile bootstrap over the scored rows, stratified as
     the family says (:class:`Scorer` ``stratum``: outcomes redrawn within a stratum onto its own positions),
-    which recomputes the family's aggregation and headline on each resample. Returns (overall interval, its method,
-    interval per by_task key); undefined scores get None."""
+    which recomputes the family's aggregation and headline on each resample. Where ``hold`` says the grid is
+    partial, the figures over the part the run holds (``covered``) get theirs from the same resamples (the
+    statistics added draw nothing: every other interval stays as it was). Undefined scores get None."""
     binary = is_binary([float(row["scores"][mode]) for row, _info in rows])
 
     def wilson(score: float | None, n: int) -> list[float] | None:
@@ -237,16 +273,43 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
             tasks[key] = wilson(task.score, task.n)
         else:
             boot.append("task:" + key)
+    # on a partial grid the built part's figures, always bootstrapped (a mean over the cells the run holds)
+    if hold is not None and not hold.full and head.covered is not None:
+        boot.append("covered")
+    partial_tasks = [key for key, task in head.by_task.items() if hold is not None
+                     and not hold.task_full.get(key, True) and task.covered is not None]
+    boot.extend("covered:" + key for key in partial_tasks)
+    found = Intervals(overall, method, tasks)
     if boot:
         resampling = _Resampling(scorer, rows, mode, _strata_of(scorer, rows))
         intervals = dict(zip(boot, _bootstrap(resampling, boot), strict=True))
         if "" in intervals:
-            overall, alike_method = _resampled(resampling, intervals[""], None, head.overall)
+            overall, alike_method = _resampled(resampling, intervals[""], "", head.overall)
             method = (alike_method or BOOTSTRAP) if overall is not None else None
         for key, task in head.by_task.items():
             if "task:" + key in intervals:
-                tasks[key] = _resampled(resampling, intervals["task:" + key], key, task.score)[0]
-    return overall, method, tasks
+                tasks[key] = _resampled(resampling, intervals["task:" + key], "task:" + key, task.score)[0]
+        found = Intervals(overall, method, tasks)
+        if "covered" in intervals:
+            covered, alike_method = _resampled(resampling, intervals["covered"], "covered", head.covered)
+            found = replace(found, covered=covered,
+                            covered_method=(alike_method or BOOTSTRAP) if covered is not None else None)
+        for key in partial_tasks:
+            found.task_covered[key] = _resampled(resampling, intervals["covered:" + key], "covered:" + key,
+                                                 head.by_task[key].covered)[0]
+    return found
+
+
+def _statistic(head: Headline, name: str) -> float | None:
+    """One figure of a headline by its name in the bootstrap: "" the overall, "task:KEY" a task's score,
+    "covered" and "covered:KEY" the same over the part of the grid the run holds."""
+    if name in ("", "covered"):
+        return head.overall if name == "" else head.covered
+    kind, key = name.split(":", 1)
+    task = head.by_task.get(key)
+    if task is None:
+        return None
+    return task.score if kind == "task" else task.covered
 
 
 @dataclass(frozen=True)
@@ -301,16 +364,14 @@ def _bootstrap(resampling: _Resampling, boot: list[str]) -> list[tuple[float, fl
     values: list[list[float]] = [[] for _ in boot]
     for draws in stratified_draws(sizes):
         for again in headlines(by_index[draws + starts]):
-            found: dict[str, float | None] = {"": again.overall}
-            found.update({"task:" + key: task.score for key, task in again.by_task.items()})
             for statistic, name in zip(values, boot, strict=True):
-                value = found.get(name)
+                value = _statistic(again, name)
                 if value is not None:
                     statistic.append(float(value))
     return [percentile_interval(statistic) for statistic in values]
 
 
-def _resampled(resampling: _Resampling, interval: tuple[float, float] | None, task: str | None,
+def _resampled(resampling: _Resampling, interval: tuple[float, float] | None, name: str,
                score: float | None) -> tuple[list[float] | None, str | None]:
     """A bootstrap interval as reported, and the method of the interval put in its place when it is that of a
     common score (None when it stays the bootstrap's).
@@ -323,6 +384,7 @@ def _resampled(resampling: _Resampling, interval: tuple[float, float] | None, ta
     bounds = _bounds(interval, 1.0)
     if bounds is None or bounds[0] != bounds[1] or score is None:
         return bounds, None
+    task = name.split(":", 1)[1] if ":" in name else None
     behind = [k for k, (row, info) in enumerate(rows) if (task is None or row["task"] == task)
               and (scorer.counted is None or scorer.counted(row, info))] or list(range(len(rows)))
     # the strata behind the figure (those the bootstrap redraws within): each must have scored alike, though
@@ -341,8 +403,7 @@ def _resampled(resampling: _Resampling, interval: tuple[float, float] | None, ta
         moved: ScoredRows = [
             ({**row, "scores": {**row["scores"], mode: scores[stratum_of[k]]}} if k in chosen else row, info)
             for k, (row, info) in enumerate(rows)]
-        again = _headline(scorer, moved, mode)
-        found = again.overall if task is None else (again.by_task[task].score if task in again.by_task else None)
+        found = _statistic(_headline(scorer, moved, mode), name)
         return None if found is None else found / 100.0
 
     commons = set(common_of.values())
@@ -366,15 +427,21 @@ def benchmark_block(scorer: Scorer, benchmark: str, rows: ScoredRows, mode: str)
     """The scores.json of one benchmark's rows in one mode (see the module docstring), without run_status."""
     structure = scorer.aggregate(rows, mode)
     head = _headline_of(scorer, structure, rows, mode)
-    ci95, method, task_ci = headline_intervals(scorer, rows, mode, head)
+    hold = grid_hold(scorer, rows, mode)
+    found = headline_intervals(scorer, rows, mode, head, hold)
+    covered_ci, covered_method = ((found.overall, found.method) if hold.full
+                                  else (found.covered, found.covered_method))
     return {
         "schema": SCORES_SCHEMA, "benchmark": benchmark, "mode": mode, "scale": SCALE, "metric": head.metric,
-        "overall": percent(head.overall, 1.0), "ci95": ci95, "ci_method": method,
+        "overall": percent(head.overall, 1.0), "ci95": found.overall, "ci_method": found.method,
         "covered": percent(head.covered, 1.0), "n": head.n,  # the samples behind the headline and its interval
-        "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": task_ci[key],
-                          # a task's figure over the part of the grid the run holds, where it differs
-                          **({"covered": percent(task.covered, 1.0)} if task.covered is not None
-                             and (task.score is None or abs(task.covered - task.score) > _SAME_FIGURE) else {}),
+        # whether the run holds the whole grid the official overall is defined over (where the rows stand, never
+        # their scores), and the interval of covered: ci95's on a full grid
+        "full_grid": hold.full, "covered_ci95": covered_ci, "covered_ci_method": covered_method,
+        "by_task": {key: {"score": percent(task.score, 1.0), "n": task.n, "ci95": found.tasks[key],
+                          # a task's figure over the part of the grid the run holds, where it lacks a part
+                          **({"covered": percent(task.covered, 1.0), "covered_ci95": found.task_covered.get(key)}
+                             if task.covered is not None and not hold.task_full.get(key, True) else {}),
                           **({"note": task.note} if task.note else {})}
                     for key, task in head.by_task.items()},
         **({"note": head.note} if head.note else {}),
@@ -436,7 +503,9 @@ def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
     method = block.get("ci_method") if isinstance(block.get("ci_method"), str) else None
     raw_note = block.get("note")
     family_note = raw_note if isinstance(raw_note, str) else ""
-    if overall is not None and (covered is None or abs(overall - covered) <= _SAME_FIGURE):
+    full = block.get("full_grid")  # older files: where the two figures agree (a run all wrong reads as full)
+    if full is True or (full is None and overall is not None
+                        and (covered is None or abs(overall - covered) <= _SAME_FIGURE)):
         return HeadlineFigure(overall, metric, OFFICIAL, n, ci95, method, overall, family_note)
     what = f"{short} over the part of the grid the run holds (the official rule on it, no empty part counted 0)"
     if overall is None:
@@ -444,7 +513,11 @@ def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
     else:
         note = (f"official overall {overall:.1f}% counts the parts of the grid the run lacks as 0 (a figure for "
                 "the full grid only)")
-    return HeadlineFigure(covered, what, "covered", n, None, None, overall,
+    # the built part's own interval, computed once by niah score (older files hold none)
+    held = block.get("covered_ci95")
+    held_ci = [float(held[0]), float(held[1])] if isinstance(held, list) and len(held) == 2 else None
+    held_method = block.get("covered_ci_method") if isinstance(block.get("covered_ci_method"), str) else None
+    return HeadlineFigure(covered, what, "covered", n, held_ci, held_method if held_ci else None, overall,
                           "; ".join(part for part in (note, family_note) if part))
 
 
@@ -469,6 +542,8 @@ def combined_block(blocks: dict[str, dict[str, Any]], mode: str) -> dict[str, An
         "overall": _mean_or_none([b["overall"] for b in blocks.values()]), "ci95": None, "ci_method": None,
         "covered": _mean_or_none([b["covered"] for b in blocks.values()]),
         "n": sum(b["n"] for b in blocks.values()),
+        "full_grid": all(b.get("full_grid", True) for b in blocks.values()), "covered_ci95": None,
+        "covered_ci_method": None,
         "by_task": {f"{name}/{task}": entry for name, b in blocks.items() for task, entry in b["by_task"].items()},
         "benchmarks": blocks,
     }
@@ -784,7 +859,8 @@ def _write_scores_files(run_dir: Path, aggregates: dict[str, dict[str, Any]], su
     if summary.scored == 0:  # every answered sample lacks gold: nothing to aggregate, say so
         aggregates = {OFFICIAL: {"schema": SCORES_SCHEMA, "benchmark": None, "mode": OFFICIAL, "scale": SCALE,
                                  "metric": None, "overall": None, "ci95": None, "ci_method": None,
-                                 "covered": None, "n": 0, "by_task": {}, "official": None}}
+                                 "covered": None, "n": 0, "full_grid": False, "covered_ci95": None,
+                                 "covered_ci_method": None, "by_task": {}, "official": None}}
     written: dict[str, dict[str, Any]] = {}
     for name, aggregate in aggregates.items():
         path = run_dir / ("scores.json" if name == OFFICIAL else f"scores.{name}.json")

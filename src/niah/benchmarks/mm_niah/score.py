@@ -234,11 +234,12 @@ def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
     """The bootstrap's headlines from sums per cell (:class:`Scorer` ``resampler``): a resampled row adds the
     drawn row's score to the cell of its position (the layout is the position's), in the rows' order, as
     :func:`task_cells` adds them; the image-count probe's accuracy is summed alike (its breakdown by image
-    count, which the headline does not read, is left out; so are the covered figures, which the bootstrap does
-    not read). None where a position has no cell to give."""
+    count, which the headline does not read, is left out; so are the covered figures on a full grid, where they
+    are the official ones). None where a position has no cell to give."""
     import numpy as np
 
     from niah.benchmarks.mm_niah import bins
+    from niah.benchmarks.mm_niah.official import TASKS, is_official_task
 
     num_bins, num_cells = len(bins.CONTEXT_EDGES), bins.NUM_DEPTH_CELLS
     tasks = list(dict.fromkeys(row["task"] for row, _info in rows))
@@ -260,6 +261,12 @@ def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
     score_of = np.array(scores, dtype=np.float64)
     cell_at = np.array(cell_of_row, dtype=np.intp)[np.asarray(positions, dtype=np.intp)]
     per_task = num_cells * num_bins
+    # a resample keeps each position's task and cell, so which cells are filled is the rows' own: where any of
+    # the six tasks' cells is empty, the figures over the part of the grid the run holds are bootstrapped too
+    held_slots = {(row["task"], cell) for (row, _info), cell in zip(rows, cell_of_row, strict=True)
+                  if cell >= 0 and is_official_task(row["task"])}
+    official_tasks = {task for task, _cell in held_slots}
+    partial = len(official_tasks) < len(TASKS) or len(held_slots) < len(official_tasks) * per_task
 
     def headlines(drawn: np.ndarray) -> list[Headline]:
         count, width = drawn.shape
@@ -290,7 +297,7 @@ def resampler(rows: ScoredRows, mode: str, positions: Sequence[int],
             samples: dict[str, int] = defaultdict(int)
             samples.update({tasks[k]: n for k, n in enumerate(np.bincount(drawn_task[r], None, len(tasks)).tolist())
                             if n})
-            out.append(_headline_from(_aggregate_cells(cells, probe), cells, samples, covered=False))
+            out.append(_headline_from(_aggregate_cells(cells, probe), cells, samples, covered=partial))
         return out
 
     return headlines
