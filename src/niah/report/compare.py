@@ -204,8 +204,9 @@ class LeaderboardRow:
 def _headline_row(inp: ReportInput) -> LeaderboardRow | None:
     """The input's headline as ``niah score`` wrote and printed it (:func:`niah.scoring.score.headline_figure` on its
     scores.json block): the official overall on a full grid, with its interval; on a partial grid the figure
-    over the part the run holds, its interval the one the overall table prints beside it where the table has
-    that figure, else Wilson's (0/1 scores) or the normal one over its samples."""
+    over the part the run holds with the interval niah score stored beside it (``covered_ci95``). A file
+    written before that key: the interval the overall table prints beside the figure where the table has it,
+    else Wilson's (0/1 scores) or the normal one over its samples."""
     from niah.scoring.score import headline_figure
 
     assert inp.headline is not None
