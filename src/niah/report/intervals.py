@@ -297,9 +297,36 @@ def input_intervals(inp: ReportInput) -> dict[str, RowIntervals]:
     if spec is None:
         return {}
     if inp.interval_cache is None:
-        inp.interval_cache = (_run_intervals(inp, spec) if inp.samples and inp.cell_shape is not None
-                              else _counts_intervals(inp, spec))
+        found = (_run_intervals(inp, spec) if inp.samples and inp.cell_shape is not None
+                 else _counts_intervals(inp, spec))
+        inp.interval_cache = _stored_headline_intervals(inp, spec, found)
     return inp.interval_cache
+
+
+def _stored_headline_intervals(inp: ReportInput, spec: ReportSpec, found: dict[str, RowIntervals],
+                               ) -> dict[str, RowIntervals]:
+    """The overall row's Overall and Overall over the bins with samples take the intervals niah score stored
+    beside those figures in scores.json (``ci95``, ``covered_ci95``), where the row shows the same figures: the
+    headline's interval is computed once, and every table prints that one."""
+    import dataclasses
+
+    from niah.scoring.score import headline_figure
+
+    current = found.get(OVERALL_KEY)
+    if inp.headline is None or current is None:
+        return found
+    head = headline_figure(inp.headline)
+    row = table_rows(inp, spec, inp.task_scores, inp.overall).get(OVERALL_KEY)
+    if row is None or head.ci95 is None or head.value is None:
+        return found
+    stored = (head.ci95[0], head.ci95[1])
+    shown = row.overall if head.basis == "official" else row.filled
+    if shown is None or abs(shown - head.value) >= 0.05:  # the table prints another figure: its own interval
+        return found
+    if head.basis == "official":
+        return {**found, OVERALL_KEY: dataclasses.replace(current, overall=stored,
+                                                          overall_method=head.ci_method or current.overall_method)}
+    return {**found, OVERALL_KEY: dataclasses.replace(current, filled=stored)}
 
 
 def with_intervals(row: TableRow, found: RowIntervals | None) -> TableRow:
