@@ -149,7 +149,7 @@ def test_cli_build_run_score(tmp_path):
 
     # the embedded image pool (default) once, here
     assert "built 2 samples (vh_multi: 2)" in niah("build", "mmlongbench-vh", "--out", "ds", "--lengths", "8k",
-                                                   "--per-length", "2", "--needles", "2", "--no-progress")
+                                                   "--per-cell", "2", "--needles", "2", "--no-progress")
     niah("run", "ds", "--model", "baseline:oracle", "--out", "run", "--no-progress")
     printed = niah("score", "run")
 
@@ -160,8 +160,9 @@ def test_cli_build_run_score(tmp_path):
     # and an overall the official rule leaves undefined (one category of four) says so
     task = json.loads((tmp_path / "run" / "scores.json").read_text())["by_task"]["vh_multi"]
     assert task["score"] == 100.0 and 50.0 <= task["ci95"][0] < 52.0 and task["ci95"][1] == 100.0
-    assert ("mmlongbench: score over the part of the grid the run holds 100.0%, n=2; official overall undefined: "
-            "the official rule needs parts of the grid (tasks, data sets) the run lacks; per task below") in printed
+    assert ("mmlongbench: score over the part of the grid the run holds 100.0% (95% CI 50.7-100.0, wilson), n=2; "
+            "official overall undefined: the official rule needs parts of the grid (tasks, data sets) the run lacks; "
+            "per task below") in printed
 
 
 def test_text_and_image_needle_sets_have_exact_haystack_lengths(tmp_path):
