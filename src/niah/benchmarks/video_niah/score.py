@@ -148,11 +148,8 @@ def aggregate(rows: ScoredRows, mode: str) -> dict[str, Any]:
     that have samples), and overall (the mean over tasks); see :data:`AGGREGATION`."""
     cells: dict[str, dict[str, dict[str, list[float]]]] = {}
     for row, _info in rows:
-        value = float(row["scores"][mode])
-        duration = f"{row.get('duration_s')}s"
-        cell = row.get("depth_cell")
-        depth = depth_cell_label(cell) if valid_depth_cell(cell) else "none"
-        cells.setdefault(row["task"], {}).setdefault(duration, {}).setdefault(depth, []).append(value)
+        task, duration, depth = _cell_key(row)
+        cells.setdefault(task, {}).setdefault(duration, {}).setdefault(depth, []).append(float(row["scores"][mode]))
     cell_acc = {t: {d: {c: _mean(v) for c, v in by_cell.items()} for d, by_cell in grid.items()}
                 for t, grid in cells.items()}
     tasks = {t: _mean([a for by_cell in grid.values() for a in by_cell.values()]) for t, grid in cell_acc.items()}
