@@ -29,11 +29,11 @@ from niah.util.iox import (
     SURROGATE_ESCAPE,
     bounded_lines,
     dumps_line,
+    file_digest,
     holds_lone_surrogate,
     iter_jsonl,
     loads_json,
     non_finite_field,
-    open_regular,
     read_json_file,
     replace_dir,
     resolve_under,
@@ -748,20 +748,12 @@ def _replaced_dataset(out: Path, built: Path) -> int | None:
         return None
     new = built / SAMPLES_FILE
     try:
-        if old.stat().st_size == new.stat().st_size and _file_digest(old) == _file_digest(new):
+        if old.stat().st_size == new.stat().st_size and file_digest(old) == file_digest(new):
             return None
         with old.open("rb") as fh:
             return sum(1 for line in fh if line.strip())
     except OSError:
         return None
-
-
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open_regular(path) as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def refuse_output_over_input(source: str | Path, out: str | Path, *, what: str = "--out",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from niah.util.iox import open_regular
+from niah.util.iox import file_digest
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,15 +45,6 @@ def text_digest(texts: Iterable[str]) -> str:
     h = hashlib.sha256()
     for text in texts:
         _update_text(h, text)
-    return h.hexdigest()
-
-
-def file_digest(path: str | Path) -> str:
-    """SHA-256 (hex) of a file's bytes, read in chunks."""
-    h = hashlib.sha256()
-    with open_regular(path) as fh:
-        while chunk := fh.read(_CHUNK):
-            h.update(chunk)
     return h.hexdigest()
 
 

@@ -20,21 +20,17 @@ from niah.models.base import Capabilities, ModelReply, ModelRequest, ModelSpec, 
 from niah.run import RunSummary, run_dataset_sync
 from niah.sample import Dataset
 from niah.util.errors import ConfigError, DataError
-from niah.util.iox import open_regular
+from niah.util.iox import file_digest
 
 #: The row error of a dataset sample the harness log has no reply for (with ``allow_missing``).
 NOT_IN_LOG = "no reply in the harness log"
 
 
 def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     try:
-        with open_regular(path) as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
+        return file_digest(path)
     except OSError as exc:
         raise DataError(f"cannot read the harness log: {exc.strerror}", file=path) from None
-    return digest.hexdigest()
 
 
 class HarnessReplayBackend:

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from niah.util.errors import ConfigError
 from niah.util.iox import (
+    file_digest,
     name_failed_file,
     open_append,
     open_lock,
-    open_regular,
     open_update,
     private_dir,
     real_dir,
@@ -75,11 +75,7 @@ class MediaHasher:
         key = (str(path), st.st_size, st.st_mtime_ns)
         digest = self._known.get(key)
         if digest is None:
-            h = hashlib.sha256()
-            with open_regular(path) as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    h.update(block)
-            digest = h.hexdigest()
+            digest = file_digest(path)
             self._known[key] = digest
             if len(self._known) > self._max:
                 self._known.popitem(last=False)

@@ -77,7 +77,7 @@ from niah.util import interrupts
 from niah.util.errors import ConfigError, DataError
 from niah.util.iox import (
     dumps_line,
-    open_regular,
+    file_digest,
     read_json_file,
     refuse_link,
     write_atomic,
@@ -882,16 +882,10 @@ SOURCES_FILE = "scored.sources.json"
 
 
 def _file_sha256(path: Path) -> str | None:
-    import hashlib
-
     try:
-        with open_regular(path) as fh:
-            digest = hashlib.sha256()
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
+        return file_digest(path)
     except FileNotFoundError:
         return None
-    return digest.hexdigest()
 
 
 def _source_digests(run_dir: Path, samples_path: Path) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import functools
 import glob
+import hashlib
 import json
 import math
 import os
@@ -451,6 +452,15 @@ def open_regular(path: str | Path, what: str = "file") -> Any:
         raise DataError(f"{what} is not a regular file (a FIFO, device or socket); refused", file=path)
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
+
+
+def file_digest(path: str | Path) -> str:
+    """SHA-256 (hex) of a regular file's bytes, read in 1 MiB blocks (:func:`open_regular`'s errors)."""
+    digest = hashlib.sha256()
+    with open_regular(path) as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def open_input(path: str | Path, what: str) -> Any:

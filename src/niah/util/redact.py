@@ -102,7 +102,8 @@ def register_url_secrets(url: str) -> None:
         pair = f"{unquote(user or '')}:{unquote(password or '')}".encode()
         add_secret(base64.b64encode(pair).decode("ascii"))
     try:
-        query, fragment = urlsplit(url).query, urlsplit(url).fragment
+        parts = urlsplit(url)
+        query, fragment = parts.query, parts.fragment
     except ValueError:
         return
     if fragment:  # the whole fragment, and each value in it (#access_token=...&state=...)

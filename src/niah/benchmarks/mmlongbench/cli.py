@@ -203,12 +203,13 @@ def build_niah_command(
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress output")] = False,
 ) -> None:
     """MMLongBench's text/image needle sets (MM-NIAH tasks) at exactly 8K..128K haystack tokens."""
+    from niah.benchmarks.mm_niah.build import DEFAULT_DEPTHS
     from niah.benchmarks.mm_niah.cli import cells_option
     from niah.benchmarks.mmlongbench.build import NIAH_TASKS, build_niah
     from niah.benchmarks.mmlongbench.datasets import LENGTHS_K, length_bins
 
     ks = length_bins(lengths or []) or list(LENGTHS_K)
-    cells = cells_option(depth_cells, depths) or [0.0, 0.2, 0.4, 0.6, 0.8]
+    cells = cells_option(depth_cells, depths) or list(DEFAULT_DEPTHS)
     counts = build_niah(out, tasks=_csv(tasks) or NIAH_TASKS, lengths=ks, per_cell=per_cell, depths=cells,
                         seed=seed, corpus=corpus, tokenizer=tokenizer, min_pixels=min_pixels, max_pixels=max_pixels,
                         progress=not no_progress)
