@@ -40,7 +40,7 @@ import os
 import tempfile
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -244,7 +244,7 @@ class Intervals:
 
 
 def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headline,
-                       hold: GridHold | None = None) -> Intervals:
+                       hold: GridHold) -> Intervals:
     """95% intervals (percent) of a headline's overall and by_task scores: Wilson for a plain mean of 0/1
     per-sample scores (a proportion), else the seeded percentile bootstrap over the scored rows, stratified as
     the family says (:class:`Scorer` ``stratum``: outcomes redrawn within a stratum onto its own positions),
@@ -274,12 +274,14 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         else:
             boot.append("task:" + key)
     # on a partial grid the built part's figures, always bootstrapped (a mean over the cells the run holds)
-    if hold is not None and not hold.full and head.covered is not None:
+    if not hold.full and head.covered is not None:
         boot.append("covered")
-    partial_tasks = [key for key, task in head.by_task.items() if hold is not None
-                     and not hold.task_full.get(key, True) and task.covered is not None]
+    partial_tasks = [key for key, task in head.by_task.items()
+                     if not hold.task_full.get(key, True) and task.covered is not None]
     boot.extend("covered:" + key for key in partial_tasks)
-    found = Intervals(overall, method, tasks)
+    covered: list[float] | None = None
+    covered_method: str | None = None
+    task_covered: dict[str, list[float] | None] = {}
     if boot:
         resampling = _Resampling(scorer, rows, mode, _strata_of(scorer, rows))
         intervals = dict(zip(boot, _bootstrap(resampling, boot), strict=True))
@@ -289,15 +291,13 @@ def headline_intervals(scorer: Scorer, rows: ScoredRows, mode: str, head: Headli
         for key, task in head.by_task.items():
             if "task:" + key in intervals:
                 tasks[key] = _resampled(resampling, intervals["task:" + key], "task:" + key, task.score)[0]
-        found = Intervals(overall, method, tasks)
         if "covered" in intervals:
             covered, alike_method = _resampled(resampling, intervals["covered"], "covered", head.covered)
-            found = replace(found, covered=covered,
-                            covered_method=(alike_method or BOOTSTRAP) if covered is not None else None)
+            covered_method = (alike_method or BOOTSTRAP) if covered is not None else None
         for key in partial_tasks:
-            found.task_covered[key] = _resampled(resampling, intervals["covered:" + key], "covered:" + key,
-                                                 head.by_task[key].covered)[0]
-    return found
+            task_covered[key] = _resampled(resampling, intervals["covered:" + key], "covered:" + key,
+                                           head.by_task[key].covered)[0]
+    return Intervals(overall, method, tasks, covered, covered_method, task_covered)
 
 
 def _statistic(head: Headline, name: str) -> float | None:
@@ -498,9 +498,7 @@ def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
     covered = _finite_or_none(block.get("covered"))
     raw_n = block.get("n")
     n = raw_n if isinstance(raw_n, int) and not isinstance(raw_n, bool) else None
-    ci = block.get("ci95")
-    ci95 = [float(ci[0]), float(ci[1])] if isinstance(ci, list) and len(ci) == 2 else None
-    method = block.get("ci_method") if isinstance(block.get("ci_method"), str) else None
+    ci95, method = _stored_interval(block, "ci95", "ci_method")
     raw_note = block.get("note")
     family_note = raw_note if isinstance(raw_note, str) else ""
     full = block.get("full_grid")  # older files: where the two figures agree (a run all wrong reads as full)
@@ -514,11 +512,17 @@ def headline_figure(block: Mapping[str, Any]) -> HeadlineFigure:
         note = (f"official overall {overall:.1f}% counts the parts of the grid the run lacks as 0 (a figure for "
                 "the full grid only)")
     # the built part's own interval, computed once by niah score (older files hold none)
-    held = block.get("covered_ci95")
-    held_ci = [float(held[0]), float(held[1])] if isinstance(held, list) and len(held) == 2 else None
-    held_method = block.get("covered_ci_method") if isinstance(block.get("covered_ci_method"), str) else None
+    held_ci, held_method = _stored_interval(block, "covered_ci95", "covered_ci_method")
     return HeadlineFigure(covered, what, "covered", n, held_ci, held_method if held_ci else None, overall,
                           "; ".join(part for part in (note, family_note) if part))
+
+
+def _stored_interval(block: Mapping[str, Any], key: str, method_key: str) -> tuple[list[float] | None, str | None]:
+    """An interval a scores.json block holds under ``key`` (a pair of numbers, else None) and its method."""
+    ci = block.get(key)
+    method = block.get(method_key)
+    return ([float(ci[0]), float(ci[1])] if isinstance(ci, list) and len(ci) == 2 else None,
+            method if isinstance(method, str) else None)
 
 
 def _finite_or_none(value: Any) -> float | None:
