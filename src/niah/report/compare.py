@@ -218,16 +218,13 @@ def _headline_row(inp: ReportInput) -> LeaderboardRow | None:
     if head.ci95 is not None:
         return LeaderboardRow(inp.name, family, score, head.n, head.ci95[0] / 100.0, head.ci95[1] / 100.0,
                               head.ci_method or interval_method(inp), head.basis, head.official_note)
-    from niah.report.intervals import input_intervals
+    from niah.report.intervals import input_intervals, overall_table_row
     from niah.report.tables import OVERALL_KEY
 
     found = input_intervals(inp).get(OVERALL_KEY) if inp.overall is not None else None
     if found is not None and found.filled is not None and inp.spec is not None:
-        from niah.report.build import overall_counts
-
-        row = row_from_bin_scores(inp.name, inp.overall or [], len(inp.spec.columns.labels), overall_counts(inp),
-                                  weighted=inp.spec.weighted_overall, shown=inp.covered_overall)
-        if row.filled is not None and abs(row.filled - head.value) < 0.05:  # the figure the table prints
+        row = overall_table_row(inp, inp.spec)
+        if row is not None and row.filled is not None and abs(row.filled - head.value) < 0.05:  # the table's figure
             return LeaderboardRow(inp.name, family, score, head.n, found.filled[0] / 100.0, found.filled[1] / 100.0,
                                   found.overall_method or interval_method(inp), head.basis, head.official_note)
     method = interval_method(inp)

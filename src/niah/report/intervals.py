@@ -79,6 +79,12 @@ def table_rows(inp: ReportInput, spec: ReportSpec, task_scores: dict[str, list[f
     return rows
 
 
+def overall_table_row(inp: ReportInput, spec: ReportSpec) -> TableRow | None:
+    """The overall row the report's table prints for the input (its Overall over the bins with samples as
+    shown there, ``covered_overall`` included), or None without an overall."""
+    return table_rows(inp, spec, {}, inp.overall, None, inp.covered_overall).get(OVERALL_KEY)
+
+
 def _overall(spec: ReportSpec, task_scores: dict[str, list[float]],
              bin_counts: dict[str, list[int]]) -> list[float] | None:
     """The family's overall per bin, as ``load_run_dir`` computes it."""
@@ -316,7 +322,7 @@ def _stored_headline_intervals(inp: ReportInput, spec: ReportSpec, found: dict[s
     if inp.headline is None or current is None:
         return found
     head = headline_figure(inp.headline)
-    row = table_rows(inp, spec, inp.task_scores, inp.overall).get(OVERALL_KEY)
+    row = overall_table_row(inp, spec)
     if row is None or head.ci95 is None or head.value is None:
         return found
     stored = (head.ci95[0], head.ci95[1])
