@@ -1568,7 +1568,7 @@ def is_audit_file(path: Path) -> bool:
     """Whether ``path`` reads back as an audit.json :func:`write_audit` wrote (only such a file is replaced)."""
     from niah.util.iox import json_file_is
 
-    return json_file_is(path, lambda data: isinstance(data, dict) and isinstance(data.get("probes"), list)
+    return json_file_is(path, lambda data: isinstance(data.get("probes"), list)
                         and {"dataset", "samples", "options"} <= set(data))
 
 

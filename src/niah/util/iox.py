@@ -793,10 +793,12 @@ def claim_output_file(path: str | Path, *, overwrite: bool, is_ours: Callable[[P
     return path
 
 
-def json_file_is(path: Path, looks_ours: Callable[[Any], bool]) -> bool:
-    """Whether ``path`` reads as one JSON value that ``looks_ours`` recognises (False when it cannot be read)."""
+def json_file_is(path: Path, looks_ours: Callable[[dict[str, Any]], bool]) -> bool:
+    """Whether ``path`` reads as one JSON object that ``looks_ours`` recognises (False when it cannot be read or
+    holds anything but an object: every file niah writes whole is one)."""
     try:
-        return bool(looks_ours(read_json_file(path)))
+        data = read_json_file(path)
+        return isinstance(data, dict) and bool(looks_ours(data))
     except (OSError, DataError):
         return False
 

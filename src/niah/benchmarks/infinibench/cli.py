@@ -117,7 +117,7 @@ def scores_file_check(protocol: str) -> Callable[[Path], bool]:
     from niah.util.iox import json_file_is
 
     def check(path: Path) -> bool:
-        return json_file_is(path, lambda data: isinstance(data, dict) and data.get("protocol") == protocol
+        return json_file_is(path, lambda data: data.get("protocol") == protocol
                             and {"scale", "overall"} <= set(data))
 
     return check

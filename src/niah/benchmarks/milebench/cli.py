@@ -35,7 +35,7 @@ def is_official_scores_file(path: Path) -> bool:
     """Whether ``path`` reads back as a scores file :func:`score_official_files` wrote."""
     from niah.util.iox import json_file_is
 
-    return json_file_is(path, lambda data: isinstance(data, dict) and set(data) == _SCORES_KEYS)
+    return json_file_is(path, lambda data: set(data) == _SCORES_KEYS)
 
 
 def score_official_files(paths: list[Path], out: Path | None) -> None:

@@ -274,7 +274,7 @@ def is_official_scores_file(path: Path) -> bool:
     from niah.benchmarks.mm_niah.official import CONTEXT_RANGES
     from niah.util.iox import json_file_is
 
-    return json_file_is(path, lambda data: isinstance(data, dict) and data.get("context_ranges") == CONTEXT_RANGES)
+    return json_file_is(path, lambda data: data.get("context_ranges") == CONTEXT_RANGES)
 
 
 def score_official_files(paths: list[Path], out: Path | None) -> None:

@@ -498,7 +498,7 @@ def is_results_scores_file(path: Path) -> bool:
     """Whether ``path`` reads back as the scores :func:`score_results_command` wrote."""
     from niah.util.iox import json_file_is
 
-    return json_file_is(path, lambda data: isinstance(data, dict) and data.get("benchmark") == "seq-niah"
+    return json_file_is(path, lambda data: data.get("benchmark") == "seq-niah"
                         and {"scoring", "n"} <= set(data))
 
 
@@ -506,8 +506,7 @@ def is_judge_test_file(path: Path) -> bool:
     """Whether ``path`` reads back as the numbers :func:`judge_test_command` wrote."""
     from niah.util.iox import json_file_is
 
-    return json_file_is(path, lambda data: isinstance(data, dict)
-                        and {"table4", "table7", "hand_written"} <= set(data))
+    return json_file_is(path, lambda data: {"table4", "table7", "hand_written"} <= set(data))
 
 
 def score_results_command(paths: list[Path], out: Path | None) -> None:
